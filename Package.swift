@@ -1,0 +1,35 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "ControllerFSM",
+    products: [
+        .library(name: "ControllerFSM", targets: ["ControllerFSM"]),
+        .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
+        .executable(name: "turnstiled", targets: ["turnstiled"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
+        .target(name: "ControllerFSM"),
+        // The simulated GPIO backend: in-memory chip, bouncing input drivers, virtual time.
+        .target(name: "ControllerFSMSim", dependencies: ["ControllerFSM"]),
+        // The turnstile controller and its board files, as a library so tests can drive it.
+        .target(
+            name: "Turnstile",
+            dependencies: ["ControllerFSM", "ControllerFSMSim", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        .executableTarget(
+            name: "turnstiled",
+            dependencies: ["Turnstile", "ControllerFSMSim", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Test-only: counts malloc/calloc/realloc/posix_memalign/aligned_alloc per thread.
+        .target(name: "CMallocCounter"),
+        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "CMallocCounter"]),
+        .testTarget(name: "TurnstileTests", dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+int mc_dummy(void);
