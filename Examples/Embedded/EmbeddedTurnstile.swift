@@ -1,0 +1,96 @@
+// A concrete machine compiled together with Sources/ControllerFSM/Core/ in Embedded Swift mode
+// (scripts/check-embedded.sh). Generic code is only fully checked once specialised, so this file
+// uses every part of the core: definition, table, dispatch, timers, queue, trace, diagrams and
+// SharedMachine with a lock and a clock of its own.
+import Synchronization
+
+enum GateState: Int, MachineSymbol {
+    case locked, unlocked
+    var name: String { self == .locked ? "locked" : "unlocked" }
+}
+
+enum GateEvent: Int, MachineSymbol {
+    case coin, push, timeout
+    var name: String {
+        switch self {
+        case .coin: "coin"
+        case .push: "push"
+        case .timeout: "timeout"
+        }
+    }
+}
+
+struct GateContext {
+    var coins = 0
+    var credit = 0
+    var relayReleased = false
+}
+
+extension MachineTimer { static let relock = MachineTimer(0) }
+
+/// On a microcontroller the lock masks interrupts; here a spin lock stands in for it.
+final class SpinLock: MachineLock {
+    private let held = Atomic<Bool>(false)
+    init() {}
+    func lock() { while !tryLock() {} }
+    func unlock() { held.store(false, ordering: .releasing) }
+    func tryLock() -> Bool { !held.exchange(true, ordering: .acquiring) }
+}
+
+/// A millisecond tick counter a timer interrupt would advance (32-bit: armv6m has no 64-bit atomics).
+final class TickClock: MachineClock {
+    let ticks = Atomic<Int32>(0)
+    init() {}
+    func now() -> MachineInstant { MachineInstant(nanoseconds: Int64(ticks.load(ordering: .relaxed)) * 1_000_000) }
+}
+
+func gateDefinition() -> MachineDefinition<GateState, GateEvent, GateContext> {
+    var definition = MachineDefinition<GateState, GateEvent, GateContext>(initial: .locked)
+    definition.state(.locked) { s in
+        s.onEntry { c, _ in c.relayReleased = false }
+        s.on(.coin, to: .unlocked) { c, _ in c.coins += 1; c.credit = 1 }
+    }
+    definition.state(.unlocked) { s in
+        s.onEntry { c, fx in
+            c.relayReleased = true
+            fx.startTimer(.relock, after: .seconds(5), sending: .timeout)
+        }
+        s.onExit { _, fx in fx.cancelTimer(.relock) }
+        s.on(.coin) { c, _ in c.coins += 1; c.credit += 1 }
+        s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { c, fx in
+            c.credit -= 1
+            fx.send(.coin)
+        }
+        s.on(.push, to: .locked) { c, _ in c.credit = 0 }
+        s.on(.timeout, to: .locked) { c, _ in c.credit = 0 }
+    }
+    return definition
+}
+
+@_cdecl("gate_demo")
+public func gateDemo() -> Int32 {
+    let table: TransitionTable<GateState, GateEvent, GateContext>
+    do {
+        table = try gateDefinition().compile()
+    } catch {
+        return -1
+    }
+    let trace = TraceRing<GateState, GateEvent>(capacity: 16)
+    var machine = StateMachine(table: table, context: GateContext(), timerCount: 1, queueCapacity: 4, trace: trace)
+    machine.start()
+    machine.send(.coin, at: MachineInstant(nanoseconds: 1))
+    machine.send(.push, at: MachineInstant(nanoseconds: 2))
+    machine.advance(to: MachineInstant(nanoseconds: 10_000_000_000))
+    _ = machine.can(.coin)
+    var drained: Int32 = 0
+    trace.drain { _ in drained += 1 }
+
+    let shared = SharedMachine<GateState, GateEvent, GateContext, SpinLock, TickClock>(
+        StateMachine(table: table, context: GateContext(), timerCount: 1), clock: TickClock())
+    shared.start()
+    shared.send(.coin)
+    _ = shared.trySend(.push)
+    shared.fireDueTimers()
+    let diagrams = table.dot().utf8.count + table.mermaid().utf8.count
+    return drained + Int32(machine.context.coins) + (diagrams > 0 ? 1 : 0)
+}

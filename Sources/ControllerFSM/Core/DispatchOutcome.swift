@@ -1,0 +1,47 @@
+/// What happened to an event.
+public enum DispatchOutcome: UInt8, Sendable, CustomStringConvertible {
+    /// A row matched and the machine moved to a state (possibly re-entering its own): exit work,
+    /// the action and entry work ran.
+    case transitioned
+    /// A row without a target matched: only its action ran; no exit or entry work.
+    case handledInternally
+    /// No row for (state, event), or no row's guard held: nothing changed.
+    case ignored
+    /// Another thread was dispatching; the event waits in the inbox and will run after the events
+    /// before it.
+    case queued
+    /// `trySend` found the inbox full; the event was not taken (and the refusal was counted).
+    case refused
+
+    public var description: String {
+        switch self {
+        case .transitioned: "transitioned"
+        case .handledInternally: "internal"
+        case .ignored: "ignored"
+        case .queued: "queued"
+        case .refused: "refused"
+        }
+    }
+
+    /// The event was taken by a row (with or without a transition).
+    public var wasTaken: Bool { self == .transitioned || self == .handledInternally }
+}
+
+/// One dispatched event, as the trace and the after-event hook see it.
+public struct DispatchRecord<State: MachineSymbol, Event: MachineSymbol>: Sendable {
+    public var time: MachineInstant
+    public var from: State
+    public var event: Event
+    /// The state after dispatch (equal to `from` unless the outcome is `.transitioned`).
+    public var to: State
+    public var outcome: DispatchOutcome
+
+    @inlinable
+    public init(time: MachineInstant, from: State, event: Event, to: State, outcome: DispatchOutcome) {
+        self.time = time
+        self.from = from
+        self.event = event
+        self.to = to
+        self.outcome = outcome
+    }
+}

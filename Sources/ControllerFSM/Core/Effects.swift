@@ -1,0 +1,95 @@
+/// What an action, entry or exit block may do besides changing the context: send events (queued,
+/// run after the current one completes) and start, restart or cancel timers.
+///
+/// It is passed `inout` to every action; its storage was reserved when the machine was built, so
+/// nothing here allocates.
+public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
+    /// The time of the event being dispatched (for a timer expiry, its deadline).
+    @inlinable public var now: MachineInstant { MachineInstant(nanoseconds: currentTime) }
+    /// The machine's state while this code runs: the source state in exit work and in a row's
+    /// action, the target state in entry work.
+    @inlinable public var state: State { currentState }
+
+    @usableFromInline var currentTime: Int64 = 0
+    @usableFromInline var currentState: State
+
+    @usableFromInline var queue: FixedRing<Event>
+    @usableFromInline var timers: ContiguousArray<TimerSlot<Event>>
+    /// The earliest deadline among armed timers, `Int64.max` when none is armed: the only timer
+    /// cost on the dispatch path is comparing against it.
+    @usableFromInline var nextDeadline: Int64 = .max
+    @usableFromInline var droppedSends = 0
+
+    init(initial: State, queueCapacity: Int, timerCount: Int) {
+        currentState = initial
+        let filler = Event.allCases.first!
+        queue = FixedRing(capacity: queueCapacity, filler: filler)
+        timers = ContiguousArray(repeating: TimerSlot(event: filler), count: timerCount)
+    }
+
+    /// Queues `event` to run after the current event completes (run-to-completion: never
+    /// recursively). Returns `false`, and counts the loss in `MachineStatistics.droppedSends`,
+    /// when the queue is full.
+    @discardableResult
+    public mutating func send(_ event: Event) -> Bool {
+        if queue.push(event) { return true }
+        droppedSends += 1
+        return false
+    }
+
+    /// Starts `timer` so that `event` arrives `delay` after `now`. A timer already running is
+    /// restarted: its old deadline is forgotten, so the expiry it would have given never arrives.
+    public mutating func startTimer(_ timer: MachineTimer, after delay: Duration, sending event: Event) {
+        precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
+        timers[timer.slot].armed = true
+        timers[timer.slot].event = event
+        let deadline = currentTime &+ delay.nanosecondCount
+        timers[timer.slot].deadline = deadline
+        if deadline < nextDeadline { nextDeadline = deadline } else { recomputeNextDeadline() }
+    }
+
+    /// Stops `timer`: its expiry never arrives. Cancelling a stopped timer does nothing.
+    public mutating func cancelTimer(_ timer: MachineTimer) {
+        precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
+        if timers[timer.slot].armed {
+            timers[timer.slot].armed = false
+            recomputeNextDeadline()
+        }
+    }
+
+    /// Whether `timer` is running.
+    public func isRunning(_ timer: MachineTimer) -> Bool {
+        timers[timer.slot].armed
+    }
+
+    /// When `timer` will expire, if it is running.
+    public func deadline(of timer: MachineTimer) -> MachineInstant? {
+        timers[timer.slot].armed ? MachineInstant(nanoseconds: timers[timer.slot].deadline) : nil
+    }
+
+    @usableFromInline
+    mutating func recomputeNextDeadline() {
+        var earliest = Int64.max
+        for index in timers.indices where timers[index].armed && timers[index].deadline < earliest {
+            earliest = timers[index].deadline
+        }
+        nextDeadline = earliest
+    }
+
+    /// Takes the earliest armed timer whose deadline is at or before `limit`, disarms it and
+    /// returns its slot; `nil` when none is due.
+    @usableFromInline
+    mutating func takeDueTimer(upTo limit: Int64) -> Int? {
+        if nextDeadline > limit { return nil }
+        var due = -1
+        var earliest = Int64.max
+        for index in timers.indices where timers[index].armed && timers[index].deadline < earliest {
+            earliest = timers[index].deadline
+            due = index
+        }
+        if due < 0 || earliest > limit { return nil }
+        timers[due].armed = false
+        recomputeNextDeadline()
+        return due
+    }
+}

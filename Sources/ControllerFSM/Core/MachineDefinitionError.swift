@@ -1,0 +1,39 @@
+/// Why a machine definition was refused: every problem found, each naming its state, event and
+/// source line.
+public struct MachineDefinitionError: Error, CustomStringConvertible {
+    public let problems: [DefinitionProblem]
+
+    public var description: String {
+        var text = "the machine definition has \(problems.count) problem(s):"
+        for problem in problems { text += "\n  " + problem.message }
+        return text
+    }
+}
+
+/// One problem in a machine definition.
+public struct DefinitionProblem: Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A state has no block.
+        case missingState
+        /// A state has two blocks.
+        case duplicateState
+        /// A state answers an event twice without a guard.
+        case duplicateRow
+        /// A row follows an unguarded row for the same event, so it can never run.
+        case unreachableRow
+        /// No path leads from the initial state to this state.
+        case unreachableState
+        /// An enum's raw values are not 0, 1, 2, … in declaration order.
+        case symbolOrder
+    }
+
+    public let kind: Kind
+    /// The state concerned, by name, when there is one.
+    public let state: String?
+    /// The event concerned, by name, when there is one.
+    public let event: String?
+    /// A sentence naming the source line, the state and event, and the fix.
+    public let message: String
+
+    public var description: String { message }
+}

@@ -1,0 +1,25 @@
+/// Code the machine calls around every dispatch, on the dispatching thread. Hooks must be quick
+/// and must not block: dispatch is serialised behind them.
+public struct MachineHooks<State: MachineSymbol, Event: MachineSymbol> {
+    /// Before the rows for (state, event) are looked up.
+    public var beforeEvent: ((State, Event) -> Void)?
+    /// After the event has been handled (or ignored), with what happened.
+    public var afterEvent: ((DispatchRecord<State, Event>) -> Void)?
+    /// After each transition to a state (exit work, action and entry work done).
+    public var transitionObserver: ((_ from: State, _ event: Event, _ to: State) -> Void)?
+
+    public init() {}
+}
+
+/// Counts kept by every machine; reading them costs nothing on the dispatch path.
+public struct MachineStatistics: Sendable, Equatable {
+    /// Events dispatched, including timer expiries and events sent by actions.
+    public var dispatched = 0
+    public var transitions = 0
+    public var internalTransitions = 0
+    public var ignored = 0
+    /// Events an action sent while the run-to-completion queue was full, and which were lost.
+    public var droppedSends = 0
+
+    public init() {}
+}

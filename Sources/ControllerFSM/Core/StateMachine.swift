@@ -1,0 +1,159 @@
+/// A running machine: its table, its current state, the user's context, timers and the
+/// run-to-completion queue.
+///
+/// `send` dispatches one event and then every event its actions sent, in order, before it
+/// returns; nothing is dispatched recursively. All storage is reserved by `init`: after that,
+/// dispatch does not allocate.
+///
+/// A `StateMachine` is a value used from one thread; wrap it in a `SharedMachine` to send from
+/// several.
+public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> {
+    public let table: TransitionTable<State, Event, Context>
+    @inlinable public var state: State { currentState }
+    /// The user's data: counters, the credit, handles to outputs. Actions change it.
+    public var context: Context
+    public var hooks = MachineHooks<State, Event>()
+    /// Where every dispatch is recorded, if anywhere.
+    public let trace: TraceRing<State, Event>?
+    public private(set) var isStarted = false
+
+    @usableFromInline var currentState: State
+    @usableFromInline var effects: Effects<State, Event>
+    @usableFromInline var counts = MachineStatistics()
+    /// The latest time seen: events stamped earlier (by another thread's clock read) are handled
+    /// at this time, so the trace and timers never go backwards.
+    @usableFromInline var latestTime: Int64 = .min
+
+    /// - Parameters:
+    ///   - timerCount: the number of timer slots (`MachineTimer(0)` …).
+    ///   - queueCapacity: how many events actions may send during one dispatch.
+    ///   - trace: a ring to record every dispatch in.
+    public init(
+        table: TransitionTable<State, Event, Context>,
+        context: Context,
+        timerCount: Int = 0,
+        queueCapacity: Int = 16,
+        trace: TraceRing<State, Event>? = nil
+    ) {
+        self.table = table
+        self.context = context
+        self.trace = trace
+        currentState = table.initial
+        effects = Effects(initial: table.initial, queueCapacity: queueCapacity, timerCount: timerCount)
+    }
+
+    /// Enters the initial state (runs its entry work) at `time`. Call it once, before `send`.
+    public mutating func start(at time: MachineInstant = .zero) {
+        precondition(!isStarted, "start() called twice; a machine is started once")
+        isStarted = true
+        latestTime = time.nanoseconds
+        effects.currentTime = time.nanoseconds
+        effects.currentState = currentState
+        table.entry[currentState.index]?(&context, &effects)
+        drainQueue(at: time.nanoseconds)
+    }
+
+    public var statistics: MachineStatistics {
+        var result = counts
+        result.droppedSends = effects.droppedSends
+        return result
+    }
+
+    /// The earliest deadline of a running timer.
+    public var nextDeadline: MachineInstant? {
+        effects.nextDeadline == .max ? nil : MachineInstant(nanoseconds: effects.nextDeadline)
+    }
+
+    public func isRunning(_ timer: MachineTimer) -> Bool { effects.isRunning(timer) }
+
+    /// Whether `event` would be taken now: a row answers it in the current state and its guard
+    /// holds. Nothing runs.
+    public func can(_ event: Event) -> Bool {
+        let key = currentState.index * table.eventCount + event.index
+        for row in Int(table.rowStart[key])..<Int(table.rowStart[key + 1]) {
+            guard let condition = table.rows[row].condition else { return true }
+            if condition(context) { return true }
+        }
+        return false
+    }
+
+    /// Dispatches `event`, stamped `time` (for a GPIO edge, the kernel's timestamp), then every
+    /// event its actions sent. Timers due at or before `time` expire first, at their deadlines.
+    /// Returns what happened to `event` itself.
+    @inlinable
+    @discardableResult
+    public mutating func send(_ event: Event, at time: MachineInstant) -> DispatchOutcome {
+        precondition(isStarted, "send(.\(event.name)) before start(at:): start the machine so its initial state's entry work runs")
+        let now = time.nanoseconds > latestTime ? time.nanoseconds : latestTime
+        latestTime = now
+        if effects.nextDeadline <= now { fireTimers(upTo: now) }
+        let outcome = dispatch(event, at: now)
+        if !effects.queue.isEmpty { drainQueue(at: now) }
+        return outcome
+    }
+
+    /// Moves time to `time`: every timer due by then expires, in deadline order, each at its
+    /// deadline.
+    @inlinable
+    public mutating func advance(to time: MachineInstant) {
+        precondition(isStarted, "advance(to:) before start(at:)")
+        if time.nanoseconds > latestTime { latestTime = time.nanoseconds }
+        if effects.nextDeadline <= latestTime { fireTimers(upTo: latestTime) }
+    }
+
+    @usableFromInline
+    mutating func fireTimers(upTo limit: Int64) {
+        while let slot = effects.takeDueTimer(upTo: limit) {
+            let deadline = effects.timers[slot].deadline
+            _ = dispatch(effects.timers[slot].event, at: deadline)
+            if !effects.queue.isEmpty { drainQueue(at: deadline) }
+        }
+    }
+
+    @usableFromInline
+    mutating func drainQueue(at now: Int64) {
+        while let next = effects.queue.pop() {
+            _ = dispatch(next, at: now)
+        }
+    }
+
+    /// One event: find the first row whose guard holds, run exit, action and entry work.
+    @inlinable
+    mutating func dispatch(_ event: Event, at now: Int64) -> DispatchOutcome {
+        let from = currentState
+        hooks.beforeEvent?(from, event)
+        effects.currentTime = now
+        effects.currentState = from
+        let key = from.index &* table.eventCount &+ event.index
+        var row = Int(table.rowStart[key])
+        let end = Int(table.rowStart[key &+ 1])
+        var outcome = DispatchOutcome.ignored
+        while row < end {
+            if let condition = table.rows[row].condition, !condition(context) {
+                row &+= 1
+                continue
+            }
+            if let target = table.rows[row].target {
+                table.exit[from.index]?(&context, &effects)
+                table.rows[row].action?(&context, &effects)
+                currentState = target
+                effects.currentState = target
+                table.entry[target.index]?(&context, &effects)
+                outcome = .transitioned
+                counts.transitions &+= 1
+            } else {
+                table.rows[row].action?(&context, &effects)
+                outcome = .handledInternally
+                counts.internalTransitions &+= 1
+            }
+            break
+        }
+        counts.dispatched &+= 1
+        if outcome == .ignored { counts.ignored &+= 1 }
+        let record = DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: currentState, outcome: outcome)
+        trace?.record(record)
+        hooks.afterEvent?(record)
+        if outcome == .transitioned { hooks.transitionObserver?(from, event, currentState) }
+        return outcome
+    }
+}

@@ -1,0 +1,68 @@
+import Synchronization
+
+/// A fixed-size ring of dispatch records that the dispatching thread fills and one other thread
+/// drains, neither ever waiting for the other.
+///
+/// When the ring is full a record is not written and `lostCount` goes up: losses are counted,
+/// never silent. Storage is reserved at initialisation; recording does not allocate.
+public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unchecked Sendable {
+    // Safety: `storage` slots in [tail, head) belong to the reader, the rest to the writer; the
+    // release store of `head` (writer) and of `tail` (reader) hand slots over.
+    @usableFromInline let storage: UnsafeMutablePointer<DispatchRecord<State, Event>>
+    @usableFromInline let mask: Int
+    @usableFromInline let head = Atomic<Int>(0)
+    @usableFromInline let tail = Atomic<Int>(0)
+    @usableFromInline let lost = Atomic<Int>(0)
+    private let draining = Atomic<Bool>(false)
+
+    /// `capacity` is rounded up to a power of two.
+    public init(capacity: Int) {
+        precondition(capacity > 0, "a trace ring needs a capacity of at least 1, got \(capacity)")
+        var size = 1
+        while size < capacity { size <<= 1 }
+        storage = .allocate(capacity: size)
+        mask = size - 1
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    public var capacity: Int { mask + 1 }
+
+    /// Records that could not be written because the ring was full.
+    public var lostCount: Int { lost.load(ordering: .relaxed) }
+
+    /// Records written and not yet drained.
+    public var pendingCount: Int { head.load(ordering: .acquiring) - tail.load(ordering: .acquiring) }
+
+    /// Called by the dispatching thread only (dispatch is serialised).
+    @inlinable
+    public func record(_ record: DispatchRecord<State, Event>) {
+        let position = head.load(ordering: .relaxed)
+        if position - tail.load(ordering: .acquiring) > mask {
+            lost.add(1, ordering: .relaxed)
+            return
+        }
+        (storage + (position & mask)).initialize(to: record)
+        head.store(position + 1, ordering: .releasing)
+    }
+
+    /// Hands every pending record, oldest first, to `body` and frees their slots. One thread
+    /// drains at a time (a second concurrent caller gets 0); dispatch is never blocked.
+    @discardableResult
+    public func drain(_ body: (DispatchRecord<State, Event>) -> Void) -> Int {
+        if draining.exchange(true, ordering: .acquiring) { return 0 }
+        defer { draining.store(false, ordering: .releasing) }
+        let end = head.load(ordering: .acquiring)
+        var position = tail.load(ordering: .relaxed)
+        let start = position
+        while position < end {
+            body((storage + (position & mask)).move())
+            position += 1
+            // Free each slot as it is read so a long drain does not make the writer lose records.
+            tail.store(position, ordering: .releasing)
+        }
+        return position - start
+    }
+}
