@@ -1,1 +1,13 @@
-int mc_dummy(void);
+// Test-only: counts heap allocations made by the calling thread while counting is on.
+// The allocator entry points are defined in MallocCounter.c and forward to glibc's __libc_*.
+#ifndef CMALLOCCOUNTER_H
+#define CMALLOCCOUNTER_H
+
+#include <stdint.h>
+
+/// Starts counting this thread's allocations from zero.
+void malloc_counter_start(void);
+/// Stops counting and returns the number of allocations this thread made since start.
+uint64_t malloc_counter_stop(void);
+
+#endif

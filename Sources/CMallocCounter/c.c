@@ -1,1 +1,0 @@
-int mc_dummy(void){return 0;}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite, as README.md gives it and .ci/run calls it:
+#   1. debug build of everything, failing on any compiler warning in this package's sources;
+#   2. every test (Swift Testing) on the debug build;
+#   3. the allocation tests on an optimised build, as users ship it;
+#   4. the runtime core compiled alone in Embedded Swift for two microcontrollers.
+# Installs what it needs on a fresh Debian/Ubuntu machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "==> installing ${need_apt[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+echo "==> build (debug), no warnings allowed"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+swift build --build-tests 2>&1 | tee "$log" | grep -E "error|warning: " || true
+if grep -E "^$PWD/(Sources|Tests|Examples)/.*warning: " "$log" >/dev/null; then
+    echo "error: the build has warnings (above); fix them" >&2
+    exit 1
+fi
+grep -q "error:" "$log" && { echo "error: the build failed" >&2; exit 1; }
+
+echo "==> tests (debug)"
+swift test --skip-build
+
+echo "==> allocation tests (release)"
+swift test -c release --filter "ZeroAllocation"
+
+echo "==> Embedded Swift check of the core"
+scripts/check-embedded.sh
+
+echo "==> all checks passed"
