@@ -20,6 +20,9 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     private let dispatchLock = Lock()
     private let inboxLock = Lock()
     private let refusals = Atomic<Int>(0)
+    /// `inbox.count`, readable without the inbox lock: the uncontended path checks it instead of
+    /// taking that lock.
+    private let waiting = Atomic<Int>(0)
     public let clock: Clock
 
     private struct InboxEntry {
@@ -83,10 +86,22 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     }
 
     private func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> DispatchOutcome {
+        // Uncontended: nobody dispatching and nothing waiting, so running the event now keeps
+        // arrival order and skips the inbox.
+        if waiting.load(ordering: .sequentiallyConsistent) == 0, dispatchLock.tryLock() {
+            if waiting.load(ordering: .sequentiallyConsistent) == 0 {
+                let outcome = machine.send(event, at: time)
+                dispatchLock.unlock()
+                if waiting.load(ordering: .sequentiallyConsistent) != 0 { dispatchPending() }
+                return outcome
+            }
+            dispatchLock.unlock()
+        }
         var ticket: UInt64 = 0
         while true {
             let pushed = inboxLock.withLock {
                 guard inbox.push(InboxEntry(event: event, time: time)) else { return false }
+                waiting.add(1, ordering: .sequentiallyConsistent)
                 ticket = nextTicket
                 nextTicket &+= 1
                 return true
@@ -113,7 +128,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
         while dispatchLock.tryLock() {
             if let found = runInbox(lookingFor: ticket) { outcome = found }
             dispatchLock.unlock()
-            if inboxLock.withLock({ inbox.isEmpty }) { break }
+            if waiting.load(ordering: .sequentiallyConsistent) == 0 { break }
         }
         return outcome
     }
@@ -127,6 +142,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
             var taken: UInt64 = 0
             let entry = inboxLock.withLock { () -> InboxEntry? in
                 guard let entry = inbox.pop() else { return nil }
+                waiting.subtract(1, ordering: .sequentiallyConsistent)
                 taken = nextTicketToRun
                 nextTicketToRun &+= 1
                 return entry
