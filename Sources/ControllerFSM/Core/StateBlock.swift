@@ -1,15 +1,15 @@
 /// Work a state does: on entry, on exit, or as a row's action. It may change the context and use
 /// the effects (send events, start and cancel timers).
 public typealias MachineAction<State: MachineSymbol, Event: MachineSymbol, Context> =
-    (inout Context, inout Effects<State, Event>) -> Void
+    @Sendable (inout Context, inout Effects<State, Event>) -> Void
 
 /// A condition on the context that must hold for a row to be taken. Its label is what diagrams
 /// and traces show.
 public struct Guard<Context> {
     public let label: String
-    public let condition: (Context) -> Bool
+    public let condition: @Sendable (Context) -> Bool
 
-    public init(_ label: String, _ condition: @escaping (Context) -> Bool) {
+    public init(_ label: String, _ condition: @escaping @Sendable (Context) -> Bool) {
         self.label = label
         self.condition = condition
     }

@@ -3,11 +3,11 @@
 /// Rows for one (state, event) pair sit contiguously in `rows`, in the order written; `rowStart`
 /// says where each pair's rows begin, so a lookup is two array reads. It is immutable and built
 /// once; dispatch only reads it.
-public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, Context> {
+public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, Context>: Sendable {
     /// One row as dispatch needs it. Labels and source lines live in `rowInfo`, off the hot path.
     @usableFromInline
-    struct Row {
-        @usableFromInline let condition: ((Context) -> Bool)?
+    struct Row: Sendable {
+        @usableFromInline let condition: (@Sendable (Context) -> Bool)?
         @usableFromInline let target: State?
         @usableFromInline let action: MachineAction<State, Event, Context>?
     }

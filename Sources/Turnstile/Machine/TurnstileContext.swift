@@ -1,0 +1,39 @@
+import ControllerFSM
+
+/// The periods the turnstile's machine uses; from the board file's `[turnstile]` section.
+public struct TurnstileTimings: Sendable, Equatable {
+    public var relockTimeout: Duration = .seconds(5)
+    public var repairPeriod: Duration = .seconds(5)
+
+    public init(relockTimeout: Duration = .seconds(5), repairPeriod: Duration = .seconds(5)) {
+        self.relockTimeout = relockTimeout
+        self.repairPeriod = repairPeriod
+    }
+}
+
+/// The turnstile's data: counters, the credit (meaningful only while `unlocked`), the state an
+/// emergency interrupted, and the outputs the machine wants.
+public struct TurnstileContext: Sendable {
+    public var counters = TurnstileCounters()
+    public var credit = 0
+    /// The state an emergency interrupted: it decides where `emergencyOff` leads.
+    public var stateBeforeEmergency = TurnstileState.locked
+    public var outputs = TurnstileOutputs()
+    public let timings: TurnstileTimings
+
+    public init(timings: TurnstileTimings = TurnstileTimings()) {
+        self.timings = timings
+    }
+
+    /// Credit that will not become a passage is moved to `expiredCredits`, so every coin stays
+    /// accounted for.
+    mutating func expireCredit() {
+        counters.expiredCredits += credit
+        credit = 0
+    }
+
+    mutating func takeCoinOutOfService() {
+        counters.coins += 1
+        counters.coinsOutOfService += 1
+    }
+}

@@ -1,0 +1,30 @@
+import ControllerFSM
+
+/// The turnstile's states (DESIGN.md, "The turnstile").
+public enum TurnstileState: Int, MachineSymbol {
+    case locked, unlocked, broken, outOfOrder, emergency
+}
+
+/// The turnstile's events.
+public enum TurnstileEvent: Int, MachineSymbol {
+    /// A debounced coin pulse.
+    case coin
+    /// One passage of the arm (a debounced push pulse).
+    case push
+    /// A mechanism failure: the push sensor jammed, a relay write failed, a control command, or
+    /// (in the simulator) random breakage.
+    case fault
+    /// A service request: a pulse on the service input or a control command.
+    case repair
+    /// The current state's timer: relock in `unlocked`, end of repair in `outOfOrder`.
+    case timeout
+    /// The fire-alarm input became active.
+    case emergencyOn
+    /// The fire-alarm input became inactive.
+    case emergencyOff
+}
+
+extension MachineTimer {
+    /// The current state's timer (relock or repair); leaving the state cancels it.
+    public static let stateTimer = MachineTimer(0)
+}

@@ -1,0 +1,143 @@
+import ControllerFSM
+import Testing
+import Turnstile
+
+/// The turnstile's table, event by event (the scenario tests drive the same rows through the
+/// input lines).
+@Suite("Turnstile machine")
+struct TurnstileMachineTests {
+    typealias Machine = TurnstileMachine.Machine
+
+    func machine(in state: TurnstileState = .locked) -> Machine {
+        var machine = TurnstileMachine.makeMachine()
+        machine.start()
+        let path: [TurnstileEvent] = switch state {
+        case .locked: []
+        case .unlocked: [.coin]
+        case .broken: [.fault]
+        case .outOfOrder: [.repair]
+        case .emergency: [.emergencyOn]
+        }
+        for event in path { machine.send(event, at: .zero) }
+        #expect(machine.state == state)
+        return machine
+    }
+
+    @Test("the table compiles without warnings and every state is reachable")
+    func tableIsClean() {
+        #expect(TurnstileMachine.table.warnings.isEmpty)
+    }
+
+    @Test("locked: a coin unlocks with credit 1; a push is forced and asks for an alarm pulse")
+    func lockedRows() {
+        var m = machine()
+        #expect(m.send(.push, at: .zero) == .handledInternally)
+        #expect(m.context.counters.forcedPushes == 1 && m.context.outputs.alarmPulseRequested)
+        #expect(m.send(.coin, at: .zero) == .transitioned)
+        #expect(m.state == .unlocked && m.context.credit == 1 && !m.context.outputs.lock)
+    }
+
+    @Test("unlocked: credit stacks; pushes spend it; the last one relocks")
+    func creditStacking() {
+        var m = machine(in: .unlocked)
+        m.send(.coin, at: .zero)
+        m.send(.coin, at: .zero)
+        #expect(m.context.credit == 3)
+        m.send(.push, at: .zero)
+        m.send(.push, at: .zero)
+        #expect(m.state == .unlocked && m.context.credit == 1)
+        m.send(.push, at: .zero)
+        #expect(m.state == .locked && m.context.credit == 0 && m.context.outputs.lock)
+        #expect(m.context.counters.passages == 3 && m.context.counters.coins == 3)
+    }
+
+    @Test("unlocked: the relock timeout expires the credit; a coin restarts it")
+    func relockTimeout() {
+        var m = machine(in: .unlocked)
+        m.send(.coin, at: MachineInstant(nanoseconds: 4_000_000_000))
+        m.advance(to: MachineInstant(nanoseconds: 8_999_999_999))
+        #expect(m.state == .unlocked)
+        m.advance(to: MachineInstant(nanoseconds: 9_000_000_000))
+        #expect(m.state == .locked)
+        #expect(m.context.counters.expiredCredits == 2 && m.context.credit == 0)
+    }
+
+    @Test("fault from locked or unlocked breaks it, expiring credit; broken raises the alarm and refuses coins")
+    func faultRows() {
+        for start in [TurnstileState.locked, .unlocked] {
+            var m = machine(in: start)
+            #expect(m.send(.fault, at: .zero) == .transitioned)
+            #expect(m.state == .broken)
+            #expect(m.context.outputs.alarm && m.context.outputs.inhibit && m.context.outputs.lock && !m.context.outputs.ready)
+            #expect(m.context.counters.faults == 1)
+            m.send(.coin, at: .zero)
+            #expect(m.context.counters.coinsOutOfService == 1)
+            #expect(m.send(.fault, at: .zero) == .ignored)
+        }
+    }
+
+    @Test("repair from locked, unlocked or broken takes the repair period, which a coin does not extend")
+    func repairRows() {
+        for start in [TurnstileState.locked, .unlocked, .broken] {
+            var m = machine(in: start)
+            #expect(m.send(.repair, at: .zero) == .transitioned)
+            #expect(m.state == .outOfOrder && !m.context.outputs.alarm)
+            m.send(.coin, at: MachineInstant(nanoseconds: 4_000_000_000))
+            m.advance(to: MachineInstant(nanoseconds: 4_999_999_999))
+            #expect(m.state == .outOfOrder)
+            m.advance(to: MachineInstant(nanoseconds: 5_000_000_000))
+            #expect(m.state == .locked, "from \(start)")
+            #expect(m.context.counters.repairs == 1)
+        }
+    }
+
+    @Test("emergency from every other state releases the arm; off returns to locked or broken")
+    func emergencyRows() {
+        let expected: [TurnstileState: TurnstileState] = [
+            .locked: .locked, .unlocked: .locked, .broken: .broken, .outOfOrder: .broken,
+        ]
+        for (start, after) in expected {
+            var m = machine(in: start)
+            #expect(m.send(.emergencyOn, at: .zero) == .transitioned)
+            #expect(m.state == .emergency && !m.context.outputs.lock && m.context.credit == 0)
+            m.send(.push, at: .zero)
+            m.send(.coin, at: .zero)
+            #expect(m.context.counters.freePassages == 1 && m.context.counters.coinsOutOfService >= 1)
+            #expect(m.send(.emergencyOn, at: .zero) == .ignored)
+            m.send(.emergencyOff, at: .zero)
+            #expect(m.state == after, "emergency interrupting \(start)")
+        }
+    }
+
+    @Test("invariants hold on random event streams")
+    func invariantsOnRandomStreams() {
+        let events = TurnstileEvent.allCases
+        for seed in UInt64(1)...200 {
+            var random = seed &* 0x9E37_79B9_7F4A_7C15
+            var m = machine()
+            var time: Int64 = 0
+            for _ in 0..<300 {
+                random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                time += Int64(random % 3_000) * 1_000_000
+                m.send(events[Int(random >> 40) % events.count], at: MachineInstant(nanoseconds: time))
+                let c = m.context
+                let released = m.state == .unlocked || m.state == .emergency
+                #expect(c.outputs.lock == !released, "seed \(seed): relay released exactly in unlocked/emergency")
+                #expect(c.counters.coins == c.counters.passages + c.counters.expiredCredits + c.counters.coinsOutOfService + c.credit, "seed \(seed)")
+                #expect(m.state == .unlocked || c.credit == 0, "seed \(seed): credit outside unlocked")
+                #expect(c.outputs.alarm == (m.state == .broken), "seed \(seed)")
+                #expect(c.outputs.ready == (m.state == .locked || m.state == .unlocked))
+                #expect(c.outputs.inhibit == !(m.state == .locked || m.state == .unlocked))
+            }
+        }
+    }
+
+    @Test("the diagram shows every row, guards labelled")
+    func diagram() {
+        let mermaid = TurnstileMachine.table.mermaid()
+        #expect(mermaid.contains("unlocked --> unlocked : push [credit > 1] (internal)"))
+        #expect(mermaid.contains("unlocked --> locked : push [credit == 1]"))
+        #expect(mermaid.contains("emergency --> broken : emergencyOff [was broken or under repair]"))
+        #expect(mermaid.split(separator: "\n").count == 2 + TurnstileMachine.table.rowInfo.count)
+    }
+}
