@@ -1,0 +1,99 @@
+import ControllerFSM
+import Foundation
+import Testing
+
+// The README's example, verbatim between the markers, so the README cannot drift from code
+// that compiles and behaves as it says.
+
+// README-EXAMPLE-BEGIN
+enum Gate: Int, MachineSymbol { case locked, unlocked }
+enum GateInput: Int, MachineSymbol { case coin, push, timeout }
+
+struct Till {
+    var credit = 0
+    var passages = 0
+}
+
+extension MachineTimer { static let relock = MachineTimer(0) }
+
+func makeGate() throws -> StateMachine<Gate, GateInput, Till> {
+    var gate = MachineDefinition<Gate, GateInput, Till>(initial: .locked)
+
+    gate.state(.locked) { s in
+        s.on(.coin, to: .unlocked) { till, _ in till.credit = 1 }
+    }
+
+    gate.state(.unlocked) { s in
+        s.onEntry { _, fx in fx.startTimer(.relock, after: .seconds(5), sending: .timeout) }
+        s.onExit { _, fx in fx.cancelTimer(.relock) }
+        s.on(.coin) { till, fx in
+            till.credit += 1
+            fx.startTimer(.relock, after: .seconds(5), sending: .timeout)
+        }
+        s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { till, _ in
+            till.credit -= 1
+            till.passages += 1
+        }
+        s.on(.push, to: .locked) { till, _ in
+            till.credit = 0
+            till.passages += 1
+        }
+        s.on(.timeout, to: .locked) { till, _ in till.credit = 0 }
+    }
+
+    // Validated once: a missing state, a duplicate row or an unreachable state throws here.
+    let table = try gate.compile()
+    return StateMachine(table: table, context: Till(), timerCount: 1)
+}
+// README-EXAMPLE-END
+
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test("the README's machine does what the README says")
+    func readmeMachine() throws {
+        // README-USAGE-BEGIN
+        var gate = try makeGate()
+        gate.start()
+        gate.send(.coin, at: .zero)                                  // .transitioned → unlocked
+        gate.send(.coin, at: MachineInstant(nanoseconds: 1_000_000_000))
+        gate.send(.push, at: MachineInstant(nanoseconds: 2_000_000_000)) // .handledInternally
+        gate.advance(to: MachineInstant(nanoseconds: 6_000_000_000))   // relock timer fires at 6 s
+        print(gate.state, gate.context.passages)                      // locked 1
+        print(gate.table.mermaid())
+        // README-USAGE-END
+        #expect(gate.state == .locked)
+        #expect(gate.context.passages == 1)
+        #expect(gate.context.credit == 0)
+    }
+
+    @Test("the README shows this machine's diagram")
+    func readmeDiagram() throws {
+        let readme = try String(contentsOfFile: readmePath(), encoding: .utf8)
+        #expect(readme.contains(try makeGate().table.mermaid()))
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let example = try #require(source.between("// README-EXAMPLE-BEGIN\n", and: "// README-EXAMPLE-END"))
+        let usage = try #require(source.between("// README-USAGE-BEGIN\n", and: "        // README-USAGE-END")).unindented()
+        #expect(readme.contains(example), "README.md must show the example machine of \(#fileID) verbatim")
+        #expect(readme.contains(usage), "README.md must show the usage code of \(#fileID) verbatim")
+    }
+
+    func readmePath() -> String {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path + "/README.md"
+    }
+}
+
+extension String {
+    func between(_ start: String, and end: String) -> String? {
+        guard let from = range(of: start), let to = range(of: end, range: from.upperBound..<endIndex) else { return nil }
+        return String(self[from.upperBound..<to.lowerBound])
+    }
+
+    /// Removes the indentation of a block indented by 8 spaces.
+    func unindented() -> String {
+        split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("        ") ? String($0.dropFirst(8)) : String($0) }
+            .joined(separator: "\n")
+    }
+}
