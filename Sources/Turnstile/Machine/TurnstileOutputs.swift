@@ -15,8 +15,3 @@ public struct TurnstileOutputs: Sendable, Equatable {
 
     public init() {}
 }
-
-/// The logical output roles.
-public enum OutputRole: String, CaseIterable, Sendable {
-    case lock, alarm, ready, inhibit
-}

@@ -1,0 +1,274 @@
+import ControllerFSM
+
+/// The turnstile on a GPIO chip: edges in, debounced, dispatched to the machine, outputs written.
+///
+/// Generic over the chip so the same code runs on libgpiod and on the simulator, with concrete
+/// calls on the event path. Everything the path touches — the raw edge buffer, the debouncer,
+/// the machine, the output levels — is reserved here, so `process(now:)` does not allocate.
+///
+/// Single-threaded: one event loop calls `start`, then `process(now:)` whenever an input is
+/// readable or `nextDeadline` passes, and `stop` at the end.
+public final class TurnstileController<Chip: GPIOChip> {
+    public typealias Trace = TraceRing<TurnstileState, TurnstileEvent>
+
+    public let board: BoardFile
+    public let trace: Trace?
+
+    private var machine: TurnstileMachine.Machine
+    private let inputs: Chip.Inputs
+    private let outputs: Chip.Outputs
+    private var debouncer: EdgeDebouncer
+    private let rawEdges: UnsafeMutableBufferPointer<EdgeEvent>
+    /// The role of each line of the input request, by request index.
+    private let inputRoles: [InputRole]
+    /// The request index of each output role (`OutputRole.allCases` order), -1 when not wired.
+    private let outputSlots: [Int]
+    /// The logical level last written to each output, by request index.
+    private var written: [Bool]
+    private let jamTimeout: Int64
+    private let alarmPulse: Int64
+    /// When the held push becomes a jam; `Int64.max` when the push line is inactive.
+    private var jamDeadline = Int64.max
+    /// When the alarm pulse ends; `Int64.min` when none is sounding.
+    private var alarmPulseEnd = Int64.min
+    private var recoveringFromWriteFailure = false
+
+    /// Output writes that failed (each failed lock write also raised `fault`).
+    public private(set) var outputWriteFailures = 0
+
+    /// Requests the board's lines from `chip`: inputs with both edges, outputs at their safe
+    /// initial levels (locked, no alarm, not ready, coins inhibited).
+    public init(chip: Chip, board: BoardFile, trace: Trace? = nil) throws(GPIOError) {
+        self.board = board
+        self.trace = trace
+        let settings = board.turnstile
+        machine = TurnstileMachine.makeMachine(
+            timings: TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod),
+            trace: trace)
+        jamTimeout = settings.jamTimeout.nanosecondCount
+        alarmPulse = settings.alarmPulse.nanosecondCount
+
+        var roles: [InputRole] = []
+        var inputSettings: [InputLineSettings] = []
+        for role in InputRole.allCases {
+            guard let line = board.inputs[role] else { continue }
+            roles.append(role)
+            inputSettings.append(InputLineSettings(
+                offset: try Self.offset(of: line.line, on: chip),
+                activeLow: line.activeLow, bias: LineBias(line.bias), debounce: line.debounce))
+        }
+        var slots = [Int](repeating: -1, count: OutputRole.allCases.count)
+        var outputSettings: [OutputLineSettings] = []
+        for (position, role) in OutputRole.allCases.enumerated() {
+            guard let line = board.outputs[role] else { continue }
+            slots[position] = outputSettings.count
+            outputSettings.append(OutputLineSettings(
+                offset: try Self.offset(of: line.line, on: chip),
+                activeLow: line.activeLow, initialValue: Self.initialLevel(of: role)))
+        }
+        inputRoles = roles
+        outputSlots = slots
+        written = outputSettings.map(\.initialValue)
+        let consumer = board.consumer
+        inputs = try chip.requestInputs(inputSettings, consumer: consumer)
+        do {
+            outputs = try chip.requestOutputs(outputSettings, consumer: consumer)
+        } catch {
+            inputs.release()
+            throw error
+        }
+        debouncer = EdgeDebouncer(settings: inputSettings)
+        rawEdges = .allocate(capacity: 64)
+    }
+
+    deinit {
+        rawEdges.deallocate()
+    }
+
+    /// Reads every input's level, starts the machine in `locked`, and — a controller started
+    /// during a fire alarm — goes straight to `emergency` if the emergency line is active.
+    public func start(at now: MachineInstant) throws(GPIOError) {
+        var emergencyActive = false
+        for (index, role) in inputRoles.enumerated() {
+            let active = try inputs.readValue(at: index)
+            debouncer.setLevel(active, ofLine: index)
+            if role == .emergency { emergencyActive = active }
+            if role == .push && active { jamDeadline = now.nanoseconds &+ jamTimeout }
+        }
+        machine.start(at: now)
+        applyOutputs(at: now.nanoseconds)
+        if emergencyActive { dispatch(.emergencyOn, at: now.nanoseconds) }
+    }
+
+    /// Handles everything that happened up to `now`: pending edges (debounced, in time order),
+    /// the machine's timers, jam detection and the end of an alarm pulse, each at its own time.
+    public func process(now: MachineInstant) throws(GPIOError) {
+        while inputs.hasPendingEdgeEvents {
+            let count = try inputs.readEdgeEvents(into: rawEdges)
+            for index in 0..<count { debouncer.feed(rawEdges[index]) }
+            if count < rawEdges.count { break }
+        }
+        while let edge = debouncer.nextAcceptedEdge(now: now) {
+            runDeadlines(upTo: edge.timestamp.nanoseconds)
+            handle(edge)
+        }
+        runDeadlines(upTo: now.nanoseconds)
+    }
+
+    /// Sends a command event (`fault`, `repair`) that no input line carries.
+    public func send(_ event: TurnstileEvent, at now: MachineInstant) {
+        runDeadlines(upTo: now.nanoseconds)
+        dispatch(event, at: now.nanoseconds)
+    }
+
+    /// When `process(now:)` next has something to do without a new edge: a debounce period
+    /// ending, a timer, a jam, the end of an alarm pulse.
+    public var nextDeadline: MachineInstant? {
+        var earliest = Swift.min(jamDeadline, machine.nextDeadline?.nanoseconds ?? .max)
+        if alarmPulseEnd != .min { earliest = Swift.min(earliest, alarmPulseEnd) }
+        if let debounce = debouncer.nextDeadline { earliest = Swift.min(earliest, debounce.nanoseconds) }
+        return earliest == .max ? nil : MachineInstant(nanoseconds: earliest)
+    }
+
+    /// Drives the lock as the board's `fail_mode` says (`secure`: locked, `safe`: released) and
+    /// gives the lines back.
+    public func stop() {
+        if let slot = slot(of: .lock) {
+            try? outputs.write(board.turnstile.failMode == .secure, at: slot)
+        }
+        outputs.release()
+        inputs.release()
+    }
+
+    public var state: TurnstileState { machine.state }
+    public var credit: Int { machine.context.credit }
+    public var statistics: MachineStatistics { machine.statistics }
+
+    /// The counters, with `ignored` taken from the machine's statistics.
+    public var counters: TurnstileCounters {
+        var counters = machine.context.counters
+        counters.ignored = machine.statistics.ignored
+        return counters
+    }
+
+    /// The logical level last written to `role`'s line; `nil` when the board does not wire it.
+    public func output(_ role: OutputRole) -> Bool? {
+        slot(of: role).map { written[$0] }
+    }
+
+    /// Sets hooks on the machine (e.g. to watch passages in a simulation).
+    public func setHooks(_ hooks: MachineHooks<TurnstileState, TurnstileEvent>) {
+        machine.hooks = hooks
+    }
+
+    // MARK: The event path
+
+    private func handle(_ edge: EdgeEvent) {
+        let time = edge.timestamp.nanoseconds
+        let active = edge.kind.isActive
+        switch inputRoles[edge.lineIndex] {
+        case .coin:
+            if active { dispatch(.coin, at: time) }
+        case .push:
+            jamDeadline = active ? time &+ jamTimeout : .max
+            if active { dispatch(.push, at: time) }
+        case .service:
+            if active { dispatch(.repair, at: time) }
+        case .emergency:
+            dispatch(active ? .emergencyOn : .emergencyOff, at: time)
+        }
+    }
+
+    /// Whatever falls due by `limit`, earliest first: a jam, the machine's timers, the end of
+    /// an alarm pulse.
+    private func runDeadlines(upTo limit: Int64) {
+        while true {
+            let timer = machine.nextDeadline?.nanoseconds ?? .max
+            let pulseEnd = alarmPulseEnd == .min ? Int64.max : alarmPulseEnd
+            let due = Swift.min(jamDeadline, timer, pulseEnd)
+            if due > limit { return }
+            if due == jamDeadline {
+                jamDeadline = .max
+                dispatch(.fault, at: due)
+            } else if due == timer {
+                machine.advance(to: MachineInstant(nanoseconds: due))
+                applyOutputs(at: due)
+            } else {
+                applyOutputs(at: due)
+            }
+        }
+    }
+
+    private func dispatch(_ event: TurnstileEvent, at time: Int64) {
+        machine.send(event, at: MachineInstant(nanoseconds: time))
+        applyOutputs(at: time)
+    }
+
+    /// Writes each output whose wanted level differs from the last one written. A lock write
+    /// that fails is a mechanism fault: the machine goes to `broken` (which drives the lock
+    /// again and sounds the alarm).
+    private func applyOutputs(at time: Int64) {
+        if machine.context.outputs.alarmPulseRequested {
+            machine.context.outputs.alarmPulseRequested = false
+            alarmPulseEnd = time &+ alarmPulse
+        }
+        if alarmPulseEnd != .min && time >= alarmPulseEnd { alarmPulseEnd = .min }
+        let wanted = machine.context.outputs
+        write(.lock, wanted.lock, at: time)
+        write(.alarm, wanted.alarm || alarmPulseEnd != .min, at: time)
+        write(.ready, wanted.ready, at: time)
+        write(.inhibit, wanted.inhibit, at: time)
+    }
+
+    private func write(_ role: OutputRole, _ level: Bool, at time: Int64) {
+        guard let slot = slot(of: role), written[slot] != level else { return }
+        do {
+            try outputs.write(level, at: slot)
+            written[slot] = level
+        } catch {
+            outputWriteFailures += 1
+            if role == .lock && !recoveringFromWriteFailure {
+                recoveringFromWriteFailure = true
+                dispatch(.fault, at: time)
+                recoveringFromWriteFailure = false
+            }
+        }
+    }
+
+    private func slot(of role: OutputRole) -> Int? {
+        let slot = outputSlots[role.position]
+        return slot < 0 ? nil : slot
+    }
+
+    private static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
+        switch selector {
+        case .name(let name): try chip.offset(ofLineNamed: name)
+        case .offset(let offset): GPIOLineOffset(offset)
+        }
+    }
+
+    /// Outputs start safe: the arm held, no alarm, not ready, coins refused, until the machine
+    /// says otherwise.
+    private static func initialLevel(of role: OutputRole) -> Bool {
+        switch role {
+        case .lock, .inhibit: true
+        case .alarm, .ready: false
+        }
+    }
+}
+
+extension OutputRole {
+    /// The role's index in `allCases`.
+    var position: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+extension LineBias {
+    init(_ bias: Bias) {
+        switch bias {
+        case .asIs: self = .asIs
+        case .disabled: self = .disabled
+        case .pullUp: self = .pullUp
+        case .pullDown: self = .pullDown
+        }
+    }
+}
