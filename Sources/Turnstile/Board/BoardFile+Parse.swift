@@ -83,9 +83,9 @@ extension BoardFile {
         let required = Role.allCases.filter(\.isRequired)
         for role in required where lines[role] == nil {
             let path = "\(section).\(role.rawValue)"
-            throw BoardFileError(
-                file: root.file, location: .keyPath(path), reason: "missing; every board wires \(required.map(\.rawValue).joined(separator: " and "))",
-                hint: "add a [\(path)] section with line = \(example)")
+            let wired = required.map(\.rawValue).joined(separator: " and ")
+            throw BoardFileError(file: root.file, location: .keyPath(path), reason: "missing section",
+                                 hint: "every board wires \(wired): add [\(path)] with line = \(example)")
         }
         return lines
     }
@@ -96,7 +96,7 @@ extension BoardFile {
             line: try lineSelector(table, example: "\"GPIO17\""),
             activeLow: try table.bool("active_low") ?? false,
             bias: try table.choice("bias", of: Bias.self) ?? .asIs,
-            debounce: try table.duration("debounce", zero: .allowed) ?? .milliseconds(10))
+            debounce: try table.duration("debounce", zero: .allowed, example: "10ms") ?? .milliseconds(10))
     }
 
     private static func outputLine(_ table: BoardTable) throws(BoardFileError) -> OutputLine {
@@ -141,21 +141,21 @@ extension BoardFile {
     private static func turnstileSettings(_ table: BoardTable?) throws(BoardFileError) -> TurnstileSettings {
         try table?.rejectUnknownKeys(["relock_timeout", "repair_period", "jam_timeout", "alarm_pulse", "fail_mode"], kind: "key")
         return TurnstileSettings(
-            relockTimeout: try table?.duration("relock_timeout", zero: .refused) ?? .seconds(5),
-            repairPeriod: try table?.duration("repair_period", zero: .refused) ?? .seconds(5),
-            jamTimeout: try table?.duration("jam_timeout", zero: .refused) ?? .seconds(30),
-            alarmPulse: try table?.duration("alarm_pulse", zero: .refused) ?? .milliseconds(500),
+            relockTimeout: try table?.duration("relock_timeout", zero: .refused, example: "5s") ?? .seconds(5),
+            repairPeriod: try table?.duration("repair_period", zero: .refused, example: "5s") ?? .seconds(5),
+            jamTimeout: try table?.duration("jam_timeout", zero: .refused, example: "30s") ?? .seconds(30),
+            alarmPulse: try table?.duration("alarm_pulse", zero: .refused, example: "500ms") ?? .milliseconds(500),
             failMode: try table?.choice("fail_mode", of: FailMode.self) ?? .secure)
     }
 
     private static func simSettings(_ table: BoardTable?) throws(BoardFileError) -> SimSettings {
         try table?.rejectUnknownKeys(["coin_pulse", "push_pulse", "service_pulse", "bounce_edges", "bounce_window"], kind: "key")
         let settings = SimSettings(
-            coinPulse: try table?.duration("coin_pulse", zero: .refused) ?? .milliseconds(50),
-            pushPulse: try table?.duration("push_pulse", zero: .refused) ?? .milliseconds(150),
-            servicePulse: try table?.duration("service_pulse", zero: .refused) ?? .milliseconds(100),
+            coinPulse: try table?.duration("coin_pulse", zero: .refused, example: "50ms") ?? .milliseconds(50),
+            pushPulse: try table?.duration("push_pulse", zero: .refused, example: "150ms") ?? .milliseconds(150),
+            servicePulse: try table?.duration("service_pulse", zero: .refused, example: "100ms") ?? .milliseconds(100),
             bounceEdges: try table?.integer("bounce_edges", in: 0...100) ?? 4,
-            bounceWindow: try table?.duration("bounce_window", zero: .allowed) ?? .milliseconds(3))
+            bounceWindow: try table?.duration("bounce_window", zero: .allowed, example: "3ms") ?? .milliseconds(3))
         guard settings.bounceEdges > 0 else { return settings }
 
         // Bounce belongs to the edges of a pulse: a window as long as the pulse would smear the

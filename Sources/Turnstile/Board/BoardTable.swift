@@ -87,8 +87,9 @@ struct BoardTable {
     /// Whether a zero length is accepted for a duration.
     enum Zero { case allowed, refused }
 
-    func duration(_ key: String, zero: Zero) throws(BoardFileError) -> Duration? {
-        let example = "\(key) = \"10ms\""
+    /// A duration string; `example` (the key's default, as written in a file) shows the form.
+    func duration(_ key: String, zero: Zero, example: String) throws(BoardFileError) -> Duration? {
+        let example = "\(key) = \"\(example)\""
         let shape = "write a number and a unit (ns, us, ms, s) in quotes, e.g. \(example)"
         guard let value = table[key] else { return nil }
         guard let text = value.string else {
