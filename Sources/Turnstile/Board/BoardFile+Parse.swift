@@ -33,7 +33,7 @@ extension BoardFile {
         try rejectSharedLines(inputs: inputs, outputs: outputs, file: file)
 
         let turnstile = try turnstileSettings(root.subtable("turnstile", example: "[turnstile]"))
-        let sim = try simSettings(root.subtable("sim", example: "[sim]"))
+        let sim = try simSettings(root.subtable("sim", example: "[sim]"), file: file)
 
         return BoardFile(name: name, backend: backend, chip: chip, consumer: consumer, inputs: inputs,
                          outputs: outputs, turnstile: turnstile, sim: sim)
@@ -148,7 +148,7 @@ extension BoardFile {
             failMode: try table?.choice("fail_mode", of: FailMode.self) ?? .secure)
     }
 
-    private static func simSettings(_ table: BoardTable?) throws(BoardFileError) -> SimSettings {
+    private static func simSettings(_ table: BoardTable?, file: String) throws(BoardFileError) -> SimSettings {
         try table?.rejectUnknownKeys(["coin_pulse", "push_pulse", "service_pulse", "bounce_edges", "bounce_window"], kind: "key")
         let settings = SimSettings(
             coinPulse: try table?.duration("coin_pulse", zero: .refused, example: "50ms") ?? .milliseconds(50),
@@ -162,13 +162,13 @@ extension BoardFile {
         // two edges into one another, which no switch does.
         let path = "sim.bounce_window"
         if settings.bounceWindow == .zero {
-            throw BoardFileError(file: table?.file ?? "", location: .keyPath(path),
+            throw BoardFileError(file: file, location: .keyPath(path),
                                  reason: "must be longer than zero when bounce_edges is more than 0",
                                  hint: "set bounce_edges = 0 for clean edges")
         }
         for (key, pulse) in [("coin_pulse", settings.coinPulse), ("push_pulse", settings.pushPulse),
                              ("service_pulse", settings.servicePulse)] where settings.bounceWindow >= pulse {
-            throw BoardFileError(file: table?.file ?? "", location: .keyPath(path),
+            throw BoardFileError(file: file, location: .keyPath(path),
                                  reason: "must be shorter than sim.\(key)",
                                  hint: "contact bounce lasts a few milliseconds at each edge of a pulse")
         }

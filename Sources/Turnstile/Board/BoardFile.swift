@@ -55,6 +55,7 @@ public struct BoardFile: Hashable, Sendable {
 
     /// A label for logs and the `--json` summary.
     public var name: String
+    /// Whether the lines are simulated or real.
     public var backend: Backend
     /// The chip's label, name (`gpiochip0`) or path (`/dev/gpiochip0`).
     public var chip: String
@@ -64,6 +65,9 @@ public struct BoardFile: Hashable, Sendable {
     public var inputs: [InputRole: InputLine]
     /// Every wired output; `lock` is always present in a loaded board.
     public var outputs: [OutputRole: OutputLine]
+    /// The machine's timings and fail mode (`[turnstile]`, defaults where absent).
     public var turnstile: TurnstileSettings
+    /// How the simulator drives the inputs (`[sim]`, defaults where absent); read for every
+    /// backend, since any board's wiring can be simulated.
     public var sim: SimSettings
 }

@@ -18,6 +18,7 @@ public struct BoardFileError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// The file as the caller named it.
     public var file: String
+    /// Line and column, key path, or the whole file.
     public var location: Location
     /// What is wrong.
     public var reason: String
@@ -31,6 +32,7 @@ public struct BoardFileError: Error, Hashable, Sendable, CustomStringConvertible
         self.hint = hint
     }
 
+    /// `file: place: reason; hint`, ready to print.
     public var description: String {
         let place = switch location {
         case .file: ""

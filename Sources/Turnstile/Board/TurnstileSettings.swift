@@ -17,6 +17,7 @@ extension BoardFile {
         public var jamTimeout: Duration
         /// How long the alarm sounds for a forced push.
         public var alarmPulse: Duration
+        /// Where the lock is driven when the daemon stops.
         public var failMode: FailMode
     }
 

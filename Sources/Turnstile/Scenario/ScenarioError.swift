@@ -19,6 +19,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         self.hint = hint
     }
 
+    /// `file: line N: reason; hint`, ready to print.
     public var description: String {
         let place = line.map { " line \($0):" } ?? ""
         return "\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")

@@ -4,6 +4,7 @@ public struct ScenarioStep: Hashable, Sendable {
     public var time: Duration
     /// The 1-based line in the scenario file, for reporting a failed `expect`.
     public var line: Int
+    /// What happens at `time`.
     public var action: ScenarioAction
 
     public init(time: Duration, line: Int, action: ScenarioAction) {
