@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import Turnstile
 
@@ -128,6 +131,26 @@ struct ScenarioTests {
         let scenario = try Scenario.load(path: path, vocabulary: turnstileVocabulary)
         #expect(scenario.file == path)
         #expect(scenario.steps.count == 2)
+    }
+
+    @Test func dashReadsStandardInput() throws {
+        // Standard input is borrowed for the duration of the test: a pipe stands in for it, and
+        // the runner's own descriptor is put back afterwards.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let script = Array("0 coin\n0.5 push\n".utf8)
+        #expect(write(ends[1], script, script.count) == script.count)
+        close(ends[1])
+        let saved = dup(STDIN_FILENO)
+        dup2(ends[0], STDIN_FILENO)
+        close(ends[0])
+        defer {
+            dup2(saved, STDIN_FILENO)
+            close(saved)
+        }
+        let scenario = try Scenario.load(path: "-", vocabulary: turnstileVocabulary)
+        #expect(scenario.file == "<stdin>")
+        #expect(scenario.steps.map(\.action) == [.coin, .push])
     }
 
     @Test func loadNamesAMissingFile() {
