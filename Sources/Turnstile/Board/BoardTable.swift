@@ -1,0 +1,132 @@
+import TOMLKit
+
+/// A TOML table being read, together with the key path that leads to it, so every complaint can
+/// say exactly where in the file it is.
+///
+/// Each getter returns nil for an absent key (the caller supplies the default or reports it
+/// missing) and throws for a present key of the wrong type or shape.
+struct BoardTable {
+    let table: TOMLTable
+    /// Dotted path of this table; empty for the document root.
+    let path: String
+    let file: String
+
+    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func error(at key: String, _ reason: String, hint: String? = nil) -> BoardFileError {
+        BoardFileError(file: file, location: .keyPath(keyPath(key)), reason: reason, hint: hint)
+    }
+
+    /// Refuses any key not in `allowed`: a misspelt optional key would otherwise be ignored and
+    /// its default used without a word.
+    func rejectUnknownKeys(_ allowed: [String], kind: String) throws(BoardFileError) {
+        for key in table.keys where !allowed.contains(key) {
+            let known = "known \(kind)s: \(allowed.joined(separator: ", "))"
+            throw error(at: key, "unknown \(kind) \"\(key)\"",
+                        hint: Suggestion.didYouMean(key, in: allowed).map { "\($0) \(known)" } ?? known)
+        }
+    }
+
+    func subtable(_ key: String, example: String) throws(BoardFileError) -> BoardTable? {
+        guard let value = table[key] else { return nil }
+        guard let child = value.table else {
+            throw error(at: key, "expected a table, got \(Self.describe(value))",
+                        hint: "write it as a section: \(example)")
+        }
+        return BoardTable(table: child, path: keyPath(key), file: file)
+    }
+
+    func string(_ key: String, example: String) throws(BoardFileError) -> String? {
+        guard let value = table[key] else { return nil }
+        guard let string = value.string else {
+            throw error(at: key, "expected a string, got \(Self.describe(value))", hint: "for example \(key) = \(example)")
+        }
+        guard !string.isEmpty else {
+            throw error(at: key, "must not be empty", hint: "for example \(key) = \(example)")
+        }
+        return string
+    }
+
+    func bool(_ key: String) throws(BoardFileError) -> Bool? {
+        guard let value = table[key] else { return nil }
+        guard let bool = value.bool else {
+            throw error(at: key, "expected true or false, got \(Self.describe(value))", hint: "booleans are unquoted")
+        }
+        return bool
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(BoardFileError) -> Int? {
+        guard let value = table[key] else { return nil }
+        guard let integer = value.int else {
+            throw error(at: key, "expected an integer, got \(Self.describe(value))",
+                        hint: "write a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        guard range.contains(integer) else {
+            throw error(at: key, "\(integer) is out of range",
+                        hint: "write a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return integer
+    }
+
+    /// One of `T`'s raw values; a near miss gets a "did you mean".
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, of _: T.Type) throws(BoardFileError) -> T?
+    where T.RawValue == String {
+        let allowed = T.allCases.map(\.rawValue)
+        guard let value = table[key] else { return nil }
+        guard let string = value.string else {
+            throw error(at: key, "expected a string, got \(Self.describe(value))",
+                        hint: "write one of \(allowed.quotedList), in quotes")
+        }
+        guard let choice = T(rawValue: string) else {
+            throw error(at: key, "\"\(string)\" is not one of \(allowed.quotedList)",
+                        hint: Suggestion.didYouMean(string, in: allowed))
+        }
+        return choice
+    }
+
+    /// Whether a zero length is accepted for a duration.
+    enum Zero { case allowed, refused }
+
+    /// A duration string; `example` (the key's default, as written in a file) shows the form.
+    func duration(_ key: String, zero: Zero, example: String) throws(BoardFileError) -> Duration? {
+        let example = "\(key) = \"\(example)\""
+        let shape = "write a number and a unit (ns, us, ms, s) in quotes, e.g. \(example)"
+        guard let value = table[key] else { return nil }
+        guard let text = value.string else {
+            throw error(at: key, "expected a duration string, got \(Self.describe(value))", hint: shape)
+        }
+        if text.hasPrefix("-") {
+            throw error(at: key, "\"\(text)\" is negative", hint: "durations are lengths of time, 0 or more")
+        }
+        let number = text.prefix(while: { $0.isASCIIDigit || $0 == "." })
+        let unit = text[number.endIndex...]
+        guard let exponent = Self.unitExponents[String(unit)] else {
+            let reason = unit.isEmpty ? "\"\(text)\" has no unit" : "\"\(text)\" does not end in a unit"
+            throw error(at: key, reason, hint: shape)
+        }
+        let duration: Duration
+        switch DecimalDuration.parse(number, unitExponent: exponent) {
+        case .success(let parsed): duration = parsed
+        case .failure(.notADecimal): throw error(at: key, "\"\(text)\" is not a duration", hint: shape)
+        case .failure(.finerThanNanoseconds):
+            throw error(at: key, "\"\(text)\" is finer than a nanosecond", hint: "round it to whole nanoseconds")
+        case .failure(.tooLarge): throw error(at: key, "\"\(text)\" is too long", hint: "durations go up to about 292 years")
+        }
+        if zero == .refused, duration == .zero {
+            throw error(at: key, "must be longer than zero", hint: "for example \(example)")
+        }
+        return duration
+    }
+
+    private static let unitExponents = ["ns": 0, "us": 3, "ms": 6, "s": 9]
+
+    /// `string "yes"`, `integer 17`, `a table` — the offending value as the file spells it.
+    static func describe(_ value: any TOMLValueConvertible) -> String {
+        switch value.type {
+        case .table: "a table"
+        case .array: "an array"
+        case .string: "string \"\(value.string ?? "")\""
+        default: "\(value.type) \(value.debugDescription)"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// What an input line is wired to. The raw value is the key under `[inputs]` in a board file.
+public enum InputRole: String, CaseIterable, Hashable, Sendable {
+    /// The coin acceptor's pulse output: one pulse per accepted coin.
+    case coin
+    /// The passage sensor on the arm: one pulse per push; held active, it is a jam.
+    case push
+    /// The service key: a pulse requests a repair.
+    case service
+    /// The fire-alarm contact: a level, active for as long as the alarm lasts.
+    case emergency
+
+    /// Whether every board must wire this role (a turnstile cannot work without it).
+    public var isRequired: Bool { self == .coin || self == .push }
+}
+
+/// What an output line drives. The raw value is the key under `[outputs]` in a board file.
+public enum OutputRole: String, CaseIterable, Hashable, Sendable {
+    /// The lock relay: logical 1 holds the arm.
+    case lock
+    /// The alarm sounder.
+    case alarm
+    /// The "ready" lamp, on while the turnstile is in service.
+    case ready
+    /// The coin acceptor's inhibit input: logical 1 makes it return coins.
+    case inhibit
+
+    /// Whether every board must wire this role.
+    public var isRequired: Bool { self == .lock }
+}
+
+/// What the loader needs to read `[inputs.*]` and `[outputs.*]` the same way.
+protocol BoardRole: RawRepresentable<String>, CaseIterable, Hashable {
+    var isRequired: Bool { get }
+}
+
+extension InputRole: BoardRole {}
+extension OutputRole: BoardRole {}

@@ -1,0 +1,37 @@
+/// Where the lock relay is left when the daemon stops.
+public enum FailMode: String, CaseIterable, Hashable, Sendable {
+    /// Driven locked: nobody passes unpaid while the controller is down.
+    case secure
+    /// Driven released: nobody is trapped (the choice where a fire code demands it).
+    case safe
+}
+
+extension BoardFile {
+    /// The `[turnstile]` section: the machine's timings and how it fails.
+    public struct TurnstileSettings: Hashable, Sendable {
+        /// How long `unlocked` waits for a push before the credit expires.
+        public var relockTimeout: Duration
+        /// How long `outOfOrder` lasts before the turnstile returns to service.
+        public var repairPeriod: Duration
+        /// How long the push sensor may stay active before it counts as a jam (`fault`).
+        public var jamTimeout: Duration
+        /// How long the alarm sounds for a forced push.
+        public var alarmPulse: Duration
+        /// Where the lock is driven when the daemon stops.
+        public var failMode: FailMode
+    }
+
+    /// The `[sim]` section: how the simulator drives the input lines.
+    public struct SimSettings: Hashable, Sendable {
+        /// How long a coin pulse holds the coin line active.
+        public var coinPulse: Duration
+        /// How long one passage holds the push line active.
+        public var pushPulse: Duration
+        /// How long a repair request holds the service line active.
+        public var servicePulse: Duration
+        /// Extra edges of contact bounce after each change of level (0: clean edges).
+        public var bounceEdges: Int
+        /// The time within which those extra edges fall.
+        public var bounceWindow: Duration
+    }
+}

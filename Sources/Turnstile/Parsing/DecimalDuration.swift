@@ -1,0 +1,65 @@
+/// Exact decimal-to-`Duration` conversion, shared by board durations ("0.5s") and scenario times
+/// ("0.1").
+///
+/// Digits are read by hand instead of going through `Double` because 0.1 has no binary
+/// representation: a scenario step at "0.1" must land on exactly 100 ms of virtual time, or an
+/// `expect` written for that instant would race the event it checks.
+enum DecimalDuration {
+    /// Why a number was refused; callers turn this into a message that names their own context.
+    enum Failure: Error, Equatable {
+        /// Not `digits` or `digits.digits`.
+        case notADecimal
+        /// More fractional digits than whole nanoseconds can hold.
+        case finerThanNanoseconds
+        /// Past what the runtime's 64-bit nanosecond clock can represent (about 292 years).
+        case tooLarge
+    }
+
+    /// Parses `text` (`12`, `0.5`, `3.250`) as a count of units that are each `10^unitExponent`
+    /// nanoseconds long (0 for ns, 3 for µs, 6 for ms, 9 for s).
+    static func parse(_ text: Substring, unitExponent: Int) -> Result<Duration, Failure> {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        let fraction = parts.count == 2 ? parts[1] : nil
+        guard !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit) else { return .failure(.notADecimal) }
+        if let fraction, fraction.isEmpty || !fraction.allSatisfy(\.isASCIIDigit) {
+            return .failure(.notADecimal)
+        }
+
+        var units: Int64 = 0
+        for digit in whole {
+            let (times10, overflow1) = units.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.addingReportingOverflow(Int64(digit.asciiDigitValue))
+            if overflow1 || overflow2 { return .failure(.tooLarge) }
+            units = next
+        }
+        let unitNanoseconds = power10(unitExponent)
+        let (wholeNanoseconds, overflow) = units.multipliedReportingOverflow(by: unitNanoseconds)
+        if overflow { return .failure(.tooLarge) }
+
+        // Trailing zeros carry no precision ("0.500s" is 0.5 s), so they must not make a value
+        // look finer than a nanosecond.
+        let significant = (fraction ?? "").reversed().drop(while: { $0 == "0" }).reversed()
+        guard significant.count <= unitExponent else { return .failure(.finerThanNanoseconds) }
+        var fractionValue: Int64 = 0
+        for digit in significant { fractionValue = fractionValue * 10 + Int64(digit.asciiDigitValue) }
+        let fractionNanoseconds = fractionValue * power10(unitExponent - significant.count)
+
+        let (total, overflowSum) = wholeNanoseconds.addingReportingOverflow(fractionNanoseconds)
+        if overflowSum { return .failure(.tooLarge) }
+        return .success(.nanoseconds(total))
+    }
+
+    private static func power10(_ exponent: Int) -> Int64 {
+        var result: Int64 = 1
+        for _ in 0..<exponent { result *= 10 }
+        return result
+    }
+}
+
+extension Character {
+    /// Only 0-9: `Character.isNumber` would also accept "½" or Arabic-Indic digits.
+    var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
+
+    fileprivate var asciiDigitValue: UInt8 { asciiValue! - 0x30 }
+}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads whole text files for the board and scenario loaders.
+///
+/// Plain POSIX calls rather than Foundation so that a failure reads as the system states it
+/// ("No such file or directory"), which is what a user fixing a path needs to see.
+enum TextFile {
+    /// Why a file could not be read, as one lower-case phrase.
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// The contents of `path`, or of standard input when `path` is nil.
+    static func contents(path: String?) throws(Failure) -> String {
+        let descriptor: Int32
+        if let path {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw Failure(reason: "cannot open: \(systemError())") }
+        } else {
+            descriptor = STDIN_FILENO
+        }
+        defer { if path != nil { close(descriptor) } }
+
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(reason: "cannot read: \(systemError())")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw Failure(reason: "is not UTF-8 text")
+        }
+        return text
+    }
+
+    private static func systemError() -> String {
+        String(cString: strerror(errno))
+    }
+}

@@ -1,0 +1,185 @@
+/// Turns one scenario line's tokens into a step, remembering what the ordering rules need from
+/// earlier lines.
+struct ScenarioParser {
+    let file: String
+    let vocabulary: ScenarioVocabulary
+    /// The latest time so far, as written, so a complaint can quote the file back to its author.
+    private var previous: (time: Duration, text: Substring, line: Int)?
+    private var endLine: Int?
+
+    init(file: String, vocabulary: ScenarioVocabulary) {
+        self.file = file
+        self.vocabulary = vocabulary
+    }
+
+    static let knownActions = "known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, "
+        + "expect state|counter|credit|output, end"
+    private static let actionNames = ["coin", "push", "repair", "emergency", "fault", "expect", "end"]
+
+    mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep {
+        let timeText = tokens[0]
+        let time = try time(timeText, line: line)
+        if let endLine {
+            throw error(line, "\"\(tokens.dropFirst().joined(separator: " "))\" comes after end on line \(endLine)",
+                        hint: "end must be the last action")
+        }
+        if let previous, time < previous.time {
+            throw error(line, "time \(timeText) is earlier than \(previous.text) on line \(previous.line)",
+                        hint: "times must not decrease")
+        }
+        previous = (time, timeText, line)
+        guard tokens.count > 1 else {
+            throw error(line, "missing action after time \(timeText)", hint: Self.knownActions)
+        }
+        let action = try action(tokens[1], arguments: tokens[2...], line: line)
+        if action == .end { endLine = line }
+        return ScenarioStep(time: time, line: line, action: action)
+    }
+
+    private func time(_ text: Substring, line: Int) throws(ScenarioError) -> Duration {
+        switch DecimalDuration.parse(text, unitExponent: 9) {
+        case .success(let time):
+            return time
+        case .failure(.finerThanNanoseconds):
+            throw error(line, "time \(text) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
+        case .failure(.tooLarge):
+            throw error(line, "time \(text) is too large", hint: "virtual time goes up to about 292 years")
+        case .failure(.notADecimal):
+            let hint = if Self.actionNames.contains(String(text)) {
+                "start the line with its time in seconds, e.g. \"0.5 \(text)\""
+            } else if text.hasPrefix("-") {
+                "times count seconds from the start of the run, so they are 0 or more"
+            } else if text.count > 1, text.last == "s" || text.hasSuffix("ms") {
+                "times are plain seconds without a unit, e.g. 1.5"
+            } else {
+                "each line starts with a time in seconds, like 0, 1.5 or 30"
+            }
+            throw error(line, "bad time \"\(text)\"", hint: hint)
+        }
+    }
+
+    private func action(_ name: Substring, arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction {
+        switch name {
+        case "coin":
+            try expectArity(arguments, usage: ["coin"], line: line)
+            return .coin
+        case "push":
+            guard let first = arguments.first else { return .push }
+            guard first == "hold" else {
+                throw error(line, "unexpected \"\(first)\" after \"push\"", hint: "write \"push\" or \"push hold SECONDS\"")
+            }
+            try expectArity(arguments, usage: ["push", "hold", "SECONDS"], line: line, from: 1)
+            let hold = try seconds(arguments[arguments.startIndex + 1], what: "the hold", line: line)
+            guard hold > .zero else {
+                throw error(line, "a push hold must last longer than 0 seconds", hint: "write \"push\" for an ordinary passage")
+            }
+            return .pushHold(hold)
+        case "repair":
+            try expectArity(arguments, usage: ["repair"], line: line)
+            return .repair
+        case "fault":
+            try expectArity(arguments, usage: ["fault"], line: line)
+            return .fault
+        case "end":
+            try expectArity(arguments, usage: ["end"], line: line)
+            return .end
+        case "emergency":
+            try expectArity(arguments, usage: ["emergency", "on|off"], line: line)
+            switch arguments.first! {
+            case "on": return .emergency(on: true)
+            case "off": return .emergency(on: false)
+            case let other: throw error(line, "\"\(other)\" is not on or off", hint: "write \"emergency on\" or \"emergency off\"")
+            }
+        case "expect":
+            return try expectation(arguments, line: line)
+        default:
+            let hint = [Suggestion.didYouMean(String(name), in: Self.actionNames), Self.knownActions]
+                .compactMap { $0 }.joined(separator: " ")
+            throw error(line, "unknown action \"\(name)\"", hint: hint)
+        }
+    }
+
+    private func expectation(_ arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction {
+        let kinds = ["state", "counter", "credit", "output"]
+        let usage = "expect state NAME, expect counter NAME VALUE, expect credit N or expect output NAME 0|1"
+        guard let kind = arguments.first else {
+            throw error(line, "\"expect\" needs something to check", hint: "write \(usage)")
+        }
+        let values = arguments.dropFirst()
+        switch kind {
+        case "state":
+            try expectArity(arguments, usage: ["expect", "state", "NAME"], line: line, from: 1)
+            return .expectState(try name(values.first!, in: vocabulary.states, kind: "state", line: line))
+        case "counter":
+            try expectArity(arguments, usage: ["expect", "counter", "NAME", "VALUE"], line: line, from: 1)
+            let counter = try name(values.first!, in: vocabulary.counters, kind: "counter", line: line)
+            return .expectCounter(counter, try count(values.last!, line: line))
+        case "credit":
+            try expectArity(arguments, usage: ["expect", "credit", "N"], line: line, from: 1)
+            return .expectCredit(try count(values.first!, line: line))
+        case "output":
+            try expectArity(arguments, usage: ["expect", "output", "NAME", "0|1"], line: line, from: 1)
+            let output = try name(values.first!, in: vocabulary.outputs, kind: "output", line: line)
+            switch values.last! {
+            case "1": return .expectOutput(output, true)
+            case "0": return .expectOutput(output, false)
+            case let other:
+                throw error(line, "output value \"\(other)\" is not 0 or 1",
+                            hint: "values are logical: 1 is on (lock 1 = locked), 0 is off")
+            }
+        default:
+            let hint = [Suggestion.didYouMean(String(kind), in: kinds), "write \(usage)"].compactMap { $0 }.joined(separator: " ")
+            throw error(line, "unknown expectation \"expect \(kind)\"", hint: hint)
+        }
+    }
+
+    /// Checks that `arguments` (the tokens after the action name) fill `usage` exactly.
+    /// `usage` spells the whole form (`["expect", "counter", "NAME", "VALUE"]`), of which the first
+    /// `1 + from` words are the action's name; the rest are placeholders.
+    private func expectArity(_ arguments: ArraySlice<Substring>, usage: [String], line: Int, from: Int = 0) throws(ScenarioError) {
+        let expected = usage.count - 1
+        let form = usage.joined(separator: " ")
+        let head = usage.prefix(1 + from).joined(separator: " ")
+        if arguments.count < expected {
+            let missing = usage[(arguments.count + 1)...].joined(separator: " ")
+            throw error(line, "\"\(head)\" is missing \(missing)", hint: "write \"\(form)\"")
+        }
+        if arguments.count > expected {
+            throw error(line, "unexpected \"\(arguments[arguments.startIndex + expected])\" after \"\(head)\"",
+                        hint: "write \"\(form)\", one action a line")
+        }
+    }
+
+    private func name(_ token: Substring, in known: Set<String>, kind: String, line: Int) throws(ScenarioError) -> String {
+        let name = String(token)
+        guard known.contains(name) else {
+            let list = known.isEmpty ? "(none)" : known.sorted().joined(separator: ", ")
+            let hint = [Suggestion.didYouMean(name, in: known), "known \(kind)s: \(list)"].compactMap { $0 }.joined(separator: " ")
+            throw error(line, "unknown \(kind) \"\(name)\"", hint: hint)
+        }
+        return name
+    }
+
+    private func count(_ token: Substring, line: Int) throws(ScenarioError) -> Int {
+        guard token.allSatisfy(\.isASCIIDigit), let value = Int(token) else {
+            throw error(line, "\"\(token)\" is not a count", hint: "counts are whole numbers, 0 or more")
+        }
+        return value
+    }
+
+    private func seconds(_ token: Substring, what: String, line: Int) throws(ScenarioError) -> Duration {
+        switch DecimalDuration.parse(token, unitExponent: 9) {
+        case .success(let duration): return duration
+        case .failure(.notADecimal):
+            throw error(line, "bad duration \"\(token)\" for \(what)", hint: "write seconds without a unit, like 35 or 0.5")
+        case .failure(.finerThanNanoseconds):
+            throw error(line, "duration \(token) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
+        case .failure(.tooLarge):
+            throw error(line, "duration \(token) is too large", hint: "virtual time goes up to about 292 years")
+        }
+    }
+
+    private func error(_ line: Int, _ reason: String, hint: String?) -> ScenarioError {
+        ScenarioError(file: file, line: line, reason: reason, hint: hint)
+    }
+}

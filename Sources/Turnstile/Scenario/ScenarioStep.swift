@@ -1,0 +1,42 @@
+/// One line of a scenario: what happens, and when in virtual time.
+public struct ScenarioStep: Hashable, Sendable {
+    /// Virtual time since the start of the run.
+    public var time: Duration
+    /// The 1-based line in the scenario file, for reporting a failed `expect`.
+    public var line: Int
+    /// What happens at `time`.
+    public var action: ScenarioAction
+
+    public init(time: Duration, line: Int, action: ScenarioAction) {
+        self.time = time
+        self.line = line
+        self.action = action
+    }
+}
+
+/// What a scenario step does. Inputs are driven as physical pulses on their lines, with the
+/// board's contact bounce, never as direct events — except `fault`, which no line carries.
+public enum ScenarioAction: Hashable, Sendable {
+    /// `coin`: a coin pulse on the coin line.
+    case coin
+    /// `push`: one passage, a pulse on the push line.
+    case push
+    /// `push hold S`: the push line held active for S seconds (jam detection).
+    case pushHold(Duration)
+    /// `repair`: a pulse on the service line.
+    case repair
+    /// `emergency on|off`: the emergency line becomes active or inactive.
+    case emergency(on: Bool)
+    /// `fault`: the mechanism reports a failure (a direct `fault` event).
+    case fault
+    /// `expect state NAME`.
+    case expectState(String)
+    /// `expect counter NAME VALUE`.
+    case expectCounter(String, Int)
+    /// `expect credit N`.
+    case expectCredit(Int)
+    /// `expect output NAME 0|1`: the output's logical value.
+    case expectOutput(String, Bool)
+    /// `end`: virtual time stops here.
+    case end
+}

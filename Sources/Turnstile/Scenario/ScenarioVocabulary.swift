@@ -1,0 +1,16 @@
+/// The names an `expect` may check, passed in by whoever runs the scenario so that the parser
+/// knows nothing of the turnstile's types and a misspelt name is refused before anything runs.
+public struct ScenarioVocabulary: Hashable, Sendable {
+    /// Names accepted by `expect state NAME`.
+    public var states: Set<String>
+    /// Names accepted by `expect counter NAME VALUE`.
+    public var counters: Set<String>
+    /// Names accepted by `expect output NAME 0|1` (typically the outputs the board wires).
+    public var outputs: Set<String>
+
+    public init(states: Set<String>, counters: Set<String>, outputs: Set<String>) {
+        self.states = states
+        self.counters = counters
+        self.outputs = outputs
+    }
+}
