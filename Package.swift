@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ControllerFSM", targets: ["ControllerFSM"]),
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
+        .library(name: "Turnstile", targets: ["Turnstile"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
     dependencies: [
