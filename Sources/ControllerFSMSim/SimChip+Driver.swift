@@ -59,7 +59,8 @@ extension SimChip {
     /// event buffers. Moves the clock forward to `time` if it is behind.
     ///
     /// Drive a simulation by advancing to the earliest of ``nextEventTime``, the debouncer's
-    /// deadline and the program's own timers.
+    /// deadline and the program's own timers. One thread should own moving the clock: the
+    /// check and the move are not one atomic step.
     public func advance(to time: MachineInstant) {
         if clock.now() < time { clock.set(to: time) }
         state.withLock { $0.apply(through: time.nanoseconds) }

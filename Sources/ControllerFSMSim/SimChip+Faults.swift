@@ -25,6 +25,7 @@ extension SimChip {
         state.withLock { $0.isGone = true }
     }
 
+    /// Whether ``disappear()`` was called.
     public var isGone: Bool {
         state.withLock { $0.isGone }
     }

@@ -44,7 +44,8 @@ public final class SimChip: GPIOChip, Sendable {
     ///   - eventBufferCapacityPerLine: each input request buffers this many events per line
     ///     (the kernel's default is 16); beyond that the oldest are dropped and counted.
     ///   - outputSink: called with every output change, outside the chip's lock (it may query
-    ///     the chip), on the thread that wrote.
+    ///     the chip), on the thread that wrote; writes racing on several threads may reach it
+    ///     out of order.
     public init(
         name: String = "simchip0", label: String = "controllerfsm-sim", path: String? = nil,
         lines: [SimLine], clock: ManualClock, seed: UInt64 = 1, scheduleCapacity: Int = 1024,

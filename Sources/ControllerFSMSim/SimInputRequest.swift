@@ -10,9 +10,12 @@ import ControllerFSM
 /// Edges are raw (``edgesAreDebounced`` is `false`): run them through ``EdgeDebouncer``.
 /// Released when released explicitly or when the last reference goes away.
 public final class SimInputRequest: GPIOInputRequest, Sendable {
+    /// The chip the lines are on.
     public let chip: SimChip
+    /// The lines as requested, in request order; build the ``EdgeDebouncer`` from these.
     public let settings: [InputLineSettings]
     public let offsets: [GPIOLineOffset]
+    /// Who holds the lines.
     public let consumer: String
     let slot: Int
     let id: UInt64
@@ -28,8 +31,10 @@ public final class SimInputRequest: GPIOInputRequest, Sendable {
 
     deinit { release() }
 
+    /// Always `false`: the simulator delivers every bounce.
     public var edgesAreDebounced: Bool { false }
 
+    /// Always `nil`: simulated edges arrive when the simulation advances, not on a descriptor.
     public var pollDescriptor: Int32? { nil }
 
     public func readValue(at index: Int) throws(GPIOError) -> Bool {

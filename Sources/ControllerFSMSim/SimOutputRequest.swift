@@ -10,9 +10,12 @@ import ControllerFSM
 /// Released when released explicitly or when the last reference goes away; the lines keep
 /// their last level.
 public final class SimOutputRequest: GPIOOutputRequest, Sendable {
+    /// The chip the lines are on.
     public let chip: SimChip
+    /// The lines as requested, in request order.
     public let settings: [OutputLineSettings]
     public let offsets: [GPIOLineOffset]
+    /// Who holds the lines.
     public let consumer: String
     let id: UInt64
 
@@ -26,6 +29,7 @@ public final class SimOutputRequest: GPIOOutputRequest, Sendable {
 
     deinit { release() }
 
+    /// Drives the line; a failure injected with ``SimChip/failWrites(to:_:)`` leaves it as it was.
     public func write(_ value: Bool, at index: Int) throws(GPIOError) {
         guard index >= 0 && index < offsets.count else {
             throw .invalidRequest(

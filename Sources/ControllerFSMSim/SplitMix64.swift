@@ -4,10 +4,13 @@
 /// Its bounded helpers are written out here rather than taken from the standard library's
 /// `random(in:using:)`, whose algorithm is not promised to stay the same across Swift versions.
 public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
+    /// The generator's whole state: saving it and seeding with it resumes the sequence.
     public private(set) var state: UInt64
 
+    /// Any seed is fine, 0 included.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -65,6 +65,7 @@ public struct EdgeDebouncer: Sendable {
         self.init(periods: settings.map(\.debounce), initialLevels: initialLevels, capacity: capacity)
     }
 
+    /// How many lines the debouncer watches (line indices are `0..<lineCount`).
     public var lineCount: Int { lines.count }
 
     /// Accepted edges dropped because more than `capacity` waited between feed and poll.

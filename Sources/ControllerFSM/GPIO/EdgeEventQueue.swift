@@ -9,15 +9,18 @@
 public struct EdgeEventQueue: Sendable {
     private var storage: [EdgeEvent]
     private var head = 0
+    /// Events waiting.
     public private(set) var count = 0
     /// Events dropped because the queue was full, since creation.
     public private(set) var droppedCount = 0
 
+    /// Reserves room for `capacity` events, the most it will ever hold.
     public init(capacity: Int) {
         precondition(capacity > 0, "an EdgeEventQueue needs a capacity of at least 1 (got \(capacity))")
         storage = Array(repeating: EdgeEvent(lineIndex: 0, kind: .rising, timestamp: .zero), count: capacity)
     }
 
+    /// The most events the queue holds.
     public var capacity: Int { storage.count }
     public var isEmpty: Bool { count == 0 }
     public var isFull: Bool { count == storage.count }
@@ -36,6 +39,7 @@ public struct EdgeEventQueue: Sendable {
         count += 1
     }
 
+    /// Removes and returns the oldest event.
     public mutating func popFirst() -> EdgeEvent? {
         guard count > 0 else { return nil }
         let event = storage[head]
@@ -55,6 +59,7 @@ public struct EdgeEventQueue: Sendable {
         return n
     }
 
+    /// Empties the queue, keeping its storage and its dropped count.
     public mutating func removeAll() {
         head = 0
         count = 0

@@ -6,6 +6,7 @@ public struct GPIOChipInfo: Hashable, Sendable, CustomStringConvertible {
     public var label: String
     /// The character device, e.g. `/dev/gpiochip0`.
     public var path: String
+    /// How many lines the chip has; offsets run from 0 to `lineCount - 1`.
     public var lineCount: Int
 
     public init(name: String, label: String, path: String, lineCount: Int) {

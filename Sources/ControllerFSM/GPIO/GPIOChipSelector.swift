@@ -7,6 +7,7 @@ public enum GPIOChipSelector: Hashable, Sendable, CustomStringConvertible {
     case name(String)
     case path(String)
 
+    /// Whether the chip described by `info` is the one selected.
     public func matches(_ info: GPIOChipInfo) -> Bool {
         switch self {
         case .label(let label): info.label == label
