@@ -1,0 +1,48 @@
+/// The pull resistor a line is requested with.
+public enum LineBias: String, Hashable, Sendable, CaseIterable {
+    /// Leave the bias as the firmware or a previous user configured it.
+    case asIs
+    /// No pull resistor: the line floats unless something drives it.
+    case disabled
+    case pullUp
+    case pullDown
+}
+
+/// How one input line is requested.
+public struct InputLineSettings: Hashable, Sendable {
+    public var offset: GPIOLineOffset
+    /// When `true` a low level is the active one: reads return `true` and a *rising* edge is
+    /// reported when the line goes low. This is the only inversion in the stack.
+    public var activeLow: Bool
+    public var bias: LineBias
+    /// How long the line must stay at a new level before the change counts. Zero turns
+    /// debouncing off. Whether the backend applies it or leaves it to ``EdgeDebouncer`` is
+    /// told by ``GPIOInputRequest/edgesAreDebounced``.
+    public var debounce: Duration
+
+    public init(
+        offset: GPIOLineOffset, activeLow: Bool = false, bias: LineBias = .asIs,
+        debounce: Duration = .zero
+    ) {
+        self.offset = offset
+        self.activeLow = activeLow
+        self.bias = bias
+        self.debounce = debounce
+    }
+}
+
+/// How one output line is requested.
+public struct OutputLineSettings: Hashable, Sendable {
+    public var offset: GPIOLineOffset
+    /// When `true`, writing `true` (asserted) drives the line low.
+    public var activeLow: Bool
+    /// The logical value the line takes the moment it is requested, before any write; choose
+    /// the safe one, since the line is driven from then on.
+    public var initialValue: Bool
+
+    public init(offset: GPIOLineOffset, activeLow: Bool = false, initialValue: Bool = false) {
+        self.offset = offset
+        self.activeLow = activeLow
+        self.initialValue = initialValue
+    }
+}
