@@ -1,0 +1,49 @@
+import ControllerFSM
+import ControllerFSMSim
+
+/// A `SimChip` wired as a board file says: one line per role, named lines under their names,
+/// numbered lines at their offsets, inputs wired with the board's polarity.
+struct SimulatedBoard {
+    let chip: SimChip
+    let inputOffsets: [InputRole: GPIOLineOffset]
+    let outputRoles: [GPIOLineOffset: OutputRole]
+
+    init(board: BoardFile, clock: ManualClock, seed: UInt64, outputSink: @escaping @Sendable (SimOutputChange) -> Void) {
+        var names: [GPIOLineOffset: SimLine] = [:]
+        var inputOffsets: [InputRole: GPIOLineOffset] = [:]
+        var outputRoles: [GPIOLineOffset: OutputRole] = [:]
+        // Numbered lines first, so named ones take the free offsets around them.
+        var taken = Set<UInt32>()
+        for line in board.inputs.values.map(\.line) + board.outputs.values.map(\.line) {
+            if case .offset(let offset) = line { taken.insert(offset) }
+        }
+        var nextFree: UInt32 = 0
+        func place(_ selector: LineSelector, activeLow: Bool, role: String) -> GPIOLineOffset {
+            switch selector {
+            case .offset(let offset):
+                let at = GPIOLineOffset(offset)
+                names[at] = SimLine(role.uppercased(), activeLow: activeLow)
+                return at
+            case .name(let name):
+                while taken.contains(nextFree) { nextFree += 1 }
+                taken.insert(nextFree)
+                let at = GPIOLineOffset(nextFree)
+                names[at] = SimLine(name, activeLow: activeLow)
+                return at
+            }
+        }
+        for role in InputRole.allCases {
+            guard let line = board.inputs[role] else { continue }
+            inputOffsets[role] = place(line.line, activeLow: line.activeLow, role: role.rawValue)
+        }
+        for role in OutputRole.allCases {
+            guard let line = board.outputs[role] else { continue }
+            outputRoles[place(line.line, activeLow: line.activeLow, role: role.rawValue)] = role
+        }
+        let count = Int((names.keys.map(\.rawValue).max() ?? 0) + 1)
+        let lines = (0..<count).map { names[GPIOLineOffset(UInt32($0))] ?? SimLine(nil) }
+        chip = SimChip(name: "simchip0", label: board.chip, lines: lines, clock: clock, seed: seed, outputSink: outputSink)
+        self.inputOffsets = inputOffsets
+        self.outputRoles = outputRoles
+    }
+}

@@ -1,0 +1,57 @@
+import ControllerFSM
+
+/// Where a simulation's story goes: the CLI prints it as text or JSON lines, tests collect it.
+/// Called on the simulating thread, in the order things happened.
+public protocol SimulationReporter: AnyObject {
+    /// An output line changed (including the initial values, first).
+    func output(_ role: OutputRole, value: Bool, at time: MachineInstant)
+    /// An event was dispatched: taken (with or without a transition) or ignored.
+    func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>)
+    /// An `expect` did not hold.
+    func expectationFailed(_ failure: ExpectationFailure)
+    /// The run ended.
+    func finished(_ summary: SimulationSummary)
+}
+
+/// An `expect` line that did not hold.
+public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var time: Duration
+    /// What was expected and what was found.
+    public var message: String
+
+    public var description: String { "\(file): line \(line): at \(time.secondsText) s: \(message)" }
+}
+
+/// The state of the turnstile when the run ended.
+public struct SimulationSummary: Sendable, Equatable {
+    public var state: TurnstileState
+    public var credit: Int
+    public var counters: TurnstileCounters
+    /// Virtual time at the end.
+    public var endTime: Duration
+    public var failedExpectations: Int
+
+    public init(state: TurnstileState, credit: Int, counters: TurnstileCounters, endTime: Duration, failedExpectations: Int) {
+        self.state = state
+        self.credit = credit
+        self.counters = counters
+        self.endTime = endTime
+        self.failedExpectations = failedExpectations
+    }
+}
+
+extension Duration {
+    /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5").
+    public var secondsText: String {
+        let micros = nanosecondCount / 1_000
+        let whole = micros / 1_000_000
+        var fraction = micros % 1_000_000
+        if fraction == 0 { return "\(whole)" }
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let text = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
+    }
+}

@@ -1,0 +1,220 @@
+import ControllerFSM
+import ControllerFSMSim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The turnstile on a simulated chip, in virtual time, played through a scenario.
+///
+/// Inputs are physical pulses on the lines (with the board's contact bounce), so every run goes
+/// through the same path as the hardware: edge → debouncer → machine → output write. Time jumps
+/// from one thing to the next (an edge, a debounce period ending, a timer), so a minute of
+/// turnstile takes milliseconds, unless `realtime` asks to follow the wall clock.
+public final class TurnstileSimulation {
+    public let board: BoardFile
+    public let clock = ManualClock()
+    public let controller: TurnstileController<SimChip>
+    public let chip: SimChip
+
+    private let inputOffsets: [InputRole: GPIOLineOffset]
+    private let reporter: SimulationReporter
+    private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 1024)
+    private let relay: OutputRelay
+    private let breakage: Breakage
+
+    /// Builds the simulated chip from `board` and requests its lines. The outputs' initial
+    /// values reach `reporter` at once.
+    public init(board: BoardFile, seed: UInt64 = 1, breakProbability: Double = 0, reporter: SimulationReporter) throws(GPIOError) {
+        precondition((0...1).contains(breakProbability), "breakProbability is a probability, got \(breakProbability)")
+        self.board = board
+        self.reporter = reporter
+        let relay = OutputRelay()
+        let simulated = SimulatedBoard(board: board, clock: clock, seed: seed) { change in relay.forward(change) }
+        relay.roles = simulated.outputRoles
+        relay.report = { [trace, unowned reporter] role, value, time in
+            // Dispatches recorded before this write come first in the story.
+            trace.drain { reporter.dispatched($0) }
+            reporter.output(role, value: value, at: time)
+        }
+        self.relay = relay
+        chip = simulated.chip
+        inputOffsets = simulated.inputOffsets
+        controller = try TurnstileController(chip: chip, board: board, trace: trace)
+        breakage = Breakage(probability: breakProbability, seed: seed)
+        var hooks = MachineHooks<TurnstileState, TurnstileEvent>()
+        hooks.afterEvent = { [breakage] record in
+            if record.from == .unlocked && record.event == .push && record.outcome.wasTaken {
+                breakage.passagesToJudge += 1
+            }
+        }
+        controller.setHooks(hooks)
+    }
+
+    /// The names a scenario for this board may use in `expect` lines.
+    public var vocabulary: ScenarioVocabulary {
+        ScenarioVocabulary(
+            states: Set(TurnstileState.allCases.map(\.name)),
+            counters: Set(TurnstileCounters.names),
+            outputs: Set(board.outputs.keys.map(\.rawValue)))
+    }
+
+    /// Refuses a scenario that drives a line this board does not have.
+    public func check(_ scenario: Scenario) throws(ScenarioError) {
+        for step in scenario.steps {
+            let role: InputRole? = switch step.action {
+            case .repair: .service
+            case .emergency: .emergency
+            default: nil
+            }
+            if let role, board.inputs[role] == nil {
+                throw ScenarioError(
+                    file: scenario.file, line: step.line,
+                    reason: "this board has no \(role.rawValue) input",
+                    hint: "add an [inputs.\(role.rawValue)] section to the board file, or remove the line")
+            }
+        }
+    }
+
+    /// Plays `scenario` to its end and returns the summary; failed `expect`s go to the reporter
+    /// as they are found. A GPIO error (a fault injected into the chip) ends the run early.
+    @discardableResult
+    public func run(_ scenario: Scenario, realtime: Bool = false) throws(GPIOError) -> SimulationSummary {
+        let end = MachineInstant.zero + scenario.endTime
+        let wallStart = MonotonicClock().now()
+        var failures = 0
+        var next = 0
+        try controller.start(at: .zero)
+        flushTrace()
+
+        while true {
+            var now = end
+            if next < scenario.steps.count { now = Swift.min(now, .zero + scenario.steps[next].time) }
+            if let edge = chip.nextEventTime { now = Swift.min(now, edge) }
+            if let deadline = controller.nextDeadline { now = Swift.min(now, deadline) }
+            if realtime { sleep(until: wallStart + now.duration(since: .zero)) }
+
+            // An expect sees everything strictly before its time, so it is checked before
+            // anything at that time happens, stimuli in the same instant included.
+            var stepsNow = next
+            while stepsNow < scenario.steps.count && .zero + scenario.steps[stepsNow].time <= now { stepsNow += 1 }
+            for step in scenario.steps[next..<stepsNow] {
+                if let failure = evaluate(step, file: scenario.file) {
+                    failures += 1
+                    reporter.expectationFailed(failure)
+                }
+            }
+            for step in scenario.steps[next..<stepsNow] { apply(step) }
+            next = stepsNow
+
+            chip.advance(to: now)
+            try controller.process(now: now)
+            judgePassages(at: now)
+            flushTrace()
+            if now >= end && next == scenario.steps.count { break }
+        }
+
+        let summary = SimulationSummary(
+            state: controller.state, credit: controller.credit, counters: controller.counters,
+            endTime: end.duration(since: .zero), failedExpectations: failures)
+        reporter.finished(summary)
+        return summary
+    }
+
+    // MARK: Steps
+
+    private func apply(_ step: ScenarioStep) {
+        let at = MachineInstant.zero + step.time
+        let sim = board.sim
+        switch step.action {
+        case .coin: pulse(.coin, at: at, width: sim.coinPulse)
+        case .push: pulse(.push, at: at, width: sim.pushPulse)
+        case .pushHold(let hold): pulse(.push, at: at, width: hold)
+        case .repair: pulse(.service, at: at, width: sim.servicePulse)
+        case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: at, active: on)
+        case .fault:
+            chip.advance(to: at)
+            controller.send(.fault, at: at)
+        case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
+        }
+    }
+
+    private func pulse(_ role: InputRole, at time: MachineInstant, width: Duration) {
+        chip.schedulePulse(
+            line: inputOffsets[role]!, at: time, width: width,
+            bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
+    }
+
+    private func evaluate(_ step: ScenarioStep, file: String) -> ExpectationFailure? {
+        func failure(_ message: String) -> ExpectationFailure {
+            ExpectationFailure(file: file, line: step.line, time: step.time, message: message)
+        }
+        switch step.action {
+        case .expectState(let name):
+            let state = controller.state.name
+            return state == name ? nil : failure("expected state \(name), but the turnstile is \(state)")
+        case .expectCounter(let name, let value):
+            let actual = controller.counters.value(named: name) ?? 0
+            return actual == value ? nil : failure("expected counter \(name) to be \(value), but it is \(actual)")
+        case .expectCredit(let value):
+            let credit = controller.credit
+            return credit == value ? nil : failure("expected credit \(value), but it is \(credit)")
+        case .expectOutput(let name, let value):
+            let role = OutputRole(rawValue: name)!
+            let actual = controller.output(role) ?? false
+            return actual == value ? nil : failure("expected output \(name) to be \(value ? 1 : 0), but it is \(actual ? 1 : 0)")
+        default:
+            return nil
+        }
+    }
+
+    /// `--break-probability`: each passage taken in `unlocked` may break the mechanism.
+    private func judgePassages(at now: MachineInstant) {
+        while breakage.passagesToJudge > 0 {
+            breakage.passagesToJudge -= 1
+            if breakage.breaks() { controller.send(.fault, at: now) }
+        }
+    }
+
+    private func flushTrace() {
+        trace.drain { reporter.dispatched($0) }
+    }
+
+    private func sleep(until target: MachineInstant) {
+        let wait = target.duration(since: MonotonicClock().now())
+        guard wait > .zero else { return }
+        let nanos = wait.nanosecondCount
+        var request = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
+
+/// Carries output changes from the chip's sink (which must be `Sendable`) to the reporter.
+/// The simulation runs on one thread, which is also the one that writes outputs.
+private final class OutputRelay: @unchecked Sendable {
+    var roles: [GPIOLineOffset: OutputRole] = [:]
+    var report: ((OutputRole, Bool, MachineInstant) -> Void)?
+
+    func forward(_ change: SimOutputChange) {
+        guard let role = roles[change.offset] else { return }
+        report?(role, change.value, change.time)
+    }
+}
+
+/// The arm model's random breakage (`--break-probability`), seeded so runs repeat.
+private final class Breakage {
+    let probability: Double
+    var random: SplitMix64
+    var passagesToJudge = 0
+
+    init(probability: Double, seed: UInt64) {
+        self.probability = probability
+        // A stream of its own, so breakage does not shift the contact bounce.
+        random = SplitMix64(seed: seed ^ 0xB4EA_CA9E_0F7A_11ED)
+    }
+
+    func breaks() -> Bool {
+        probability > 0 && random.nextUnitInterval() < probability
+    }
+}

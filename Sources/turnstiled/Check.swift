@@ -1,0 +1,39 @@
+import ArgumentParser
+import Turnstile
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a board file (and a scenario) without running anything.")
+
+    @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
+    var board: String
+
+    @Option(name: .long, help: ArgumentHelp("A scenario to check against the board; - reads standard input.", valueName: "file"))
+    var script: String?
+
+    func run() throws {
+        let boardFile = try loadBoard(board)
+        print("\(board): ok — board \(boardFile.name), backend \(boardFile.backend.rawValue), chip \(boardFile.chip), "
+            + "inputs \(InputRole.allCases.filter { boardFile.inputs[$0] != nil }.map(\.rawValue).joined(separator: " ")), "
+            + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0] != nil }.map(\.rawValue).joined(separator: " "))")
+        guard let script else { return }
+        do {
+            // A simulated board of the same wiring checks the scenario's names and lines.
+            let simulation = try TurnstileSimulation(board: boardFile, reporter: SilentReporter())
+            let scenario = try Scenario.load(path: script, vocabulary: simulation.vocabulary)
+            try simulation.check(scenario)
+            print("\(scenario.file): ok — \(scenario.steps.count) steps, ends at \(scenario.endTime.secondsText) s")
+        } catch let error as ScenarioError {
+            Terminal.error("\(error)")
+            throw ExitStatus.badInput
+        }
+    }
+}
+
+/// Reports nothing: `check` builds a simulation only to validate against it.
+final class SilentReporter: SimulationReporter {
+    func output(_ role: OutputRole, value: Bool, at time: ControllerFSMInstant) {}
+    func dispatched(_ record: TurnstileRecord) {}
+    func expectationFailed(_ failure: ExpectationFailure) {}
+    func finished(_ summary: SimulationSummary) {}
+}

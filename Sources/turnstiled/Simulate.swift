@@ -1,0 +1,84 @@
+import ArgumentParser
+import ControllerFSM
+import Turnstile
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the turnstile on a simulated chip, in virtual time.",
+        discussion: """
+            Without --script, plays a built-in demo that visits every state. A scenario is a \
+            text file, one action a line: `<seconds> coin|push|push hold S|repair|emergency on|off|fault|\
+            expect state NAME|expect counter NAME N|expect credit N|expect output NAME 0|1|end`. \
+            Inputs are pulses on the board's lines, with contact bounce.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
+    var board: String?
+
+    @Option(name: .long, help: ArgumentHelp("The scenario to play; - reads standard input.", valueName: "file"))
+    var script: String?
+
+    @Flag(name: .long, help: "Write one JSON object per line instead of the readable trace.")
+    var json = false
+
+    @Option(name: .long, help: "Seeds contact bounce and breakage, so runs repeat.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: ArgumentHelp("After each passage, the arm breaks with this probability.", valueName: "P"))
+    var breakProbability: Double = 0
+
+    @Flag(name: .long, help: "Follow the wall clock instead of jumping through virtual time.")
+    var realtime = false
+
+    func validate() throws {
+        guard (0...1).contains(breakProbability) else {
+            throw ValidationError("--break-probability must be between 0 and 1, got \(breakProbability)")
+        }
+    }
+
+    func run() throws {
+        let boardFile = try loadBoard(board)
+        let reporter: any SimulationReporter = json
+            ? JSONReporter()
+            : TextReporter(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script ?? "built-in demo"), seed \(seed)")
+        let simulation: TurnstileSimulation
+        do {
+            simulation = try TurnstileSimulation(board: boardFile, seed: seed, breakProbability: breakProbability, reporter: reporter)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.gpioError
+        }
+        let scenario: Scenario
+        do {
+            scenario = try script.map { path throws(ScenarioError) in try Scenario.load(path: path, vocabulary: simulation.vocabulary) }
+                ?? Scenario.demo(vocabulary: simulation.vocabulary)
+            try simulation.check(scenario)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.badInput
+        }
+        let summary: SimulationSummary
+        do {
+            summary = try simulation.run(scenario, realtime: realtime)
+        } catch {
+            Terminal.error("the run stopped: \(error)")
+            reporter.finished(SimulationSummary(
+                state: simulation.controller.state, credit: simulation.controller.credit,
+                counters: simulation.controller.counters, endTime: simulation.clock.now().duration(since: .zero),
+                failedExpectations: 0))
+            throw ExitStatus.gpioError
+        }
+        if summary.failedExpectations > 0 { throw ExitStatus.expectationFailed }
+    }
+}
+
+/// Reads the board file, or the built-in simulated board; a bad file exits with status 2.
+func loadBoard(_ path: String?) throws -> BoardFile {
+    guard let path else { return BoardFile.defaultSim }
+    do {
+        return try BoardFile.load(path: path)
+    } catch {
+        Terminal.error("\(error)")
+        throw ExitStatus.badInput
+    }
+}

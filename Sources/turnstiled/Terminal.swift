@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Terminal {
+    /// Colour only for a terminal, and never under `NO_COLOR` (https://no-color.org).
+    static var wantsColor: Bool {
+        isatty(STDOUT_FILENO) != 0 && getenv("NO_COLOR") == nil
+    }
+
+    static func error(_ message: String) {
+        writeError("turnstiled: \(message)\n")
+    }
+
+    /// Writes to standard error unbuffered, so it interleaves correctly with standard output.
+    static func writeError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// ANSI styles, applied only when colour is wanted.
+struct Style {
+    let enabled: Bool
+
+    func bold(_ text: String) -> String { wrap(text, "1") }
+    func dim(_ text: String) -> String { wrap(text, "2") }
+    func red(_ text: String) -> String { wrap(text, "31") }
+    func green(_ text: String) -> String { wrap(text, "32") }
+    func yellow(_ text: String) -> String { wrap(text, "33") }
+    func cyan(_ text: String) -> String { wrap(text, "36") }
+
+    private func wrap(_ text: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
