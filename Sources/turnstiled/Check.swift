@@ -18,22 +18,12 @@ struct Check: ParsableCommand {
             + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0] != nil }.map(\.rawValue).joined(separator: " "))")
         guard let script else { return }
         do {
-            // A simulated board of the same wiring checks the scenario's names and lines.
-            let simulation = try TurnstileSimulation(board: boardFile, reporter: SilentReporter())
-            let scenario = try Scenario.load(path: script, vocabulary: simulation.vocabulary)
-            try simulation.check(scenario)
+            let scenario = try Scenario.load(path: script, vocabulary: TurnstileSimulation.vocabulary(for: boardFile))
+            try TurnstileSimulation.check(scenario, against: boardFile)
             print("\(scenario.file): ok — \(scenario.steps.count) steps, ends at \(scenario.endTime.secondsText) s")
-        } catch let error as ScenarioError {
+        } catch {
             Terminal.error("\(error)")
             throw ExitStatus.badInput
         }
     }
-}
-
-/// Reports nothing: `check` builds a simulation only to validate against it.
-final class SilentReporter: SimulationReporter {
-    func output(_ role: OutputRole, value: Bool, at time: ControllerFSMInstant) {}
-    func dispatched(_ record: TurnstileRecord) {}
-    func expectationFailed(_ failure: ExpectationFailure) {}
-    func finished(_ summary: SimulationSummary) {}
 }

@@ -21,6 +21,3 @@ struct Graph: ParsableCommand {
         }
     }
 }
-
-typealias ControllerFSMInstant = MachineInstant
-typealias TurnstileRecord = DispatchRecord<TurnstileState, TurnstileEvent>

@@ -38,6 +38,16 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         let boardFile = try loadBoard(board)
+        let scenario: Scenario
+        do {
+            let vocabulary = TurnstileSimulation.vocabulary(for: boardFile)
+            scenario = try script.map { path throws(ScenarioError) in try Scenario.load(path: path, vocabulary: vocabulary) }
+                ?? Scenario.demo(vocabulary: vocabulary)
+            try TurnstileSimulation.check(scenario, against: boardFile)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.badInput
+        }
         let reporter: any SimulationReporter = json
             ? JSONReporter()
             : TextReporter(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script ?? "built-in demo"), seed \(seed)")
@@ -47,15 +57,6 @@ struct Simulate: ParsableCommand {
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.gpioError
-        }
-        let scenario: Scenario
-        do {
-            scenario = try script.map { path throws(ScenarioError) in try Scenario.load(path: path, vocabulary: simulation.vocabulary) }
-                ?? Scenario.demo(vocabulary: simulation.vocabulary)
-            try simulation.check(scenario)
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitStatus.badInput
         }
         let summary: SimulationSummary
         do {

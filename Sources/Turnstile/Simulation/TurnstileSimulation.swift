@@ -51,16 +51,16 @@ public final class TurnstileSimulation {
         controller.setHooks(hooks)
     }
 
-    /// The names a scenario for this board may use in `expect` lines.
-    public var vocabulary: ScenarioVocabulary {
+    /// The names a scenario for `board` may use in `expect` lines.
+    public static func vocabulary(for board: BoardFile) -> ScenarioVocabulary {
         ScenarioVocabulary(
             states: Set(TurnstileState.allCases.map(\.name)),
             counters: Set(TurnstileCounters.names),
             outputs: Set(board.outputs.keys.map(\.rawValue)))
     }
 
-    /// Refuses a scenario that drives a line this board does not have.
-    public func check(_ scenario: Scenario) throws(ScenarioError) {
+    /// Refuses a scenario that drives a line `board` does not have.
+    public static func check(_ scenario: Scenario, against board: BoardFile) throws(ScenarioError) {
         for step in scenario.steps {
             let role: InputRole? = switch step.action {
             case .repair: .service
@@ -84,6 +84,13 @@ public final class TurnstileSimulation {
         let wallStart = MonotonicClock().now()
         var failures = 0
         var next = 0
+        // `0 emergency on` is the world before the controller starts: it comes up during a fire
+        // alarm and must find the line already active.
+        while next < scenario.steps.count, scenario.steps[next].time == .zero, scenario.steps[next].action == .emergency(on: true) {
+            apply(scenario.steps[next])
+            next += 1
+        }
+        chip.advance(to: .zero)
         try controller.start(at: .zero)
         flushTrace()
 
