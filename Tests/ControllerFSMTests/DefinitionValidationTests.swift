@@ -96,6 +96,24 @@ struct DefinitionValidationTests {
         #expect(found.first?.message.contains("state running has a second block") == true)
     }
 
+    @Test("entry or exit work given twice in one block is refused")
+    func duplicateWork() {
+        var definition = MachineDefinition<S, E, Int>(initial: .idle)
+        definition.state(.idle) { s in
+            s.onEntry { _, _ in }
+            s.onEntry { _, _ in }
+            s.onExit { _, _ in }
+            s.onExit { _, _ in }
+            s.on(.go, to: .running)
+        }
+        definition.state(.running) { s in s.on(.go, to: .done) }
+        definition.state(.done) { _ in }
+        let found = problems(definition)
+        #expect(found.map(\.kind) == [.duplicateWork, .duplicateWork])
+        #expect(found.first?.message.contains("state idle has entry work twice") == true)
+        #expect(found.last?.message.contains("put it in one onExit") == true)
+    }
+
     @Test("a state nothing can reach is refused")
     func unreachableState() {
         var definition = MachineDefinition<S, E, Int>(initial: .idle)

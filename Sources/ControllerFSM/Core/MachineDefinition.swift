@@ -31,7 +31,8 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
     }
 
     /// Validates the definition and builds its transition table. Refuses, naming the state, the
-    /// event and the source lines: a state without a block or with two, an event answered twice
+    /// event and the source lines: a state without a block or with two, entry or exit work
+    /// given twice, an event answered twice
     /// without a guard (or a row that can never run because an unguarded one precedes it), a
     /// state that nothing can reach, and enums whose raw values are not 0, 1, 2, … in order.
     /// States with no way out and events no state answers are reported as `warnings`.
@@ -58,7 +59,10 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 kind: .missingState, state: state.name, event: nil,
                 message: "state \(state.name) has no block; add definition.state(.\(state.name)) { … } (an empty block is fine for a state that answers nothing)"))
         }
-        for block in blocks { checkRows(of: block, into: &problems) }
+        for block in blocks {
+            problems += block.problems
+            checkRows(of: block, into: &problems)
+        }
         if problems.isEmpty {
             checkReachability(blockOfState: blockOfState, into: &problems)
         }

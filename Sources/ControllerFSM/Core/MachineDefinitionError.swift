@@ -17,6 +17,8 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case missingState
         /// A state has two blocks.
         case duplicateState
+        /// A state has two `onEntry` or two `onExit`.
+        case duplicateWork
         /// A state answers an event twice without a guard.
         case duplicateRow
         /// A row follows an unguarded row for the same event, so it can never run.

@@ -36,8 +36,10 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     var entry: MachineAction<State, Event, Context>?
     var exit: MachineAction<State, Event, Context>?
     var rows: [RowSpec<State, Event, Context>] = []
-    var entryLocation: SourceLocation?
-    var exitLocation: SourceLocation?
+    /// A second `onEntry` or `onExit`, reported when the definition is compiled.
+    var problems: [DefinitionProblem] = []
+    private var entryLocation: SourceLocation?
+    private var exitLocation: SourceLocation?
 
     init(state: State, location: SourceLocation) {
         self.state = state
@@ -49,9 +51,10 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
         file: StaticString = #fileID, line: UInt = #line,
         _ action: @escaping MachineAction<State, Event, Context>
     ) {
-        precondition(entry == nil, "\(SourceLocation(file: file, line: line)): state \(state.name) already has entry work (at \(entryLocation!)); put it in one onEntry")
+        let location = SourceLocation(file: file, line: line)
+        if let first = entryLocation { return refuseSecond("entry", at: location, first: first) }
         entry = action
-        entryLocation = SourceLocation(file: file, line: line)
+        entryLocation = location
     }
 
     /// Work done every time the machine leaves this state (not on internal transitions).
@@ -59,9 +62,16 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
         file: StaticString = #fileID, line: UInt = #line,
         _ action: @escaping MachineAction<State, Event, Context>
     ) {
-        precondition(exit == nil, "\(SourceLocation(file: file, line: line)): state \(state.name) already has exit work (at \(exitLocation!)); put it in one onExit")
+        let location = SourceLocation(file: file, line: line)
+        if let first = exitLocation { return refuseSecond("exit", at: location, first: first) }
         exit = action
-        exitLocation = SourceLocation(file: file, line: line)
+        exitLocation = location
+    }
+
+    private mutating func refuseSecond(_ work: String, at location: SourceLocation, first: SourceLocation) {
+        problems.append(DefinitionProblem(
+            kind: .duplicateWork, state: state.name, event: nil,
+            message: "\(location): state \(state.name) has \(work) work twice (the first at \(first)); put it in one on\(work == "entry" ? "Entry" : "Exit")"))
     }
 
     /// Answers `event`: when `guard` holds (or always, without one), runs `action` and moves to
