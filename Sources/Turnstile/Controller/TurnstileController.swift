@@ -258,8 +258,16 @@ public final class TurnstileController<Chip: GPIOChip> {
 }
 
 extension OutputRole {
-    /// The role's index in `allCases`.
-    var position: Int { Self.allCases.firstIndex(of: self)! }
+    /// The role's index in `allCases`, without building `allCases` (that allocates an array,
+    /// and this runs on every output write).
+    var position: Int {
+        switch self {
+        case .lock: 0
+        case .alarm: 1
+        case .ready: 2
+        case .inhibit: 3
+        }
+    }
 }
 
 extension LineBias {
