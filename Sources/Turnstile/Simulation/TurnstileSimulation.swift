@@ -81,45 +81,35 @@ public final class TurnstileSimulation {
     @discardableResult
     public func run(_ scenario: Scenario, realtime: Bool = false) throws(GPIOError) -> SimulationSummary {
         let end = MachineInstant.zero + scenario.endTime
-        let wallStart = MonotonicClock().now()
+        let steps = scenario.steps
         var failures = 0
         var next = 0
         // `0 emergency on` is the world before the controller starts: it comes up during a fire
         // alarm and must find the line already active.
-        while next < scenario.steps.count, scenario.steps[next].time == .zero, scenario.steps[next].action == .emergency(on: true) {
-            apply(scenario.steps[next])
+        while next < steps.count, steps[next].time == .zero, steps[next].action == .emergency(on: true) {
+            perform(steps[next].action, at: .zero)
             next += 1
         }
-        chip.advance(to: .zero)
-        try controller.start(at: .zero)
-        flushTrace()
-
-        while true {
-            var now = end
-            if next < scenario.steps.count { now = Swift.min(now, .zero + scenario.steps[next].time) }
-            if let edge = chip.nextEventTime { now = Swift.min(now, edge) }
-            if let deadline = controller.nextDeadline { now = Swift.min(now, deadline) }
-            if realtime { sleep(until: wallStart + now.duration(since: .zero)) }
-
+        wallClockStart = realtime ? MonotonicClock().now() : nil
+        try start()
+        while next < steps.count {
+            let time = MachineInstant.zero + steps[next].time
             // An expect sees everything strictly before its time, so it is checked before
             // anything at that time happens, stimuli in the same instant included.
-            var stepsNow = next
-            while stepsNow < scenario.steps.count && .zero + scenario.steps[stepsNow].time <= now { stepsNow += 1 }
-            for step in scenario.steps[next..<stepsNow] {
+            try advance(before: time)
+            var group = next
+            while group < steps.count && steps[group].time == steps[next].time { group += 1 }
+            for step in steps[next..<group] {
                 if let failure = evaluate(step, file: scenario.file) {
                     failures += 1
                     reporter.expectationFailed(failure)
                 }
             }
-            for step in scenario.steps[next..<stepsNow] { apply(step) }
-            next = stepsNow
-
-            chip.advance(to: now)
-            try controller.process(now: now)
-            judgePassages(at: now)
-            flushTrace()
-            if now >= end && next == scenario.steps.count { break }
+            for step in steps[next..<group] { perform(step.action, at: time) }
+            next = group
         }
+        try advance(through: end)
+        wallClockStart = nil
 
         let summary = SimulationSummary(
             state: controller.state, credit: controller.credit, counters: controller.counters,
@@ -128,23 +118,61 @@ public final class TurnstileSimulation {
         return summary
     }
 
-    // MARK: Steps
+    /// Starts the controller at the clock's time: it reads the input levels and drives the
+    /// outputs. `run` does this itself; call it when driving the simulation step by step.
+    public func start() throws(GPIOError) {
+        chip.advance(to: clock.now())
+        try controller.start(at: clock.now())
+        flushTrace()
+    }
 
-    private func apply(_ step: ScenarioStep) {
-        let at = MachineInstant.zero + step.time
+    /// Makes everything up to and including `time` happen: edges, debouncing, timers, outputs.
+    public func advance(through time: MachineInstant) throws(GPIOError) {
+        try advance(before: time)
+        try process(at: time)
+    }
+
+    /// Makes everything strictly before `time` happen.
+    public func advance(before time: MachineInstant) throws(GPIOError) {
+        while true {
+            var next = MachineInstant(nanoseconds: .max)
+            if let edge = chip.nextEventTime { next = Swift.min(next, edge) }
+            if let deadline = controller.nextDeadline { next = Swift.min(next, deadline) }
+            if next >= time { return }
+            try process(at: next)
+        }
+    }
+
+    /// Acts on the inputs at `time` (not before the last time advanced to): a pulse or a level
+    /// on a line, or a direct `fault`. Expectations do nothing here.
+    public func perform(_ action: ScenarioAction, at time: MachineInstant) {
         let sim = board.sim
-        switch step.action {
-        case .coin: pulse(.coin, at: at, width: sim.coinPulse)
-        case .push: pulse(.push, at: at, width: sim.pushPulse)
-        case .pushHold(let hold): pulse(.push, at: at, width: hold)
-        case .repair: pulse(.service, at: at, width: sim.servicePulse)
-        case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: at, active: on)
+        switch action {
+        case .coin: pulse(.coin, at: time, width: sim.coinPulse)
+        case .push: pulse(.push, at: time, width: sim.pushPulse)
+        case .pushHold(let hold): pulse(.push, at: time, width: hold)
+        case .repair: pulse(.service, at: time, width: sim.servicePulse)
+        case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
         case .fault:
-            chip.advance(to: at)
-            controller.send(.fault, at: at)
+            chip.advance(to: time)
+            controller.send(.fault, at: time)
+            judgePassages(at: time)
+            flushTrace()
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
         }
     }
+
+    private var wallClockStart: MachineInstant?
+
+    private func process(at now: MachineInstant) throws(GPIOError) {
+        if let wallClockStart { sleep(until: wallClockStart + now.duration(since: .zero)) }
+        chip.advance(to: now)
+        try controller.process(now: now)
+        judgePassages(at: now)
+        flushTrace()
+    }
+
+    // MARK: Steps
 
     private func pulse(_ role: InputRole, at time: MachineInstant, width: Duration) {
         chip.schedulePulse(
