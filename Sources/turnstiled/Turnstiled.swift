@@ -13,7 +13,7 @@ struct Turnstiled: ParsableCommand {
               3  a GPIO error stopped the run (the counters so far are still reported)
             """,
         version: "0.1.0",
-        subcommands: [Simulate.self, Check.self, Graph.self],
+        subcommands: [Simulate.self, Check.self, Graph.self, Soak.self],
         defaultSubcommand: Simulate.self)
 }
 

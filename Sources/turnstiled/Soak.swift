@@ -1,0 +1,116 @@
+import ArgumentParser
+import ControllerFSM
+import ControllerFSMSim
+import Turnstile
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Soak: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Drive the simulated turnstile with random inputs for a long time and watch its memory.",
+        discussion: """
+            Random coins, pushes, repairs, faults and fire alarms go through the simulated lines \
+            (with contact bounce) in virtual time. Prints resident memory as the events go by: \
+            it must stay flat, since nothing on the event path allocates. Exits 1 if memory grew \
+            by more than 256 KiB after the first tenth of the run, or money went missing.
+            """)
+
+    @Option(name: .long, help: "How many events to dispatch.")
+    var events = 10_000_000
+
+    @Option(name: .long, help: "Seeds the inputs and the contact bounce.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
+    var board: String?
+
+    func validate() throws {
+        guard events >= 10 else { throw ValidationError("--events must be at least 10") }
+    }
+
+    func run() throws {
+        let boardFile = try loadBoard(board)
+        let simulation = try TurnstileSimulation(board: boardFile, seed: seed, reporter: QuietReporter())
+        var random = SplitMix64(seed: seed ^ 0x50AC_50AC_50AC_50AC)
+        var time = MachineInstant.zero
+        let wallStart = MonotonicClock().now()
+        try simulation.start()
+
+        let checkpoints = (1...10).map { events * $0 / 10 }
+        var nextCheckpoint = 0
+        var baselineKiB = 0
+        print("   events   virtual time   wall time    resident")
+        while nextCheckpoint < checkpoints.count {
+            time = time + .milliseconds(Int64(40 + random.next(below: 400)))
+            simulation.perform(randomAction(&random, state: simulation.controller.state), at: time)
+            try simulation.advance(through: time)
+            let dispatched = simulation.controller.statistics.dispatched
+            if dispatched >= checkpoints[nextCheckpoint] {
+                let resident = residentKiB()
+                if nextCheckpoint == 0 { baselineKiB = resident }
+                let wall = MonotonicClock().now().duration(since: wallStart)
+                print("\(pad(dispatched, 9))  \(pad(Int(time.seconds), 10)) s  \(pad(Int(wall.nanosecondCount / 1_000_000), 8)) ms  \(pad(resident, 7)) KiB")
+                nextCheckpoint += 1
+            }
+        }
+        let wall = MonotonicClock().now().duration(since: wallStart)
+        let dispatched = simulation.controller.statistics.dispatched
+        let counters = simulation.controller.counters
+        let credit = simulation.controller.credit
+        let growth = residentKiB() - baselineKiB
+        let balanced = counters.coins == counters.passages + counters.expiredCredits + counters.coinsOutOfService + credit
+        print("""
+            \(dispatched) events in \(wall.nanosecondCount / 1_000_000) ms of wall time \
+            (\(Int(Double(dispatched) / (Double(wall.nanosecondCount) / 1e9))) events/s, simulated lines and debouncing included)
+            resident memory grew \(growth) KiB after the first \(checkpoints[0]) events
+            money: \(counters.coins) coins = \(counters.passages) passages + \(counters.expiredCredits) expired + \
+            \(counters.coinsOutOfService) out of service + \(credit) credit \(balanced ? "(balanced)" : "(NOT BALANCED)")
+            """)
+        if growth > 256 || !balanced { throw ExitStatus.expectationFailed }
+    }
+
+    /// Mostly coins and passages; a broken turnstile gets a service call; now and then a fault
+    /// or a fire alarm.
+    private func randomAction(_ random: inout SplitMix64, state: TurnstileState) -> ScenarioAction {
+        switch state {
+        case .emergency: return random.next(below: 4) == 0 ? .emergency(on: false) : .push
+        case .broken: return random.next(below: 5) == 0 ? .repair : .coin
+        default: break
+        }
+        switch random.next(below: 100) {
+        case 0..<48: return .coin
+        case 48..<97: return .push
+        case 97: return .fault
+        default: return .emergency(on: true)
+        }
+    }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
+
+/// Resident set size from /proc/self/statm, in KiB.
+func residentKiB() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard withUnsafeMutablePointer(to: &size, { sizePointer in
+        withUnsafeMutablePointer(to: &resident) { residentPointer in
+            withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
+        }
+    }) == 2 else { return 0 }
+    return resident * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// Reports nothing: soak runs only count.
+final class QuietReporter: SimulationReporter {
+    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {}
+    func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>) {}
+    func expectationFailed(_ failure: ExpectationFailure) {}
+    func finished(_ summary: SimulationSummary) {}
+}
