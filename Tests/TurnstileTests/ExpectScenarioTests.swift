@@ -80,6 +80,12 @@ struct ExpectScenarioTests {
         #expect(run.taken(.timeout).count == 1, "the relock timeout still happened after the failures")
     }
 
+    @Test("an expect at the end time is still checked")
+    func expectAtTheEnd() throws {
+        let run = try play("0 coin\n3 expect state locked\n3 end")
+        #expect(run.failures.map(\.description) == ["\(scenarioFile): line 2: at 3 s: expected state locked, but the turnstile is unlocked"])
+    }
+
     @Test("an expect sees only what happened strictly before its time")
     func strictlyBefore() throws {
         try playExpectingSuccess("""
