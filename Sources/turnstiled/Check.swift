@@ -3,7 +3,8 @@ import Turnstile
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Validate a board file (and a scenario) without running anything.")
+        abstract: "Validate a board file (and a scenario) without running anything.",
+        discussion: exitStatusHelp)
 
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String

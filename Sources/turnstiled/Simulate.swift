@@ -10,7 +10,8 @@ struct Simulate: ParsableCommand {
             text file, one action a line: `<seconds> coin|push|push hold S|repair|emergency on|off|fault|\
             expect state NAME|expect counter NAME N|expect credit N|expect output NAME 0|1|end`. \
             Inputs are pulses on the board's lines, with contact bounce.
-            """)
+
+            """ + exitStatusHelp)
 
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String?

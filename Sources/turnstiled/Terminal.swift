@@ -3,9 +3,12 @@ import Glibc
 #endif
 
 enum Terminal {
-    /// Colour only for a terminal, and never under `NO_COLOR` (https://no-color.org).
+    /// Colour only for a terminal, and never under `NO_COLOR` set to anything but the empty string
+    /// (https://no-color.org).
     static var wantsColor: Bool {
-        isatty(STDOUT_FILENO) != 0 && getenv("NO_COLOR") == nil
+        guard isatty(STDOUT_FILENO) != 0 else { return false }
+        guard let noColor = getenv("NO_COLOR") else { return true }
+        return noColor.pointee == 0
     }
 
     static func error(_ message: String) {

@@ -1,0 +1,124 @@
+import CMallocCounter
+import ControllerFSM
+import ControllerFSMSim
+import Synchronization
+import Testing
+import Turnstile
+
+/// The whole event path — a bouncy pulse on a simulated line, the chip's edge buffer, the
+/// debouncer, the machine, the relay writes and the trace — allocates nothing once warmed up, on
+/// an optimised build as users ship it: `swift test -c release --filter PipelineZeroAllocation`.
+@Suite("Pipeline zero allocation", .enabled(if: isOptimizedBuild, "allocation counts are meaningful on an optimised build: swift test -c release --filter PipelineZeroAllocation"))
+struct PipelineZeroAllocationTests {
+    /// Counts output writes as the chip reports them (the sink must be `Sendable`).
+    final class Writes: Sendable {
+        let lock = Atomic<Int>(0)
+        let alarm = Atomic<Int>(0)
+        let other = Atomic<Int>(0)
+    }
+
+    /// The simulated chip wired as `boards/sim.toml` says, the controller on it, and a driver
+    /// that plays rounds of pulses in virtual time.
+    final class Bench {
+        static let coinLine = GPIOLineOffset(0)
+        static let pushLine = GPIOLineOffset(1)
+        let board = BoardFile.defaultSim
+        let clock = ManualClock()
+        let writes = Writes()
+        let chip: SimChip
+        let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 256)
+        let controller: TurnstileController<SimChip>
+        var roundStart = MachineInstant.zero
+        var drained = 0
+        var transitions = 0
+        var pulses = (coin: 0, push: 0)
+
+        init() throws {
+            let lines: [SimLine] = [
+                SimLine("COIN", activeLow: true), SimLine("PUSH", activeLow: true),
+                SimLine("SERVICE", activeLow: true), SimLine("EMERGENCY", activeLow: true),
+                SimLine(nil), SimLine(nil), SimLine(nil), SimLine(nil),
+            ]
+            chip = SimChip(name: "simchip0", label: board.chip, lines: lines, clock: clock, seed: 7) { [writes] change in
+                switch change.offset.rawValue {
+                case 4: writes.lock.add(1, ordering: .relaxed)
+                case 5: writes.alarm.add(1, ordering: .relaxed)
+                default: writes.other.add(1, ordering: .relaxed)
+                }
+            }
+            controller = try TurnstileController(chip: chip, board: board, trace: trace)
+            try controller.start(at: .zero)
+            trace.drain { _ in }
+        }
+
+        /// One round of 7 s, four bouncy pulses: a coin and a passage (unlocked, then locked), a
+        /// forced push (an alarm pulse), and a coin whose credit the relock timeout expires.
+        func round() throws {
+            let sim = board.sim
+            func pulse(_ line: GPIOLineOffset, at offset: Duration, width: Duration) {
+                chip.schedulePulse(line: line, at: roundStart + offset, width: width,
+                                   bounceEdges: sim.bounceEdges, bounceWindow: sim.bounceWindow)
+            }
+            pulse(Self.coinLine, at: .zero, width: sim.coinPulse)
+            pulse(Self.pushLine, at: .milliseconds(200), width: sim.pushPulse)
+            pulse(Self.pushLine, at: .milliseconds(500), width: sim.pushPulse)
+            pulse(Self.coinLine, at: .milliseconds(1_200), width: sim.coinPulse)
+            pulses.coin += 2
+            pulses.push += 2
+            roundStart = roundStart + .seconds(7)
+            while true {
+                var now = roundStart
+                if let edge = chip.nextEventTime, edge < now { now = edge }
+                if let deadline = controller.nextDeadline, deadline < now { now = deadline }
+                chip.advance(to: now)
+                try controller.process(now: now)
+                drained += trace.drain { record in
+                    if record.outcome == .transitioned { transitions += 1 }
+                }
+                if now == roundStart { return }
+            }
+        }
+    }
+
+    @Test("10,000+ bouncy pulses, edge to relay write to trace, allocate nothing")
+    func fullPipeline() throws {
+        let bench = try Bench()
+        for _ in 0..<50 { try bench.round() }
+        let before = (counters: bench.controller.counters, pulses: bench.pulses, drained: bench.drained,
+                      transitions: bench.transitions, lock: bench.writes.lock.load(ordering: .relaxed),
+                      alarm: bench.writes.alarm.load(ordering: .relaxed))
+        let rounds = 2_600
+
+        malloc_counter_start()
+        for _ in 0..<rounds { try bench.round() }
+        let allocations = malloc_counter_stop()
+
+        #expect(allocations == 0, "the event path allocated \(allocations) times over \(rounds * 4) pulses")
+        let after = bench.controller.counters
+        let coinPulses = bench.pulses.coin - before.pulses.coin
+        let pushPulses = bench.pulses.push - before.pulses.push
+        #expect(coinPulses + pushPulses >= 10_000)
+        #expect(after.coins - before.counters.coins == coinPulses, "every coin pulse is one coin")
+        #expect(after.passages - before.counters.passages == rounds, "one paid passage a round")
+        #expect(after.forcedPushes - before.counters.forcedPushes == rounds, "one forced push a round")
+        #expect((after.passages + after.forcedPushes) - (before.counters.passages + before.counters.forcedPushes) == pushPulses,
+                "every push pulse is one push")
+        #expect(after.expiredCredits - before.counters.expiredCredits == rounds, "one relock timeout a round")
+        #expect(after.ignored == 0 && after.faults == 0)
+        #expect(bench.controller.state == .locked)
+        // coin, passage, forced push, coin, timeout: five dispatches, four of them transitions.
+        #expect(bench.drained - before.drained == 5 * rounds, "every dispatch reached the trace")
+        #expect(bench.transitions - before.transitions == 4 * rounds)
+        #expect(bench.trace.lostCount == 0)
+        #expect(bench.writes.lock.load(ordering: .relaxed) - before.lock == 4 * rounds, "the relay: released, held, released, held")
+        #expect(bench.writes.alarm.load(ordering: .relaxed) - before.alarm == 2 * rounds, "one alarm pulse, on and off")
+        #expect(bench.chip.scheduledEdgeCount == 0)
+
+        // The control: the counter does see this thread's allocations (setting up a bench does).
+        malloc_counter_start()
+        let second = try Bench()
+        let setUp = malloc_counter_stop()
+        withExtendedLifetime(second) {}
+        #expect(setUp > 0, "the malloc counter is not counting, so the zero above proves nothing")
+    }
+}

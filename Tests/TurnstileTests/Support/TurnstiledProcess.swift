@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `turnstiled` executable as a user would, capturing its exit status and output.
+///
+/// The executable is found beside the test runner: `swift test` (with or without
+/// `--scratch-path`, debug or release) builds every product into the same directory as the test
+/// bundle, e.g. `.build/debug/turnstiled` next to `.build/debug/ControllerFSMPackageTests.xctest`.
+enum Turnstiled {
+    struct Run: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var description: String { "exit \(status)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)" }
+    }
+
+    /// The executable, or why it was not found.
+    static let executable: Swift.Result<URL, NotBuilt> = {
+        var runners: [URL] = []
+        #if os(Linux)
+        runners.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
+        #endif
+        runners.append(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
+        runners.append(Bundle.main.bundleURL.resolvingSymlinksInPath())
+        var looked: [String] = []
+        for runner in runners {
+            // Up to the products directory: the runner itself on Linux, or inside a bundle
+            // (`X.xctest/Contents/MacOS/X`) on Darwin.
+            var directory = runner.deletingLastPathComponent()
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("turnstiled")
+                looked.append(candidate.path)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return .success(candidate) }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return .failure(NotBuilt(looked: looked))
+    }()
+
+    struct NotBuilt: Error, CustomStringConvertible {
+        var looked: [String]
+        var description: String { "turnstiled is not built beside the test runner; looked at \(looked)" }
+    }
+
+    /// Runs `turnstiled arguments`, feeding `stdin` (or nothing). The child's environment is the
+    /// test's without `NO_COLOR`, plus `environment`.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Run {
+        let process = try prepare(arguments, environment: environment)
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        // Standard error stays small (a few messages), so reading standard output to its end
+        // first cannot deadlock on a full pipe.
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                      stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs `turnstiled arguments` with standard output on a pseudo-terminal, as in an
+    /// interactive shell; returns the exit status and what the terminal received.
+    static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:],
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, output: String) {
+        let pty = try #require(PseudoTerminal.functions, "libc lacks posix_openpt, grantpt, unlockpt or ptsname",
+                               sourceLocation: sourceLocation)
+        let master = pty.openpt(O_RDWR | O_NOCTTY)
+        try #require(master >= 0, "posix_openpt failed: errno \(errno)", sourceLocation: sourceLocation)
+        defer { close(master) }
+        try #require(pty.grantpt(master) == 0 && pty.unlockpt(master) == 0, "grantpt/unlockpt failed", sourceLocation: sourceLocation)
+        let name = try #require(pty.ptsname(master).map { String(cString: $0) }, sourceLocation: sourceLocation)
+        let slave = open(name, O_RDWR | O_NOCTTY)
+        try #require(slave >= 0, "cannot open \(name): errno \(errno)", sourceLocation: sourceLocation)
+
+        let process = try prepare(arguments, environment: environment)
+        process.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        close(slave)  // Only the child holds the terminal now: reading ends when it exits.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
+            if count > 0 { received += buffer[..<count] } else if count < 0 && errno == EINTR { continue } else { break }
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: received, as: UTF8.self))
+    }
+
+    private static func prepare(_ arguments: [String], environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try executable.get()
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        return process
+    }
+}
+
+/// glibc's pseudo-terminal functions, which its Swift module map leaves out (they need
+/// `_XOPEN_SOURCE`), looked up at run time.
+enum PseudoTerminal {
+    typealias OpenPT = @convention(c) (Int32) -> Int32
+    typealias Control = @convention(c) (Int32) -> Int32
+    typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+
+    struct Functions {
+        var openpt: OpenPT
+        var grantpt: Control
+        var unlockpt: Control
+        var ptsname: Name
+    }
+
+    static let functions: Functions? = {
+        func symbol<T>(_ name: String, as _: T.Type) -> T? {
+            dlsym(nil, name).map { unsafeBitCast($0, to: T.self) }
+        }
+        guard let openpt = symbol("posix_openpt", as: OpenPT.self), let grantpt = symbol("grantpt", as: Control.self),
+              let unlockpt = symbol("unlockpt", as: Control.self), let ptsname = symbol("ptsname", as: Name.self)
+        else { return nil }
+        return Functions(openpt: openpt, grantpt: grantpt, unlockpt: unlockpt, ptsname: ptsname)
+    }()
+}
+
+/// A directory for one test's files, removed when the test is done with it.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("turnstiled-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` to `name` in the directory and returns its path.
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
