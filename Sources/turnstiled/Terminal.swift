@@ -15,8 +15,10 @@ enum Terminal {
         writeError("turnstiled: \(message)\n")
     }
 
-    /// Writes to standard error unbuffered, so it interleaves correctly with standard output.
+    /// Writes to standard error unbuffered, after flushing standard output (which a pipe
+    /// buffers), so the two interleave in the order things happened.
     static func writeError(_ text: String) {
+        fflush(nil)
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

@@ -89,4 +89,16 @@ struct EmergencyScenarioTests {
         #expect(run.taken(.emergencyOn).count == 1, "the active line is one emergency, not two")
         #expect(run.changes(of: .lock).first == .init(role: .lock, value: false, time: .zero), "released at start")
     }
+
+    @Test("a fire alarm at start is found whatever else the scenario does at 0")
+    func startedDuringEmergencyWhateverTheOrder() throws {
+        let run = try playExpectingSuccess("""
+            0     coin
+            0     emergency on
+            0.1   expect state emergency
+            0.1   expect counter coinsOutOfService 1
+            """)
+        let first = try #require(run.records.first)
+        #expect((first.at, first.event, first.to) == (.zero, .emergencyOn, .emergency))
+    }
 }

@@ -38,6 +38,18 @@ struct JamScenarioTests {
         #expect(run.counters.forcedPushes == 1, "the press itself is one forced push")
     }
 
+    @Test("a jam whose fault was ignored (emergency, repair) breaks the turnstile when it returns to service", arguments: [
+        "5 emergency on\n35 emergency off\n35.5 expect state broken",
+        "28 repair\n34 expect state broken",
+    ])
+    func jamOutlastsAnInterruption(interruption: String) throws {
+        let run = try playExpectingSuccess("0 push hold 40\n" + interruption + "\n45 expect counter faults 1")
+        let faults = run.records.filter { $0.event == .fault }
+        #expect(faults.count == 2, "ignored at the jam timeout, taken on the return to locked: \(faults)")
+        #expect(faults.last?.from == .locked && faults.last?.to == .broken)
+        #expect(run.summary?.state == .broken)
+    }
+
     @Test("a jam after a paid passage: the passage counts, then the turnstile breaks")
     func jamWhileUnlocked() throws {
         let run = try playExpectingSuccess("""

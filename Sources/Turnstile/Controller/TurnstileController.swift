@@ -29,6 +29,10 @@ public final class TurnstileController<Chip: GPIOChip> {
     private let alarmPulse: Int64
     /// When the held push becomes a jam; `Int64.max` when the push line is inactive.
     private var jamDeadline = Int64.max
+    /// The push line has been held past the jam timeout and is still held: the arm is stuck, so
+    /// the turnstile must not return to service (a jam whose `fault` was ignored during an
+    /// emergency or a repair is raised again when the machine comes back to `locked`).
+    private var jammed = false
     /// When the alarm pulse ends; `Int64.min` when none is sounding.
     private var alarmPulseEnd = Int64.min
     private var recoveringFromWriteFailure = false
@@ -171,6 +175,7 @@ public final class TurnstileController<Chip: GPIOChip> {
             if active { dispatch(.coin, at: time) }
         case .push:
             jamDeadline = active ? time &+ jamTimeout : .max
+            if !active { jammed = false }
             if active { dispatch(.push, at: time) }
         case .service:
             if active { dispatch(.repair, at: time) }
@@ -189,10 +194,11 @@ public final class TurnstileController<Chip: GPIOChip> {
             if due > limit { return }
             if due == jamDeadline {
                 jamDeadline = .max
+                jammed = true
                 dispatch(.fault, at: due)
             } else if due == timer {
                 machine.advance(to: MachineInstant(nanoseconds: due))
-                applyOutputs(at: due)
+                settle(at: due)
             } else {
                 applyOutputs(at: due)
             }
@@ -201,7 +207,17 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     private func dispatch(_ event: TurnstileEvent, at time: Int64) {
         machine.send(event, at: MachineInstant(nanoseconds: time))
+        settle(at: time)
+    }
+
+    /// After the machine moved: drive the outputs, and if it came back into service with the
+    /// arm still jammed, that is a fault again.
+    private func settle(at time: Int64) {
         applyOutputs(at: time)
+        if jammed && machine.state.isInService {
+            machine.send(.fault, at: MachineInstant(nanoseconds: time))
+            applyOutputs(at: time)
+        }
     }
 
     /// Writes each output whose wanted level differs from the last one written. A lock write
