@@ -81,7 +81,9 @@ public final class TurnstileController<Chip: GPIOChip> {
             inputs.release()
             throw error
         }
-        debouncer = EdgeDebouncer(settings: inputSettings)
+        // Where the backend debounces (the kernel's debounce in libgpiod v2), edges arrive
+        // settled; filtering them again would delay each by a second period.
+        debouncer = EdgeDebouncer(periods: inputSettings.map { inputs.edgesAreDebounced ? .zero : $0.debounce })
         rawEdges = .allocate(capacity: 64)
     }
 
