@@ -83,7 +83,8 @@ public final class TurnstileController<Chip: GPIOChip> {
         }
         // Where the backend debounces (the kernel's debounce in libgpiod v2), edges arrive
         // settled; filtering them again would delay each by a second period.
-        debouncer = EdgeDebouncer(periods: inputSettings.map { inputs.edgesAreDebounced ? .zero : $0.debounce })
+        let settled = inputs.edgesAreDebounced
+        debouncer = EdgeDebouncer(periods: inputSettings.map { settled ? .zero : $0.debounce })
         rawEdges = .allocate(capacity: 64)
     }
 
