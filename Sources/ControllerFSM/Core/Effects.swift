@@ -30,6 +30,7 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     /// Queues `event` to run after the current event completes (run-to-completion: never
     /// recursively). Returns `false`, and counts the loss in `MachineStatistics.droppedSends`,
     /// when the queue is full.
+    @inlinable
     @discardableResult
     public mutating func send(_ event: Event) -> Bool {
         if queue.push(event) { return true }
@@ -39,16 +40,26 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
 
     /// Starts `timer` so that `event` arrives `delay` after `now`. A timer already running is
     /// restarted: its old deadline is forgotten, so the expiry it would have given never arrives.
+    @inlinable
     public mutating func startTimer(_ timer: MachineTimer, after delay: Duration, sending event: Event) {
+        startTimer(timer, afterNanoseconds: delay.nanosecondCount, sending: event)
+    }
+
+    /// `startTimer(_:after:sending:)` with the delay already in nanoseconds: converting a
+    /// `Duration` costs a 128-bit division, so a machine that restarts a timer on every event
+    /// converts its periods once, up front.
+    @inlinable
+    public mutating func startTimer(_ timer: MachineTimer, afterNanoseconds delay: Int64, sending event: Event) {
         precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
         timers[timer.slot].armed = true
         timers[timer.slot].event = event
-        let deadline = currentTime &+ delay.nanosecondCount
+        let deadline = currentTime &+ delay
         timers[timer.slot].deadline = deadline
         if deadline < nextDeadline { nextDeadline = deadline } else { recomputeNextDeadline() }
     }
 
     /// Stops `timer`: its expiry never arrives. Cancelling a stopped timer does nothing.
+    @inlinable
     public mutating func cancelTimer(_ timer: MachineTimer) {
         precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
         if timers[timer.slot].armed {
@@ -58,16 +69,18 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     }
 
     /// Whether `timer` is running.
+    @inlinable
     public func isRunning(_ timer: MachineTimer) -> Bool {
         timers[timer.slot].armed
     }
 
     /// When `timer` will expire, if it is running.
+    @inlinable
     public func deadline(of timer: MachineTimer) -> MachineInstant? {
         timers[timer.slot].armed ? MachineInstant(nanoseconds: timers[timer.slot].deadline) : nil
     }
 
-    @usableFromInline
+    @inlinable
     mutating func recomputeNextDeadline() {
         var earliest = Int64.max
         for index in timers.indices where timers[index].armed && timers[index].deadline < earliest {
@@ -78,7 +91,7 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
 
     /// Takes the earliest armed timer whose deadline is at or before `limit`, disarms it and
     /// returns its slot; `nil` when none is due.
-    @usableFromInline
+    @inlinable
     mutating func takeDueTimer(upTo limit: Int64) -> Int? {
         if nextDeadline > limit { return nil }
         var due = -1

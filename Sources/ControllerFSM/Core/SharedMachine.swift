@@ -12,22 +12,28 @@ import Synchronization
 /// already holds the dispatch lock.
 public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Context, Lock: MachineLock, Clock: MachineClock>: @unchecked Sendable {
     // Safety: `machine` is touched only with `dispatchLock` held; `inbox` and the ticket counters
-    // only with `inboxLock` held.
-    private var machine: StateMachine<State, Event, Context>
-    private var inbox: FixedRing<InboxEntry>
-    private var nextTicket: UInt64 = 0
-    private var nextTicketToRun: UInt64 = 0
-    private let dispatchLock = Lock()
-    private let inboxLock = Lock()
-    private let refusals = Atomic<Int>(0)
+    // only with `inboxLock` held. The locks already make access exclusive, so the runtime
+    // exclusivity checks (`@exclusivity(unchecked)`) would only cost time on every event.
+    @exclusivity(unchecked) @usableFromInline var machine: StateMachine<State, Event, Context>
+    @exclusivity(unchecked) @usableFromInline var inbox: FixedRing<InboxEntry>
+    @usableFromInline var nextTicket: UInt64 = 0
+    @usableFromInline var nextTicketToRun: UInt64 = 0
+    @usableFromInline let dispatchLock = Lock()
+    @usableFromInline let inboxLock = Lock()
+    @usableFromInline let refusals = Atomic<Int>(0)
     /// `inbox.count`, readable without the inbox lock: the uncontended path checks it instead of
     /// taking that lock.
-    private let waiting = Atomic<Int>(0)
+    @usableFromInline let waiting = Atomic<Int>(0)
     public let clock: Clock
 
-    private struct InboxEntry {
-        var event: Event
-        var time: MachineInstant
+    @usableFromInline
+    struct InboxEntry {
+        @usableFromInline var event: Event
+        @usableFromInline var time: MachineInstant
+        @inlinable init(event: Event, time: MachineInstant) {
+            self.event = event
+            self.time = time
+        }
     }
 
     /// Takes a machine that has not been started; `start()` starts it.
@@ -44,6 +50,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     }
 
     /// Sends `event`, stamped with the clock's time; waits for room if the inbox is full.
+    @inlinable
     @discardableResult
     public func send(_ event: Event) -> DispatchOutcome {
         enqueueAndDispatch(event, at: clock.now(), waitForRoom: true)
@@ -51,6 +58,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
 
     /// Sends `event` stamped `time` (a kernel edge timestamp); waits for room if the inbox is
     /// full.
+    @inlinable
     @discardableResult
     public func send(_ event: Event, at time: MachineInstant) -> DispatchOutcome {
         enqueueAndDispatch(event, at: time, waitForRoom: true)
@@ -58,6 +66,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
 
     /// Sends `event` unless the inbox is full, in which case it returns `.refused` and counts
     /// the refusal.
+    @inlinable
     @discardableResult
     public func trySend(_ event: Event) -> DispatchOutcome {
         enqueueAndDispatch(event, at: clock.now(), waitForRoom: false)
@@ -85,7 +94,8 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
         dispatchLock.withLock { body(&machine) }
     }
 
-    private func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> DispatchOutcome {
+    @inlinable
+    func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> DispatchOutcome {
         // Uncontended: nobody dispatching and nothing waiting, so running the event now keeps
         // arrival order and skips the inbox.
         if waiting.load(ordering: .sequentiallyConsistent) == 0, dispatchLock.tryLock() {
@@ -122,8 +132,9 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     /// Runs the inbox unless another thread is doing so. After letting go of the dispatch lock it
     /// looks again, because a sender may have queued an event and found the lock held just
     /// before it was released.
+    @inlinable
     @discardableResult
-    private func dispatchPending(lookingFor ticket: UInt64? = nil) -> DispatchOutcome {
+    func dispatchPending(lookingFor ticket: UInt64? = nil) -> DispatchOutcome {
         var outcome = DispatchOutcome.queued
         while dispatchLock.tryLock() {
             if let found = runInbox(lookingFor: ticket) { outcome = found }
@@ -135,8 +146,9 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
 
     /// With the dispatch lock held: dispatches every inbox entry; returns the outcome of the
     /// entry with `ticket` if this call ran it.
+    @inlinable
     @discardableResult
-    private func runInbox(lookingFor ticket: UInt64?) -> DispatchOutcome? {
+    func runInbox(lookingFor ticket: UInt64?) -> DispatchOutcome? {
         var found: DispatchOutcome?
         while true {
             var taken: UInt64 = 0

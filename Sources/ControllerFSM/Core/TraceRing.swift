@@ -13,7 +13,7 @@ public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unche
     @usableFromInline let head = Atomic<Int>(0)
     @usableFromInline let tail = Atomic<Int>(0)
     @usableFromInline let lost = Atomic<Int>(0)
-    private let draining = Atomic<Bool>(false)
+    @usableFromInline let draining = Atomic<Bool>(false)
 
     /// `capacity` is rounded up to a power of two.
     public init(capacity: Int) {
@@ -50,6 +50,7 @@ public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unche
 
     /// Hands every pending record, oldest first, to `body` and frees their slots. One thread
     /// drains at a time (a second concurrent caller gets 0); dispatch is never blocked.
+    @inlinable
     @discardableResult
     public func drain(_ body: (DispatchRecord<State, Event>) -> Void) -> Int {
         if draining.exchange(true, ordering: .acquiring) { return 0 }

@@ -3,7 +3,9 @@
 /// Rows for one (state, event) pair sit contiguously in `rows`, in the order written; `rowStart`
 /// says where each pair's rows begin, so a lookup is two array reads. It is immutable and built
 /// once; dispatch only reads it.
-public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, Context>: Sendable {
+public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, Context>: @unchecked Sendable {
+    // Safety: @unchecked only because the buffers are pointers; they are written once in `init`,
+    // never after, and freed in `deinit`.
     /// One row as dispatch needs it. Labels and source lines live in `rowInfo`, off the hot path.
     @usableFromInline
     struct Row: Sendable {
@@ -28,10 +30,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     /// Every row, grouped by state in declaration order of the states, then by event.
     public let rowInfo: [RowInfo]
 
-    @usableFromInline let rows: ContiguousArray<Row>
-    @usableFromInline let rowStart: ContiguousArray<Int32>
-    @usableFromInline let entry: ContiguousArray<MachineAction<State, Event, Context>?>
-    @usableFromInline let exit: ContiguousArray<MachineAction<State, Event, Context>?>
+    @usableFromInline let rows: UnsafeMutableBufferPointer<Row>
+    @usableFromInline let rowStart: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let entry: UnsafeMutableBufferPointer<MachineAction<State, Event, Context>?>
+    @usableFromInline let exit: UnsafeMutableBufferPointer<MachineAction<State, Event, Context>?>
     @usableFromInline let eventCount: Int
 
     init(definition: MachineDefinition<State, Event, Context>, blockOfState: [Int], warnings: [String]) {
@@ -52,14 +54,29 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             }
         }
         rowStart.append(Int32(rows.count))
-        self.rows = rows
-        self.rowStart = rowStart
+        self.rows = Self.copy(rows)
+        self.rowStart = Self.copy(rowStart)
         self.rowInfo = info
-        self.entry = ContiguousArray(states.map { definition.blocks[blockOfState[$0.index]].entry })
-        self.exit = ContiguousArray(states.map { definition.blocks[blockOfState[$0.index]].exit })
+        self.entry = Self.copy(states.map { definition.blocks[blockOfState[$0.index]].entry })
+        self.exit = Self.copy(states.map { definition.blocks[blockOfState[$0.index]].exit })
         self.eventCount = events.count
         self.initial = definition.initial
         self.warnings = warnings
+    }
+
+    /// The table lives in buffers of its own rather than arrays: dispatch reads them without
+    /// bounds checks or reloading the array after each closure call.
+    private static func copy<Elements: Collection>(_ elements: Elements) -> UnsafeMutableBufferPointer<Elements.Element> {
+        let buffer = UnsafeMutableBufferPointer<Elements.Element>.allocate(capacity: elements.count)
+        _ = buffer.initialize(from: elements)
+        return buffer
+    }
+
+    deinit {
+        rows.deinitialize().deallocate()
+        rowStart.deinitialize().deallocate()
+        entry.deinitialize().deallocate()
+        exit.deinitialize().deallocate()
     }
 
     /// The rows that answer `event` in `state`, in the order they are tried.

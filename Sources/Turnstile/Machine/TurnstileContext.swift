@@ -20,9 +20,13 @@ public struct TurnstileContext: Sendable {
     public var stateBeforeEmergency = TurnstileState.locked
     public var outputs = TurnstileOutputs()
     public let timings: TurnstileTimings
+    let relockNanoseconds: Int64
+    let repairNanoseconds: Int64
 
     public init(timings: TurnstileTimings = TurnstileTimings()) {
         self.timings = timings
+        relockNanoseconds = timings.relockTimeout.nanosecondCount
+        repairNanoseconds = timings.repairPeriod.nanosecondCount
     }
 
     /// Credit that will not become a passage is moved to `expiredCredits`, so every coin stays
