@@ -4,13 +4,17 @@ import Glibc
 import Musl
 #endif
 
-/// Standard error as a `TextOutputStream`, for `print(_:to:)`. It writes to the file descriptor:
-/// the C `stderr` global is shared mutable state to Swift 6.
+/// Standard error as a `TextOutputStream`, for `print(_:to:)`. It writes to the file descriptor
+/// because Swift 6 treats the C `stderr` global as unsafe shared mutable state.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        var text = string
-        text.withUTF8 { bytes in
-            _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
-        }
+        writeToStandardError(string)
+    }
+}
+
+private func writeToStandardError(_ string: String) {
+    var text = string
+    text.withUTF8 { bytes in
+        _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count)
     }
 }
