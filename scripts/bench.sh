@@ -20,12 +20,18 @@ events=1000000
 callgrind_events=${CALLGRIND_EVENTS:-200000}
 filter=${BENCH_FILTER:-.*}
 
-if [ -z "${SKIP_CALLGRIND:-}" ] && ! command -v valgrind >/dev/null 2>&1; then
-    echo "==> installing valgrind"
+need_apt=()
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+if [ -z "${SKIP_CALLGRIND:-}" ]; then
+    command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
+    command -v objcopy >/dev/null 2>&1 || need_apt+=(binutils)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "==> installing ${need_apt[*]}"
     sudo_cmd=""
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq valgrind >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
 work=$(mktemp -d)
