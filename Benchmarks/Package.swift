@@ -1,0 +1,38 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// ControllerFSM's benchmarks, in a package of their own so that users of the library never fetch
+// or build the benchmark framework. `scripts/bench.sh` at the repository root runs them.
+let package = Package(
+    name: "ControllerFSMBenchmarks",
+    dependencies: [
+        // The library under test, by path. Named, because a path dependency's identity is
+        // otherwise its folder's name, which differs between checkouts (worktrees, CI clones).
+        .package(name: "ControllerFSM", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The C `switch` baselines: the practical lower bound.
+        .target(name: "CBaselines"),
+        // Every machine and implementation measured, the event streams, and the check that all
+        // implementations compute the same thing.
+        .target(
+            name: "BenchMachines",
+            dependencies: [
+                "CBaselines",
+                .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "Turnstile", package: "ControllerFSM"),
+            ]
+        ),
+        // The ordo-one/benchmark suite: wall clock and mallocs, all implementations in one run.
+        .executableTarget(
+            name: "DispatchBenchmarks",
+            dependencies: ["BenchMachines", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/DispatchBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // One implementation over the stream, for instruction counts under callgrind.
+        .executableTarget(name: "CallgrindProbe", dependencies: ["BenchMachines"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

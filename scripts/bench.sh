@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Dispatch benchmarks: ControllerFSM against a C switch, a Swift switch and a closure-dictionary
+# machine, on the turnstile and on a generated 50 x 50 machine, all on one fixed stream of
+# 1,000,000 events, in one run. Prints one comparison table.
+#
+#   scripts/bench.sh                    wall clock and mallocs (ordo-one/benchmark) + callgrind
+#   BENCH_FILTER='turnstile\..*' scripts/bench.sh     only the benchmarks matching a regex
+#   CALLGRIND_EVENTS=1000000 scripts/bench.sh        events per callgrind run (default 200000)
+#   SKIP_CALLGRIND=1 scripts/bench.sh                 wall clock and mallocs only
+#
+# Wall-clock figures: one benchmark sample is one pass over the whole stream; per event =
+# sample / 1,000,000; median and p99 over the samples (their count is in the table).
+# Instructions per event: (Ir of a run over N events - Ir of a run over 0) / N under
+# `valgrind --tool=callgrind`, so start-up (and generating the stream) cancels out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+package=Benchmarks
+events=1000000
+callgrind_events=${CALLGRIND_EVENTS:-200000}
+filter=${BENCH_FILTER:-.*}
+
+need_apt=()
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+if [ -z "${SKIP_CALLGRIND:-}" ]; then
+    command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
+    command -v objcopy >/dev/null 2>&1 || need_apt+=(binutils)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "==> installing ${need_apt[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/samples" "$work/callgrind"
+
+echo "==> build (release)"
+if ! swift build -c release --package-path "$package" >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    echo "error: the build failed" >&2
+    exit 1
+fi
+grep -E "warning: " "$work/build.log" | grep -F "$root/$package/" || true
+probe=$(swift build -c release --package-path "$package" --show-bin-path)/CallgrindProbe
+
+echo "==> every implementation ends as the C switch does"
+"$probe" check
+
+echo "==> wall clock and mallocs (ordo-one/benchmark)"
+swift package --package-path "$package" --allow-writing-to-directory "$work/samples" \
+    benchmark --filter "$filter" --format histogramSamples --path "$work/samples" --no-progress \
+    >"$work/benchmark.log" 2>&1 || { cat "$work/benchmark.log" >&2; echo "error: the benchmark run failed" >&2; exit 1; }
+
+if [ -z "${SKIP_CALLGRIND:-}" ]; then
+    echo "==> instructions per event (callgrind, $callgrind_events events against 0)"
+    # valgrind before 3.20 cannot read the DWARF 5 debug information Swift emits; the symbol
+    # table is all callgrind needs to name functions.
+    objcopy --strip-debug "$probe" "$work/CallgrindProbe"
+    for file in "$work"/samples/*.wallClock.histogram.samples.tsv; do
+        name=$(basename "$file" .wallClock.histogram.samples.tsv)
+        name=${name#Current_run.DispatchBenchmarks.}
+        machine=${name%%.*}
+        implementation=${name#*.}
+        for count in 0 "$callgrind_events"; do
+            valgrind --tool=callgrind --callgrind-out-file="$work/callgrind/$name.$count.out" \
+                "$work/CallgrindProbe" "$machine" "$implementation" "$count" >/dev/null 2>"$work/callgrind/$name.$count.log" \
+                || { cat "$work/callgrind/$name.$count.log" >&2; exit 1; }
+        done
+    done
+fi
+
+echo
+python3 "$package/scripts/bench-table.py" "$work/samples" "$work/callgrind" "$events" "$callgrind_events"
+echo
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(swift --version 2>/dev/null | head -1)"
