@@ -32,9 +32,18 @@ extension MachineTimer { static let relock = MachineTimer(0) }
 final class SpinLock: MachineLock {
     private let held = Atomic<Bool>(false)
     init() {}
-    func lock() { while !tryLock() {} }
-    func unlock() { held.store(false, ordering: .releasing) }
-    func tryLock() -> Bool { !held.exchange(true, ordering: .acquiring) }
+
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        while held.exchange(true, ordering: .acquiring) {}
+        defer { held.store(false, ordering: .releasing) }
+        return body()
+    }
+
+    func withLockIfAvailable<Result>(_ body: () -> Result) -> Result? {
+        if held.exchange(true, ordering: .acquiring) { return nil }
+        defer { held.store(false, ordering: .releasing) }
+        return body()
+    }
 }
 
 /// A millisecond tick counter a timer interrupt would advance (32-bit: armv6m has no 64-bit atomics).

@@ -98,14 +98,14 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> DispatchOutcome {
         // Uncontended: nobody dispatching and nothing waiting, so running the event now keeps
         // arrival order and skips the inbox.
-        if waiting.load(ordering: .sequentiallyConsistent) == 0, dispatchLock.tryLock() {
-            if waiting.load(ordering: .sequentiallyConsistent) == 0 {
-                let outcome = machine.send(event, at: time)
-                dispatchLock.unlock()
+        if waiting.load(ordering: .sequentiallyConsistent) == 0 {
+            let direct = dispatchLock.withLockIfAvailable { () -> DispatchOutcome? in
+                waiting.load(ordering: .sequentiallyConsistent) == 0 ? machine.send(event, at: time) : nil
+            }
+            if case .some(.some(let outcome)) = direct {
                 if waiting.load(ordering: .sequentiallyConsistent) != 0 { dispatchPending() }
                 return outcome
             }
-            dispatchLock.unlock()
         }
         var ticket: UInt64 = 0
         while true {
@@ -122,9 +122,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
                 return .refused
             }
             // Full: wait for the thread that is dispatching, then make room ourselves.
-            dispatchLock.lock()
-            runInbox(lookingFor: nil)
-            dispatchLock.unlock()
+            _ = dispatchLock.withLock { runInbox(lookingFor: nil) }
         }
         return dispatchPending(lookingFor: ticket)
     }
@@ -136,9 +134,8 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     @discardableResult
     func dispatchPending(lookingFor ticket: UInt64? = nil) -> DispatchOutcome {
         var outcome = DispatchOutcome.queued
-        while dispatchLock.tryLock() {
-            if let found = runInbox(lookingFor: ticket) { outcome = found }
-            dispatchLock.unlock()
+        while let ran = dispatchLock.withLockIfAvailable({ runInbox(lookingFor: ticket) }) {
+            if let found = ran { outcome = found }
             if waiting.load(ordering: .sequentiallyConsistent) == 0 { break }
         }
         return outcome
