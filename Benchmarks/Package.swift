@@ -10,6 +10,7 @@ let package = Package(
         // otherwise its folder's name, which differs between checkouts (worktrees, CI clones).
         .package(name: "ControllerFSM", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The C `switch` baselines: the practical lower bound.
@@ -33,6 +34,16 @@ let package = Package(
         ),
         // One implementation over the stream, for instruction counts under callgrind.
         .executableTarget(name: "CallgrindProbe", dependencies: ["BenchMachines"]),
+        // Edge-to-relay latency of the turnstile pipeline on the simulated chip.
+        .executableTarget(
+            name: "PipelineLatency",
+            dependencies: [
+                .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "ControllerFSMSim", package: "ControllerFSM"),
+                .product(name: "Turnstile", package: "ControllerFSM"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,12 @@
 #   BENCH_FILTER='turnstile\..*' scripts/bench.sh     only the benchmarks matching a regex
 #   CALLGRIND_EVENTS=1000000 scripts/bench.sh        events per callgrind run (default 200000)
 #   SKIP_CALLGRIND=1 scripts/bench.sh                 wall clock and mallocs only
+#   SKIP_FOOTPRINT=1 scripts/bench.sh                 without the pipeline and footprint part
+#   SOAK_EVENTS=1000000 scripts/bench.sh              events for the memory soak (default 10M)
+#
+# Then, for turnstiled itself: edge-to-relay latency on the simulated chip (p50/p99/p99.9,
+# hdrhistogram), binary size with the static Swift runtime, start-up time, and resident memory
+# over a soak of random inputs through the simulated lines.
 #
 # Wall-clock figures: one benchmark sample is one pass over the whole stream; per event =
 # sample / 1,000,000; median and p99 over the samples (their count is in the table).
@@ -77,3 +83,30 @@ echo
 python3 "$package/scripts/bench-table.py" "$work/samples" "$work/callgrind" "$events" "$callgrind_events"
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(swift --version 2>/dev/null | head -1)"
+
+if [ -z "${SKIP_FOOTPRINT:-}" ]; then
+    echo
+    echo "==> edge-to-relay latency (simulated chip; the trace drained by another thread)"
+    swift build -c release --package-path "$package" --product PipelineLatency >"$work/latency-build.log" 2>&1 \
+        || { cat "$work/latency-build.log" >&2; exit 1; }
+    "$(swift build -c release --package-path "$package" --show-bin-path)/PipelineLatency" 200000
+
+    echo
+    echo "==> turnstiled footprint (release, --static-swift-stdlib)"
+    swift build -c release --static-swift-stdlib --product turnstiled --scratch-path .build-static >"$work/static-build.log" 2>&1 \
+        || { cat "$work/static-build.log" >&2; exit 1; }
+    binary=.build-static/release/turnstiled
+    cp "$binary" "$work/turnstiled-stripped" && strip "$work/turnstiled-stripped"
+    echo "binary: $(( $(stat -c %s "$binary") / 1024 )) KiB, stripped $(( $(stat -c %s "$work/turnstiled-stripped") / 1024 )) KiB; needs: $(ldd "$binary" | awk '{print $1}' | grep -v -e linux-vdso -e ld-linux | xargs)"
+    printf '0 end\n' >"$work/empty.scenario"
+    times=()
+    for _ in $(seq 21); do
+        start=$(date +%s%N)
+        "$binary" simulate --script "$work/empty.scenario" >/dev/null
+        times+=($(( ($(date +%s%N) - start) / 1000 )))
+    done
+    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 11p)
+    echo "start-up: exec to exit of 'turnstiled simulate' on an empty scenario (board parsed, lines requested, controller started): median ${median} µs of 21 runs"
+    echo
+    "$binary" soak --events "${SOAK_EVENTS:-10000000}"
+fi
