@@ -16,7 +16,7 @@ public enum Implementation: String, CaseIterable, Sendable {
     case closureDictionary = "closure-dictionary"
     /// ControllerFSM's `StateMachine`, `send(_:at:)` on one thread: the same features as the switch.
     case controllerFSM = "controllerfsm"
-    /// ControllerFSM's full runtime: `ConcurrentMachine` (pthread lock, manual clock), the
+    /// ControllerFSM's full runtime: `ConcurrentMachine` (`MutexLock`, manual clock), the
     /// run-to-completion queue, and a trace ring drained every `traceDrainInterval` events.
     case controllerFSMFullRuntime = "controllerfsm-full"
 }
@@ -36,6 +36,11 @@ public enum MachineResult: Equatable, Sendable, CustomStringConvertible {
 
 /// One implementation of one machine with its own, fresh state, running its machine's stream.
 /// Benchmarks and the callgrind probe drive implementations only through this.
+///
+/// The runners for the two machines look alike but are written out per machine on purpose: a
+/// generic runner class reached through `any StreamRunner` would run its loop unspecialised
+/// (class methods dispatch to the generic implementation), which is what the benchmark must not
+/// measure.
 public protocol StreamRunner: AnyObject {
     /// Dispatches the first `count` events of the stream, continuing from the state the previous
     /// call left.
