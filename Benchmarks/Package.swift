@@ -22,6 +22,7 @@ let package = Package(
             dependencies: [
                 "CBaselines",
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "ControllerFSMSim", package: "ControllerFSM"),
                 .product(name: "Turnstile", package: "ControllerFSM"),
             ]
         ),

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerFSMSim
 import Testing
 import Turnstile
 
@@ -8,17 +9,6 @@ import Turnstile
 /// output change and at the end); `coins` is the number of coin pulses.
 @Suite("Scenario: invariants on random input streams")
 struct RandomScenarioInvariantTests {
-    /// SplitMix64: a small seeded generator, so a failing seed can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     struct RandomScenario {
         var text: String
@@ -30,7 +20,7 @@ struct RandomScenarioInvariantTests {
     /// the line's previous pulse has ended and settled (3 ms of bounce, 10 ms of debounce) plus
     /// 50 ms, so every pulse is a pulse of its own.
     static func randomScenario(seed: UInt64, count: Int) -> RandomScenario {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)  // seeded, so a failing seed can be replayed
         var scenario = RandomScenario(text: "")
         var lines: [String] = []
         var now = 0  // milliseconds

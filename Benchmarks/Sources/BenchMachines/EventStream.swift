@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerFSMSim
 import Turnstile
 
 /// A fixed pseudo-random sequence of events, generated once, before anything is measured. Every
@@ -43,20 +44,5 @@ public enum EventStreams {
     /// Uniformly distributed events.
     public static let complex = EventStream<ComplexEvent>(count: length, seed: 0x636F_6D70_6C65_78) { generator in
         ComplexEvent(rawValue: Int(generator.next() % UInt64(ComplexRules.eventCount)))!
-    }
-}
-
-/// Sebastiano Vigna's SplitMix64: tiny, fast and the same on every platform, so the stream is too.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
