@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
@@ -30,7 +31,10 @@ let package = Package(
         // Test-only: counts malloc/calloc/realloc/posix_memalign/aligned_alloc per thread.
         .target(name: "CMallocCounter"),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "CMallocCounter"]),
-        .testTarget(name: "TurnstileTests", dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter"]),
+        .testTarget(
+            name: "TurnstileTests",
+            dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

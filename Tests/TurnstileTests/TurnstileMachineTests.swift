@@ -1,4 +1,5 @@
 import ControllerFSM
+import PropertyBased
 import Testing
 import Turnstile
 
@@ -109,26 +110,27 @@ struct TurnstileMachineTests {
         }
     }
 
-    @Test("invariants hold on random event streams")
-    func invariantsOnRandomStreams() {
-        let events = TurnstileEvent.allCases
-        for seed in UInt64(1)...200 {
-            var random = seed &* 0x9E37_79B9_7F4A_7C15
+    @Test("invariants hold on random event streams (property-based: a failure shrinks to a short stream)")
+    func invariantsOnRandomStreams() async {
+        let events = Gen<TurnstileEvent>.case.array(of: 1...300)
+        let gaps = Gen.int(in: 0...3_000).array(of: 300)
+        await propertyCheck(count: 300, input: events, gaps) { events, gaps in
             var m = machine()
             var time: Int64 = 0
-            for _ in 0..<300 {
-                random ^= random << 13; random ^= random >> 7; random ^= random << 17
-                time += Int64(random % 3_000) * 1_000_000
-                m.send(events[Int(random >> 40) % events.count], at: MachineInstant(nanoseconds: time))
+            for (step, event) in events.enumerated() {
+                time += Int64(gaps[step]) * 1_000_000
+                m.send(event, at: MachineInstant(nanoseconds: time))
                 let c = m.context
                 let released = m.state == .unlocked || m.state == .emergency
-                #expect(c.outputs.lock == !released, "seed \(seed): relay released exactly in unlocked/emergency")
-                #expect(c.counters.coins == c.counters.passages + c.counters.expiredCredits + c.counters.coinsOutOfService + c.credit, "seed \(seed)")
-                #expect(m.state == .unlocked || c.credit == 0, "seed \(seed): credit outside unlocked")
-                #expect(c.outputs.alarm == (m.state == .broken), "seed \(seed)")
+                #expect(c.outputs.lock == !released, "relay released exactly in unlocked/emergency, after \(events[...step])")
+                #expect(c.counters.coins == c.counters.passages + c.counters.expiredCredits + c.counters.coinsOutOfService + c.credit,
+                        "money balances, after \(events[...step])")
+                #expect(m.state == .unlocked || c.credit == 0, "credit only in unlocked, after \(events[...step])")
+                #expect(c.outputs.alarm == (m.state == .broken))
                 #expect(c.outputs.ready == (m.state == .locked || m.state == .unlocked))
                 #expect(c.outputs.inhibit == !(m.state == .locked || m.state == .unlocked))
             }
+            #expect(m.context.counters.coins == events.count { $0 == .coin }, "every coin counted once")
         }
     }
 
