@@ -36,6 +36,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// When the alarm pulse ends; `Int64.min` when none is sounding.
     private var alarmPulseEnd = Int64.min
     private var recoveringFromWriteFailure = false
+    /// Set when a write found the chip gone: nothing can be controlled any more, and the next
+    /// `process(now:)` says so.
+    private var chipLost: GPIOError?
 
     /// Output writes that failed (each failed lock write also raised `fault`).
     public private(set) var outputWriteFailures = 0
@@ -110,6 +113,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Handles everything that happened up to `now`: pending edges (debounced, in time order),
     /// the machine's timers, jam detection and the end of an alarm pulse, each at its own time.
     public func process(now: MachineInstant) throws(GPIOError) {
+        if let chipLost { throw chipLost }
         while inputs.hasPendingEdgeEvents {
             let count = try inputs.readEdgeEvents(into: rawEdges)
             for index in 0..<count { debouncer.feed(rawEdges[index]) }
@@ -232,20 +236,35 @@ public final class TurnstileController<Chip: GPIOChip> {
             alarmPulseEnd = time &+ alarmPulse
         }
         if alarmPulseEnd != .min && time >= alarmPulseEnd { alarmPulseEnd = .min }
-        let wanted = machine.context.outputs
-        write(.lock, wanted.lock, at: time)
-        write(.alarm, wanted.alarm || alarmPulseEnd != .min, at: time)
-        write(.ready, wanted.ready, at: time)
-        write(.inhibit, wanted.inhibit, at: time)
+        write(.lock, at: time)
+        write(.alarm, at: time)
+        write(.ready, at: time)
+        write(.inhibit, at: time)
     }
 
-    private func write(_ role: OutputRole, _ level: Bool, at time: Int64) {
-        guard let slot = slot(of: role), written[slot] != level else { return }
+    /// The level the machine wants on `role`'s line now. Read afresh for every write: a failed
+    /// lock write moves the machine to `broken`, whose outputs must win over the ones the
+    /// interrupted pass started with.
+    private func wantedLevel(_ role: OutputRole) -> Bool {
+        let wanted = machine.context.outputs
+        switch role {
+        case .lock: return wanted.lock
+        case .alarm: return wanted.alarm || alarmPulseEnd != .min
+        case .ready: return wanted.ready
+        case .inhibit: return wanted.inhibit
+        }
+    }
+
+    private func write(_ role: OutputRole, at time: Int64) {
+        guard let slot = slot(of: role) else { return }
+        let level = wantedLevel(role)
+        guard written[slot] != level else { return }
         do {
             try outputs.write(level, at: slot)
             written[slot] = level
         } catch {
             outputWriteFailures += 1
+            if case .chipGone = error { chipLost = error }
             if role == .lock && !recoveringFromWriteFailure {
                 recoveringFromWriteFailure = true
                 dispatch(.fault, at: time)
