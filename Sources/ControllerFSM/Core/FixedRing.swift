@@ -13,9 +13,7 @@ struct FixedRing<Element> {
         storage = ContiguousArray(repeating: filler, count: capacity)
     }
 
-    @inlinable var capacity: Int { storage.count }
     @inlinable var isEmpty: Bool { count == 0 }
-    @inlinable var isFull: Bool { count == storage.count }
 
     @inlinable
     mutating func push(_ element: Element) -> Bool {
@@ -35,11 +33,5 @@ struct FixedRing<Element> {
         if head == storage.count { head = 0 }
         count -= 1
         return element
-    }
-
-    @inlinable
-    mutating func removeAll() {
-        head = 0
-        count = 0
     }
 }

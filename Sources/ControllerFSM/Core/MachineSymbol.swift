@@ -18,6 +18,4 @@ extension MachineSymbol {
     /// is compiled.
     @inlinable
     var index: Int { rawValue }
-
-    static var caseCount: Int { allCases.count }
 }

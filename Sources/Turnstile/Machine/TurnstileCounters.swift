@@ -9,6 +9,9 @@ public struct TurnstileCounters: Sendable, Equatable {
     public var coinsOutOfService = 0
     public var repairs = 0
     public var freePassages = 0
+    /// Events the table does not answer in the current state. The machine counts these itself
+    /// (`MachineStatistics.ignored`); `TurnstileController.counters` copies that count here, and
+    /// no action writes it.
     public var ignored = 0
 
     public init() {}

@@ -154,8 +154,7 @@ public final class TurnstileSimulation {
         case .fault:
             chip.advance(to: time)
             controller.send(.fault, at: time)
-            judgePassages(at: time)
-            flushTrace()
+            finishStep(at: time)
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
         }
     }
@@ -166,6 +165,11 @@ public final class TurnstileSimulation {
         if let wallClockStart { sleep(until: wallClockStart + now.duration(since: .zero)) }
         chip.advance(to: now)
         try controller.process(now: now)
+        finishStep(at: now)
+    }
+
+    /// After the controller has handled a moment: the arm model's breakage, then the story so far.
+    private func finishStep(at now: MachineInstant) {
         judgePassages(at: now)
         flushTrace()
     }
