@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ControllerFSM", targets: ["ControllerFSM"]),
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
+        .library(name: "ControllerFSMGpiod", targets: ["ControllerFSMGpiod"]),
         .library(name: "Turnstile", targets: ["Turnstile"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
@@ -19,14 +20,21 @@ let package = Package(
         .target(name: "ControllerFSM"),
         // The simulated GPIO backend: in-memory chip, bouncing input drivers, virtual time.
         .target(name: "ControllerFSMSim", dependencies: ["ControllerFSM"]),
+        // libgpiod through one neutral C API over its v1 (1.6) and v2 (2.x) generations; the
+        // header picks the generation at compile time. Needs pkg-config and libgpiod-dev.
+        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // The libgpiod backend of the GPIO port: the only code that imports CGpiod.
+        .target(name: "ControllerFSMGpiod", dependencies: ["ControllerFSM", "CGpiod"]),
         // The turnstile controller and its board files, as a library so tests can drive it.
         .target(
             name: "Turnstile",
             dependencies: ["ControllerFSM", "ControllerFSMSim", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
+        .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
-            dependencies: ["Turnstile", "ControllerFSMSim", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Turnstile", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Test-only: counts malloc/calloc/realloc/posix_memalign/aligned_alloc per thread.
         .target(name: "CMallocCounter"),

@@ -73,6 +73,21 @@ public final class SimChip: GPIOChip, Sendable {
         return GPIOLineOffset(UInt32(found))
     }
 
+    public func lineInfo(at offset: GPIOLineOffset) throws(GPIOError) -> GPIOLineInfo {
+        try state.withLock { (state) throws(GPIOError) -> GPIOLineInfo in
+            if state.isGone { throw chipGone }
+            let index = Int(offset.rawValue)
+            guard index < state.lines.count else {
+                throw .offsetOutOfRange(chip: info.name, offset: offset, lineCount: state.lines.count)
+            }
+            let line = state.lines[index]
+            let isOutput = if case .output = line.holder { true } else { line.outputValue != nil }
+            return GPIOLineInfo(
+                offset: offset, name: line.name ?? "", consumer: line.consumer,
+                direction: isOutput ? .output : .input, activeLow: line.requestActiveLow, bias: line.bias)
+        }
+    }
+
     /// Takes `lines` as inputs with a raw event buffer of `eventBufferCapacityPerLine` events
     /// per line. The input's `debounce` is not applied (see the type's notes).
     public func requestInputs(_ lines: [InputLineSettings], consumer: String) throws(GPIOError) -> SimInputRequest {

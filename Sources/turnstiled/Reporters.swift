@@ -33,9 +33,9 @@ final class JSONReporter: SimulationReporter {
 final class TextReporter: SimulationReporter {
     private let style: Style
 
-    init(colors: Bool, header: String) {
+    init(colors: Bool, command: String = "simulate", header: String) {
         style = Style(enabled: colors)
-        print(style.bold("turnstiled simulate") + style.dim(" — \(header)"))
+        print(style.bold("turnstiled \(command)") + style.dim(" — \(header)"))
     }
 
     func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {

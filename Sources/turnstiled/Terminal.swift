@@ -15,6 +15,11 @@ enum Terminal {
         writeError("turnstiled: \(message)\n")
     }
 
+    /// A log line for the daemon's operator, on standard error (the journal, under systemd).
+    static func log(_ message: String) {
+        writeError("turnstiled: \(message)\n")
+    }
+
     /// Writes to standard error unbuffered, after flushing standard output (which a pipe
     /// buffers), so the two interleave in the order things happened.
     static func writeError(_ text: String) {

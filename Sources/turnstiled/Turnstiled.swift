@@ -7,7 +7,7 @@ struct Turnstiled: ParsableCommand {
         abstract: "The coin-operated turnstile controller, on real GPIO or simulated.",
         discussion: exitStatusHelp,
         version: "0.1.0",
-        subcommands: [Simulate.self, Check.self, Graph.self, Soak.self],
+        subcommands: [Simulate.self, Run.self, Lines.self, Check.self, Graph.self, Soak.self],
         defaultSubcommand: Simulate.self)
 }
 

@@ -23,7 +23,7 @@ struct BoardFileTests {
         let board = try BoardFile.parse(minimalBoard, file: "bench.toml")
         #expect(board.name == "bench")
         #expect(board.backend == .libgpiod)
-        #expect(board.chip == "gpiochip0")
+        #expect(board.chip == .name("gpiochip0"))
         #expect(board.consumer == "turnstiled")
         #expect(Set(board.inputs.keys) == [.coin, .push])
         #expect(Set(board.outputs.keys) == [.lock])
@@ -97,7 +97,7 @@ struct BoardFileTests {
             bounce_window = "0ms"
             """, file: "full.toml")
         #expect(board.backend == .sim)
-        #expect(board.chip == "/dev/gpiochip3")
+        #expect(board.chip == .path("/dev/gpiochip3"))
         #expect(board.consumer == "gate-7")
         let coin = try #require(board.inputs[.coin])
         #expect(coin.line == .name("GPIO17"))

@@ -19,7 +19,7 @@ struct BoardFilesInRepoTests {
         let board = try BoardFile.load(path: repositoryPath("boards/sim.toml"))
         #expect(board == BoardFile.defaultSim)
         #expect(board.backend == .sim)
-        #expect(board.chip == "turnstile-sim")
+        #expect(board.chip == .label("turnstile-sim"))
         #expect(Set(board.inputs.keys) == Set(InputRole.allCases))
         #expect(Set(board.outputs.keys) == Set(OutputRole.allCases))
         #expect(board.inputs.mapValues(\.line) == [
@@ -33,7 +33,7 @@ struct BoardFilesInRepoTests {
     @Test func raspberryPiBoardUsesTheHeaderLines() throws {
         let board = try BoardFile.load(path: repositoryPath("boards/raspberry-pi.toml"))
         #expect(board.backend == .libgpiod)
-        #expect(board.chip == "pinctrl-bcm2835")
+        #expect(board.chip == .label("pinctrl-bcm2835"))
         #expect(board.inputs.mapValues(\.line) == [
             .coin: .name("GPIO17"), .push: .name("GPIO27"), .service: .name("GPIO22"), .emergency: .name("GPIO23"),
         ])

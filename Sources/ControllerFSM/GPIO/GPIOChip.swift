@@ -12,6 +12,11 @@ public protocol GPIOChip {
     /// - Throws: ``GPIOError/lineNotFound(chip:name:)`` when no line has that name.
     func offset(ofLineNamed name: String) throws(GPIOError) -> GPIOLineOffset
 
+    /// What the chip says about the line at `offset`: its name, who holds it, its direction.
+    /// - Throws: ``GPIOError/offsetOutOfRange(chip:offset:lineCount:)``,
+    ///   ``GPIOError/chipGone(chip:path:)``.
+    func lineInfo(at offset: GPIOLineOffset) throws(GPIOError) -> GPIOLineInfo
+
     /// Takes `lines` as inputs, all or none, with edge detection on both edges.
     /// - Parameter consumer: who holds the lines, as `gpioinfo` and busy errors will show it.
     /// - Throws: ``GPIOError/lineBusy(chip:line:consumer:)`` when a line is held elsewhere,

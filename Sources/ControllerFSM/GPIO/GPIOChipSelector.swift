@@ -7,6 +7,25 @@ public enum GPIOChipSelector: Hashable, Sendable, CustomStringConvertible {
     case name(String)
     case path(String)
 
+    /// Reads a board file's `chip` setting: a path (`/dev/gpiochip4`), a kernel name
+    /// (`gpiochip4`) or, anything else, a label (`pinctrl-rp1`).
+    public init(parsing text: String) {
+        if text.hasPrefix("/") {
+            self = .path(text)
+        } else if text.hasPrefix("gpiochip"), !text.dropFirst(8).isEmpty, text.dropFirst(8).allSatisfy(\.isASCIIDigit) {
+            self = .name(text)
+        } else {
+            self = .label(text)
+        }
+    }
+
+    /// The text it was read from: the path, name or label itself.
+    public var text: String {
+        switch self {
+        case .label(let text), .name(let text), .path(let text): text
+        }
+    }
+
     /// Whether the chip described by `info` is the one selected.
     public func matches(_ info: GPIOChipInfo) -> Bool {
         switch self {
@@ -31,4 +50,8 @@ public enum GPIOChipSelector: Hashable, Sendable, CustomStringConvertible {
         case .path(let path): "path \(path)"
         }
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

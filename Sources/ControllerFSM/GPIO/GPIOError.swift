@@ -26,6 +26,10 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidRequest(chip: String, line: GPIOLineID?, reason: String)
     /// The request was released (by its owner or by a restart) and cannot be used any more.
     case requestReleased(chip: String, consumer: String)
+    /// This user may not open the chip's device.
+    case permissionDenied(chip: String, path: String)
+    /// The running kernel lacks something the request needs; `instead` says what to do.
+    case unsupportedByKernel(chip: String, feature: String, kernel: String, needs: String, instead: String)
     /// The kernel refused the request for another reason (`errno`), e.g. permissions.
     case requestFailed(chip: String, errno: Int32)
     /// Reading a value, or the request's edge events when `line` is `nil`, failed.
@@ -37,6 +41,8 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     public var chip: String? {
         switch self {
         case .chipNotFound: nil
+        case .permissionDenied(let chip, _), .unsupportedByKernel(let chip, _, _, _, _):
+            chip
         case .chipGone(let chip, _), .lineNotFound(let chip, _), .offsetOutOfRange(let chip, _, _),
             .lineBusy(let chip, _, _), .invalidRequest(let chip, _, _),
             .requestReleased(let chip, _), .requestFailed(let chip, _), .readFailed(let chip, _, _),
@@ -83,6 +89,14 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .requestReleased(let chip, let consumer):
             return "the line request of consumer \"\(consumer)\" on GPIO chip \(chip) was released; "
                 + "request the lines again before using them."
+        case .permissionDenied(let chip, let path):
+            return "permission denied opening GPIO chip \(chip) (\(path)). Run as root, or give this user "
+                + "access: add it to the group that owns \(path) (`ls -l \(path)`; often `gpio`: "
+                + "`sudo usermod -aG gpio $USER`, then log in again), or install a udev rule such as "
+                + "SUBSYSTEM==\"gpio\", KERNEL==\"gpiochip*\", GROUP=\"gpio\", MODE=\"0660\"."
+        case .unsupportedByKernel(let chip, let feature, let kernel, let needs, let instead):
+            return "GPIO chip \(chip): this kernel (\(kernel)) cannot \(feature); that needs Linux \(needs) "
+                + "or later. \(instead)"
         case .requestFailed(let chip, let errno):
             return "requesting lines on GPIO chip \(chip) failed: \(Self.describe(errno: errno)).\(Self.hint(errno: errno))"
         case .readFailed(let chip, let line, let errno):

@@ -1,3 +1,4 @@
+import ControllerFSM
 import TOMLKit
 
 extension BoardFile {
@@ -35,7 +36,7 @@ extension BoardFile {
         let turnstile = try turnstileSettings(root.subtable("turnstile", example: "[turnstile]"))
         let sim = try simSettings(root.subtable("sim", example: "[sim]"), file: file)
 
-        return BoardFile(name: name, backend: backend, chip: chip, consumer: consumer, inputs: inputs,
+        return BoardFile(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
                          outputs: outputs, turnstile: turnstile, sim: sim)
     }
 

@@ -1,3 +1,5 @@
+import ControllerFSM
+
 /// A board file (`boards/*.toml`): which GPIO chip and lines a turnstile uses, their electrical
 /// settings, the machine's timings and the simulator's input model.
 ///
@@ -57,8 +59,8 @@ public struct BoardFile: Hashable, Sendable {
     public var name: String
     /// Whether the lines are simulated or real.
     public var backend: Backend
-    /// The chip's label, name (`gpiochip0`) or path (`/dev/gpiochip0`).
-    public var chip: String
+    /// The chip, by label, name (`gpiochip0`) or path (`/dev/gpiochip0`), as the file gave it.
+    public var chip: GPIOChipSelector
     /// The consumer name the lines are requested under (`gpioinfo` shows it).
     public var consumer: String
     /// Every wired input; `coin` and `push` are always present in a loaded board.

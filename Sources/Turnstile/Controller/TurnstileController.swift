@@ -11,8 +11,13 @@ import ControllerFSM
 public final class TurnstileController<Chip: GPIOChip> {
     public typealias Trace = TraceRing<TurnstileState, TurnstileEvent>
 
+    public typealias OutputLog = RecordRing<OutputWrite>
+
     public let board: BoardFile
     public let trace: Trace?
+    /// Every output write that succeeded after the request (the initial levels are
+    /// ``output(_:)``'s answers before ``start(at:)``).
+    public let outputLog: OutputLog?
 
     private var machine: TurnstileMachine.Machine
     private let inputs: Chip.Inputs
@@ -25,6 +30,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     private let outputSlots: [Int]
     /// The logical level last written to each output, by request index.
     private var written: [Bool]
+
     private let jamTimeout: Int64
     private let alarmPulse: Int64
     /// When the held push becomes a jam; `Int64.max` when the push line is inactive.
@@ -42,12 +48,17 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Output writes that failed (each failed lock write also raised `fault`).
     public private(set) var outputWriteFailures = 0
+    /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
+    public private(set) var lostEdges = 0
+    /// The sequence number the next raw edge should carry; `nil` before the first.
+    private var expectedSequence: UInt64?
 
     /// Requests the board's lines from `chip`: inputs with both edges, outputs at their safe
     /// initial levels (locked, no alarm, not ready, coins inhibited).
-    public init(chip: Chip, board: BoardFile, trace: Trace? = nil) throws(GPIOError) {
+    public init(chip: Chip, board: BoardFile, trace: Trace? = nil, outputLog: OutputLog? = nil) throws(GPIOError) {
         self.board = board
         self.trace = trace
+        self.outputLog = outputLog
         let settings = board.turnstile
         machine = TurnstileMachine.makeMachine(
             timings: TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod),
@@ -76,12 +87,14 @@ public final class TurnstileController<Chip: GPIOChip> {
         inputRoles = roles
         outputSlots = slots
         written = outputSettings.map(\.initialValue)
+        // Outputs first: from this moment the relay is held at its safe level, before any
+        // input can be taken.
         let consumer = board.consumer
-        inputs = try chip.requestInputs(inputSettings, consumer: consumer)
+        outputs = try chip.requestOutputs(outputSettings, consumer: consumer)
         do {
-            outputs = try chip.requestOutputs(outputSettings, consumer: consumer)
+            inputs = try chip.requestInputs(inputSettings, consumer: consumer)
         } catch {
-            inputs.release()
+            outputs.release()
             throw error
         }
         // Where the backend debounces (the kernel's debounce in libgpiod v2), edges arrive
@@ -106,8 +119,10 @@ public final class TurnstileController<Chip: GPIOChip> {
             if role == .push && active { jamDeadline = now.nanoseconds &+ jamTimeout }
         }
         machine.start(at: now)
-        applyOutputs(at: now.nanoseconds)
-        if emergencyActive { dispatch(.emergencyOn, at: now.nanoseconds) }
+        // A fire alarm already on is taken before any output is written, so the outputs go
+        // from their safe initial levels straight to the emergency's: nothing shows `locked`.
+        if emergencyActive { machine.send(.emergencyOn, at: now) }
+        settle(at: now.nanoseconds)
     }
 
     /// Handles everything that happened up to `now`: pending edges (debounced, in time order),
@@ -116,7 +131,10 @@ public final class TurnstileController<Chip: GPIOChip> {
         if let chipLost { throw chipLost }
         while inputs.hasPendingEdgeEvents {
             let count = try inputs.readEdgeEvents(into: rawEdges)
-            for index in 0..<count { debouncer.feed(rawEdges[index]) }
+            for index in 0..<count {
+                noteSequence(rawEdges[index].sequence)
+                debouncer.feed(rawEdges[index])
+            }
             if count < rawEdges.count { break }
         }
         while let edge = debouncer.nextAcceptedEdge(now: now) {
@@ -151,6 +169,10 @@ public final class TurnstileController<Chip: GPIOChip> {
         inputs.release()
     }
 
+    /// A descriptor that polls readable when input edges wait (`nil` on the simulator): what
+    /// an event loop waits on, with ``nextDeadline`` as its timeout.
+    public var pollDescriptor: Int32? { inputs.pollDescriptor }
+
     public var state: TurnstileState { machine.state }
     public var credit: Int { machine.context.credit }
     public var statistics: MachineStatistics { machine.statistics }
@@ -173,6 +195,15 @@ public final class TurnstileController<Chip: GPIOChip> {
     }
 
     // MARK: The event path
+
+    /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
+    /// overflowed): they cannot be recovered, but they are never silently ignored.
+    private func noteSequence(_ sequence: UInt64) {
+        if let expected = expectedSequence, sequence > expected {
+            lostEdges += Int(clamping: sequence - expected)
+        }
+        expectedSequence = sequence &+ 1
+    }
 
     private func handle(_ edge: EdgeEvent) {
         let time = edge.timestamp.nanoseconds
@@ -262,6 +293,7 @@ public final class TurnstileController<Chip: GPIOChip> {
         do {
             try outputs.write(level, at: slot)
             written[slot] = level
+            outputLog?.record(OutputWrite(time: MachineInstant(nanoseconds: time), role: role, value: level))
         } catch {
             outputWriteFailures += 1
             if case .chipGone = error { chipLost = error }
@@ -278,7 +310,8 @@ public final class TurnstileController<Chip: GPIOChip> {
         return slot < 0 ? nil : slot
     }
 
-    private static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
+    /// The offset of the line a board file names, by name or number.
+    public static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
         switch selector {
         case .name(let name): try chip.offset(ofLineNamed: name)
         case .offset(let offset): GPIOLineOffset(offset)
@@ -317,4 +350,12 @@ extension LineBias {
         case .pullDown: self = .pullDown
         }
     }
+}
+
+/// One output write, as ``TurnstileController/outputLog`` records it.
+public struct OutputWrite: Hashable, Sendable {
+    public var time: MachineInstant
+    public var role: OutputRole
+    /// The logical level written.
+    public var value: Bool
 }

@@ -42,7 +42,7 @@ struct SimulatedBoard {
         }
         let count = Int((names.keys.map(\.rawValue).max() ?? 0) + 1)
         let lines = (0..<count).map { names[GPIOLineOffset(UInt32($0))] ?? SimLine(nil) }
-        chip = SimChip(name: "simchip0", label: board.chip, lines: lines, clock: clock, seed: seed, outputSink: outputSink)
+        chip = SimChip(name: "simchip0", label: board.chip.text, lines: lines, clock: clock, seed: seed, outputSink: outputSink)
         self.inputOffsets = inputOffsets
         self.outputRoles = outputRoles
     }

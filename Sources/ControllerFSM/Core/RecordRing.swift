@@ -1,14 +1,15 @@
 import Synchronization
 
-/// A fixed-size ring of dispatch records that the dispatching thread fills and one other thread
-/// drains, neither ever waiting for the other.
+/// A fixed-size ring of records that one thread fills and one other thread drains, neither ever
+/// waiting for the other: the machine's trace, or an application's log of what it did (output
+/// writes, say) handed to a thread that may allocate, print and block.
 ///
 /// When the ring is full a record is not written and `lostCount` goes up: losses are counted,
 /// never silent. Storage is reserved at initialisation; recording does not allocate.
-public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unchecked Sendable {
+public final class RecordRing<Record>: @unchecked Sendable {
     // Safety: `storage` slots in [tail, head) belong to the reader, the rest to the writer; the
     // release store of `head` (writer) and of `tail` (reader) hand slots over.
-    @usableFromInline let storage: UnsafeMutablePointer<DispatchRecord<State, Event>>
+    @usableFromInline let storage: UnsafeMutablePointer<Record>
     @usableFromInline let mask: Int
     @usableFromInline let head = Atomic<Int>(0)
     @usableFromInline let tail = Atomic<Int>(0)
@@ -17,7 +18,7 @@ public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unche
 
     /// `capacity` is rounded up to a power of two.
     public init(capacity: Int) {
-        precondition(capacity > 0, "a trace ring needs a capacity of at least 1, got \(capacity)")
+        precondition(capacity > 0, "a record ring needs a capacity of at least 1, got \(capacity)")
         var size = 1
         while size < capacity { size <<= 1 }
         storage = .allocate(capacity: size)
@@ -36,9 +37,10 @@ public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unche
     /// Records written and not yet drained.
     public var pendingCount: Int { head.load(ordering: .acquiring) - tail.load(ordering: .acquiring) }
 
-    /// Called by the dispatching thread only (dispatch is serialised).
+    /// Called by the writing thread only (for a trace: the dispatching one; dispatch is
+    /// serialised).
     @inlinable
-    public func record(_ record: DispatchRecord<State, Event>) {
+    public func record(_ record: Record) {
         let position = head.load(ordering: .relaxed)
         if position - tail.load(ordering: .acquiring) > mask {
             lost.add(1, ordering: .relaxed)
@@ -49,10 +51,10 @@ public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unche
     }
 
     /// Hands every pending record, oldest first, to `body` and frees their slots. One thread
-    /// drains at a time (a second concurrent caller gets 0); dispatch is never blocked.
+    /// drains at a time (a second concurrent caller gets 0); the writer is never blocked.
     @inlinable
     @discardableResult
-    public func drain(_ body: (DispatchRecord<State, Event>) -> Void) -> Int {
+    public func drain(_ body: (Record) -> Void) -> Int {
         if draining.exchange(true, ordering: .acquiring) { return 0 }
         defer { draining.store(false, ordering: .releasing) }
         let end = head.load(ordering: .acquiring)
@@ -67,3 +69,6 @@ public final class TraceRing<State: MachineSymbol, Event: MachineSymbol>: @unche
         return position - start
     }
 }
+
+/// The (time, from, event, to, outcome) of every dispatch, drained by another thread.
+public typealias TraceRing<State: MachineSymbol, Event: MachineSymbol> = RecordRing<DispatchRecord<State, Event>>

@@ -1,0 +1,29 @@
+/*
+ * clinux.h — the Linux calls turnstiled's event loop needs that Swift's Glibc module does not
+ * export (they sit behind _GNU_SOURCE or in headers it leaves out): ppoll, signalfd.
+ */
+#ifndef CLINUX_H
+#define CLINUX_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <time.h>
+
+/* ppoll(2): poll with a nanosecond timeout; `timeout` NULL waits without limit. */
+int clinux_ppoll(struct pollfd *fds, unsigned long nfds, const struct timespec *timeout);
+
+/* A new close-on-exec signalfd(2) for the signals in `mask`; they must be blocked first. */
+int clinux_signalfd(const sigset_t *mask);
+
+/* Reads one signal from a signalfd; returns its number, or -1 with errno set. */
+int clinux_signalfd_read(int fd);
+
+/* Blocks `signals` (terminated by 0) in the calling thread, and in every thread it starts
+ * afterwards, and fills `mask` with them. */
+int clinux_block_signals(const int *signals, sigset_t *mask);
+
+/* Makes standard output line-buffered, even into a pipe. */
+void clinux_line_buffer_stdout(void);
+
+#endif

@@ -1,0 +1,70 @@
+import CGpiod
+import ControllerFSM
+
+extension GpiodChip {
+    /// Where the kernel puts GPIO character devices.
+    public static let deviceDirectory = "/dev"
+
+    /// One `/dev/gpiochip*` device: what it is, or why it could not be opened.
+    public struct Discovered: Sendable {
+        public var path: String
+        public var info: GPIOChipInfo?
+        public var error: GPIOError?
+    }
+
+    /// Every GPIO chip device on this machine, in number order, as `gpiodetect` lists them.
+    public static func available() -> [Discovered] {
+        let names = (Syscalls.directoryEntries(deviceDirectory) ?? [])
+            .filter { $0.hasPrefix("gpiochip") }
+            .sorted { (Int($0.dropFirst(8)) ?? .max, $0) < (Int($1.dropFirst(8)) ?? .max, $1) }
+        return names.map { name in
+            let path = "\(deviceDirectory)/\(name)"
+            guard let handle = cgpiod_chip_open(path) else {
+                let code = Syscalls.errno
+                let error: GPIOError = code == EACCES || code == EPERM
+                    ? .permissionDenied(chip: name, path: path) : .requestFailed(chip: name, errno: code)
+                return Discovered(path: path, info: nil, error: error)
+            }
+            defer { cgpiod_chip_close(handle) }
+            var raw = cgpiod_chip_info()
+            guard cgpiod_chip_get_info(handle, &raw) == 0 else {
+                return Discovered(path: path, info: nil, error: .requestFailed(chip: name, errno: Syscalls.errno))
+            }
+            let info = GPIOChipInfo(
+                name: string(raw.name), label: string(raw.label), path: path, lineCount: Int(raw.num_lines))
+            return Discovered(path: path, info: info, error: nil)
+        }
+    }
+
+    /// Opens the chip a board names: by path directly, by name or label among ``available()``.
+    /// - Throws: ``GPIOError/chipNotFound(lookedFor:available:)`` listing every chip there is;
+    ///   ``GPIOError/permissionDenied(chip:path:)`` when the only chips that could match are
+    ///   ones this user may not open.
+    public static func open(_ selector: GPIOChipSelector) throws(GPIOError) -> GpiodChip {
+        if case .path(let path) = selector { return try GpiodChip(path: path) }
+        let chips = available()
+        if let found = chips.first(where: { $0.info.map(selector.matches) ?? false }) {
+            return try GpiodChip(path: found.path)
+        }
+        // A chip this user cannot open may be the one: say so rather than "not found".
+        if let denied = chips.first(where: { chip in
+            if case .permissionDenied = chip.error { return true } else { return false }
+        }), let error = denied.error {
+            if case .name(let name) = selector, name != GpiodChip.deviceName(denied.path) {
+                // Not the named chip; keep looking.
+            } else {
+                throw error
+            }
+        }
+        throw .chipNotFound(lookedFor: selector.description, available: chips.compactMap(\.info))
+    }
+
+    /// The library this build uses, e.g. `libgpiod 1.6.3` — for the start-up log only.
+    public static var libraryDescription: String {
+        "libgpiod \(String(cString: cgpiod_library_version()))"
+    }
+
+    /// Whether requests on this build are debounced by the kernel (libgpiod 2) or must be
+    /// debounced in software (libgpiod 1.6), for the start-up log.
+    public static var kernelDebounces: Bool { cgpiod_kernel_debounces() }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The few system calls the backend makes itself (libgpiod makes the rest), behind one thin
+/// layer as swift-system does, so they are found in one place.
+enum Syscalls {
+    /// The calling thread's `errno`.
+    static var errno: Int32 {
+        #if canImport(Glibc)
+        Glibc.errno
+        #else
+        Musl.errno
+        #endif
+    }
+
+    /// The entries of directory `path`, or `nil` when it cannot be read.
+    static func directoryEntries(_ path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The running kernel's release (`uname -r`), e.g. `6.1.0-26-amd64`.
+    static func kernelRelease() -> String {
+        var names = utsname()
+        guard uname(&names) == 0 else { return "unknown" }
+        return withUnsafeBytes(of: names.release) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every system call the daemon makes itself, behind one thin layer (swift-system's
+/// `Internals/Syscalls.swift` is the model): one place to read what the daemon asks of the
+/// kernel, and one place to fail a call from a test.
+enum Syscalls {
+    /// The calling thread's `errno`.
+    static var errno: Int32 { Glibc.errno }
+
+    /// Waits for `descriptors` until `deadline` (on `CLOCK_MONOTONIC`), or without limit when it
+    /// is `nil`; returns how many are ready (0 on timeout), or -1 with `errno` set.
+    static func wait(_ descriptors: UnsafeMutablePointer<pollfd>, count: Int, timeout nanoseconds: Int64?) -> Int32 {
+        guard let nanoseconds else { return clinux_ppoll(descriptors, UInt(count), nil) }
+        var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        return clinux_ppoll(descriptors, UInt(count), &timeout)
+    }
+
+    /// Blocks `signals` in this thread and those it starts later, and returns a descriptor
+    /// that reads them instead; -1 with `errno` set on failure.
+    static func signalDescriptor(for signals: [Int32]) -> Int32 {
+        var mask = sigset_t()
+        let blocked = (signals + [0]).withUnsafeBufferPointer { clinux_block_signals($0.baseAddress, &mask) }
+        guard blocked == 0 else { return -1 }
+        return clinux_signalfd(&mask)
+    }
+
+    /// The next signal waiting on a descriptor from ``signalDescriptor(for:)``, or -1.
+    static func readSignal(_ descriptor: Int32) -> Int32 {
+        clinux_signalfd_read(descriptor)
+    }
+
+    static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Sleeps for `nanoseconds`, resuming after signals.
+    static func sleep(nanoseconds: Int64) {
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR { request = remaining }
+    }
+
+    /// Makes standard output line-buffered even into a pipe, so a supervisor sees each record
+    /// as it happens.
+    static func lineBufferStandardOutput() {
+        clinux_line_buffer_stdout()
+    }
+
+    /// A function the process may have been given by a preloaded library (e.g. the allocation
+    /// counter the hardware-in-the-loop tests preload), or `nil`.
+    static func preloadedFunction(_ name: String) -> UnsafeMutableRawPointer? {
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
+    }
+}
