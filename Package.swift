@@ -36,9 +36,13 @@ let package = Package(
             name: "turnstiled",
             dependencies: ["Turnstile", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The GPIO port's contract: checks every backend must pass, run against SimChip in the
+        // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
+        .target(name: "GPIOPortContract", dependencies: ["ControllerFSM"]),
+        .executableTarget(name: "gpio-contract", dependencies: ["GPIOPortContract", "ControllerFSMGpiod"]),
         // Test-only: counts malloc/calloc/realloc/posix_memalign/aligned_alloc per thread.
         .target(name: "CMallocCounter"),
-        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "CMallocCounter"]),
+        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "CMallocCounter", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
             dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]

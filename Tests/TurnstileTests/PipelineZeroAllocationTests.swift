@@ -39,7 +39,7 @@ struct PipelineZeroAllocationTests {
                 SimLine("SERVICE", activeLow: true), SimLine("EMERGENCY", activeLow: true),
                 SimLine(nil), SimLine(nil), SimLine(nil), SimLine(nil),
             ]
-            chip = SimChip(name: "simchip0", label: board.chip, lines: lines, clock: clock, seed: 7) { [writes] change in
+            chip = SimChip(name: "simchip0", label: board.chip.text, lines: lines, clock: clock, seed: 7) { [writes] change in
                 switch change.offset.rawValue {
                 case 4: writes.lock.add(1, ordering: .relaxed)
                 case 5: writes.alarm.add(1, ordering: .relaxed)
