@@ -3,13 +3,17 @@
 #   1. debug build of everything, failing on any compiler warning in this package's sources;
 #   2. every test (Swift Testing) on the debug build;
 #   3. the allocation tests on an optimised build, as users ship it;
-#   4. the runtime core compiled alone in Embedded Swift for two microcontrollers.
-# Installs what it needs on a fresh Debian/Ubuntu machine.
+#   4. the runtime core compiled alone in Embedded Swift for two microcontrollers;
+#   5. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
+#      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
+# Installs what it needs on a fresh Debian/Ubuntu machine. HIL=0 skips step 5.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+# The libgpiod backend builds against libgpiod's headers (1.6 on Debian 12).
+[ -f /usr/include/gpiod.h ] || need_apt+=(libgpiod-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     sudo_cmd=""
@@ -36,5 +40,10 @@ swift test -c release --filter "ZeroAllocation"
 
 echo "==> Embedded Swift check of the core"
 scripts/check-embedded.sh
+
+if [ "${HIL:-1}" != 0 ]; then
+    echo "==> hardware-in-the-loop: libgpiod 1.6 and 2.3 against the kernel's gpio-sim, in a VM"
+    scripts/hil/run.sh
+fi
 
 echo "==> all checks passed"

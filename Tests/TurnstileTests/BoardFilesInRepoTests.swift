@@ -30,20 +30,30 @@ struct BoardFilesInRepoTests {
         #expect(board.sim.bounceWindow == .milliseconds(3))
     }
 
-    @Test func raspberryPiBoardUsesTheHeaderLines() throws {
-        let board = try BoardFile.load(path: repositoryPath("boards/raspberry-pi.toml"))
+    /// The Raspberry Pi boards wire the same header pins (BCM GPIO numbers), each on its
+    /// model's chip: by offset on the older models, by line name where the device tree names them.
+    @Test(arguments: [
+        ("boards/raspberry-pi-1-3.toml", "pinctrl-bcm2835", false),
+        ("boards/raspberry-pi-4.toml", "pinctrl-bcm2711", true),
+        ("boards/raspberry-pi-5.toml", "pinctrl-rp1", true),
+    ])
+    func raspberryPiBoardUsesTheHeaderLines(path: String, label: String, byName: Bool) throws {
+        let board = try BoardFile.load(path: repositoryPath(path))
         #expect(board.backend == .libgpiod)
-        #expect(board.chip == .label("pinctrl-bcm2835"))
-        #expect(board.inputs.mapValues(\.line) == [
-            .coin: .name("GPIO17"), .push: .name("GPIO27"), .service: .name("GPIO22"), .emergency: .name("GPIO23"),
-        ])
-        #expect(board.outputs.mapValues(\.line) == [
-            .lock: .name("GPIO5"), .alarm: .name("GPIO6"), .ready: .name("GPIO13"), .inhibit: .name("GPIO19"),
-        ])
+        #expect(board.chip == .label(label))
+        func line(_ gpio: UInt32) -> LineSelector { byName ? .name("GPIO\(gpio)") : .offset(gpio) }
+        #expect(board.inputs.mapValues(\.line) == [.coin: line(17), .push: line(27), .service: line(22), .emergency: line(23)])
+        #expect(board.outputs.mapValues(\.line) == [.lock: line(5), .alarm: line(6), .ready: line(13), .inhibit: line(19)])
         for input in board.inputs.values {
             #expect(input.activeLow)
             #expect(input.bias == .pullUp)
         }
+        #expect(board.turnstile.failMode == .secure)
+    }
+
+    @Test(arguments: ["boards/generic.toml", "boards/hil-gpio-sim.toml"])
+    func everyOtherShippedBoardLoads(path: String) throws {
+        #expect(try BoardFile.load(path: repositoryPath(path)).backend == .libgpiod)
     }
 
     @Test func missingFileNamesThePathAndTheSystemReason() {

@@ -57,7 +57,7 @@ struct TurnstiledCommandsCLITests {
 
     @Test("check accepts the shipped boards and a valid scenario")
     func checkAcceptsValidFiles() throws {
-        for board in ["boards/sim.toml", "boards/raspberry-pi.toml"] {
+        for board in ["boards/sim.toml", "boards/raspberry-pi-1-3.toml", "boards/raspberry-pi-4.toml", "boards/raspberry-pi-5.toml"] {
             let run = try Turnstiled.run(["check", "--board", repositoryPath(board)])
             #expect(run.status == 0, "\(run)")
             #expect(run.stdout.hasPrefix("\(repositoryPath(board)): ok"), "\(run)")

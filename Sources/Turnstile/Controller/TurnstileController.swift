@@ -18,6 +18,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Every output write that succeeded after the request (the initial levels are
     /// ``output(_:)``'s answers before ``start(at:)``).
     public let outputLog: OutputLog?
+    private let completionClock: (any MachineClock)?
 
     private var machine: TurnstileMachine.Machine
     private let inputs: Chip.Inputs
@@ -55,10 +56,20 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Requests the board's lines from `chip`: inputs with both edges, outputs at their safe
     /// initial levels (locked, no alarm, not ready, coins inhibited).
-    public init(chip: Chip, board: BoardFile, trace: Trace? = nil, outputLog: OutputLog? = nil) throws(GPIOError) {
+    /// - Parameters:
+    ///   - trace: receives every dispatch, for another thread to report.
+    ///   - outputLog: receives every output write, for another thread to report.
+    ///   - completionClock: stamps each logged write with when it completed, on the timeline
+    ///     of the edges' timestamps (the kernel's monotonic clock), so the reporter can tell the
+    ///     edge-to-relay latency.
+    public init(
+        chip: Chip, board: BoardFile, trace: Trace? = nil, outputLog: OutputLog? = nil,
+        completionClock: (any MachineClock)? = nil
+    ) throws(GPIOError) {
         self.board = board
         self.trace = trace
         self.outputLog = outputLog
+        self.completionClock = completionClock
         let settings = board.turnstile
         machine = TurnstileMachine.makeMachine(
             timings: TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod),
@@ -161,10 +172,28 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Drives the lock as the board's `fail_mode` says (`secure`: locked, `safe`: released) and
     /// gives the lines back.
-    public func stop() {
-        if let slot = slot(of: .lock) {
-            try? outputs.write(board.turnstile.failMode == .secure, at: slot)
+    public func stop(at now: MachineInstant) {
+        driveFailMode(at: now)
+        releaseLines()
+    }
+
+    /// Drives the lock to the board's `fail_mode` level; the controller takes no more events
+    /// after this (call ``releaseLines()`` next).
+    public func driveFailMode(at now: MachineInstant) {
+        guard let slot = slot(of: .lock) else { return }
+        let level = board.turnstile.failMode == .secure
+        do {
+            try outputs.write(level, at: slot)
+            written[slot] = level
+            outputLog?.record(OutputWrite(time: now, role: .lock, value: level, completed: nil))
+        } catch {
+            outputWriteFailures += 1
         }
+    }
+
+    /// Gives the lines back: outputs first, so that nothing taken after the fail-mode drive
+    /// could move them. A released output is no longer driven and falls to its pull.
+    public func releaseLines() {
         outputs.release()
         inputs.release()
     }
@@ -293,7 +322,8 @@ public final class TurnstileController<Chip: GPIOChip> {
         do {
             try outputs.write(level, at: slot)
             written[slot] = level
-            outputLog?.record(OutputWrite(time: MachineInstant(nanoseconds: time), role: role, value: level))
+            outputLog?.record(OutputWrite(
+                time: MachineInstant(nanoseconds: time), role: role, value: level, completed: completionClock?.now()))
         } catch {
             outputWriteFailures += 1
             if case .chipGone = error { chipLost = error }
@@ -354,8 +384,11 @@ extension LineBias {
 
 /// One output write, as ``TurnstileController/outputLog`` records it.
 public struct OutputWrite: Hashable, Sendable {
+    /// When the event that caused the write happened (an edge's kernel timestamp, a deadline).
     public var time: MachineInstant
     public var role: OutputRole
     /// The logical level written.
     public var value: Bool
+    /// When the write returned, if the controller was given a completion clock.
+    public var completed: MachineInstant?
 }

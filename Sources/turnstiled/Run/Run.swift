@@ -29,6 +29,9 @@ struct Run: ParsableCommand {
 
     /// Room for the records made between two drains (RunReporter.drainInterval), many times over.
     static let reportRingCapacity = 4096
+    /// How long the lock is held at the fail-mode level before the lines are released: longer
+    /// than a relay's operate time (typically 5–15 ms).
+    static let failModeHold = Duration.milliseconds(50)
 
     func run() throws {
         let boardFile = try loadBoard(board)
@@ -54,7 +57,8 @@ struct Run: ParsableCommand {
             chip = try GpiodChip.open(boardFile.chip)
             Terminal.log("board \(boardFile.name) (\(board)): chip \(chip.info), \(GpiodChip.libraryDescription), "
                 + (GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"))
-            controller = try TurnstileController(chip: chip, board: boardFile, trace: trace, outputLog: outputLog)
+            controller = try TurnstileController(
+                chip: chip, board: boardFile, trace: trace, outputLog: outputLog, completionClock: MonotonicClock())
             try logLines(of: boardFile, on: chip)
         } catch {
             Terminal.error("\(error)")
@@ -74,7 +78,7 @@ struct Run: ParsableCommand {
             try controller.start(at: origin)
         } catch {
             Terminal.error("\(error)")
-            controller.stop()
+            controller.stop(at: clock.now())
             throw ExitStatus.gpioError
         }
         let reporter = RunReporter(trace: trace, outputLog: outputLog, status: status, origin: origin, printer: printer, json: json)
@@ -84,13 +88,18 @@ struct Run: ParsableCommand {
         }
         Terminal.log("running; SIGINT or SIGTERM stops (the lock then goes \(boardFile.turnstile.failMode == .secure ? "locked" : "released"): fail_mode \(boardFile.turnstile.failMode.rawValue))")
 
+        let loop = EventLoop(controller: controller, signalDescriptor: signalDescriptor, clock: clock, status: status)
         let probe = AllocationProbe()
         probe.begin()
-        let ending = EventLoop(controller: controller, signalDescriptor: signalDescriptor, clock: clock, status: status).run()
+        let ending = loop.run()
         let loopAllocations = probe.end()
         status.publish(lostEdges: controller.lostEdges, events: controller.statistics.dispatched)
         let stoppedAt = clock.now()
-        controller.stop()
+        controller.driveFailMode(at: stoppedAt)
+        // Keep driving the fail-mode level long enough for a relay to switch before the line
+        // is released to its pull (which the wiring should make the same level anyway).
+        Syscalls.sleep(nanoseconds: Self.failModeHold.nanosecondCount)
+        controller.releaseLines()
         reporter.stopAndWait()
 
         let reason: String
@@ -102,11 +111,13 @@ struct Run: ParsableCommand {
         let failLevel = boardFile.turnstile.failMode == .secure ? 1 : 0
         if json {
             let allocations = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
-            print(#"{"type":"stopped","reason":"\#(reason)","lock":\#(failLevel),"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures)\#(allocations)}"#)
+            let latency = reporter.lockLatency.map { #","lockLatencyMicroseconds":{"samples":\#($0.samples),"p50":\#($0.p50),"p99":\#($0.p99),"max":\#($0.max)}"# } ?? ""
+            print(#"{"type":"stopped","reason":"\#(reason)","lock":\#(failLevel),"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
         } else {
             Terminal.log("stopped (\(reason)): lock driven to \(failLevel) (fail_mode \(boardFile.turnstile.failMode.rawValue)), lines released"
                 + (controller.lostEdges > 0 ? "; \(controller.lostEdges) input edge(s) were lost" : "")
-                + (loopAllocations.map { "; event loop allocations: \($0)" } ?? ""))
+                + (loopAllocations.map { "; event loop allocations: \($0)" } ?? "")
+                + (reporter.lockLatency.map { "; edge-to-lock latency over \($0.samples) writes: p50 \($0.p50) µs, p99 \($0.p99) µs, max \($0.max) µs" } ?? ""))
         }
         printer.finished(SimulationSummary(
             state: controller.state, credit: controller.credit, counters: controller.counters,

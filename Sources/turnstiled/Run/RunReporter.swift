@@ -22,6 +22,9 @@ final class RunReporter: @unchecked Sendable {
     private let printer: any SimulationReporter
     private let json: Bool
     private var reportedLostEdges = 0
+    /// Edge-to-lock-write latencies, in microseconds (from the event's time to the write's
+    /// return): the event loop's whole path, kernel delivery and wake-up included.
+    private var lockLatencies: [Int64] = []
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -48,6 +51,14 @@ final class RunReporter: @unchecked Sendable {
         }.start()
     }
 
+    /// Percentiles of the edge-to-lock latency, in microseconds; read after ``stopAndWait()``.
+    var lockLatency: (samples: Int, p50: Int64, p99: Int64, max: Int64)? {
+        guard !lockLatencies.isEmpty else { return nil }
+        let sorted = lockLatencies.sorted()
+        func percentile(_ p: Int) -> Int64 { sorted[Swift.min(sorted.count - 1, sorted.count * p / 100)] }
+        return (sorted.count, percentile(50), percentile(99), sorted[sorted.count - 1])
+    }
+
     /// Reports what is left and stops the thread.
     func stopAndWait() {
         stopRequested.store(true, ordering: .releasing)
@@ -67,6 +78,9 @@ final class RunReporter: @unchecked Sendable {
                 next += 1
             }
             printer.output(write.role, value: write.value, at: relative(write.time))
+            if write.role == .lock, let completed = write.completed {
+                lockLatencies.append((completed.nanoseconds &- write.time.nanoseconds) / 1_000)
+            }
         }
         for record in records[next...] { report(record) }
         reportLostEdges()

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// `turnstiled run` and `turnstiled lines` where the board's chip is not there (this machine has
+/// no GPIO chips, or not that one): one message that says what exists and what to do, exit 3,
+/// no crash report. Against a real chip they run in the VM (scripts/hil/).
+@Suite("turnstiled run and lines without the board's chip (CLI)")
+struct TurnstiledRunCLITests {
+    @Test("run on a Raspberry Pi board exits 3 with \"chip not found\"", arguments: [
+        ("boards/raspberry-pi-1-3.toml", "label \"pinctrl-bcm2835\""),
+        ("boards/raspberry-pi-4.toml", "label \"pinctrl-bcm2711\""),
+        ("boards/raspberry-pi-5.toml", "label \"pinctrl-rp1\""),
+    ])
+    func runWithoutTheChip(board: String, lookedFor: String) throws {
+        let run = try Turnstiled.run(["run", "--board", repositoryPath(board)])
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stderr.contains("GPIO chip not found: looked for \(lookedFor)"), "\(run)")
+        #expect(run.stderr.contains("gpiodetect"), "the message says how to list the chips: \(run)")
+        #expect(!run.stderr.contains("Fatal error") && !run.stderr.contains("Stack dump"), "\(run)")
+        #expect(run.stderr.split(separator: "\n").count <= 2, "one message, not a trace: \(run)")
+    }
+
+    @Test("run refuses a simulated board and says which command runs it")
+    func runRefusesASimulatedBoard() throws {
+        let run = try Turnstiled.run(["run", "--board", repositoryPath("boards/sim.toml")])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("turnstiled simulate --board"), "\(run)")
+    }
+
+    @Test("lines for a chip that is not there exits 3 and lists what there is")
+    func linesForAMissingChip() throws {
+        let run = try Turnstiled.run(["lines", "--chip", "no-such-chip"])
+        #expect(run.status == 3, "\(run)")
+        #expect(run.stderr.contains("no-such-chip") || run.stderr.contains("no GPIO chips"), "\(run)")
+    }
+}

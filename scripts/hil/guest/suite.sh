@@ -1,0 +1,32 @@
+#!/bin/sh
+# Runs every scenario /hil/guest/scenarios/*.sh (sorted by name), each as a process of its own
+# under a time limit, and prints the tally. A scenario reports with pass/fail from lib.sh; one
+# that exits non-zero or times out without reporting a failure is failed here.
+# HIL_ONLY (from the kernel command line hil.only=) keeps the scenarios matching *HIL_ONLY*.
+# shellcheck source=scripts/hil/guest/lib.sh
+. /hil/guest/lib.sh
+
+SCENARIO_TIMEOUT_S=120          # one scenario, wall clock inside the VM
+
+: >"$HIL_RESULTS"
+for s in /hil/guest/scenarios/*.sh; do
+    name=$(basename "$s" .sh)
+    case $name in *"${HIL_ONLY:-}"*) ;; *) continue ;; esac
+    info "scenario $name"
+    before=$(grep -c '^FAIL' "$HIL_RESULTS")
+    timeout "$SCENARIO_TIMEOUT_S" sh "$s"
+    rc=$?
+    after=$(grep -c '^FAIL' "$HIL_RESULTS")
+    if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
+        if [ "$rc" -eq 143 ] || [ "$rc" -eq 124 ]; then
+            fail "$name" "timed out after ${SCENARIO_TIMEOUT_S}s"
+        else
+            fail "$name" "exited with status $rc"
+        fi
+    fi
+done
+
+passed=$(grep -c '^PASS' "$HIL_RESULTS")
+failed=$(grep -c '^FAIL' "$HIL_RESULTS")
+info "suite: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Prepare everything the HIL VM needs, idempotently; caches go under .build-hil/.
+#   1. apt packages: qemu, busybox-static, kmod, cpio, Debian's kernel and its headers and
+#      source, libgpiod 1.6 (dev + tools), a C toolchain, pkg-config, pip when none is found;
+#   2. gpio-sim.ko for that kernel, built out of tree (Debian ships neither GPIO_SIM nor
+#      IRQ_SIM): drivers/gpio/gpio-sim.c + kernel/irq/irq_sim.c in one module;
+#   3. libgpiod 2.3 as a static library (prefix .build-hil/libgpiod-2.3, with a .pc file),
+#      compiled from the C sources inside the PyPI sdist gpiod==2.5.0.
+# Usage: scripts/hil/prepare.sh            (no arguments; safe to run again, cheap when cached)
+# Writes .build-hil/kernel-version, which the other scripts read.
+set -euo pipefail
+# shellcheck source=scripts/hil/common.sh
+. "$(dirname "$0")/common.sh"
+[ $# -eq 0 ] || hil_usage "$0" 2
+
+GPIOD_SDIST_VERSION=2.5.0       # PyPI gpiod sdist that carries libgpiod's C sources
+LIBGPIOD2_VERSION=2.3           # the libgpiod version those sources are
+LIBGPIOD2_CFLAGS="-O2 -fPIC -D_GNU_SOURCE"
+# sha256 of gpiod-2.5.0.tar.gz as PyPI served it (pip checks the index hash; this pins the file).
+GPIOD_SDIST_SHA256=53ae5a1f14d6388c155b591ca0fc0cfa73b44d4f6d8d117e8a9e68f5902d187a
+
+DOWNLOADS=$BUILD_HIL/downloads
+SRC=$BUILD_HIL/src
+
+APT_PACKAGES=(qemu-system-x86 busybox-static kmod cpio linux-image-amd64 libgpiod-dev gpiod
+              gcc make libc6-dev pkg-config xz-utils)
+
+apt_updated=0
+apt_install() {   # apt_install PKG... (apt-get update once per run, only when installing)
+    if [ "$apt_updated" -eq 0 ]; then
+        as_root apt-get update -qq
+        apt_updated=1
+    fi
+    hil_log "apt-get install $*"
+    as_root env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+is_installed() {  # is_installed PKG [VERSION]
+    local st
+    st=$(dpkg-query -W -f='${Status} ${Version}' "$1" 2>/dev/null) || return 1
+    case $st in "install ok installed "*) ;; *) return 1 ;; esac
+    [ -z "${2:-}" ] || [ "${st##* }" = "$2" ]
+}
+
+# A command line that runs pip, or nothing when there is none.
+find_pip() {
+    if python3 -m pip --version >/dev/null 2>&1; then echo "python3 -m pip"
+    elif command -v pip3 >/dev/null 2>&1; then echo pip3
+    elif command -v pip >/dev/null 2>&1; then echo pip
+    fi
+}
+
+step_apt() {
+    local missing=() p
+    [ -n "$(find_pip)" ] || APT_PACKAGES+=(python3-pip)
+    for p in "${APT_PACKAGES[@]}"; do is_installed "$p" || missing+=("$p"); done
+    [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+
+    # The kernel the metapackage points at: linux-image-amd64 Depends: linux-image-<ver>.
+    KPKG=$(dpkg-query -W -f='${Depends}' linux-image-amd64 | grep -o 'linux-image-[^ ,]*' | head -n1)
+    [ -n "$KPKG" ] || hil_die "cannot tell which kernel linux-image-amd64 installs"
+    KVER=${KPKG#linux-image-}
+    KDEBVER=$(dpkg-query -W -f='${Version}' "$KPKG")     # e.g. 6.1.192-2
+    KSERIES=$(echo "$KVER" | cut -d. -f1,2)                # e.g. 6.1
+    [ -d "/lib/modules/$KVER" ] || hil_die "/lib/modules/$KVER missing after installing $KPKG"
+    [ -r "/boot/vmlinuz-$KVER" ] || hil_die "/boot/vmlinuz-$KVER missing or unreadable"
+
+    # Headers for exactly that kernel; the source of exactly that Debian version when the
+    # archive still has it (gpio-sim.c then matches the running kernel line for line).
+    missing=()
+    is_installed "linux-headers-$KVER" || missing+=("linux-headers-$KVER")
+    local src="linux-source-$KSERIES"
+    if is_installed "$src" "$KDEBVER"; then
+        :
+    elif apt-cache madison "$src" 2>/dev/null | awk '{print $3}' | grep -qx "$KDEBVER"; then
+        missing+=("$src=$KDEBVER")
+    else
+        is_installed "$src" || missing+=("$src")
+    fi
+    [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
+    SRCDEBVER=$(dpkg-query -W -f='${Version}' "$src")
+    SRC_TARBALL=/usr/src/linux-source-$KSERIES.tar.xz
+    [ -r "$SRC_TARBALL" ] || hil_die "$SRC_TARBALL missing"
+
+    mkdir -p "$BUILD_HIL"
+    echo "$KVER" >"$KERNEL_VERSION_FILE"
+    hil_log "kernel $KVER (image $KDEBVER, source $SRCDEBVER)"
+}
+
+# ---- gpio-sim.ko ---------------------------------------------------------------------------
+
+step_gpio_sim() {
+    local key="kver=$KVER source=$SRCDEBVER"
+    local ko=$MODULES_DIR/gpio-sim.ko
+    if [ -f "$ko" ] && [ "$(cat "$MODULES_DIR/.stamp" 2>/dev/null)" = "$key" ]; then
+        hil_log "gpio-sim.ko cached ($key)"; return
+    fi
+    local top=linux-source-$KSERIES
+    local ksrc=$SRC/linux-$SRCDEBVER
+    if [ ! -f "$ksrc/.extracted" ]; then
+        rm -rf "$ksrc"; mkdir -p "$ksrc"
+        # Only the files the module needs (xz still has to stream the whole tarball).
+        tar -xJf "$SRC_TARBALL" -C "$ksrc" --strip-components=1 \
+            "$top/drivers/gpio/gpio-sim.c" "$top/drivers/gpio/gpiolib.h" "$top/kernel/irq/irq_sim.c"
+        touch "$ksrc/.extracted"
+    fi
+
+    local b=$BUILD_HIL/gpio-sim-build
+    rm -rf "$b"; mkdir -p "$b"
+    # A composite module may not share its name with one of its sources, hence the rename.
+    cp "$ksrc/drivers/gpio/gpio-sim.c" "$b/gpio-sim-main.c"
+    cp "$ksrc/drivers/gpio/gpiolib.h" "$b/gpiolib.h"
+    # irq_to_desc is not exported to modules; generic_handle_irq does the same for us.
+    sed 's/handle_simple_irq(irq_to_desc(\([a-z_]*\)))/generic_handle_irq(\1)/' \
+        "$ksrc/kernel/irq/irq_sim.c" >"$b/irq_sim.c"
+    grep -q 'irq_to_desc' "$b/irq_sim.c" && hil_die "irq_sim.c: the irq_to_desc patch did not apply"
+    cat >"$b/Kbuild" <<'EOF'
+obj-m := gpio-sim.o
+gpio-sim-y := gpio-sim-main.o irq_sim.o
+EOF
+    make -s -C "/lib/modules/$KVER/build" M="$b" modules >"$b/build.log" 2>&1 \
+        || { cat "$b/build.log" >&2; hil_die "gpio-sim.ko build failed"; }
+    local vm
+    vm=$(modinfo -F vermagic "$b/gpio-sim.ko")
+    case $vm in "$KVER "*) ;; *) hil_die "gpio-sim.ko vermagic '$vm' is not for $KVER" ;; esac
+    mkdir -p "$MODULES_DIR"
+    cp "$b/gpio-sim.ko" "$ko"
+    echo "$key" >"$MODULES_DIR/.stamp"
+    hil_log "built $ko (depends: '$(modinfo -F depends "$ko")')"
+}
+
+# ---- libgpiod 2.3, static ------------------------------------------------------------------
+
+step_libgpiod2() {
+    local key="sdist=gpiod-$GPIOD_SDIST_VERSION cflags=$LIBGPIOD2_CFLAGS"
+    local p=$LIBGPIOD2_PREFIX
+    if [ -f "$p/lib/libgpiod.a" ] && [ "$(cat "$p/.stamp" 2>/dev/null)" = "$key" ]; then
+        hil_log "libgpiod $LIBGPIOD2_VERSION cached ($p)"; return
+    fi
+    local tarball=$DOWNLOADS/gpiod-$GPIOD_SDIST_VERSION.tar.gz
+    if [ ! -f "$tarball" ]; then
+        local pip
+        pip=$(find_pip)
+        [ -n "$pip" ] || hil_die "no pip (python3 -m pip, pip3, pip) found"
+        mkdir -p "$DOWNLOADS"
+        $pip download -q --no-deps --no-binary :all: -d "$DOWNLOADS" "gpiod==$GPIOD_SDIST_VERSION"
+        [ -f "$tarball" ] || hil_die "pip did not leave $tarball"
+    fi
+    echo "$GPIOD_SDIST_SHA256  $tarball" | sha256sum -c --quiet - \
+        || hil_die "$tarball: unexpected sha256 (delete it to download again)"
+    local s=$SRC/gpiod-$GPIOD_SDIST_VERSION
+    rm -rf "$s"; mkdir -p "$SRC"
+    tar -xzf "$tarball" -C "$SRC"
+    if [ ! -f "$s/include/gpiod.h" ] || [ ! -f "$s/lib/chip.c" ]; then
+        hil_die "the sdist has no lib/*.c + include/gpiod.h"
+    fi
+    [ "$(cat "$s/libgpiod-version.txt")" = "$LIBGPIOD2_VERSION" ] \
+        || hil_die "the sdist carries libgpiod $(cat "$s/libgpiod-version.txt"), not $LIBGPIOD2_VERSION"
+
+    local o=$BUILD_HIL/libgpiod2-build f
+    rm -rf "$o"; mkdir -p "$o"
+    for f in "$s"/lib/*.c; do
+        # shellcheck disable=SC2086
+        gcc $LIBGPIOD2_CFLAGS -DGPIOD_API_VERSION_STR="\"$LIBGPIOD2_VERSION\"" \
+            -I"$s/include" -I"$s/lib" -c "$f" -o "$o/$(basename "${f%.c}").o"
+    done
+    rm -rf "$p"; mkdir -p "$p/include" "$p/lib/pkgconfig"
+    ar rcs "$p/lib/libgpiod.a" "$o"/*.o
+    cp "$s/include/gpiod.h" "$p/include/"
+    cat >"$p/lib/pkgconfig/libgpiod.pc" <<EOF
+prefix=$p
+includedir=\${prefix}/include
+libdir=\${prefix}/lib
+
+Name: libgpiod
+Description: Library for interacting with Linux GPIO character devices (static, HIL build)
+Version: $LIBGPIOD2_VERSION
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lgpiod
+EOF
+    # The sdist is the Python binding; it is not expected to carry libgpiod's tools/.
+    if [ -d "$s/tools" ]; then hil_log "note: the sdist has tools/ (not built)"; fi
+    local got
+    got=$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --modversion libgpiod)
+    [ "$got" = "$LIBGPIOD2_VERSION" ] || hil_die "pkg-config says libgpiod $got"
+    # Link a one-liner through pkg-config: the archive resolves and reports its version.
+    printf '#include <gpiod.h>\n#include <stdio.h>\nint main(void) { puts(gpiod_api_version()); return 0; }\n' >"$o/t.c"
+    # shellcheck disable=SC2046
+    gcc "$o/t.c" -o "$o/t" $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs libgpiod)
+    got=$("$o/t")
+    [ "$got" = "$LIBGPIOD2_VERSION" ] || hil_die "gpiod_api_version() says $got"
+    echo "$key" >"$p/.stamp"
+    hil_log "built $p/lib/libgpiod.a ($(find "$o" -name '*.o' | wc -l) objects)"
+}
+
+trap 'hil_timings prepare' EXIT
+hil_step "apt packages" step_apt
+hil_step "gpio-sim.ko" step_gpio_sim
+hil_step "libgpiod $LIBGPIOD2_VERSION (static)" step_libgpiod2
+
+hil_log "ready: kernel /boot/vmlinuz-$KVER, module $MODULES_DIR/gpio-sim.ko,"
+hil_log "       libgpiod 2.3: PKG_CONFIG_PATH=$LIBGPIOD2_PREFIX/lib/pkgconfig"

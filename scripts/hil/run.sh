@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The HIL run: prepare (cached) -> initramfs -> boot the VM -> verdict (exit status).
+#
+# Usage: scripts/hil/run.sh [--timeout S] [--only PATTERN] [--bin NAME=PATH]...
+#                           [--file DEST=PATH]... [--interactive]
+#   --timeout S       wall clock for the VM (boot.sh's TIMEOUT_S), default 600
+#   --only PATTERN    run only the guest scenarios whose file name contains PATTERN
+#   --bin NAME=PATH   add a program to the VM as /hil/bin/NAME (see make-initramfs.sh)
+#   --file DEST=PATH  add a file to the VM as /DEST (e.g. hil/boards/x.toml=boards/x.toml)
+#   --interactive     shell on the serial console after the suite (debugging)
+#
+# Scenarios are the files scripts/hil/guest/scenarios/*.sh; adding one is adding a file.
+# Project binaries built for the VM go into PROJECT_BINS below (or come in with --bin).
+# Outputs: .build-hil/initramfs.cpio.gz and the console log .build-hil/logs/hil-<time>.log
+# (.build-hil/logs/latest.log points at the newest).
+set -euo pipefail
+# shellcheck source=scripts/hil/common.sh
+. "$(dirname "$0")/common.sh"
+
+TIMEOUT_S=600
+ONLY=""
+INTERACTIVE=()
+PROJECT_BINS=()                  # NAME=PATH pairs for make-initramfs.sh --bin
+PROJECT_FILES=()                 # DEST=PATH pairs for make-initramfs.sh --file
+
+usage() { hil_usage "$0" "${1:-2}"; }
+while [ $# -gt 0 ]; do
+    case $1 in
+        --timeout) [ $# -ge 2 ] || usage; TIMEOUT_S=$2; shift 2 ;;
+        --only) [ $# -ge 2 ] || usage; ONLY=$2; shift 2 ;;
+        --bin) [ $# -ge 2 ] || usage; PROJECT_BINS+=("$2"); shift 2 ;;
+        --file) [ $# -ge 2 ] || usage; PROJECT_FILES+=("$2"); shift 2 ;;
+        --interactive) INTERACTIVE=(--interactive); shift ;;
+        -h|--help) usage 0 ;;
+        *) usage ;;
+    esac
+done
+
+INITRAMFS=$BUILD_HIL/initramfs.cpio.gz
+LOG=$BUILD_HIL/logs/hil-$(date +%Y%m%d-%H%M%S).log
+
+# The project's programs for the VM, built once per generation of libgpiod as users ship them
+# (release, Swift's standard library linked in): v1 against apt's libgpiod 1.6 in the default
+# build folder, v2 against the static libgpiod 2.3 from prepare.sh in a folder of its own. A
+# stripped copy goes into the VM. Plus the allocation counter the load scenario preloads.
+HIL_PRODUCTS=(turnstiled gpio-contract)
+V2_SCRATCH=$PROJECT_DIR/.build-gpiod2
+
+swift_release() {
+    local product
+    for product in "${HIL_PRODUCTS[@]}"; do
+        swift build -c release --static-swift-stdlib --product "$product" "$@"
+    done
+}
+
+stage_bins() {
+    local gen=$1 dir=$2 product
+    mkdir -p "$BUILD_HIL/bin/$gen"
+    for product in "${HIL_PRODUCTS[@]}"; do
+        strip -o "$BUILD_HIL/bin/$gen/$product" "$dir/$product"
+        PROJECT_BINS+=("$gen/$product=$BUILD_HIL/bin/$gen/$product")
+    done
+}
+
+build_project_bins() {
+    (cd "$PROJECT_DIR" && swift_release)
+    stage_bins v1 "$PROJECT_DIR/.build/release"
+    (cd "$PROJECT_DIR" && PKG_CONFIG_PATH=$LIBGPIOD2_PREFIX/lib/pkgconfig swift_release --scratch-path "$V2_SCRATCH")
+    stage_bins v2 "$V2_SCRATCH/release"
+    if ldd "$BUILD_HIL/bin/v2/turnstiled" | grep -q libgpiod; then
+        hil_die "the v2 turnstiled links a shared libgpiod: it must use the static 2.3 from $LIBGPIOD2_PREFIX"
+    fi
+    gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \
+        -I "$PROJECT_DIR/Sources/CMallocCounter/include" "$PROJECT_DIR/Sources/CMallocCounter/MallocCounter.c"
+    PROJECT_FILES+=("hil/lib/libmalloccount.so=$BUILD_HIL/libmalloccount.so")
+    PROJECT_FILES+=("hil/boards/hil-gpio-sim.toml=$PROJECT_DIR/boards/hil-gpio-sim.toml")
+}
+
+make_initramfs() {
+    local args=() b
+    for b in "${PROJECT_BINS[@]}"; do args+=(--bin "$b"); done
+    for b in "${PROJECT_FILES[@]}"; do args+=(--file "$b"); done
+    "$HIL_DIR/make-initramfs.sh" "$INITRAMFS" "${args[@]}"
+}
+
+boot() {
+    local append=()
+    [ -z "$ONLY" ] || append=(--append "hil.only=$ONLY")
+    mkdir -p "$(dirname "$LOG")"
+    ln -sfn "$(basename "$LOG")" "$BUILD_HIL/logs/latest.log"
+    # Only boot.sh (a script with its own set -e) sits in the || context.
+    "$HIL_DIR/boot.sh" "$INITRAMFS" "$LOG" "$TIMEOUT_S" "${append[@]}" "${INTERACTIVE[@]}" \
+        || verdict=$?
+}
+
+verdict=0
+trap 'hil_timings run' EXIT      # also when a step fails and set -e ends the run
+hil_step prepare "$HIL_DIR/prepare.sh"
+hil_step "project binaries" build_project_bins
+hil_step initramfs make_initramfs
+hil_step "boot + suite" boot
+exit "$verdict"
