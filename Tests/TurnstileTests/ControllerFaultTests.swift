@@ -59,4 +59,22 @@ struct ControllerFaultTests {
         }
         #expect(simulation.controller.counters.coins == 1, "the coin counted before the chip vanished is kept")
     }
+
+    @Test("edges the chip's event buffer dropped are counted as lost, never silently ignored")
+    func lostEdgesAreCounted() throws {
+        let clock = ManualClock()
+        // One event per line in the chip's buffer: a burst of bounce overflows it, as a kernel
+        // buffer does when the reader falls behind.
+        let chip = SimChip(
+            label: "turnstile-sim", lines: ["COIN", "PUSH", "SERVICE", "EMERGENCY", nil, nil, nil, nil].map { SimLine($0, activeLow: true) },
+            clock: clock, eventBufferCapacityPerLine: 1)
+        let controller = try TurnstileController(chip: chip, board: .defaultSim)
+        try controller.start(at: .zero)
+        #expect(controller.lostEdges == 0)
+        chip.schedulePulse(line: 0, at: .zero + .milliseconds(100), width: .milliseconds(50),
+                           bounceEdges: 4, bounceWindow: .milliseconds(3))
+        chip.advance(to: .zero + .milliseconds(200))
+        try controller.process(now: .zero + .milliseconds(200))
+        #expect(controller.lostEdges > 0, "the dropped edges show as a gap in the sequence numbers")
+    }
 }

@@ -51,8 +51,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     public private(set) var outputWriteFailures = 0
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
     public private(set) var lostEdges = 0
-    /// The sequence number the next raw edge should carry; `nil` before the first.
-    private var expectedSequence: UInt64?
+    /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
+    /// so edges lost before the first read are counted too.
+    private var expectedSequence: UInt64 = 0
 
     /// Requests the board's lines from `chip`: inputs with both edges, outputs at their safe
     /// initial levels (locked, no alarm, not ready, coins inhibited).
@@ -228,8 +229,8 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
     /// overflowed): they cannot be recovered, but they are never silently ignored.
     private func noteSequence(_ sequence: UInt64) {
-        if let expected = expectedSequence, sequence > expected {
-            lostEdges += Int(clamping: sequence - expected)
+        if sequence > expectedSequence {
+            lostEdges += Int(clamping: sequence - expectedSequence)
         }
         expectedSequence = sequence &+ 1
     }

@@ -132,7 +132,7 @@ struct Run: ParsableCommand {
             guard let line = board.inputs[role] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
             Terminal.log("  \(role.rawValue.padding(9)) input   \(info.id.description.padding(20)) "
-                + "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce)")
+                + "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce.secondsText) s")
         }
         for role in OutputRole.allCases {
             guard let line = board.outputs[role] else { continue }
