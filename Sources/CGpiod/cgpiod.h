@@ -132,6 +132,10 @@ static inline const char *cgpiod_library_version(void)
 #endif
 }
 
+/* The oldest kernel this generation's GPIO interface exists on, as major * 100 + minor: the
+ * character device's v1 interface came with 4.8, the v2 interface libgpiod 2 needs with 5.10. */
+static inline unsigned int cgpiod_kernel_needed(void) { return CGPIOD_GENERATION == 1 ? 408 : 510; }
+
 /* Whether the kernel debounces input edges for this API generation (only v2 can ask it to). */
 static inline bool cgpiod_kernel_debounces(void) { return CGPIOD_GENERATION == 2; }
 

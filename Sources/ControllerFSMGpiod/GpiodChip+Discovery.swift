@@ -31,7 +31,8 @@ extension GpiodChip {
                 return Discovered(path: path, info: nil, error: .requestFailed(chip: name, errno: Syscalls.errno))
             }
             let info = GPIOChipInfo(
-                name: string(raw.name), label: string(raw.label), path: path, lineCount: Int(raw.num_lines))
+                name: Syscalls.string(raw.name), label: Syscalls.string(raw.label), path: path,
+                lineCount: Int(raw.num_lines))
             return Discovered(path: path, info: info, error: nil)
         }
     }
@@ -46,15 +47,11 @@ extension GpiodChip {
         if let found = chips.first(where: { $0.info.map(selector.matches) ?? false }) {
             return try GpiodChip(path: found.path)
         }
-        // A chip this user cannot open may be the one: say so rather than "not found".
-        if let denied = chips.first(where: { chip in
-            if case .permissionDenied = chip.error { return true } else { return false }
-        }), let error = denied.error {
-            if case .name(let name) = selector, name != GpiodChip.deviceName(denied.path) {
-                // Not the named chip; keep looking.
-            } else {
-                throw error
-            }
+        // A chip this user cannot open may be the one looked for: say so rather than "not found".
+        for chip in chips {
+            guard case .permissionDenied = chip.error, let error = chip.error else { continue }
+            if case .name(let name) = selector, name != deviceName(chip.path) { continue }
+            throw error
         }
         throw .chipNotFound(lookedFor: selector.description, available: chips.compactMap(\.info))
     }

@@ -30,7 +30,7 @@ public final class GpiodChip: GPIOChip {
         }
         self.handle = handle
         info = GPIOChipInfo(
-            name: GpiodChip.string(raw.name), label: GpiodChip.string(raw.label), path: path,
+            name: Syscalls.string(raw.name), label: Syscalls.string(raw.label), path: path,
             lineCount: Int(raw.num_lines))
     }
 
@@ -46,9 +46,9 @@ public final class GpiodChip: GPIOChip {
         guard cgpiod_chip_get_line_info(handle, offset.rawValue, &raw) == 0 else {
             throw GpiodFailure.reading(chip: info, line: GPIOLineID(offset: offset), errno: Syscalls.errno)
         }
-        let consumer = GpiodChip.string(raw.consumer)
+        let consumer = Syscalls.string(raw.consumer)
         return GPIOLineInfo(
-            offset: offset, name: GpiodChip.string(raw.name),
+            offset: offset, name: Syscalls.string(raw.name),
             consumer: raw.used ? (consumer.isEmpty ? "kernel" : consumer) : nil,
             direction: raw.direction == CGPIOD_DIRECTION_OUTPUT ? .output : .input,
             activeLow: raw.active_low, bias: LineBias(raw.bias))
@@ -65,11 +65,9 @@ public final class GpiodChip: GPIOChip {
     }
 
     public func offset(ofLineNamed name: String) throws(GPIOError) -> GPIOLineOffset {
-        for offset in 0..<info.lineCount {
-            let line = GPIOLineOffset(UInt32(offset))
-            if try lineInfo(at: line).name == name { return line }
-        }
-        throw .lineNotFound(chip: info.name, name: name)
+        let lines = try allLineInfo()
+        if let line = lines.first(where: { $0.name == name }) { return line.offset }
+        throw .lineNotFound(chip: info.name, name: name, available: lines.map(\.name))
     }
 
     /// Takes `lines` as inputs with both edges. On libgpiod 2 the kernel debounces them
@@ -157,13 +155,6 @@ public final class GpiodChip: GPIOChip {
     /// `gpiochip0` for `/dev/gpiochip0`.
     static func deviceName(_ path: String) -> String {
         String(path.split(separator: "/").last ?? Substring(path))
-    }
-
-    /// A C string from a fixed-size `char` array (NUL-terminated by the shim).
-    static func string<T>(_ tuple: T) -> String {
-        withUnsafeBytes(of: tuple) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
     }
 }
 

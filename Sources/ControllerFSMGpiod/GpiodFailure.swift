@@ -17,10 +17,11 @@ enum GpiodFailure {
 
     static func requesting(chip: GPIOChipInfo, errno code: Int32, biased: Bool) -> GPIOError {
         let kernel = KernelRelease.running
-        let needs = KernelFeature.characterDeviceV2
-        if cgpiod_generation() == 2 && (code == ENOTTY || code == EINVAL) && kernel.isOlder(than: needs.major, needs.minor) {
+        let needed = cgpiod_kernel_needed()
+        let needs = (major: Int(needed / 100), minor: Int(needed % 100))
+        if (code == ENOTTY || code == EINVAL) && kernel.isOlder(than: needs.major, needs.minor) {
             return .unsupportedByKernel(
-                chip: chip.name, feature: "serve libgpiod 2 (the GPIO character device's v2 interface)",
+                chip: chip.name, feature: "serve \(GpiodChip.libraryDescription) (its GPIO character device interface)",
                 kernel: kernel.text, needs: "\(needs.major).\(needs.minor)",
                 instead: "Build turnstiled against libgpiod 1.6 (apt install libgpiod-dev on Debian 12), "
                     + "which debounces in software, or update the kernel.")

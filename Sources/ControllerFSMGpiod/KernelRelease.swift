@@ -23,9 +23,7 @@ struct KernelRelease: CustomStringConvertible {
 
 /// What the backend needs of the kernel, and since when it has it.
 enum KernelFeature {
-    /// Bias (pull-up / pull-down) on requested lines: Linux 5.5.
+    /// Bias (pull-up / pull-down) on requested lines: Linux 5.5. (What each libgpiod
+    /// generation needs as a whole comes from `cgpiod_kernel_needed()`.)
     static let bias = (major: 5, minor: 5)
-    /// The GPIO character device's second interface, which libgpiod 2 uses (and with it
-    /// debounce in the kernel): Linux 5.10.
-    static let characterDeviceV2 = (major: 5, minor: 10)
 }

@@ -22,9 +22,7 @@ enum Syscalls {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = string(entry.pointee.d_name)
             if name != "." && name != ".." { names.append(name) }
         }
         return names
@@ -34,7 +32,12 @@ enum Syscalls {
     static func kernelRelease() -> String {
         var names = utsname()
         guard uname(&names) == 0 else { return "unknown" }
-        return withUnsafeBytes(of: names.release) { bytes in
+        return string(names.release)
+    }
+
+    /// The text in a fixed-size C `char` array (a struct member), up to its NUL.
+    static func string<CharArray>(_ array: CharArray) -> String {
+        withUnsafeBytes(of: array) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
     }

@@ -65,11 +65,11 @@ public final class SimChip: GPIOChip, Sendable {
     // MARK: GPIOChip
 
     public func offset(ofLineNamed name: String) throws(GPIOError) -> GPIOLineOffset {
-        let found = try state.withLock { (state) throws(GPIOError) -> Int? in
+        let (found, names) = try state.withLock { (state) throws(GPIOError) -> (Int?, [String]) in
             if state.isGone { throw chipGone }
-            return state.lines.firstIndex { $0.name == name }
+            return (state.lines.firstIndex { $0.name == name }, state.lines.map { $0.name ?? "" })
         }
-        guard let found else { throw .lineNotFound(chip: info.name, name: name) }
+        guard let found else { throw .lineNotFound(chip: info.name, name: name, available: names) }
         return GPIOLineOffset(UInt32(found))
     }
 

@@ -40,7 +40,10 @@ public enum PortContract {
         let chip = bench.chip
         try expect(chip.info.lineCount >= lineCount, "the bench chip has \(chip.info.lineCount) lines, fewer than \(lineCount)")
         try expect(try chip.offset(ofLineNamed: "LINE3") == 3, "LINE3 is not at offset 3")
-        try expectError(.lineNotFound(chip: chip.info.name, name: "NO-SUCH-LINE")) { _ = try chip.offset(ofLineNamed: "NO-SUCH-LINE") }
+        let names = (0..<chip.info.lineCount).map { "LINE\($0)" }
+        try expectError(.lineNotFound(chip: chip.info.name, name: "NO-SUCH-LINE", available: names)) {
+            _ = try chip.offset(ofLineNamed: "NO-SUCH-LINE")
+        }
         let past = GPIOLineOffset(UInt32(chip.info.lineCount))
         try expectError(.offsetOutOfRange(chip: chip.info.name, offset: past, lineCount: chip.info.lineCount)) {
             _ = try chip.requestInputs([InputLineSettings(offset: past)], consumer: consumer)

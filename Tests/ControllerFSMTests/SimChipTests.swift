@@ -19,8 +19,9 @@ import Testing
         #expect(chip.info == GPIOChipInfo(name: "simchip0", label: "test-sim", path: "sim:simchip0", lineCount: 4))
         #expect(try chip.offset(ofLineNamed: "LOCK") == 2)
         let error = #expect(throws: GPIOError.self) { try chip.offset(ofLineNamed: "GPIO99") }
-        #expect(error == .lineNotFound(chip: "simchip0", name: "GPIO99"))
-        #expect(error?.description.contains("gpioinfo simchip0") == true)
+        #expect(error == .lineNotFound(chip: "simchip0", name: "GPIO99", available: ["COIN", "PUSH", "LOCK", "ALARM"]))
+        #expect(error?.description.contains(#""COIN", "PUSH", "LOCK", "ALARM""#) == true)
+        #expect(error?.description.contains("turnstiled lines --chip simchip0") == true)
     }
 
     @Test func deliversRawEdgesWithTheirVirtualTimesAndSequenceNumbers() throws {

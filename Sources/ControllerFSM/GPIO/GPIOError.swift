@@ -15,8 +15,8 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     case chipNotFound(lookedFor: String, available: [GPIOChipInfo])
     /// The chip went away (unplugged, driver unbound); nothing on it works any more.
     case chipGone(chip: String, path: String)
-    /// The chip has no line with that name.
-    case lineNotFound(chip: String, name: String)
+    /// The chip has no line with that name; `available` lists the names it has.
+    case lineNotFound(chip: String, name: String, available: [String])
     /// The offset is past the chip's last line.
     case offsetOutOfRange(chip: String, offset: GPIOLineOffset, lineCount: Int)
     /// Someone else holds the line; `consumer` is their name when the chip reports it.
@@ -43,7 +43,7 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .chipNotFound: nil
         case .permissionDenied(let chip, _), .unsupportedByKernel(let chip, _, _, _, _):
             chip
-        case .chipGone(let chip, _), .lineNotFound(let chip, _), .offsetOutOfRange(let chip, _, _),
+        case .chipGone(let chip, _), .lineNotFound(let chip, _, _), .offsetOutOfRange(let chip, _, _),
             .lineBusy(let chip, _, _), .invalidRequest(let chip, _, _),
             .requestReleased(let chip, _), .requestFailed(let chip, _), .readFailed(let chip, _, _),
             .writeFailed(let chip, _, _):
@@ -73,9 +73,13 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .chipGone(let chip, let path):
             return "GPIO chip \(chip) (\(path)) has gone away: the device was removed or its driver "
                 + "unbound. Check the hardware and the kernel log (`dmesg`), then restart."
-        case .lineNotFound(let chip, let name):
-            return "GPIO chip \(chip) has no line named \"\(name)\". "
-                + "Run `gpioinfo \(chip)` to see its line names, or give the line by offset."
+        case .lineNotFound(let chip, let name, let available):
+            let names = available.filter { !$0.isEmpty }
+            let list = names.isEmpty
+                ? "its lines have no names: give the line by offset"
+                : "its lines are named " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "GPIO chip \(chip) has no line named \"\(name)\"; \(list). "
+                + "Fix the board file's line, or give it by offset (`turnstiled lines --chip \(chip)` shows them)."
         case .offsetOutOfRange(let chip, let offset, let lineCount):
             return "line \(offset) is out of range on GPIO chip \(chip), which has \(lineCount) lines "
                 + "(0 to \(lineCount - 1)). Run `gpioinfo \(chip)` to see them."

@@ -1,6 +1,7 @@
 #!/bin/sh
 # What a user sees when it cannot work: a line held by another program (named), a chip that is
-# not there (every chip listed), a user without access to the device (the fix named). Each
+# not there (every chip listed), a line name the chip lacks (its names listed), a user without
+# access to the device (the fix named). Each
 # exits 3 with one message and no crash report.
 # shellcheck disable=SC2016
 . /hil/guest/lib.sh
@@ -22,6 +23,12 @@ for gen in $GENERATIONS; do
     info "$gen missing chip: rc=$rc: $err"
     check "$gen/refuse-chip-not-found" '[ $rc = 3 ] && ! echo "$err" | grep -q "Fatal error\|Stack dump" && echo "$err" | grep -q "not found: looked for label \"no-such-chip\"" &&
         echo "$err" | grep -q "\[turnstile-hil\] (8 lines"' "rc=$rc: $err"
+
+    sed 's/^line = "PUSH"/line = "PUSH-TYPO"/' "$BOARD" >/tmp/typo.toml
+    err=$(/hil/bin/$gen/turnstiled run --board /tmp/typo.toml 2>&1 >/dev/null); rc=$?
+    info "$gen line not found: rc=$rc: $err"
+    check "$gen/refuse-line-not-found" '[ $rc = 3 ] && echo "$err" | grep -q "no line named \"PUSH-TYPO\"" &&
+        echo "$err" | grep -q "\"COIN\", \"PUSH\", \"SERVICE\""' "rc=$rc: $err"
 
     err=$(as_user nobody /hil/bin/$gen/turnstiled run --board "$BOARD" 2>&1 >/dev/null); rc=$?
     info "$gen as nobody: rc=$rc: $err"
