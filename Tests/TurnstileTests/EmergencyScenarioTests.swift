@@ -88,6 +88,10 @@ struct EmergencyScenarioTests {
                 "the first dispatch is the emergency found at start: \(first)")
         #expect(run.taken(.emergencyOn).count == 1, "the active line is one emergency, not two")
         #expect(run.changes(of: .lock).first == .init(role: .lock, value: false, time: .zero), "released at start")
+        // From the safe initial levels straight to the emergency's: never "ready, coins accepted",
+        // the levels of `locked`, which the controller never is.
+        #expect(run.changes(of: .ready).filter { $0.time == .zero }.allSatisfy { !$0.value }, "ready went on at start: \(run.changes(of: .ready))")
+        #expect(run.changes(of: .inhibit).filter { $0.time == .zero }.allSatisfy { $0.value }, "coins were accepted at start: \(run.changes(of: .inhibit))")
     }
 
     @Test("a fire alarm at start is found whatever else the scenario does at 0")

@@ -65,11 +65,11 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .chipNotFound(let lookedFor, let available):
             if available.isEmpty {
                 return "GPIO chip not found: looked for \(lookedFor), but this machine has no GPIO chips. "
-                    + "Check that /dev/gpiochip* exists and is readable by this user, and run `gpiodetect`."
+                    + "Check that /dev/gpiochip* exists and is readable by this user, and run `turnstiled lines`."
             }
             let list = available.map(\.description).joined(separator: ", ")
             return "GPIO chip not found: looked for \(lookedFor) among \(list). "
-                + "Run `gpiodetect` to list this machine's chips and fix the board file's chip setting."
+                + "Run `turnstiled lines` (or `gpiodetect`) to list this machine's chips and fix the board file's chip setting."
         case .chipGone(let chip, let path):
             return "GPIO chip \(chip) (\(path)) has gone away: the device was removed or its driver "
                 + "unbound. Check the hardware and the kernel log (`dmesg`), then restart."

@@ -12,7 +12,7 @@ struct Run: ParsableCommand {
         abstract: "Run the turnstile on real GPIO lines, through libgpiod.",
         discussion: """
             Opens the board's chip, requests the outputs at their safe levels (the lock held) and \
-            then the inputs, reads the fire-alarm level, and runs until SIGINT or SIGTERM. Then it \
+            then the inputs, reads the fire-alarm level, and runs until SIGINT, SIGTERM or SIGHUP. Then it \
             stops taking events, drives the lock to the board's fail_mode level (secure: locked, \
             safe: released), releases the lines and exits 0. Transitions and output changes are \
             printed as `simulate` prints them, with times in seconds since the start.
@@ -29,6 +29,8 @@ struct Run: ParsableCommand {
 
     /// Room for the records made between two drains (RunReporter.drainInterval), many times over.
     static let reportRingCapacity = 4096
+    /// The signals that stop the controller in order.
+    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
     /// How long the lock is held at the fail-mode level before the lines are released: longer
     /// than a relay's operate time (typically 5–15 ms).
     static let failModeHold = Duration.milliseconds(50)
@@ -42,11 +44,15 @@ struct Run: ParsableCommand {
         Syscalls.lineBufferStandardOutput()
         // Before any thread starts, so that every thread inherits the blocked signals and they
         // arrive only through the descriptor the event loop waits on.
-        let signalDescriptor = Syscalls.signalDescriptor(for: [SIGINT, SIGTERM])
+        // SIGHUP too: a daemon started from a terminal that closes stops the same orderly way.
+        let signalDescriptor = Syscalls.signalDescriptor(for: Self.stopSignals)
         guard signalDescriptor >= 0 else {
-            Terminal.error("cannot receive SIGINT and SIGTERM: \(String(cString: strerror(Syscalls.errno)))")
+            Terminal.error("cannot receive SIGINT, SIGTERM and SIGHUP: \(String(cString: strerror(Syscalls.errno)))")
             throw ExitStatus.gpioError
         }
+        // A reader of standard output that goes away must not kill the controller mid-run
+        // (without the fail-mode drive): writes then fail quietly instead.
+        Syscalls.ignoreBrokenPipes()
         defer { Syscalls.close(signalDescriptor) }
 
         let trace = TurnstileController<GpiodChip>.Trace(capacity: Self.reportRingCapacity)
@@ -86,7 +92,7 @@ struct Run: ParsableCommand {
         if json {
             print(#"{"type":"ready","state":"\#(controller.state.name)","chip":"\#(chip.info.name)","label":"\#(chip.info.label)"}"#)
         }
-        Terminal.log("running; SIGINT or SIGTERM stops (the lock then goes \(boardFile.turnstile.failMode == .secure ? "locked" : "released"): fail_mode \(boardFile.turnstile.failMode.rawValue))")
+        Terminal.log("running; SIGINT, SIGTERM or SIGHUP stops (the lock then goes \(boardFile.turnstile.failMode == .secure ? "locked" : "released"): fail_mode \(boardFile.turnstile.failMode.rawValue))")
 
         let loop = EventLoop(controller: controller, signalDescriptor: signalDescriptor, clock: clock, status: status)
         let probe = AllocationProbe()
@@ -104,7 +110,7 @@ struct Run: ParsableCommand {
 
         let reason: String
         switch ending {
-        case .signal(let signal): reason = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"
+        case .signal(let signal): reason = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
         case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
         case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(String(cString: strerror(code)))")
         }

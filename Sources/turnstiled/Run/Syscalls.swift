@@ -33,6 +33,11 @@ enum Syscalls {
         clinux_signalfd_read(descriptor)
     }
 
+    /// Makes writes to a closed pipe fail with `EPIPE` instead of killing the process.
+    static func ignoreBrokenPipes() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
     static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
     }

@@ -9,7 +9,7 @@
 #   ts_start GEN [ARGS]     start `turnstiled run --json` in the background ($TS_PID, $TS_OUT,
 #                           $TS_ERR) and wait until it is ready; returns 1 if it never is.
 #                           $BOARD names the board, $TS_PRELOAD a library to preload.
-#   ts_stop                 SIGTERM, wait; $TS_RC is the exit status
+#   ts_stop [SIGNAL]        SIGTERM (or SIGNAL), wait; $TS_RC is the exit status
 #   press LINE MS / pulse LINE MS
 #                           hold an input active (low) for MS ms and release it
 #   counter NAME            a counter from the summary record (after ts_stop)
@@ -43,7 +43,7 @@ ts_start() {
 }
 
 ts_stop() {
-    kill -TERM "$TS_PID" 2>/dev/null
+    kill -"${1:-TERM}" "$TS_PID" 2>/dev/null
     wait "$TS_PID"
     TS_RC=$?
 }

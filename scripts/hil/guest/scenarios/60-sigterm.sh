@@ -34,3 +34,17 @@ for gen in $GENERATIONS; do
         board_down
     done
 done
+
+# SIGINT (Ctrl-C) and SIGHUP (a closing terminal) stop it the same orderly way.
+for gen in $GENERATIONS; do
+    for signal in INT HUP; do
+        board_up
+        ts_start $gen || { fail "$gen/sig$signal" "did not start"; ts_dump; board_down; continue; }
+        pulse $COIN
+        wait_output $LOCK 0 5
+        ts_stop $signal
+        check "$gen/sig$signal-orderly-stop" '[ $TS_RC = 0 ] && grep -q "\"reason\":\"SIG$signal\",\"lock\":1" "$TS_OUT" &&
+            [ "$(counter coins)" = 1 ]' "exit $TS_RC: $(record stopped)" || ts_dump
+        board_down
+    done
+done
