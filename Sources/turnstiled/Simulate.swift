@@ -43,7 +43,7 @@ struct Simulate: ParsableCommand {
         do {
             let vocabulary = TurnstileSimulation.vocabulary(for: boardFile)
             scenario = try script.map { path throws(ScenarioError) in try Scenario.load(path: path, vocabulary: vocabulary) }
-                ?? Scenario.demo(vocabulary: vocabulary)
+                ?? Scenario.demo(for: boardFile)
             try TurnstileSimulation.check(scenario, against: boardFile)
         } catch {
             Terminal.error("\(error)")

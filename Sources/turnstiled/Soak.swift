@@ -26,8 +26,14 @@ struct Soak: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String?
 
+    /// A million million events: weeks of wall time at half a million a second, and a count
+    /// every counter holds with room to spare.
+    static let maxEvents = 1_000_000_000_000
+
     func validate() throws {
-        guard events >= 10 else { throw ValidationError("--events must be at least 10") }
+        guard (10...Self.maxEvents).contains(events) else {
+            throw ValidationError("--events must be between 10 and \(Self.maxEvents), got \(events)")
+        }
     }
 
     func run() throws {
@@ -38,13 +44,14 @@ struct Soak: ParsableCommand {
         let wallStart = MonotonicClock().now()
         try simulation.start()
 
-        let checkpoints = (1...10).map { events * $0 / 10 }
+        // events / 10 first: events * k could overflow for a large --events.
+        let checkpoints = (1...10).map { $0 == 10 ? events : events / 10 * $0 }
         var nextCheckpoint = 0
         var baselineKiB = 0
         print("   events   virtual time   wall time    resident")
         while nextCheckpoint < checkpoints.count {
             time = time + .milliseconds(Int64(40 + random.next(below: 400)))
-            simulation.perform(randomAction(&random, state: simulation.controller.state), at: time)
+            try simulation.perform(randomAction(&random, state: simulation.controller.state, board: boardFile), at: time)
             try simulation.advance(through: time)
             let dispatched = simulation.controller.statistics.dispatched
             if dispatched >= checkpoints[nextCheckpoint] {
@@ -72,18 +79,21 @@ struct Soak: ParsableCommand {
     }
 
     /// Mostly coins and passages; a broken turnstile gets a service call; now and then a fault
-    /// or a fire alarm.
-    private func randomAction(_ random: inout SplitMix64, state: TurnstileState) -> ScenarioAction {
+    /// or a fire alarm — only on the inputs the board wires (service and emergency are optional).
+    private func randomAction(_ random: inout SplitMix64, state: TurnstileState, board: BoardFile) -> ScenarioAction {
+        let canRepair = board.inputs[.service] != nil
+        let hasAlarm = board.inputs[.emergency] != nil
         switch state {
         case .emergency: return random.next(below: 4) == 0 ? .emergency(on: false) : .push
-        case .broken: return random.next(below: 5) == 0 ? .repair : .coin
+        case .broken where canRepair: return random.next(below: 5) == 0 ? .repair : .coin
+        case .broken: return .coin
         default: break
         }
         switch random.next(below: 100) {
         case 0..<48: return .coin
         case 48..<97: return .push
         case 97: return .fault
-        default: return .emergency(on: true)
+        default: return hasAlarm ? .emergency(on: true) : .coin
         }
     }
 

@@ -20,7 +20,7 @@ struct ControllerFaultTests {
     func failedRelayWrite() throws {
         let (simulation, _) = try started()
         simulation.chip.failWrites(to: lockLine)
-        simulation.perform(.coin, at: .zero + .seconds(1))
+        try simulation.perform(.coin, at: .zero + .seconds(1))
         try simulation.advance(through: .zero + .seconds(2))
         let controller = simulation.controller
         #expect(controller.outputWriteFailures >= 1)
@@ -34,7 +34,7 @@ struct ControllerFaultTests {
     @Test("a failed read is reported, and the edges it did not deliver are handled on the next call")
     func failedReadLosesNothing() throws {
         let (simulation, _) = try started()
-        simulation.perform(.coin, at: .zero + .seconds(1))
+        try simulation.perform(.coin, at: .zero + .seconds(1))
         simulation.chip.advance(to: .zero + .seconds(1))
         simulation.chip.failNextReads(1)
         #expect(throws: GPIOError.self) { try simulation.controller.process(now: .zero + .seconds(1)) }
@@ -46,10 +46,10 @@ struct ControllerFaultTests {
     @Test("a chip found gone by a write stops the run with an error naming it; what was counted stays")
     func chipGone() throws {
         let (simulation, _) = try started()
-        simulation.perform(.coin, at: .zero + .seconds(1))
+        try simulation.perform(.coin, at: .zero + .seconds(1))
         try simulation.advance(through: .zero + .seconds(2))
         simulation.chip.disappear()
-        simulation.perform(.fault, at: .zero + .seconds(3))   // broken: the outputs must change
+        try simulation.perform(.fault, at: .zero + .seconds(3))   // broken: the outputs must change
         #expect(simulation.controller.outputWriteFailures > 0)
         do {
             try simulation.advance(through: .zero + .seconds(4))

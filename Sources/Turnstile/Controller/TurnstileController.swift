@@ -157,8 +157,12 @@ public final class TurnstileController<Chip: GPIOChip> {
     }
 
     /// Sends a command event (`fault`, `repair`) that no input line carries.
-    public func send(_ event: TurnstileEvent, at now: MachineInstant) {
-        runDeadlines(upTo: now.nanoseconds)
+    ///
+    /// Everything that happened up to `now` is handled first — edges already on the chip
+    /// included — so a command never leaves an edge unread: the edge's debounce deadline is
+    /// known again when the command returns, whatever order same-time inputs came in.
+    public func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) {
+        try process(now: now)
         dispatch(event, at: now.nanoseconds)
     }
 

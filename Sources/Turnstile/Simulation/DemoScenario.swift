@@ -1,48 +1,122 @@
 extension Scenario {
-    /// The scenario `turnstiled simulate` plays without `--script`: every state, every input,
-    /// and the checks that say it went right. Inputs are taken about 13 ms after their pulse
-    /// starts (3 ms of contact bounce, then 10 ms of debounce), so checks keep clear of that.
-    public static let demoText = """
-        # The built-in demo: every state and every input, checked as it goes.
-        0.0    coin                         # locked -> unlocked, credit 1
-        0.5    coin                         # credit 2; the relock timer restarts
-        1.0    push                         # a passage, credit 1
-        1.5    push                         # the last credit: locked again
-        1.9    expect state locked
-        1.9    expect counter passages 2
-        2.0    push                         # a forced push: the alarm sounds for 0.5 s
-        2.2    expect output alarm 1
-        2.7    expect output alarm 0
-        3.0    coin                         # unlocked, and nobody passes...
-        8.5    expect state locked          # ...so the relock timeout expired the credit
-        8.5    expect counter expiredCredits 1
-        9.0    fault                        # the mechanism reports a failure: broken, alarm on
-        9.2    expect output alarm 1
-        9.5    coin                         # taken while broken: counted out of service
-        10.0   repair                       # a service pulse: out of order for 5 s
-        14.9   expect state outOfOrder
-        15.2   expect state locked
-        16.0   coin                         # unlocked with credit 1
-        16.5   emergency on                 # fire alarm: arm released, the credit expires
-        16.7   expect output lock 0
-        17.0   push                         # a free passage
-        17.5   emergency off                # back to locked
-        18.0   push hold 31                 # the arm held: after 30 s it is a jam, a fault
-        49.0   expect state broken
-        50.0   repair
-        55.5   expect state locked
-        55.5   expect counter coins 5
-        55.5   expect counter coinsOutOfService 1
-        55.5   expect counter freePassages 1
-        56     end
-        """
+    /// The scenario `turnstiled simulate` plays without `--script`, written for `board`: every
+    /// state and every input the board wires, paced by its timings and pulse widths, with checks
+    /// that say it went right. On `boards/sim.toml` it visits all five states in 56 s.
+    ///
+    /// It is built rather than fixed so that any valid board gets a demo that holds: one without
+    /// a service input never repairs (so the jam comes last), one without an emergency input has
+    /// no fire alarm, one without an alarm output checks no alarm.
+    public static func demoText(for board: BoardFile) -> String {
+        DemoBuilder(board: board).text
+    }
 
-    /// The demo, parsed against `vocabulary`.
-    public static func demo(vocabulary: ScenarioVocabulary) -> Scenario {
-        do {
-            return try parse(demoText, file: "<demo>", vocabulary: vocabulary)
-        } catch {
-            fatalError("the built-in demo scenario does not parse: \(error)")
+    /// The demo for `board`, parsed.
+    public static func demo(for board: BoardFile) throws(ScenarioError) -> Scenario {
+        try parse(demoText(for: board), file: "<demo>", vocabulary: TurnstileSimulation.vocabulary(for: board))
+    }
+}
+
+/// Writes the demo one action at a time, keeping the clock and the counters it expects.
+private struct DemoBuilder {
+    let board: BoardFile
+    private(set) var lines = ["# The built-in demo: every state and every input the board wires, checked as it goes."]
+    private var time = 0.0
+    private var coins = 0
+    private var outOfService = 0
+    private var freePassages = 0
+
+    init(board: BoardFile) {
+        self.board = board
+        let timings = board.turnstile
+        let relock = timings.relockTimeout.seconds, repair = timings.repairPeriod.seconds
+        let jam = timings.jamTimeout.seconds, alarmPulse = timings.alarmPulse.seconds
+        let hasService = board.inputs[.service] != nil, hasAlarm = board.inputs[.emergency] != nil
+        let sounds = board.outputs[.alarm] != nil
+
+        add("coin", "locked -> unlocked, credit 1"); coins += 1
+        wait(step); add("coin", "credit 2; the relock timer restarts"); coins += 1
+        wait(step); add("push", "a passage, credit 1")
+        wait(step); add("push", "the last credit: locked again")
+        expect(after: settle, "state locked", "counter passages 2")
+        wait(step); add("push", "a forced push: the alarm sounds")
+        if sounds && alarmPulse > 2 * settle {
+            expect(after: settle, "output alarm 1")
+            expect(after: alarmPulse + settle, "output alarm 0")
         }
+        wait(max(alarmPulse, step) + step); add("coin", "unlocked, and nobody passes..."); coins += 1
+        expect(after: relock + step, "state locked", "counter expiredCredits 1")
+        wait(relock + 2 * step)
+        if hasService {
+            breakAndRepair(sounds: sounds, repair: repair)
+        }
+        if hasAlarm {
+            add("coin", "unlocked with credit 1"); coins += 1
+            wait(step); add("emergency on", "fire alarm: arm released, the credit expires")
+            expect(after: settle, "output lock 0")
+            wait(step); add("push", "a free passage"); freePassages += 1
+            wait(step); add("emergency off", "back to locked")
+            wait(step)
+        }
+        add("push hold \(format(jam + 1))", "the arm held: after jam_timeout it is a jam, a fault")
+        expect(after: jam + 1, "state broken")
+        wait(jam + 2)
+        if hasService {
+            add("repair"); expect(after: repair + step, "state locked")
+            wait(repair + 2 * step)
+        } else {
+            add("coin", "taken while broken: counted out of service"); coins += 1; outOfService += 1
+            wait(step)
+        }
+        expect(after: 0, "counter coins \(coins)", "counter coinsOutOfService \(outOfService)",
+               "counter freePassages \(freePassages)")
+        lines.append("\(format(time))    end")
+    }
+
+    var text: String { lines.joined(separator: "\n") + "\n" }
+
+    /// Room between actions: longer than any pulse plus its debounce, so pulses never overlap.
+    private var step: Double {
+        let pulses = [board.sim.coinPulse, board.sim.pushPulse, board.sim.servicePulse].map(\.seconds).max() ?? 0
+        return max(0.5, pulses + settle + 0.2)
+    }
+
+    /// How long after its pulse starts an input is surely taken: bounce, then debounce, and a margin.
+    private var settle: Double {
+        let debounce = board.inputs.values.map(\.debounce.seconds).max() ?? 0
+        return board.sim.bounceWindow.seconds + debounce + 0.1
+    }
+
+    private mutating func breakAndRepair(sounds: Bool, repair: Double) {
+        add("fault", "the mechanism reports a failure: broken, alarm on")
+        if sounds { expect(after: settle, "output alarm 1") }
+        wait(step); add("coin", "taken while broken: counted out of service"); coins += 1; outOfService += 1
+        wait(step); add("repair", "a service pulse: out of order for the repair period")
+        expect(after: repair - 0.1, "state outOfOrder")
+        expect(after: repair + settle + 0.1, "state locked")
+        wait(repair + 2 * step)
+    }
+
+    private mutating func wait(_ seconds: Double) { time += seconds }
+
+    private mutating func add(_ action: String, _ comment: String? = nil) {
+        let line = "\(format(time))    \(action)"
+        lines.append(comment.map { line.padding(toLength: max(line.count + 1, 36), withPad: " ", startingAt: 0) + "# \($0)" } ?? line)
+    }
+
+    private mutating func expect(after delay: Double, _ checks: String...) {
+        for check in checks { lines.append("\(format(time + delay))    expect \(check)") }
+    }
+
+    /// Seconds with up to three decimals, trailing zeros dropped.
+    private func format(_ seconds: Double) -> String {
+        Duration.milliseconds(Int64((seconds * 1000).rounded())).secondsText
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double` (for arithmetic on demo timings).
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

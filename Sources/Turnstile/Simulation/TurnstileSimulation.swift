@@ -84,7 +84,7 @@ public final class TurnstileSimulation {
         // `0 emergency on` is the world before the controller starts: it comes up during a fire
         // alarm and must find the line already active, whatever else happens at 0.
         let startsInAlarm = { (step: ScenarioStep) in step.time == .zero && step.action == .emergency(on: true) }
-        if scenario.steps.contains(where: startsInAlarm) { perform(.emergency(on: true), at: .zero) }
+        if scenario.steps.contains(where: startsInAlarm) { try perform(.emergency(on: true), at: .zero) }
         let steps = scenario.steps.filter { !startsInAlarm($0) }
         var failures = 0
         var next = 0
@@ -103,7 +103,7 @@ public final class TurnstileSimulation {
                     reporter.expectationFailed(failure)
                 }
             }
-            for step in steps[next..<group] { perform(step.action, at: time) }
+            for step in steps[next..<group] { try perform(step.action, at: time) }
             next = group
         }
         try advance(through: end)
@@ -143,7 +143,8 @@ public final class TurnstileSimulation {
 
     /// Acts on the inputs at `time` (not before the last time advanced to): a pulse or a level
     /// on a line, or a direct `fault`. Expectations do nothing here.
-    public func perform(_ action: ScenarioAction, at time: MachineInstant) {
+    /// - Throws: a GPIO error (an injected fault) met while handling what happened up to `time`.
+    public func perform(_ action: ScenarioAction, at time: MachineInstant) throws(GPIOError) {
         let sim = board.sim
         switch action {
         case .coin: pulse(.coin, at: time, width: sim.coinPulse)
@@ -153,8 +154,8 @@ public final class TurnstileSimulation {
         case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
         case .fault:
             chip.advance(to: time)
-            controller.send(.fault, at: time)
-            finishStep(at: time)
+            try controller.send(.fault, at: time)
+            try finishStep(at: time)
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
         }
     }
@@ -165,12 +166,12 @@ public final class TurnstileSimulation {
         if let wallClockStart { sleep(until: wallClockStart + now.duration(since: .zero)) }
         chip.advance(to: now)
         try controller.process(now: now)
-        finishStep(at: now)
+        try finishStep(at: now)
     }
 
     /// After the controller has handled a moment: the arm model's breakage, then the story so far.
-    private func finishStep(at now: MachineInstant) {
-        judgePassages(at: now)
+    private func finishStep(at now: MachineInstant) throws(GPIOError) {
+        try judgePassages(at: now)
         flushTrace()
     }
 
@@ -206,10 +207,10 @@ public final class TurnstileSimulation {
     }
 
     /// `--break-probability`: each passage taken in `unlocked` may break the mechanism.
-    private func judgePassages(at now: MachineInstant) {
+    private func judgePassages(at now: MachineInstant) throws(GPIOError) {
         while breakage.passagesToJudge > 0 {
             breakage.passagesToJudge -= 1
-            if breakage.breaks() { controller.send(.fault, at: now) }
+            if breakage.breaks() { try controller.send(.fault, at: now) }
         }
     }
 
