@@ -2,6 +2,7 @@
 #include "clinux.h"
 #include <sys/signalfd.h>
 #include <pthread.h>
+#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -35,4 +36,12 @@ int clinux_block_signals(const int *signals, sigset_t *mask)
 void clinux_line_buffer_stdout(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+int clinux_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return errno ? errno : EIO;
+    return 0;
 }

@@ -53,6 +53,9 @@ public final class SimChip: GPIOChip, Sendable {
         outputSink: @escaping @Sendable (SimOutputChange) -> Void = { _ in }
     ) {
         precondition(!lines.isEmpty, "a SimChip needs at least one line")
+        precondition(
+            lines.count <= Int(GPIOLineOffset.largest.rawValue) + 1,
+            "a SimChip has at most \(Int(GPIOLineOffset.largest.rawValue) + 1) lines, as a kernel chip; got \(lines.count)")
         precondition(eventBufferCapacityPerLine > 0, "eventBufferCapacityPerLine must be positive")
         info = GPIOChipInfo(name: name, label: label, path: path ?? "sim:\(name)", lineCount: lines.count)
         self.clock = clock

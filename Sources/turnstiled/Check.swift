@@ -13,7 +13,9 @@ struct Check: ParsableCommand {
     var script: String?
 
     func run() throws {
-        let boardFile = try loadBoard(board)
+        var boardFile = try loadBoard(board)
+        // A simulated board is checked as `simulate` would run it.
+        if boardFile.backend == .sim { boardFile = try loadSimulatedBoard(board) }
         print("\(board): ok — board \(boardFile.name), backend \(boardFile.backend.rawValue), chip \(boardFile.chip), "
             + "inputs \(InputRole.allCases.filter { boardFile.inputs[$0] != nil }.map(\.rawValue).joined(separator: " ")), "
             + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0] != nil }.map(\.rawValue).joined(separator: " "))")

@@ -1,6 +1,10 @@
 import ControllerFSM
 import Turnstile
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `--json`: one object per line on standard output, as DESIGN.md's simulation contract gives.
 final class JSONReporter: SimulationReporter {
     func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {
@@ -32,6 +36,8 @@ final class JSONReporter: SimulationReporter {
 /// The readable trace: one line per transition, ignored event and output change, then a summary.
 final class TextReporter: SimulationReporter {
     private let style: Style
+    /// For what goes to standard error, which may be redirected when standard output is not.
+    private let errorStyle = Style(enabled: Terminal.wantsColor(on: STDERR_FILENO))
 
     init(colors: Bool, command: String = "simulate", header: String) {
         style = Style(enabled: colors)
@@ -55,7 +61,7 @@ final class TextReporter: SimulationReporter {
     }
 
     func expectationFailed(_ failure: ExpectationFailure) {
-        Terminal.writeError(style.red("expect failed: ") + "\(failure)\n")
+        Terminal.writeError(errorStyle.red("expect failed: ") + "\(failure)\n")
     }
 
     func finished(_ summary: SimulationSummary) {

@@ -38,7 +38,9 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        let boardFile = try loadBoard(board)
+        let boardFile = try loadSimulatedBoard(board)
+        // Following the wall clock, each line must reach a pipe as it happens, not at exit.
+        if realtime { Syscalls.lineBufferStandardOutput() }
         let scenario: Scenario
         do {
             let vocabulary = TurnstileSimulation.vocabulary(for: boardFile)
@@ -51,7 +53,7 @@ struct Simulate: ParsableCommand {
         }
         let reporter: any SimulationReporter = json
             ? JSONReporter()
-            : TextReporter(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script ?? "built-in demo"), seed \(seed)")
+            : TextReporter(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script.map { $0 == "-" ? "<stdin>" : $0 } ?? "built-in demo"), seed \(seed)")
         let simulation: TurnstileSimulation
         do {
             simulation = try TurnstileSimulation(board: boardFile, seed: seed, breakProbability: breakProbability, reporter: reporter)
@@ -72,6 +74,19 @@ struct Simulate: ParsableCommand {
         }
         if summary.failedExpectations > 0 { throw ExitStatus.expectationFailed }
     }
+}
+
+/// Reads a board to simulate, or the built-in one, refusing timings the simulation cannot
+/// honour (see `TurnstileSimulation.checkTimings`); a bad file exits with status 2.
+func loadSimulatedBoard(_ path: String?) throws -> BoardFile {
+    let board = try loadBoard(path)
+    do {
+        try TurnstileSimulation.checkTimings(of: board, file: path ?? "boards/sim.toml")
+    } catch {
+        Terminal.error("\(error)")
+        throw ExitStatus.badInput
+    }
+    return board
 }
 
 /// Reads the board file, or the built-in simulated board; a bad file exits with status 2.

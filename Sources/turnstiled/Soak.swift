@@ -26,9 +26,12 @@ struct Soak: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String?
 
-    /// A million million events: weeks of wall time at half a million a second, and a count
-    /// every counter holds with room to spare.
-    static let maxEvents = 1_000_000_000_000
+    /// A billion events: about half an hour at half a million a second, and about eight years
+    /// of virtual time, inside the scenario time limit (TimeLimits.scenarioTime).
+    static let maxEvents = 1_000_000_000
+    /// Inputs in a row that dispatch nothing before soak gives up (a healthy run dispatches on
+    /// almost every one).
+    static let maxIdleActions = 10_000
 
     func validate() throws {
         guard (10...Self.maxEvents).contains(events) else {
@@ -37,7 +40,7 @@ struct Soak: ParsableCommand {
     }
 
     func run() throws {
-        let boardFile = try loadBoard(board)
+        let boardFile = try loadSimulatedBoard(board)
         let simulation = try TurnstileSimulation(board: boardFile, seed: seed, reporter: QuietReporter())
         var random = SplitMix64(seed: seed ^ 0x50AC_50AC_50AC_50AC)
         var time = MachineInstant.zero
@@ -48,12 +51,21 @@ struct Soak: ParsableCommand {
         let checkpoints = (1...10).map { $0 == 10 ? events : events / 10 * $0 }
         var nextCheckpoint = 0
         var baselineKiB = 0
+        var lastDispatched = 0
+        var idleActions = 0
         print("   events   virtual time   wall time    resident")
         while nextCheckpoint < checkpoints.count {
             time = time + .milliseconds(Int64(40 + random.next(below: 400)))
             try simulation.perform(randomAction(&random, state: simulation.controller.state, board: boardFile), at: time)
             try simulation.advance(through: time)
             let dispatched = simulation.controller.statistics.dispatched
+            // Inputs the controller never takes would keep this loop going for ever.
+            idleActions = dispatched == lastDispatched ? idleActions + 1 : 0
+            lastDispatched = dispatched
+            if idleActions == Self.maxIdleActions {
+                Terminal.error("\(Self.maxIdleActions) inputs in a row were not taken by the controller; check the board's debounce against its [sim] pulses")
+                throw ExitStatus.expectationFailed
+            }
             if dispatched >= checkpoints[nextCheckpoint] {
                 let resident = residentKiB()
                 if nextCheckpoint == 0 { baselineKiB = resident }

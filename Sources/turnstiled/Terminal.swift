@@ -5,8 +5,12 @@ import Glibc
 enum Terminal {
     /// Colour only for a terminal, and never under `NO_COLOR` set to anything but the empty string
     /// (https://no-color.org).
-    static var wantsColor: Bool {
-        guard isatty(STDOUT_FILENO) != 0 else { return false }
+    static var wantsColor: Bool { wantsColor(on: STDOUT_FILENO) }
+
+    /// Whether what goes to `descriptor` may be coloured: each stream is judged on its own, so
+    /// a redirected standard error gets no escape codes when standard output is a terminal.
+    static func wantsColor(on descriptor: Int32) -> Bool {
+        guard isatty(descriptor) != 0 else { return false }
         guard let noColor = getenv("NO_COLOR") else { return true }
         return noColor.pointee == 0
     }

@@ -1,4 +1,10 @@
 import ArgumentParser
+import CLinux
+import Turnstile
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Turnstiled: ParsableCommand {
@@ -9,6 +15,25 @@ struct Turnstiled: ParsableCommand {
         version: "0.1.0",
         subcommands: [Simulate.self, Run.self, Lines.self, Check.self, Graph.self, Soak.self],
         defaultSubcommand: Simulate.self)
+
+    /// ArgumentParser's entry, with two checks around it: a misspelt command is named as such
+    /// (with the default subcommand it would otherwise be read as an argument of `simulate`),
+    /// and output that could not be written fails the run instead of vanishing.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
+            let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""
+            Terminal.error("unknown command \"\(first)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `turnstiled --help`")
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
+        main(arguments)
+        let code = clinux_flush_stdout()
+        if code != 0 {
+            Terminal.error("cannot write standard output: \(String(cString: strerror(code)))")
+            Glibc.exit(ExitStatus.outputFailed.rawValue)
+        }
+    }
 }
 
 /// The exit statuses, for `--help` (the root command's and the subcommands').
@@ -18,11 +43,14 @@ let exitStatusHelp = """
       1   an `expect` failed; each failure is reported on standard error
       2   a malformed scenario or board file, refused before anything ran
       3   a GPIO error stopped the run (the counters so far are reported)
-      64  a bad command line: an unknown option or an invalid value
+      64  a bad command line: an unknown command or option, or an invalid value
+      74  standard output could not be written (a full disk, a closed pipe)
     """
 
 enum ExitStatus {
     static let expectationFailed = ExitCode(1)
     static let badInput = ExitCode(2)
     static let gpioError = ExitCode(3)
+    static let usage = ExitCode(64)
+    static let outputFailed = ExitCode(74)
 }

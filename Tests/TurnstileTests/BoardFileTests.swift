@@ -65,7 +65,7 @@ struct BoardFileTests {
             line = "GPIO27"
             bias = "pull-down"
             [inputs.service]
-            line = 4294967295
+            line = 65535
             bias = "disabled"
             debounce = "0ms"
             [inputs.emergency]
@@ -105,7 +105,7 @@ struct BoardFileTests {
         #expect(coin.bias == .pullUp)
         #expect(coin.debounce == .milliseconds(5))
         #expect(board.inputs[.push]?.bias == .pullDown)
-        #expect(board.inputs[.service]?.line == .offset(UInt32.max))
+        #expect(board.inputs[.service]?.line == .offset(65535))
         #expect(board.inputs[.service]?.bias == .disabled)
         #expect(board.inputs[.service]?.debounce == .zero)
         #expect(board.inputs[.emergency]?.bias == .asIs)

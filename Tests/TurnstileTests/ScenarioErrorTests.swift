@@ -34,7 +34,11 @@ struct ScenarioErrorTests {
         ("5. coin", #"s.txt: line 1: bad time "5."; each line starts with a time in seconds, like 0, 1.5 or 30"#),
         ("1e3 coin", #"s.txt: line 1: bad time "1e3"; each line starts with a time in seconds, like 0, 1.5 or 30"#),
         ("0.0000000001 coin", "s.txt: line 1: time 0.0000000001 is finer than a nanosecond; round it to 9 decimal places or fewer"),
-        ("99999999999 coin", "s.txt: line 1: time 99999999999 is too large; virtual time goes up to about 292 years"),
+        ("99999999999 coin", "s.txt: line 1: time 99999999999 is too large; scenarios run for at most 10 years (315360000 s)"),
+        ("9223372036 coin", "s.txt: line 1: time 9223372036 is too large; scenarios run for at most 10 years (315360000 s)"),
+        ("9223372036.854775807 coin", "s.txt: line 1: time 9223372036.854775807 is too large; scenarios run for at most 10 years (315360000 s)"),
+        ("9223372036.854775807 end", "s.txt: line 1: time 9223372036.854775807 is too large; scenarios run for at most 10 years (315360000 s)"),
+        ("315360000.000000001 end", "s.txt: line 1: time 315360000.000000001 is too large; scenarios run for at most 10 years (315360000 s)"),
     ])
     func badTime(text: String, expected: String) {
         expectRefusal(text, expected)
@@ -104,7 +108,8 @@ struct ScenarioErrorTests {
         ("0 expect counter coins -1", #"s.txt: line 1: "-1" is not a count; counts are whole numbers, 0 or more"#),
         ("0 expect counter coins 1.0", #"s.txt: line 1: "1.0" is not a count; counts are whole numbers, 0 or more"#),
         ("0 expect counter coins +1", #"s.txt: line 1: "+1" is not a count; counts are whole numbers, 0 or more"#),
-        ("0 expect counter coins 99999999999999999999", #"s.txt: line 1: "99999999999999999999" is not a count; counts are whole numbers, 0 or more"#),
+        ("0 expect counter coins 99999999999999999999", "s.txt: line 1: count 99999999999999999999 is too large; counts go up to 9223372036854775807"),
+        ("0 push hold 9223372036", "s.txt: line 1: duration 9223372036 is too large; scenarios run for at most 10 years (315360000 s)"),
         ("0 expect credit one", #"s.txt: line 1: "one" is not a count; counts are whole numbers, 0 or more"#),
         ("0 expect output lock on", #"s.txt: line 1: output value "on" is not 0 or 1; values are logical: 1 is on (lock 1 = locked), 0 is off"#),
         ("0 expect output lock 2", #"s.txt: line 1: output value "2" is not 0 or 1; values are logical: 1 is on (lock 1 = locked), 0 is off"#),

@@ -23,6 +23,9 @@ int clinux_signalfd_read(int fd);
  * afterwards, and fills `mask` with them. */
 int clinux_block_signals(const int *signals, sigset_t *mask);
 
+/* Flushes standard output; returns 0, or the errno of a write that failed since the start. */
+int clinux_flush_stdout(void);
+
 /* Makes standard output line-buffered, even into a pipe. */
 void clinux_line_buffer_stdout(void);
 

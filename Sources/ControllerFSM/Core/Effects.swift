@@ -53,7 +53,7 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
         precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
         timers[timer.slot].armed = true
         timers[timer.slot].event = event
-        let deadline = currentTime &+ delay
+        let deadline = MachineInstant.saturatingSum(currentTime, delay)
         timers[timer.slot].deadline = deadline
         if deadline < nextDeadline { nextDeadline = deadline } else { recomputeNextDeadline() }
     }

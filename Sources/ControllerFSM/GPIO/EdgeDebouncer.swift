@@ -26,7 +26,7 @@ public struct EdgeDebouncer: Sendable {
         /// Whether `raw` differs from `stable` and waits to be accepted.
         var pending: Bool
 
-        var deadline: Int64 { lastChange &+ period }
+        var deadline: Int64 { MachineInstant.saturatingSum(lastChange, period) }
     }
 
     private var lines: [Line]

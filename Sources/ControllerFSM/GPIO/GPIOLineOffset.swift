@@ -7,6 +7,9 @@ public struct GPIOLineOffset: RawRepresentable, Hashable, Comparable, Sendable,
 {
     public var rawValue: UInt32
 
+    /// The largest offset any GPIO chip can have: the kernel counts a chip's lines in 16 bits.
+    public static let largest = GPIOLineOffset(UInt32(UInt16.max))
+
     @inlinable
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 

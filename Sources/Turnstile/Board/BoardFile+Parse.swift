@@ -4,11 +4,16 @@ import TOMLKit
 extension BoardFile {
     /// The consumer name lines are requested under when `[board]` does not set one.
     static let defaultConsumer = "turnstiled"
+    /// The largest board file read: a full board with comments is about 3 KiB.
+    public static let maxFileSize = 64 * 1024
+    /// How deeply tables and arrays may nest; the format's deepest key is `inputs.coin.line`.
+    /// The TOML library recurses once per level, so an absurd depth would overflow its stack.
+    public static let maxNesting = 8
 
     /// Reads and validates the board file at `path`.
     public static func load(path: String) throws(BoardFileError) -> BoardFile {
         let text: String
-        do { text = try TextFile.contents(path: path) } catch {
+        do { text = try TextFile.contents(path: path, limit: maxFileSize) } catch {
             throw BoardFileError(file: path, location: .file, reason: error.reason)
         }
         return try parse(text, file: path)
@@ -16,6 +21,7 @@ extension BoardFile {
 
     /// Parses and validates board-file text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(BoardFileError) -> BoardFile {
+        try checkShape(text, file: file)
         let root = BoardTable(table: try document(text, file: file), path: "", file: file)
         try root.rejectUnknownKeys(["board", "inputs", "outputs", "turnstile", "sim"], kind: "section")
 
@@ -97,7 +103,7 @@ extension BoardFile {
             line: try lineSelector(table, example: "\"GPIO17\""),
             activeLow: try table.bool("active_low") ?? false,
             bias: try table.choice("bias", of: Bias.self) ?? .asIs,
-            debounce: try table.duration("debounce", zero: .allowed, example: "10ms") ?? .milliseconds(10))
+            debounce: try table.duration("debounce", zero: .allowed, limit: TimeLimits.debounce, example: "10ms") ?? .milliseconds(10))
     }
 
     private static func outputLine(_ table: BoardTable) throws(BoardFileError) -> OutputLine {
@@ -115,8 +121,9 @@ extension BoardFile {
             return .name(name)
         }
         if let offset = value.int {
-            guard let offset = UInt32(exactly: offset) else {
-                throw table.error(at: "line", "offset \(offset) is out of range", hint: "offsets go from 0 to \(UInt32.max)")
+            guard offset >= 0, offset <= GPIOLineOffset.largest.rawValue, let offset = UInt32(exactly: offset) else {
+                throw table.error(at: "line", "offset \(offset) is out of range",
+                                  hint: "a GPIO chip's offsets go from 0 to \(GPIOLineOffset.largest)")
             }
             return .offset(offset)
         }
@@ -142,21 +149,21 @@ extension BoardFile {
     private static func turnstileSettings(_ table: BoardTable?) throws(BoardFileError) -> TurnstileSettings {
         try table?.rejectUnknownKeys(["relock_timeout", "repair_period", "jam_timeout", "alarm_pulse", "fail_mode"], kind: "key")
         return TurnstileSettings(
-            relockTimeout: try table?.duration("relock_timeout", zero: .refused, example: "5s") ?? .seconds(5),
-            repairPeriod: try table?.duration("repair_period", zero: .refused, example: "5s") ?? .seconds(5),
-            jamTimeout: try table?.duration("jam_timeout", zero: .refused, example: "30s") ?? .seconds(30),
-            alarmPulse: try table?.duration("alarm_pulse", zero: .refused, example: "500ms") ?? .milliseconds(500),
+            relockTimeout: try table?.duration("relock_timeout", zero: .refused, limit: TimeLimits.boardTiming, example: "5s") ?? .seconds(5),
+            repairPeriod: try table?.duration("repair_period", zero: .refused, limit: TimeLimits.boardTiming, example: "5s") ?? .seconds(5),
+            jamTimeout: try table?.duration("jam_timeout", zero: .refused, limit: TimeLimits.boardTiming, example: "30s") ?? .seconds(30),
+            alarmPulse: try table?.duration("alarm_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "500ms") ?? .milliseconds(500),
             failMode: try table?.choice("fail_mode", of: FailMode.self) ?? .secure)
     }
 
     private static func simSettings(_ table: BoardTable?, file: String) throws(BoardFileError) -> SimSettings {
         try table?.rejectUnknownKeys(["coin_pulse", "push_pulse", "service_pulse", "bounce_edges", "bounce_window"], kind: "key")
         let settings = SimSettings(
-            coinPulse: try table?.duration("coin_pulse", zero: .refused, example: "50ms") ?? .milliseconds(50),
-            pushPulse: try table?.duration("push_pulse", zero: .refused, example: "150ms") ?? .milliseconds(150),
-            servicePulse: try table?.duration("service_pulse", zero: .refused, example: "100ms") ?? .milliseconds(100),
+            coinPulse: try table?.duration("coin_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "50ms") ?? .milliseconds(50),
+            pushPulse: try table?.duration("push_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "150ms") ?? .milliseconds(150),
+            servicePulse: try table?.duration("service_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "100ms") ?? .milliseconds(100),
             bounceEdges: try table?.integer("bounce_edges", in: 0...100) ?? 4,
-            bounceWindow: try table?.duration("bounce_window", zero: .allowed, example: "3ms") ?? .milliseconds(3))
+            bounceWindow: try table?.duration("bounce_window", zero: .allowed, limit: TimeLimits.debounce, example: "3ms") ?? .milliseconds(3))
         guard settings.bounceEdges > 0 else { return settings }
 
         // Bounce belongs to the edges of a pulse: a window as long as the pulse would smear the
@@ -174,5 +181,55 @@ extension BoardFile {
                                  hint: "contact bounce lasts a few milliseconds at each edge of a pulse")
         }
         return settings
+    }
+}
+
+extension BoardFile {
+    /// Refuses, before the TOML library sees it, text too large or nested too deeply for a
+    /// board file: table headers with too many dotted parts, arrays or inline tables opened too
+    /// deeply. Quoted strings and comments are skipped, so their brackets and dots do not count.
+    static func checkShape(_ text: String, file: String) throws(BoardFileError) {
+        if text.utf8.count > maxFileSize {
+            throw BoardFileError(file: file, location: .file, reason: "is larger than \(maxFileSize / 1024) KiB, too large for a board file")
+        }
+        var line = 1
+        var depth = 0
+        var keyDots = 0
+        var inHeader = false
+        var beforeValue = true
+        var quote: UInt8? = nil
+        var comment = false
+        var atLineStart = true
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                (comment, atLineStart, inHeader, beforeValue, keyDots) = (false, true, false, true, 0)
+                continue
+            }
+            if comment { continue }
+            if let open = quote {
+                if byte == open { quote = nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
+            case UInt8(ascii: "#"): comment = true
+            case UInt8(ascii: "=") where !inHeader: beforeValue = false
+            case UInt8(ascii: "[") where atLineStart: inHeader = true
+            case UInt8(ascii: "[") where !inHeader, UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]") where !inHeader, UInt8(ascii: "}"): depth = max(0, depth - 1)
+            case UInt8(ascii: "]"): inHeader = false; beforeValue = false
+            // Dotted keys and header parts nest tables as deeply as brackets do.
+            case UInt8(ascii: ".") where inHeader || (beforeValue && depth == 0): keyDots += 1
+            default: break
+            }
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { atLineStart = false }
+            if depth > maxNesting || keyDots + 1 > maxNesting {
+                throw BoardFileError(
+                    file: file, location: .position(line: line, column: 1),
+                    reason: "nested more than \(maxNesting) levels deep",
+                    hint: "a board file's deepest key is inputs.coin.line")
+            }
+        }
     }
 }

@@ -39,6 +39,7 @@ public struct BoardFileError: Error, Hashable, Sendable, CustomStringConvertible
         case .position(let line, let column): " line \(line), column \(column):"
         case .keyPath(let path): " \(path):"
         }
-        return "\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")
+        // Parts may quote the file's own bytes: shown visibly, never raw.
+        return ("\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")).visible
     }
 }

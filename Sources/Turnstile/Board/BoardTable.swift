@@ -88,7 +88,7 @@ struct BoardTable {
     enum Zero { case allowed, refused }
 
     /// A duration string; `example` (the key's default, as written in a file) shows the form.
-    func duration(_ key: String, zero: Zero, example: String) throws(BoardFileError) -> Duration? {
+    func duration(_ key: String, zero: Zero, limit: Duration, example: String) throws(BoardFileError) -> Duration? {
         let example = "\(key) = \"\(example)\""
         let shape = "write a number and a unit (ns, us, ms, s) in quotes, e.g. \(example)"
         guard let value = table[key] else { return nil }
@@ -105,12 +105,13 @@ struct BoardTable {
             throw error(at: key, reason, hint: shape)
         }
         let duration: Duration
-        switch DecimalDuration.parse(number, unitExponent: exponent) {
+        switch DecimalDuration.parse(number, unitExponent: exponent, limit: limit) {
         case .success(let parsed): duration = parsed
         case .failure(.notADecimal): throw error(at: key, "\"\(text)\" is not a duration", hint: shape)
         case .failure(.finerThanNanoseconds):
             throw error(at: key, "\"\(text)\" is finer than a nanosecond", hint: "round it to whole nanoseconds")
-        case .failure(.tooLarge): throw error(at: key, "\"\(text)\" is too long", hint: "durations go up to about 292 years")
+        case .failure(.tooLarge):
+            throw error(at: key, "\"\(text)\" is too long", hint: "\(key) is at most \(TimeLimits.describe(limit))")
         }
         if zero == .refused, duration == .zero {
             throw error(at: key, "must be longer than zero", hint: "for example \(example)")

@@ -128,7 +128,7 @@ public final class TurnstileController<Chip: GPIOChip> {
             let active = try inputs.readValue(at: index)
             debouncer.setLevel(active, ofLine: index)
             if role == .emergency { emergencyActive = active }
-            if role == .push && active { jamDeadline = now.nanoseconds &+ jamTimeout }
+            if role == .push && active { jamDeadline = MachineInstant.saturatingSum(now.nanoseconds, jamTimeout) }
         }
         machine.start(at: now)
         // A fire alarm already on is taken before any output is written, so the outputs go
@@ -246,7 +246,7 @@ public final class TurnstileController<Chip: GPIOChip> {
         case .coin:
             if active { dispatch(.coin, at: time) }
         case .push:
-            jamDeadline = active ? time &+ jamTimeout : .max
+            jamDeadline = active ? MachineInstant.saturatingSum(time, jamTimeout) : .max
             if !active { jammed = false }
             if active { dispatch(.push, at: time) }
         case .service:
@@ -298,7 +298,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     private func applyOutputs(at time: Int64) {
         if machine.context.outputs.alarmPulseRequested {
             machine.context.outputs.alarmPulseRequested = false
-            alarmPulseEnd = time &+ alarmPulse
+            alarmPulseEnd = MachineInstant.saturatingSum(time, alarmPulse)
         }
         if alarmPulseEnd != .min && time >= alarmPulseEnd { alarmPulseEnd = .min }
         write(.lock, at: time)

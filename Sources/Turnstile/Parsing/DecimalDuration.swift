@@ -11,13 +11,14 @@ enum DecimalDuration {
         case notADecimal
         /// More fractional digits than whole nanoseconds can hold.
         case finerThanNanoseconds
-        /// Past what the runtime's 64-bit nanosecond clock can represent (about 292 years).
+        /// Longer than the caller's limit.
         case tooLarge
     }
 
     /// Parses `text` (`12`, `0.5`, `3.250`) as a count of units that are each `10^unitExponent`
-    /// nanoseconds long (0 for ns, 3 for µs, 6 for ms, 9 for s).
-    static func parse(_ text: Substring, unitExponent: Int) -> Result<Duration, Failure> {
+    /// nanoseconds long (0 for ns, 3 for µs, 6 for ms, 9 for s), refusing anything longer than
+    /// `limit` (however many digits it has: nothing here can overflow).
+    static func parse(_ text: Substring, unitExponent: Int, limit: Duration) -> Result<Duration, Failure> {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = parts[0]
         let fraction = parts.count == 2 ? parts[1] : nil
@@ -46,7 +47,7 @@ enum DecimalDuration {
         let fractionNanoseconds = fractionValue * power10(unitExponent - significant.count)
 
         let (total, overflowSum) = wholeNanoseconds.addingReportingOverflow(fractionNanoseconds)
-        if overflowSum { return .failure(.tooLarge) }
+        if overflowSum || Duration.nanoseconds(total) > limit { return .failure(.tooLarge) }
         return .success(.nanoseconds(total))
     }
 

@@ -16,8 +16,11 @@ enum TextFile {
         var reason: String
     }
 
-    /// The contents of `path`, or of standard input when `path` is nil.
-    static func contents(path: String?) throws(Failure) -> String {
+    /// The contents of `path`, or of standard input when `path` is nil, refusing more than
+    /// `limit` bytes (a file that is not what it should be — `/dev/zero`, a log — must not
+    /// fill memory). A UTF-8 byte order mark at the start is dropped: editors add it, and it
+    /// means nothing.
+    static func contents(path: String?, limit: Int) throws(Failure) -> String {
         let descriptor: Int32
         if let path {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -37,12 +40,16 @@ enum TextFile {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > limit { throw Failure(reason: "is larger than \(limit / 1024) KiB, too large for this kind of file") }
         }
+        if bytes.starts(with: byteOrderMark) { bytes.removeFirst(byteOrderMark.count) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Failure(reason: "is not UTF-8 text")
         }
         return text
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private static func systemError() -> String {
         String(cString: strerror(errno))

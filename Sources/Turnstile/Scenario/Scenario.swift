@@ -35,6 +35,10 @@ public struct Scenario: Hashable, Sendable {
         return finish + .seconds(1)
     }
 
+    /// The largest scenario read: a day at a busy turnstile recorded as a scenario is well under
+    /// a megabyte.
+    public static let maxFileSize = 16 * 1024 * 1024
+
     /// Parses scenario text; `file` names it in errors.
     public static func parse(_ text: String, file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         var parser = ScenarioParser(file: file, vocabulary: vocabulary)
@@ -54,7 +58,7 @@ public struct Scenario: Hashable, Sendable {
     public static func load(path: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
         let file = path == "-" ? "<stdin>" : path
         let text: String
-        do { text = try TextFile.contents(path: path == "-" ? nil : path) } catch {
+        do { text = try TextFile.contents(path: path == "-" ? nil : path, limit: maxFileSize) } catch {
             throw ScenarioError(file: file, line: nil, reason: error.reason)
         }
         return try parse(text, file: file, vocabulary: vocabulary)

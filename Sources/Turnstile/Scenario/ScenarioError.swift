@@ -22,6 +22,7 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
     /// `file: line N: reason; hint`, ready to print.
     public var description: String {
         let place = line.map { " line \($0):" } ?? ""
-        return "\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")
+        // Parts may quote the file's own bytes: shown visibly, never raw.
+        return ("\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")).visible
     }
 }

@@ -37,13 +37,13 @@ struct ScenarioParser {
     }
 
     private func time(_ text: Substring, line: Int) throws(ScenarioError) -> Duration {
-        switch DecimalDuration.parse(text, unitExponent: 9) {
+        switch DecimalDuration.parse(text, unitExponent: 9, limit: TimeLimits.scenarioTime) {
         case .success(let time):
             return time
         case .failure(.finerThanNanoseconds):
             throw error(line, "time \(text) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
         case .failure(.tooLarge):
-            throw error(line, "time \(text) is too large", hint: "virtual time goes up to about 292 years")
+            throw error(line, "time \(text) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
         case .failure(.notADecimal):
             let hint = if Self.actionNames.contains(String(text)) {
                 "start the line with its time in seconds, e.g. \"0.5 \(text)\""
@@ -161,21 +161,24 @@ struct ScenarioParser {
     }
 
     private func count(_ token: Substring, line: Int) throws(ScenarioError) -> Int {
-        guard token.allSatisfy(\.isASCIIDigit), let value = Int(token) else {
+        guard !token.isEmpty, token.allSatisfy(\.isASCIIDigit) else {
             throw error(line, "\"\(token)\" is not a count", hint: "counts are whole numbers, 0 or more")
+        }
+        guard let value = Int(token) else {
+            throw error(line, "count \(token) is too large", hint: "counts go up to \(Int.max)")
         }
         return value
     }
 
     private func seconds(_ token: Substring, what: String, line: Int) throws(ScenarioError) -> Duration {
-        switch DecimalDuration.parse(token, unitExponent: 9) {
+        switch DecimalDuration.parse(token, unitExponent: 9, limit: TimeLimits.scenarioTime) {
         case .success(let duration): return duration
         case .failure(.notADecimal):
             throw error(line, "bad duration \"\(token)\" for \(what)", hint: "write seconds without a unit, like 35 or 0.5")
         case .failure(.finerThanNanoseconds):
             throw error(line, "duration \(token) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
         case .failure(.tooLarge):
-            throw error(line, "duration \(token) is too large", hint: "virtual time goes up to about 292 years")
+            throw error(line, "duration \(token) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
         }
     }
 

@@ -18,11 +18,13 @@ struct SimulatedBoard {
             if case .offset(let offset) = line { taken.insert(offset) }
         }
         var nextFree: UInt32 = 0
-        func place(_ selector: LineSelector, activeLow: Bool, role: String) -> GPIOLineOffset {
+        func place(_ selector: LineSelector, activeLow: Bool) -> GPIOLineOffset {
             switch selector {
             case .offset(let offset):
+                // Unnamed, as on a chip whose driver names no lines: a name made up here could
+                // collide with a line the board names (a user line called "LOCK").
                 let at = GPIOLineOffset(offset)
-                names[at] = SimLine(role.uppercased(), activeLow: activeLow)
+                names[at] = SimLine(nil, activeLow: activeLow)
                 return at
             case .name(let name):
                 while taken.contains(nextFree) { nextFree += 1 }
@@ -34,11 +36,11 @@ struct SimulatedBoard {
         }
         for role in InputRole.allCases {
             guard let line = board.inputs[role] else { continue }
-            inputOffsets[role] = place(line.line, activeLow: line.activeLow, role: role.rawValue)
+            inputOffsets[role] = place(line.line, activeLow: line.activeLow)
         }
         for role in OutputRole.allCases {
             guard let line = board.outputs[role] else { continue }
-            outputRoles[place(line.line, activeLow: line.activeLow, role: role.rawValue)] = role
+            outputRoles[place(line.line, activeLow: line.activeLow)] = role
         }
         let count = Int((names.keys.map(\.rawValue).max() ?? 0) + 1)
         let lines = (0..<count).map { names[GPIOLineOffset(UInt32($0))] ?? SimLine(nil) }

@@ -59,20 +59,55 @@ public final class TurnstileSimulation {
             outputs: Set(board.outputs.keys.map(\.rawValue)))
     }
 
-    /// Refuses a scenario that drives a line `board` does not have.
+    /// Refuses a scenario that drives a line `board` does not have, or that drives one line in
+    /// a way the controller could not see as separate inputs: a pulse starting before the last
+    /// one on its line has ended and been seen to end (they would merge into one coin — money
+    /// lost in silence), a level set twice, or a level changed back within its debounce period.
     public static func check(_ scenario: Scenario, against board: BoardFile) throws(ScenarioError) {
+        /// When each line is next free, and the step that holds it until then.
+        var busy: [InputRole: (until: Duration, step: ScenarioStep)] = [:]
+        var emergencyActive: (Bool, ScenarioStep)? = nil
         for step in scenario.steps {
-            let role: InputRole? = switch step.action {
-            case .repair: .service
-            case .emergency: .emergency
-            default: nil
-            }
-            if let role, board.inputs[role] == nil {
+            guard let (role, width) = drive(of: step.action, on: board) else { continue }
+            guard let line = board.inputs[role] else {
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
                     reason: "this board has no \(role.rawValue) input",
                     hint: "add an [inputs.\(role.rawValue)] section to the board file, or remove the line")
             }
+            if let (until, holder) = busy[role], step.time < until {
+                let what = width == nil ? "changes the \(role.rawValue) line" : "starts a pulse on the \(role.rawValue) line"
+                throw ScenarioError(
+                    file: scenario.file, line: step.line,
+                    reason: "at \(step.time.secondsText) s this \(what) while line \(holder.line)'s "
+                        + "(at \(holder.time.secondsText) s) has not yet been seen to end: the two would merge into one input",
+                    hint: "move it to \(until.secondsText) s or later (the pulse and its bounce, then the \(line.debounce.secondsText) s debounce period)")
+            }
+            if case .emergency(let on) = step.action {
+                if let (active, previous) = emergencyActive, active == on {
+                    throw ScenarioError(
+                        file: scenario.file, line: step.line,
+                        reason: "the emergency line is already \(on ? "active" : "inactive") (line \(previous.line))",
+                        hint: "remove the line, or switch it \(on ? "off" : "on") first")
+                }
+                emergencyActive = (on, step)
+            }
+            // A level holds the line for its debounce period; a pulse for its width, the bounce
+            // of its release, and then the debounce period in which its end is seen.
+            let bounce = board.sim.bounceEdges > 0 && width != nil ? board.sim.bounceWindow : .zero
+            busy[role] = (step.time + (width ?? .zero) + bounce + line.debounce, step)
+        }
+    }
+
+    /// The input line `action` drives and, for a pulse, how long it holds it active.
+    private static func drive(of action: ScenarioAction, on board: BoardFile) -> (InputRole, Duration?)? {
+        switch action {
+        case .coin: (.coin, board.sim.coinPulse)
+        case .push: (.push, board.sim.pushPulse)
+        case .pushHold(let hold): (.push, hold)
+        case .repair: (.service, board.sim.servicePulse)
+        case .emergency: (.emergency, nil)
+        default: nil
         }
     }
 

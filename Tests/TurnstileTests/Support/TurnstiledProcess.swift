@@ -47,11 +47,19 @@ enum Turnstiled {
 
     /// Runs `turnstiled arguments`, feeding `stdin` (or nothing). The child's environment is the
     /// test's without `NO_COLOR`, plus `environment`.
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> Run {
+    /// - Parameter stdoutPath: a file to give the process as standard output instead of a pipe
+    ///   (`/dev/full`, to see a write fail); `stdout` is then empty.
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                    stdoutPath: String? = nil) throws -> Run {
         let process = try prepare(arguments, environment: environment)
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
+        if let stdoutPath {
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+            try output.fileHandleForWriting.close()
+        } else {
+            process.standardOutput = output
+        }
         process.standardError = errors
         let input = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
