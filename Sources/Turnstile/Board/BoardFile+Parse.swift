@@ -185,51 +185,165 @@ extension BoardFile {
 }
 
 extension BoardFile {
-    /// Refuses, before the TOML library sees it, text too large or nested too deeply for a
-    /// board file: table headers with too many dotted parts, arrays or inline tables opened too
-    /// deeply. Quoted strings and comments are skipped, so their brackets and dots do not count.
+    /// Refuses, before the TOML library sees it, text the library cannot be trusted with: too
+    /// large, nested too deeply (it recurses once per level), or with something other than a key
+    /// where a key must stand (its parser asserts there, aborting the process: "[)", "[#", "[=",
+    /// "x = {=}"). Everything else, values above all, is left to the library, whose errors
+    /// carry line and column.
     static func checkShape(_ text: String, file: String) throws(BoardFileError) {
         if text.utf8.count > maxFileSize {
             throw BoardFileError(file: file, location: .file, reason: "is larger than \(maxFileSize / 1024) KiB, too large for a board file")
         }
+        var scanner = KeyScanner()
         var line = 1
-        var depth = 0
-        var keyDots = 0
-        var inHeader = false
-        var beforeValue = true
-        var quote: UInt8? = nil
-        var comment = false
-        var atLineStart = true
+        var column = 0
         for byte in text.utf8 {
+            column += 1
+            if let problem = scanner.take(byte) {
+                throw BoardFileError(
+                    file: file, location: .position(line: line, column: column), reason: problem.reason, hint: problem.hint)
+            }
             if byte == UInt8(ascii: "\n") {
                 line += 1
-                (comment, atLineStart, inHeader, beforeValue, keyDots) = (false, true, false, true, 0)
-                continue
-            }
-            if comment { continue }
-            if let open = quote {
-                if byte == open { quote = nil }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
-            case UInt8(ascii: "#"): comment = true
-            case UInt8(ascii: "=") where !inHeader: beforeValue = false
-            case UInt8(ascii: "[") where atLineStart: inHeader = true
-            case UInt8(ascii: "[") where !inHeader, UInt8(ascii: "{"): depth += 1
-            case UInt8(ascii: "]") where !inHeader, UInt8(ascii: "}"): depth = max(0, depth - 1)
-            case UInt8(ascii: "]"): inHeader = false; beforeValue = false
-            // Dotted keys and header parts nest tables as deeply as brackets do.
-            case UInt8(ascii: ".") where inHeader || (beforeValue && depth == 0): keyDots += 1
-            default: break
-            }
-            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { atLineStart = false }
-            if depth > maxNesting || keyDots + 1 > maxNesting {
-                throw BoardFileError(
-                    file: file, location: .position(line: line, column: 1),
-                    reason: "nested more than \(maxNesting) levels deep",
-                    hint: "a board file's deepest key is inputs.coin.line")
+                column = 0
             }
         }
+    }
+}
+
+/// Just enough of TOML's grammar to know where keys stand — at the start of a line, in a
+/// [table] name, after `{` or `,` in an inline table, after a dot — and that each is a bare key
+/// (letters, digits, `-`, `_`) or a quoted one; and how deeply tables and arrays nest.
+private struct KeyScanner {
+    enum Expecting { case lineStart, keyStart, keyRest, keyEnd, afterHeader, value }
+
+    private var expecting = Expecting.lineStart
+    private var inHeader = false
+    /// Just after a header's `[`: a second `[` makes it an array of tables.
+    private var headerJustOpened = false
+    /// Open `[` and `{` in a value, innermost last.
+    private var open: [UInt8] = []
+    private var quote: UInt8?
+    /// After a backslash in a basic ("…") string: the next byte is escaped, even a quote.
+    private var escaped = false
+    private var comment = false
+    /// Parts of the current dotted key or table name.
+    private var keyParts = 0
+
+    /// Feeds one byte; returns why the text is refused, if it is.
+    mutating func take(_ byte: UInt8) -> (reason: String, hint: String)? {
+        if byte == UInt8(ascii: "\n") {
+            comment = false
+            if quote != nil { return nil }  // a multi-line string goes on
+            if open.isEmpty {
+                // An unclosed "[board" the library reports well; a key missing after "[" or
+                // "." it asserts on.
+                if expecting == .keyStart {
+                    return refuse("a key is missing at the end of the line")
+                }
+                (expecting, inHeader, keyParts) = (.lineStart, false, 0)
+            }
+            return nil
+        }
+        if comment { return nil }
+        if let open = quote {
+            if escaped {
+                escaped = false
+            } else if open == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == open {
+                quote = nil
+            }
+            return nil
+        }
+        let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        let quoteMark = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
+        switch expecting {
+        case .lineStart:
+            if blank { return nil }
+            if byte == UInt8(ascii: "#") { comment = true; return nil }
+            if byte == UInt8(ascii: "[") {
+                (inHeader, headerJustOpened, expecting) = (true, true, .keyStart)
+                return nil
+            }
+            return startKey(byte, quoteMark: quoteMark)
+        case .keyStart:
+            if blank { return nil }
+            if inHeader && headerJustOpened && byte == UInt8(ascii: "[") { headerJustOpened = false; return nil }
+            headerJustOpened = false
+            if !inHeader, open.last == UInt8(ascii: "{"), byte == UInt8(ascii: "}"), keyParts == 0 {
+                return closeBracket(byte)
+            }
+            return startKey(byte, quoteMark: quoteMark)
+        case .keyRest, .keyEnd:
+            if isBare(byte) && expecting == .keyRest { return nil }
+            if blank { expecting = .keyEnd; return nil }
+            if byte == UInt8(ascii: ".") { expecting = .keyStart; return nil }
+            if inHeader && byte == UInt8(ascii: "]") { expecting = .afterHeader; return nil }
+            if !inHeader && byte == UInt8(ascii: "=") { expecting = .value; return nil }
+            return refuse("\"\(Character(Unicode.Scalar(byte)))\" cannot follow a key here", hint: inHeader
+                ? "a [table] name is keys joined by dots, then ]" : "a key is followed by = and a value")
+        case .afterHeader:
+            if blank || byte == UInt8(ascii: "]") { return nil }
+            if byte == UInt8(ascii: "#") { comment = true; return nil }
+            return refuse("nothing but a comment may follow a [table] name on its line")
+        case .value:
+            if quoteMark { quote = byte; return nil }
+            switch byte {
+            case UInt8(ascii: "#"): comment = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                open.append(byte)
+                if open.count > BoardFile.maxNesting {
+                    return refuse("nested more than \(BoardFile.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
+                }
+                if byte == UInt8(ascii: "{") { (expecting, keyParts) = (.keyStart, 0) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                return closeBracket(byte)
+            case UInt8(ascii: ","):
+                if open.last == UInt8(ascii: "{") { (expecting, keyParts) = (.keyStart, 0) }
+            default:
+                break
+            }
+        }
+        return nil
+    }
+
+    private mutating func startKey(_ byte: UInt8, quoteMark: Bool) -> (reason: String, hint: String)? {
+        guard quoteMark || isBare(byte) else {
+            return refuse("\"\(Character(Unicode.Scalar(byte)))\" cannot start a key or a [table] name")
+        }
+        keyParts += 1
+        if keyParts > BoardFile.maxNesting {
+            return refuse("nested more than \(BoardFile.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
+        }
+        if quoteMark { quote = byte }
+        expecting = .keyRest
+        return nil
+    }
+
+    private mutating func closeBracket(_ byte: UInt8) -> (reason: String, hint: String)? {
+        let opener = byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
+        guard open.last == opener else {
+            return refuse("\"\(Character(Unicode.Scalar(byte)))\" closes nothing that is open here")
+        }
+        open.removeLast()
+        expecting = .value
+        return nil
+    }
+
+    private func isBare(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+
+    private func refuse(_ reason: String, hint: String = "keys are letters, digits, - and _ (or in quotes); a [table] name is keys joined by dots")
+        -> (reason: String, hint: String)
+    {
+        (reason, hint)
     }
 }

@@ -1,0 +1,22 @@
+// swift-tools-version:6.1
+// libFuzzer targets for the parsers that read what users write: board files and scenarios.
+// A package of its own (like Benchmarks/), so library users never build it. Run them with
+// ../scripts/fuzz.sh, which builds with `-sanitize=fuzzer,address` and runs each for a bounded time.
+import PackageDescription
+
+let package = Package(
+    name: "ControllerFSMFuzz",
+    dependencies: [.package(name: "ControllerFSM", path: "..")],
+    targets: [
+        // Declares libFuzzer's driver for the targets' entry points.
+        .target(name: "CFuzzDriver"),
+        .executableTarget(name: "FuzzBoardFile", dependencies: ["CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM")]),
+        .executableTarget(
+            name: "FuzzScenario",
+            dependencies: [
+                "CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"),
+                .product(name: "ControllerFSM", package: "ControllerFSM"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The declaration in include/ is the whole target; libFuzzer provides the function.
