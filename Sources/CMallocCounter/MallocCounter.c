@@ -1,9 +1,28 @@
 // Interposes the allocator for the test process. Only the counting thread's allocations are
 // counted (thread-local), so Swift Testing's own threads do not disturb a measurement.
+//
+// Under a sanitizer the sanitizer's runtime owns malloc: interposing it again would crash the
+// process as it starts. Then nothing is interposed and malloc_counter_available() says so.
 #define _GNU_SOURCE
 #include "CMallocCounter.h"
 #include <errno.h>
 #include <stddef.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CMALLOCCOUNTER_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CMALLOCCOUNTER_SANITIZED 1
+#endif
+
+#ifdef CMALLOCCOUNTER_SANITIZED
+int malloc_counter_available(void) { return 0; }
+void malloc_counter_start(void) {}
+uint64_t malloc_counter_stop(void) { return 0; }
+#else
+int malloc_counter_available(void) { return 1; }
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
@@ -64,3 +83,4 @@ void *memalign(size_t alignment, size_t size) {
     note_allocation();
     return __libc_memalign(alignment, size);
 }
+#endif

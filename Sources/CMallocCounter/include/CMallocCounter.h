@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+/// 1 when allocations are counted; 0 in a sanitizer build, where the sanitizer owns malloc.
+int malloc_counter_available(void);
 /// Starts counting this thread's allocations from zero.
 void malloc_counter_start(void);
 /// Stops counting and returns the number of allocations this thread made since start.
