@@ -30,7 +30,7 @@ for entry in "${TARGETS[@]}"; do
     mkdir -p "$work" "$SCRATCH/artifacts"
     log=$SCRATCH/$product.log
     echo "==> $product: $SECONDS_PER_TARGET s from Fuzz/corpus/$corpus"
-    if LSAN_OPTIONS=suppressions=$PWD/Fuzz/lsan-suppressions.txt "$SCRATCH/debug/$product" "$work" "Fuzz/corpus/$corpus" -max_total_time="$SECONDS_PER_TARGET" \
+    if LSAN_OPTIONS=suppressions=$PWD/scripts/lsan-suppressions.txt "$SCRATCH/debug/$product" "$work" "Fuzz/corpus/$corpus" -max_total_time="$SECONDS_PER_TARGET" \
         -timeout="$INPUT_TIMEOUT_S" -rss_limit_mb="$RSS_LIMIT_MB" -max_len="$MAX_INPUT_BYTES" \
         -artifact_prefix="$SCRATCH/artifacts/$product-" -print_final_stats=1 >"$log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

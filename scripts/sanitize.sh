@@ -2,7 +2,7 @@
 # The whole test suite under ThreadSanitizer and then AddressSanitizer (with LeakSanitizer),
 # each in a build folder of its own. TSan watches the threads that share a machine: the
 # multi-sender, inbox and trace-drain tests above all; ASan every buffer the event path reuses.
-# Leaks inside TOMLKit are not ours (Fuzz/lsan-suppressions.txt says which); any other fails.
+# Leaks inside TOMLKit are not ours (scripts/lsan-suppressions.txt says which); any other fails.
 #
 #   scripts/sanitize.sh            both
 #   scripts/sanitize.sh thread     one of thread, address
@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ $# -gt 0 ]; then sanitizers=("$@"); else sanitizers=(thread address); fi
-export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt"
+# print_suppressions=0: the CLI tests read the stderr of the turnstiled they start.
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1"
 for sanitizer in "${sanitizers[@]}"; do
     echo "==> tests under the ${sanitizer} sanitizer"
@@ -18,7 +19,8 @@ for sanitizer in "${sanitizers[@]}"; do
     # pthread mutex for this build (Sources/ControllerFSM/Platform/MutexLock.swift).
     defines=()
     [ "$sanitizer" != thread ] || defines=(-Xswiftc -DCONTROLLERFSM_PTHREAD_LOCK)
-    swift test --sanitize="$sanitizer" --scratch-path ".build-$sanitizer-sanitizer" "${defines[@]}" 2>&1 \
+    # Swift Testing only: the suite has no XCTest cases, and XCTest's runner leaks on its own.
+    swift test --sanitize="$sanitizer" --scratch-path ".build-$sanitizer-sanitizer" --disable-xctest "${defines[@]}" 2>&1 \
         | grep -vE "^\[[0-9]+/[0-9]+\]|Cannot export local symbol|^(Building|Compiling|Write|Linking)" | tail -60
     status=${PIPESTATUS[0]}
     if [ "$status" -ne 0 ]; then

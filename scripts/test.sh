@@ -4,9 +4,12 @@
 #   2. every test (Swift Testing) on the debug build;
 #   3. the allocation tests on an optimised build, as users ship it;
 #   4. the runtime core compiled alone in Embedded Swift for two microcontrollers;
-#   5. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
+#   5. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
+#   6. libFuzzer on the board-file and scenario parsers, a minute each (scripts/fuzz.sh);
+#   7. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
 #      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
-# Installs what it needs on a fresh Debian/Ubuntu machine. HIL=0 skips step 5.
+# Installs what it needs on a fresh Debian/Ubuntu machine. SANITIZE=0, FUZZ=0 and HIL=0 skip
+# steps 5, 6 and 7.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +43,15 @@ swift test -c release --filter "ZeroAllocation"
 
 echo "==> Embedded Swift check of the core"
 scripts/check-embedded.sh
+
+if [ "${SANITIZE:-1}" != 0 ]; then
+    scripts/sanitize.sh
+fi
+
+if [ "${FUZZ:-1}" != 0 ]; then
+    echo "==> fuzzing the board-file and scenario parsers"
+    scripts/fuzz.sh
+fi
 
 if [ "${HIL:-1}" != 0 ]; then
     echo "==> hardware-in-the-loop: libgpiod 1.6 and 2.3 against the kernel's gpio-sim, in a VM"

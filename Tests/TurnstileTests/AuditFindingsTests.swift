@@ -68,7 +68,9 @@ struct AuditFindingsTests {
     func soakWithoutOptionalInputs() throws {
         let path = try directory.file("min.toml", minimalBoard)
         let run = try Turnstiled.run(["soak", "--events", "2000", "--board", path])
-        #expect(run.status == 0, "\(run)")
+        // Under AddressSanitizer (no allocation counting) freed memory is quarantined, so soak's
+        // flat-memory check cannot hold there; the run itself and the money must.
+        #expect(run.status == 0 || (!canCountAllocations && run.status == 1), "\(run)")
         #expect(run.stdout.contains("(balanced)"), "\(run)")
     }
 
