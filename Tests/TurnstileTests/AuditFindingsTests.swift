@@ -183,6 +183,37 @@ struct AuditFindingsTests {
         #expect(nul.stderr.contains(#"unknown action "co\0in""#) && !nul.stderr.contains("\u{0}"), "\(nul)")
     }
 
+    @Test("a redirected standard error gets no colour codes when standard output is a terminal")
+    func colourPerStream() throws {
+        let script = try directory.file("fail.txt", "0 coin\n1 expect state locked\n")
+        let errors = try directory.file("errors.txt", "")
+        let run = try Turnstiled.runOnTerminal(["simulate", "--script", script],
+                                               standardError: FileHandle(forWritingTo: URL(fileURLWithPath: errors)))
+        #expect(run.status == 1 && run.output.contains("\u{1B}["), "the terminal is coloured: \(run.output)")
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(text.contains("expect failed") && !text.contains("\u{1B}"), "\(text)")
+    }
+
+    @Test("--realtime output reaches a pipe as it happens, not at exit")
+    func realtimeIsLineBuffered() throws {
+        let process = Process()
+        process.executableURL = try Turnstiled.executable.get()
+        process.arguments = ["simulate", "--realtime", "--json", "--script", try directory.file("slow.txt", "0 coin\n3 end\n")]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate() }
+        // The coin is taken at about 13 ms; well before the run ends at 3 s its record must be here.
+        let deadline = Date().addingTimeInterval(2)
+        var received = Data()
+        while Date() < deadline && !String(decoding: received, as: UTF8.self).contains(#""event":"coin""#) {
+            received += output.fileHandleForReading.availableData
+        }
+        #expect(process.isRunning, "the run ended before its output arrived")
+        #expect(String(decoding: received, as: UTF8.self).contains(#""event":"coin""#), "nothing arrived while running: \(received)")
+    }
+
     @Test("a misspelt command is named as one, with a suggestion")
     func misspeltCommand() throws {
         let run = try Turnstiled.run(["chek", "--board", "x"])

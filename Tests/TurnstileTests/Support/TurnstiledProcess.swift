@@ -79,7 +79,9 @@ enum Turnstiled {
 
     /// Runs `turnstiled arguments` with standard output on a pseudo-terminal, as in an
     /// interactive shell; returns the exit status and what the terminal received.
-    static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:],
+    /// - Parameter standardError: where standard error goes (a file, to see what a redirected
+    ///   stream gets); nowhere when nil.
+    static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:], standardError: FileHandle? = nil,
                               sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, output: String) {
         let pty = try #require(PseudoTerminal.functions, "libc lacks posix_openpt, grantpt, unlockpt or ptsname",
                                sourceLocation: sourceLocation)
@@ -93,7 +95,7 @@ enum Turnstiled {
 
         let process = try prepare(arguments, environment: environment)
         process.standardOutput = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = standardError ?? FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         close(slave)  // Only the child holds the terminal now: reading ends when it exits.
