@@ -301,6 +301,56 @@ cgpiod_v2_request(struct gpiod_chip *chip, struct gpiod_line_config *config, con
     errno = saved;
     return request;
 }
+
+/* Builds a v2 line configuration with one settings object per line, filled by `fill` for line
+ * `index`; NULL with errno set and `*failed_index` on failure. */
+static inline struct gpiod_line_config *
+cgpiod_v2_line_config(const unsigned int *offsets, size_t num_lines,
+                      void (*fill)(struct gpiod_line_settings *, size_t index, const void *lines),
+                      const void *lines, int *failed_index)
+{
+    struct gpiod_line_config *config = gpiod_line_config_new();
+    if (!config)
+        return NULL;
+    for (size_t i = 0; i < num_lines; i++) {
+        struct gpiod_line_settings *settings = gpiod_line_settings_new();
+        if (!settings) {
+            gpiod_line_config_free(config);
+            return NULL;
+        }
+        fill(settings, i, lines);
+        int rc = gpiod_line_config_add_line_settings(config, &offsets[i], 1, settings);
+        int saved = errno;
+        gpiod_line_settings_free(settings);
+        if (rc < 0) {
+            *failed_index = (int)i;
+            gpiod_line_config_free(config);
+            errno = saved;
+            return NULL;
+        }
+    }
+    return config;
+}
+
+static inline void cgpiod_v2_fill_input(struct gpiod_line_settings *settings, size_t index, const void *lines)
+{
+    const cgpiod_input_line *line = &((const cgpiod_input_line *)lines)[index];
+    gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT);
+    gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH);
+    gpiod_line_settings_set_bias(settings, cgpiod_v2_bias(line->bias));
+    gpiod_line_settings_set_active_low(settings, line->active_low);
+    gpiod_line_settings_set_debounce_period_us(settings, line->debounce_us);
+    gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC);
+}
+
+static inline void cgpiod_v2_fill_output(struct gpiod_line_settings *settings, size_t index, const void *lines)
+{
+    const cgpiod_output_line *line = &((const cgpiod_output_line *)lines)[index];
+    gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT);
+    gpiod_line_settings_set_active_low(settings, line->active_low);
+    gpiod_line_settings_set_output_value(settings, line->initial_value ? GPIOD_LINE_VALUE_ACTIVE
+                                                                       : GPIOD_LINE_VALUE_INACTIVE);
+}
 #endif
 
 /*
@@ -344,31 +394,10 @@ fail:
     cgpiod_request_release(req);
     return NULL;
 #else
-    struct gpiod_line_config *config = gpiod_line_config_new();
+    struct gpiod_line_config *config =
+        cgpiod_v2_line_config(req->offsets, num_lines, cgpiod_v2_fill_input, lines, failed_index);
     if (!config)
         goto fail;
-    for (size_t i = 0; i < num_lines; i++) {
-        struct gpiod_line_settings *settings = gpiod_line_settings_new();
-        if (!settings) {
-            gpiod_line_config_free(config);
-            goto fail;
-        }
-        gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT);
-        gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH);
-        gpiod_line_settings_set_bias(settings, cgpiod_v2_bias(lines[i].bias));
-        gpiod_line_settings_set_active_low(settings, lines[i].active_low);
-        gpiod_line_settings_set_debounce_period_us(settings, lines[i].debounce_us);
-        gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC);
-        int rc = gpiod_line_config_add_line_settings(config, &lines[i].offset, 1, settings);
-        int saved = errno;
-        gpiod_line_settings_free(settings);
-        errno = saved;
-        if (rc < 0) {
-            *failed_index = (int)i;
-            gpiod_line_config_free(config);
-            goto fail;
-        }
-    }
     req->request = cgpiod_v2_request(chip, config, consumer, CGPIOD_EVENTS_PER_LINE * num_lines);
     if (!req->request)
         goto fail;
@@ -415,30 +444,10 @@ fail:
     cgpiod_request_release(req);
     return NULL;
 #else
-    struct gpiod_line_config *config = gpiod_line_config_new();
+    struct gpiod_line_config *config =
+        cgpiod_v2_line_config(req->offsets, num_lines, cgpiod_v2_fill_output, lines, failed_index);
     if (!config)
         goto fail;
-    for (size_t i = 0; i < num_lines; i++) {
-        struct gpiod_line_settings *settings = gpiod_line_settings_new();
-        if (!settings) {
-            gpiod_line_config_free(config);
-            goto fail;
-        }
-        gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT);
-        gpiod_line_settings_set_active_low(settings, lines[i].active_low);
-        gpiod_line_settings_set_output_value(settings, lines[i].initial_value
-                                                           ? GPIOD_LINE_VALUE_ACTIVE
-                                                           : GPIOD_LINE_VALUE_INACTIVE);
-        int rc = gpiod_line_config_add_line_settings(config, &lines[i].offset, 1, settings);
-        int saved = errno;
-        gpiod_line_settings_free(settings);
-        errno = saved;
-        if (rc < 0) {
-            *failed_index = (int)i;
-            gpiod_line_config_free(config);
-            goto fail;
-        }
-    }
     req->request = cgpiod_v2_request(chip, config, consumer, 0);
     if (!req->request)
         goto fail;
