@@ -18,6 +18,7 @@
 
 #include <gpiod.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -390,9 +391,6 @@ static inline cgpiod_request *cgpiod_request_inputs(struct gpiod_chip *chip,
     }
     *failed_index = -1;
     return req;
-fail:
-    cgpiod_request_release(req);
-    return NULL;
 #else
     struct gpiod_line_config *config =
         cgpiod_v2_line_config(req->offsets, num_lines, cgpiod_v2_fill_input, lines, failed_index);
@@ -404,11 +402,16 @@ fail:
     req->buffer = gpiod_edge_event_buffer_new(CGPIOD_EVENTS_PER_READ);
     if (!req->buffer)
         goto fail;
+    /* Reads never block: an empty buffer reads as EAGAIN (see cgpiod_request_read_edges). */
+    int fd = gpiod_line_request_get_fd(req->request);
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+        goto fail;
     return req;
+#endif
 fail:
     cgpiod_request_release(req);
     return NULL;
-#endif
 }
 
 /*
@@ -440,9 +443,6 @@ static inline cgpiod_request *cgpiod_request_outputs(struct gpiod_chip *chip,
     }
     *failed_index = -1;
     return req;
-fail:
-    cgpiod_request_release(req);
-    return NULL;
 #else
     struct gpiod_line_config *config =
         cgpiod_v2_line_config(req->offsets, num_lines, cgpiod_v2_fill_output, lines, failed_index);
@@ -452,10 +452,10 @@ fail:
     if (!req->request)
         goto fail;
     return req;
+#endif
 fail:
     cgpiod_request_release(req);
     return NULL;
-#endif
 }
 
 /* A descriptor that polls readable when edge events are pending (inputs only). */
@@ -539,9 +539,8 @@ static inline int cgpiod_request_read_edges(cgpiod_request *req, cgpiod_edge *ou
 {
     if (max == 0)
         return 0;
-    int pending = cgpiod_request_has_events(req);
-    if (pending <= 0)
-        return pending;
+    /* No poll first: v1's epoll_wait with a zero timeout and v2's non-blocking descriptor both
+     * answer "nothing" at once, so a read after the event loop's wake-up costs no extra call. */
 #if CGPIOD_GENERATION == 1
     struct epoll_event ready[CGPIOD_MAX_LINES];
     int nready;
@@ -577,7 +576,7 @@ static inline int cgpiod_request_read_edges(cgpiod_request *req, cgpiod_edge *ou
         max = CGPIOD_EVENTS_PER_READ;
     int n = gpiod_line_request_read_edge_events(req->request, req->buffer, max);
     if (n < 0)
-        return -1;
+        return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
     for (int e = 0; e < n; e++) {
         struct gpiod_edge_event *event = gpiod_edge_event_buffer_get_event(req->buffer, (unsigned long)e);
         unsigned int offset = gpiod_edge_event_get_line_offset(event);
