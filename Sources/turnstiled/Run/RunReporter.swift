@@ -22,6 +22,8 @@ final class RunReporter: @unchecked Sendable {
     private let printer: any SimulationReporter
     private let json: Bool
     private var reportedLostEdges = 0
+    /// Trace and output records lost so far that a warning has already told of.
+    private var reportedUnprinted = 0
     /// Edge-to-lock-write latencies, in microseconds (from the event's time to the write's
     /// return): the event loop's whole path, kernel delivery and wake-up included.
     private var lockLatencies: [Int64] = []
@@ -84,8 +86,11 @@ final class RunReporter: @unchecked Sendable {
         }
         for record in records[next...] { report(record) }
         reportLostEdges()
-        if trace.lostCount > 0 || outputLog.lostCount > 0 {
-            // Never expected (the rings hold minutes of events); say so if it happens.
+        // Never expected (the rings hold minutes of events); said once per new loss, not on
+        // every drain after it.
+        let unprinted = trace.lostCount + outputLog.lostCount
+        if unprinted > reportedUnprinted {
+            reportedUnprinted = unprinted
             Terminal.error("warning: the report fell behind: \(trace.lostCount) transitions and \(outputLog.lostCount) output writes were not printed")
         }
     }
