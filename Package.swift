@@ -30,11 +30,14 @@ let package = Package(
             name: "Turnstile",
             dependencies: ["ControllerFSM", "ControllerFSMSim", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // The daemon around the controller: its lifecycle, status, control socket, store and
+        // recorder. Knows the turnstile, not the GPIO backend.
+        .target(name: "TurnstileDaemon", dependencies: ["Turnstile"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
-            dependencies: ["Turnstile", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Turnstile", "TurnstileDaemon", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The GPIO port's contract: checks every backend must pass, run against SimChip in the
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).

@@ -13,11 +13,19 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     public typealias OutputLog = RecordRing<OutputWrite>
 
+    public typealias Ledger = RecordRing<LedgerEntry>
+
+    public typealias InputLog = RecordRing<InputRecord>
+
     public let board: BoardFile
     public let trace: Trace?
     /// Every output write that succeeded after the request (the initial levels are
     /// ``output(_:)``'s answers before ``start(at:)``).
     public let outputLog: OutputLog?
+    /// Where the turnstile stood after every step: what a durable store drains.
+    public let ledger: Ledger?
+    /// Every debounced edge and command taken: what a flight recorder drains.
+    public let inputLog: InputLog?
     private let completionClock: (any MachineClock)?
 
     private var machine: TurnstileMachine.Machine
@@ -46,6 +54,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Set when a write found the chip gone: nothing can be controlled any more, and the next
     /// `process(now:)` says so.
     private var chipLost: GPIOError?
+    /// The input being handled, for the ledger entry its step makes; `nil` while a timer or a
+    /// jam runs.
+    private var cause: ControllerInput?
 
     /// Output writes that failed (each failed lock write also raised `fault`).
     public private(set) var outputWriteFailures = 0
@@ -60,16 +71,22 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// - Parameters:
     ///   - trace: receives every dispatch, for another thread to report.
     ///   - outputLog: receives every output write, for another thread to report.
+    ///   - ledger: receives the state, credit and counters after every step, for another
+    ///     thread to make durable.
+    ///   - inputLog: receives every debounced edge and command taken, for another thread to
+    ///     record as a scenario.
     ///   - completionClock: stamps each logged write with when it completed, on the timeline
     ///     of the edges' timestamps (the kernel's monotonic clock), so the reporter can tell the
     ///     edge-to-relay latency.
     public init(
         chip: Chip, board: BoardFile, trace: Trace? = nil, outputLog: OutputLog? = nil,
-        completionClock: (any MachineClock)? = nil
+        ledger: Ledger? = nil, inputLog: InputLog? = nil, completionClock: (any MachineClock)? = nil
     ) throws(GPIOError) {
         self.board = board
         self.trace = trace
         self.outputLog = outputLog
+        self.ledger = ledger
+        self.inputLog = inputLog
         self.completionClock = completionClock
         let settings = board.turnstile
         machine = TurnstileMachine.makeMachine(
@@ -163,7 +180,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// known again when the command returns, whatever order same-time inputs came in.
     public func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) {
         try process(now: now)
+        take(.command(event), at: now.nanoseconds)
         dispatch(event, at: now.nanoseconds)
+        cause = nil
     }
 
     /// When `process(now:)` next has something to do without a new edge: a debounce period
@@ -242,7 +261,10 @@ public final class TurnstileController<Chip: GPIOChip> {
     private func handle(_ edge: EdgeEvent) {
         let time = edge.timestamp.nanoseconds
         let active = edge.kind.isActive
-        switch inputRoles[edge.lineIndex] {
+        let role = inputRoles[edge.lineIndex]
+        take(.edge(role, active: active), at: time)
+        defer { cause = nil }
+        switch role {
         case .coin:
             if active { dispatch(.coin, at: time) }
         case .push:
@@ -277,6 +299,12 @@ public final class TurnstileController<Chip: GPIOChip> {
         }
     }
 
+    /// Notes an input for the flight recorder and as the cause of the step it makes.
+    private func take(_ input: ControllerInput, at time: Int64) {
+        cause = input
+        inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: input))
+    }
+
     private func dispatch(_ event: TurnstileEvent, at time: Int64) {
         machine.send(event, at: MachineInstant(nanoseconds: time))
         settle(at: time)
@@ -290,6 +318,9 @@ public final class TurnstileController<Chip: GPIOChip> {
             machine.send(.fault, at: MachineInstant(nanoseconds: time))
             applyOutputs(at: time)
         }
+        ledger?.record(LedgerEntry(
+            time: MachineInstant(nanoseconds: time), state: machine.state, credit: machine.context.credit,
+            counters: counters, cause: cause))
     }
 
     /// Writes each output whose wanted level differs from the last one written. A lock write

@@ -1,6 +1,6 @@
 /// What the turnstile counts. `coins == passages + expiredCredits + coinsOutOfService + credit`
 /// holds after every event: money is never lost.
-public struct TurnstileCounters: Sendable, Equatable {
+public struct TurnstileCounters: Sendable, Hashable {
     public var coins = 0
     public var passages = 0
     public var forcedPushes = 0

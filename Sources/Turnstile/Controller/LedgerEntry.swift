@@ -1,0 +1,49 @@
+import ControllerFSM
+
+/// Where the turnstile stood after one step of the controller: what a durable store records.
+///
+/// The controller writes one entry into its ledger ring after every step that dispatched
+/// something (an edge, a command, a timer, a jam). Each entry carries the counters in full, not
+/// a change: a store that finds entries missing (the ring overflowed) still gets every total
+/// right from the next entry, and only loses the detail of when each count happened.
+public struct LedgerEntry: Hashable, Sendable {
+    /// When the step happened (the edge's kernel timestamp, the command's or deadline's time).
+    public var time: MachineInstant
+    /// The state after the step.
+    public var state: TurnstileState
+    /// The credit after the step.
+    public var credit: Int
+    /// Every counter after the step, counted from the controller's start (`ignored` included).
+    public var counters: TurnstileCounters
+    /// What the step was: the input edge or command that caused it, or `nil` for a timer or a
+    /// jam found by the controller itself.
+    public var cause: ControllerInput?
+
+    public init(time: MachineInstant, state: TurnstileState, credit: Int, counters: TurnstileCounters, cause: ControllerInput?) {
+        self.time = time
+        self.state = state
+        self.credit = credit
+        self.counters = counters
+        self.cause = cause
+    }
+}
+
+/// An input the controller took: a debounced edge on an input line, or a direct command.
+public enum ControllerInput: Hashable, Sendable {
+    /// A debounced edge: the line's role and the logical level it went to.
+    case edge(InputRole, active: Bool)
+    /// A command no input line carried (`fault`, `repair`, `emergencyOn`/`Off` from a control
+    /// client, a failed relay write's `fault` is not one: the controller raises that itself).
+    case command(TurnstileEvent)
+}
+
+/// One input the controller took, with its time: what a flight recorder writes.
+public struct InputRecord: Hashable, Sendable {
+    public var time: MachineInstant
+    public var input: ControllerInput
+
+    public init(time: MachineInstant, input: ControllerInput) {
+        self.time = time
+        self.input = input
+    }
+}

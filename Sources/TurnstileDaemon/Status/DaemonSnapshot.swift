@@ -1,0 +1,73 @@
+import Turnstile
+
+/// Everything the daemon tells about itself at one moment: what `/status`, `/metrics`,
+/// `turnstiled ctl status` and systemd's `STATUS=` are made from.
+///
+/// Counts and credit are the durable ones: what the store has committed (or, with no store,
+/// what the ledger drain has seen). The daemon never reports a count it could lose.
+public struct DaemonSnapshot: Codable, Sendable, Equatable {
+    /// The daemon's own life: starting, selfTest, running, draining, stopped or degraded.
+    public var phase: String
+    /// Why the daemon is degraded (the chip or the store lost), when it is.
+    public var degradedReason: String?
+    /// The turnstile's state as the controller last reported it.
+    public var state: String
+    /// The durable credit (coins paid for passages not yet taken).
+    public var credit: Int
+    /// The durable counters, since the store was created (or since start, with no store).
+    public var counters: [String: Int]
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Double
+    public var board: String
+    /// The chip's name and label (`gpiochip0 [pinctrl-bcm2711]`, or the simulated chip's).
+    public var chip: String
+    /// Events dispatched since start.
+    public var events: Int
+    /// Commands waiting for the event loop.
+    public var queueDepth: Int
+    /// Commands refused because the event loop's inbox was full.
+    public var droppedCommands: Int
+    /// Input edges the kernel lost before they were read.
+    public var lostEdges: Int
+    /// Trace, ledger and output-log records lost because a ring was full.
+    public var traceLosses: Int
+    /// The last transitions, oldest first.
+    public var lastTransitions: [TransitionSummary]
+
+    public init(
+        phase: String, degradedReason: String? = nil, state: String, credit: Int, counters: [String: Int],
+        uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
+        droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary]
+    ) {
+        self.phase = phase
+        self.degradedReason = degradedReason
+        self.state = state
+        self.credit = credit
+        self.counters = counters
+        self.uptimeSeconds = uptimeSeconds
+        self.board = board
+        self.chip = chip
+        self.events = events
+        self.queueDepth = queueDepth
+        self.droppedCommands = droppedCommands
+        self.lostEdges = lostEdges
+        self.traceLosses = traceLosses
+        self.lastTransitions = lastTransitions
+    }
+}
+
+/// One transition, as status reports it.
+public struct TransitionSummary: Codable, Sendable, Equatable {
+    /// Seconds since the daemon started.
+    public var time: Double
+    public var from: String
+    public var event: String
+    public var to: String
+
+    public init(time: Double, from: String, event: String, to: String) {
+        self.time = time
+        self.from = from
+        self.event = event
+        self.to = to
+    }
+}
