@@ -25,6 +25,22 @@ extension SimChip {
         state.withLock { $0.isGone = true }
     }
 
+    /// The chip comes back after ``disappear()``, as a re-plugged expander does: a new device
+    /// with every line free and undriven. Requests made before it went stay dead (they keep
+    /// throwing ``GPIOError/chipGone(chip:path:)``); a controller must request its lines again.
+    /// Scheduled input activity goes on: what the devices did meanwhile shows in the levels.
+    public func reappear() {
+        state.withLock { state in
+            state.isGone = false
+            state.firstLiveRequestID = state.nextRequestID
+            for slot in state.inputs.indices { state.inputs[slot] = nil }
+            for line in state.lines.indices {
+                state.lines[line].free()
+                state.lines[line].outputValue = nil
+            }
+        }
+    }
+
     /// Whether ``disappear()`` was called.
     public var isGone: Bool {
         state.withLock { $0.isGone }

@@ -13,6 +13,8 @@ struct SimChipState: Sendable {
     var random: SplitMix64
     var failingReads = 0
     var isGone = false
+    /// Requests numbered below this were made before the chip last went away: they stay dead.
+    var firstLiveRequestID: UInt64 = 0
     var nextRequestID: UInt64 = 1
     /// Raw edges up to this time have been applied; scheduling earlier would rewrite history.
     var appliedThrough = Int64.min
@@ -116,6 +118,11 @@ struct SimChipState: Sendable {
         }
         inputs.append(input)
         return inputs.count - 1
+    }
+
+    /// Whether a request finds the chip gone: it is gone now, or went away after the request.
+    func isGone(forRequest id: UInt64) -> Bool {
+        isGone || id < firstLiveRequestID
     }
 
     func holdsInput(slot: Int, id: UInt64) -> Bool {

@@ -60,9 +60,12 @@ public final class SimInputRequest: GPIOInputRequest, Sendable {
         }
     }
 
+    /// True as well when the chip is gone, as a removed device's descriptor polls readable in
+    /// the kernel: the read that follows is what tells the reader (``GPIOError/chipGone(chip:path:)``).
     public var hasPendingEdgeEvents: Bool {
         chip.state.withLock { state in
-            !state.isGone && state.holdsInput(slot: slot, id: id) && !state.inputs[slot]!.events.isEmpty
+            state.isGone(forRequest: id)
+                || (state.holdsInput(slot: slot, id: id) && !state.inputs[slot]!.events.isEmpty)
         }
     }
 
@@ -86,7 +89,7 @@ public final class SimInputRequest: GPIOInputRequest, Sendable {
     }
 
     private func check(_ state: borrowing SimChipState) throws(GPIOError) {
-        if state.isGone { throw chip.chipGone }
+        if state.isGone(forRequest: id) { throw chip.chipGone }
         if !state.holdsInput(slot: slot, id: id) {
             throw .requestReleased(chip: chip.info.name, consumer: consumer)
         }

@@ -39,7 +39,7 @@ public final class SimOutputRequest: GPIOOutputRequest, Sendable {
         let line = Int(offsets[index].rawValue)
         let now = chip.clock.now()
         let change = try chip.state.withLock { (state) throws(GPIOError) -> SimOutputChange? in
-            if state.isGone { throw chip.chipGone }
+            if state.isGone(forRequest: id) { throw chip.chipGone }
             guard state.lines[line].holder == .output(id: id, index: index) else {
                 throw .requestReleased(chip: chip.info.name, consumer: consumer)
             }

@@ -43,20 +43,20 @@ struct ControllerFaultTests {
         #expect(simulation.controller.state == .unlocked)
     }
 
-    @Test("a chip found gone by a write stops the run with an error naming it; what was counted stays")
+    @Test("a chip found gone stops the run with an error naming it; what was counted stays")
     func chipGone() throws {
         let (simulation, _) = try started()
         try simulation.perform(.coin, at: .zero + .seconds(1))
         try simulation.advance(through: .zero + .seconds(2))
         simulation.chip.disappear()
-        try simulation.perform(.fault, at: .zero + .seconds(3))   // broken: the outputs must change
-        #expect(simulation.controller.outputWriteFailures > 0)
         do {
-            try simulation.advance(through: .zero + .seconds(4))
+            // A command reads the pending edges first: the read finds the chip gone.
+            try simulation.perform(.fault, at: .zero + .seconds(3))
             Issue.record("expected the vanished chip to stop the run")
         } catch {
             #expect("\(error)".contains(simulation.chip.info.name), "the message names the chip: \(error)")
         }
+        #expect(throws: GPIOError.self) { try simulation.advance(through: .zero + .seconds(4)) }
         #expect(simulation.controller.counters.coins == 1, "the coin counted before the chip vanished is kept")
     }
 
@@ -76,5 +76,86 @@ struct ControllerFaultTests {
         chip.advance(to: .zero + .milliseconds(200))
         try controller.process(now: .zero + .milliseconds(200))
         #expect(controller.lostEdges > 0, "the dropped edges show as a gap in the sequence numbers")
+    }
+
+    @Test("a chip that vanishes and comes back: the controller requests its lines again, keeps its counts, and takes what changed meanwhile")
+    func chipComesBack() throws {
+        let (simulation, _) = try started()
+        let controller = simulation.controller
+        let chip = simulation.chip
+        try simulation.perform(.coin, at: .zero + .seconds(1))
+        try simulation.advance(through: .zero + .seconds(2))
+        #expect(controller.state == .unlocked && controller.credit == 1)
+        chip.disappear()
+        // The fire alarm goes on while the chip is away: nobody sees the edge happen.
+        try simulation.perform(.emergency(on: true), at: .zero + .seconds(3))
+        chip.advance(to: .zero + .seconds(4))
+        #expect(throws: GPIOError.self) { try controller.process(now: .zero + .seconds(4)) }
+        chip.reappear()
+        #expect(chip.consumer(of: lockLine) == nil, "a re-plugged chip has every line free")
+        try controller.reattach(to: chip, at: .zero + .seconds(5))
+        #expect(chip.consumer(of: lockLine) == "turnstiled", "the lines are requested again")
+        #expect(controller.state == .emergency, "the alarm that went on while the chip was away is taken on return")
+        #expect(chip.outputValue(of: lockLine) == false, "the arm is released for the evacuation")
+        #expect(controller.counters.coins == 1, "the coin counted before the chip vanished is kept")
+        #expect(controller.counters.expiredCredits == 1, "the credit the emergency voided is accounted for")
+        // And it works as before: the alarm ends, a coin unlocks.
+        try simulation.perform(.emergency(on: false), at: .zero + .seconds(6))
+        try simulation.perform(.coin, at: .zero + .seconds(7))
+        try simulation.advance(through: .zero + .seconds(8))
+        #expect(controller.state == .unlocked && controller.counters.coins == 2)
+        #expect(chip.outputValue(of: lockLine) == false)
+    }
+
+    @Test("requests made before the chip vanished stay dead after it comes back")
+    func oldRequestsStayDead() throws {
+        let chip = SimChip(label: "x", lines: [SimLine("A"), SimLine("B")], clock: ManualClock())
+        let old = try chip.requestOutputs([OutputLineSettings(offset: 1)], consumer: "old")
+        chip.disappear()
+        chip.reappear()
+        #expect(throws: GPIOError.self) { try old.write(true, at: 0) }
+        let fresh = try chip.requestOutputs([OutputLineSettings(offset: 1)], consumer: "new")
+        try fresh.write(true, at: 0)
+        old.release()
+        #expect(chip.consumer(of: 1) == "new", "releasing a dead request frees nothing")
+    }
+
+    @Test("the ledger holds the counters after every step, with its cause; the input log every debounced edge")
+    func ledgerAndInputLog() throws {
+        let ledger = TurnstileController<SimChip>.Ledger(capacity: 64)
+        let inputs = TurnstileController<SimChip>.InputLog(capacity: 64)
+        let clock = ManualClock()
+        let simulated = SimChip(
+            label: "turnstile-sim", lines: ["COIN", "PUSH", "SERVICE", "EMERGENCY", nil, nil, nil, nil].map { SimLine($0, activeLow: true) },
+            clock: clock)
+        let controller = try TurnstileController(chip: simulated, board: .defaultSim, ledger: ledger, inputLog: inputs)
+        try controller.start(at: .zero)
+        simulated.schedulePulse(line: 0, at: .zero + .seconds(1), width: .milliseconds(50))
+        simulated.advance(to: .zero + .seconds(2))
+        try controller.process(now: .zero + .seconds(2))
+        try controller.send(.fault, at: .zero + .seconds(3))
+        var entries: [LedgerEntry] = []
+        ledger.drain { entries.append($0) }
+        #expect(entries.first?.state == .locked && entries.first?.cause == nil, "start settles the outputs: one entry")
+        #expect(entries.contains { $0.cause == .edge(.coin, active: true) && $0.state == .unlocked && $0.counters.coins == 1 && $0.credit == 1 })
+        #expect(entries.last?.cause == .command(.fault) && entries.last?.state == .broken)
+        #expect(entries.last?.counters.expiredCredits == 1 && entries.last?.credit == 0)
+        var taken: [ControllerInput] = []
+        inputs.drain { taken.append($0.input) }
+        #expect(taken == [.edge(.coin, active: true), .edge(.coin, active: false), .command(.fault)])
+    }
+
+    @Test("retiming takes the new relock timeout for the next timer and a new fail mode")
+    func retime() throws {
+        let (simulation, _) = try started()
+        var settings = simulation.board.turnstile
+        settings.relockTimeout = .seconds(1)
+        settings.failMode = .safe
+        simulation.controller.retime(settings)
+        try simulation.perform(.coin, at: .zero + .seconds(1))
+        try simulation.advance(through: .zero + .milliseconds(2_500))
+        #expect(simulation.controller.state == .locked, "the credit expired after the new 1 s timeout")
+        simulation.controller.driveFailMode(at: .zero + .seconds(3))
+        #expect(simulation.chip.outputValue(of: lockLine) == false, "fail_mode safe releases the arm")
     }
 }

@@ -29,8 +29,10 @@ public final class TurnstileController<Chip: GPIOChip> {
     private let completionClock: (any MachineClock)?
 
     private var machine: TurnstileMachine.Machine
-    private let inputs: Chip.Inputs
-    private let outputs: Chip.Outputs
+    private var inputs: Chip.Inputs
+    private var outputs: Chip.Outputs
+    private let inputSettings: [InputLineSettings]
+    private let outputSettings: [OutputLineSettings]
     private var debouncer: EdgeDebouncer
     private let rawEdges: UnsafeMutableBufferPointer<EdgeEvent>
     /// The role of each line of the input request, by request index.
@@ -40,8 +42,10 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// The logical level last written to each output, by request index.
     private var written: [Bool]
 
-    private let jamTimeout: Int64
-    private let alarmPulse: Int64
+    private var jamTimeout: Int64
+    private var alarmPulse: Int64
+    /// Where the lock goes when the daemon stops; a reload may change it.
+    public private(set) var failMode: FailMode
     /// When the held push becomes a jam; `Int64.max` when the push line is inactive.
     private var jamDeadline = Int64.max
     /// The push line has been held past the jam timeout and is still held: the arm is stuck, so
@@ -94,6 +98,7 @@ public final class TurnstileController<Chip: GPIOChip> {
             trace: trace)
         jamTimeout = settings.jamTimeout.nanosecondCount
         alarmPulse = settings.alarmPulse.nanosecondCount
+        failMode = settings.failMode
 
         var roles: [InputRole] = []
         var inputSettings: [InputLineSettings] = []
@@ -130,6 +135,8 @@ public final class TurnstileController<Chip: GPIOChip> {
         // settled; filtering them again would delay each by a second period.
         let settled = inputs.edgesAreDebounced
         debouncer = EdgeDebouncer(periods: inputSettings.map { settled ? .zero : $0.debounce })
+        self.inputSettings = inputSettings
+        self.outputSettings = outputSettings
         rawEdges = .allocate(capacity: 64)
     }
 
@@ -205,7 +212,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// after this (call ``releaseLines()`` next).
     public func driveFailMode(at now: MachineInstant) {
         guard let slot = slot(of: .lock) else { return }
-        let level = board.turnstile.failMode == .secure
+        let level = failMode == .secure
         do {
             try outputs.write(level, at: slot)
             written[slot] = level
@@ -213,6 +220,55 @@ public final class TurnstileController<Chip: GPIOChip> {
         } catch {
             outputWriteFailures += 1
         }
+    }
+
+    /// Takes new timings and a new fail mode (a reloaded board file's `[turnstile]` section).
+    /// A timer already running keeps its deadline; the next one started uses the new period.
+    public func retime(_ settings: BoardFile.TurnstileSettings) {
+        machine.context.retime(TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod))
+        jamTimeout = settings.jamTimeout.nanosecondCount
+        alarmPulse = settings.alarmPulse.nanosecondCount
+        failMode = settings.failMode
+    }
+
+    /// Requests the board's lines again, from `chip`, after the chip the controller had went
+    /// away (an expander unplugged and plugged back, a driver rebound). The machine keeps its
+    /// state, credit and counters. Outputs are requested at the levels the machine wants now;
+    /// each input is read, and one found at a level other than the last one taken becomes an
+    /// edge at `now`: what changed while the chip was gone is late, never lost.
+    public func reattach(to chip: Chip, at now: MachineInstant) throws(GPIOError) {
+        var levels = outputSettings
+        for role in OutputRole.allCases {
+            guard let slot = slot(of: role) else { continue }
+            levels[slot].initialValue = wantedLevel(role)
+        }
+        let newOutputs = try chip.requestOutputs(levels, consumer: board.consumer)
+        let newInputs: Chip.Inputs
+        do {
+            newInputs = try chip.requestInputs(inputSettings, consumer: board.consumer)
+        } catch {
+            newOutputs.release()
+            throw error
+        }
+        outputs.release()
+        inputs.release()
+        outputs = newOutputs
+        inputs = newInputs
+        for (slot, setting) in levels.enumerated() { written[slot] = setting.initialValue }
+        chipLost = nil
+        // A new request numbers its edges from 0.
+        expectedSequence = 0
+        let settled = inputs.edgesAreDebounced
+        debouncer = EdgeDebouncer(
+            periods: inputSettings.map { settled ? .zero : $0.debounce },
+            initialLevels: (0..<inputRoles.count).map { debouncer.level(ofLine: $0) })
+        for index in inputRoles.indices {
+            let active = try inputs.readValue(at: index)
+            guard active != debouncer.level(ofLine: index) else { continue }
+            debouncer.setLevel(active, ofLine: index)
+            handle(EdgeEvent(lineIndex: index, kind: EdgeKind(becameActive: active), timestamp: now, sequence: 0))
+        }
+        settle(at: now.nanoseconds)
     }
 
     /// Gives the lines back: outputs first, so that nothing taken after the fail-mode drive

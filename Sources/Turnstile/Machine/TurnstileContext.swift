@@ -19,11 +19,18 @@ public struct TurnstileContext: Sendable {
     /// The state an emergency interrupted: it decides where `emergencyOff` leads.
     public var stateBeforeEmergency = TurnstileState.locked
     public var outputs = TurnstileOutputs()
-    public let timings: TurnstileTimings
-    let relockNanoseconds: Int64
-    let repairNanoseconds: Int64
+    public private(set) var timings: TurnstileTimings
+    private(set) var relockNanoseconds: Int64
+    private(set) var repairNanoseconds: Int64
 
     public init(timings: TurnstileTimings = TurnstileTimings()) {
+        self.timings = timings
+        relockNanoseconds = timings.relockTimeout.nanosecondCount
+        repairNanoseconds = timings.repairPeriod.nanosecondCount
+    }
+
+    /// Takes new periods (a reloaded board file); timers already running keep their deadlines.
+    mutating func retime(_ timings: TurnstileTimings) {
         self.timings = timings
         relockNanoseconds = timings.relockTimeout.nanosecondCount
         repairNanoseconds = timings.repairPeriod.nanosecondCount
