@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
@@ -32,12 +34,20 @@ let package = Package(
         ),
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
-        .target(name: "TurnstileDaemon", dependencies: ["Turnstile"]),
+        .target(
+            name: "TurnstileDaemon",
+            dependencies: ["ControllerFSM", "Turnstile", .product(name: "Logging", package: "swift-log")]
+        ),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
-            dependencies: ["Turnstile", "TurnstileDaemon", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Turnstile", "TurnstileDaemon", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The GPIO port's contract: checks every backend must pass, run against SimChip in the
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).

@@ -1,0 +1,111 @@
+import ControllerFSM
+
+/// The daemon's own life, as a machine on the same runtime as the turnstile: one block per
+/// phase, and an event that a phase does not answer is ignored (a second SIGTERM while draining,
+/// a lost store while stopping).
+///
+/// ```
+/// starting ──linesRequested──▶ selfTest ──selfTestPassed──▶ running ⇄ degraded
+///     │                          │                            │          │
+///     └──────stopRequested───────┴─selfTestFailed─▶ stopped ◀─drained─ draining ◀─stopRequested─┘
+/// ```
+public enum DaemonPhase: Int, MachineSymbol {
+    /// Reading the board, opening the store and the chip.
+    case starting
+    /// Every board line requested, the relay held locked, the inputs read.
+    case selfTest
+    /// Taking events.
+    case running
+    /// Running without something it needs (the chip is gone, or the store cannot write): the
+    /// relay stays at the safest level the daemon can hold, and status says why.
+    case degraded
+    /// Told to stop: finishing the event in hand, driving the fail-mode level, making every
+    /// count durable, releasing the lines.
+    case draining
+    case stopped
+}
+
+public enum DaemonLifecycleEvent: Int, MachineSymbol {
+    case linesRequested
+    case selfTestPassed
+    case selfTestFailed
+    case chipLost
+    case storeLost
+    case recovered
+    case stopRequested
+    case drained
+}
+
+/// Why the daemon is degraded, kept while it is.
+public struct DaemonLifecycleContext: Sendable {
+    public var chipLost = false
+    public var storeLost = false
+
+    public var degradedReason: String? {
+        switch (chipLost, storeLost) {
+        case (false, false): nil
+        case (true, false): "the GPIO chip is gone; retrying"
+        case (false, true): "the count store cannot write; counts are not being made durable"
+        case (true, true): "the GPIO chip is gone and the count store cannot write"
+        }
+    }
+}
+
+public enum DaemonLifecycle {
+    public typealias Machine = StateMachine<DaemonPhase, DaemonLifecycleEvent, DaemonLifecycleContext>
+
+    public static let table: TransitionTable<DaemonPhase, DaemonLifecycleEvent, DaemonLifecycleContext> = {
+        do {
+            return try definition().compile()
+        } catch {
+            fatalError("the daemon lifecycle's own definition is invalid: \(error)")
+        }
+    }()
+
+    /// A started machine in `starting`.
+    public static func makeMachine() -> Machine {
+        var machine = Machine(table: table, context: DaemonLifecycleContext(), timerCount: 0, queueCapacity: 4)
+        machine.start(at: .zero)
+        return machine
+    }
+
+    public static func definition() -> MachineDefinition<DaemonPhase, DaemonLifecycleEvent, DaemonLifecycleContext> {
+        var definition = MachineDefinition<DaemonPhase, DaemonLifecycleEvent, DaemonLifecycleContext>(initial: .starting)
+
+        definition.state(.starting) { s in
+            s.on(.linesRequested, to: .selfTest)
+            s.on(.stopRequested, to: .stopped)
+            s.on(.selfTestFailed, to: .stopped)
+        }
+
+        definition.state(.selfTest) { s in
+            s.on(.selfTestPassed, to: .running)
+            s.on(.selfTestFailed, to: .stopped)
+            s.on(.stopRequested, to: .draining)
+        }
+
+        definition.state(.running) { s in
+            s.on(.chipLost, to: .degraded) { c, _ in c.chipLost = true }
+            s.on(.storeLost, to: .degraded) { c, _ in c.storeLost = true }
+            s.on(.stopRequested, to: .draining)
+        }
+
+        definition.state(.degraded) { s in
+            s.on(.chipLost) { c, _ in c.chipLost = true }
+            s.on(.storeLost) { c, _ in c.storeLost = true }
+            // Only the chip comes back by itself; a store that failed stays failed until restart
+            // (a disk that filled once will fill again).
+            s.on(.recovered, when: Guard("store is fine") { !$0.storeLost }, to: .running) { c, _ in c.chipLost = false }
+            s.on(.recovered, when: Guard("store lost") { $0.storeLost }) { c, _ in c.chipLost = false }
+            s.on(.stopRequested, to: .draining)
+        }
+
+        definition.state(.draining) { s in
+            s.on(.drained, to: .stopped)
+        }
+
+        definition.state(.stopped) { _ in }
+
+        return definition
+    }
+}

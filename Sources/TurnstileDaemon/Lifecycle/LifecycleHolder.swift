@@ -1,0 +1,36 @@
+import ControllerFSM
+import Synchronization
+
+/// The lifecycle machine shared by the threads that move it: the main task (start, signals),
+/// the event loop (a lost chip), the store's thread (a lost store). Each change is told to
+/// `onChange` (status, systemd, the log) outside the lock, in the order the changes happened.
+public final class LifecycleHolder: Sendable {
+    private let machine: Mutex<DaemonLifecycle.Machine>
+    private let onChange: @Sendable (DaemonPhase, DaemonLifecycleContext) -> Void
+    /// Serialises the change notices, so two threads' changes are told in their order.
+    private let notices = Mutex(())
+
+    public init(onChange: @escaping @Sendable (DaemonPhase, DaemonLifecycleContext) -> Void) {
+        machine = Mutex(DaemonLifecycle.makeMachine())
+        self.onChange = onChange
+    }
+
+    /// Sends `event`; returns the phase after it.
+    @discardableResult
+    public func send(_ event: DaemonLifecycleEvent) -> DaemonPhase {
+        notices.withLock { _ in
+            let (before, after, context) = machine.withLock { machine in
+                let before = machine.state
+                machine.send(event, at: .zero)
+                return (before, machine.state, machine.context)
+            }
+            if before != after || event == .chipLost || event == .storeLost || event == .recovered {
+                onChange(after, context)
+            }
+            return after
+        }
+    }
+
+    public var phase: DaemonPhase { machine.withLock { $0.state } }
+    public var context: DaemonLifecycleContext { machine.withLock { $0.context } }
+}

@@ -1,0 +1,100 @@
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// swift-log lines on standard error, without timestamps: under systemd the journal stamps
+/// each line and reads its priority from the `<N>` prefix (sd-daemon(3)); on a terminal the
+/// prefix is left out.
+public struct PlainLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    private let label: String
+    private let journalPrefixes: Bool
+
+    /// - Parameter journal: prefix each line with its syslog priority (set when
+    ///   `$JOURNAL_STREAM` says standard error goes to the journal).
+    public init(label: String, journal: Bool) {
+        self.label = label
+        journalPrefixes = journal
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let prefix = journalPrefixes ? "<\(Self.priority(of: event.level))>" : (event.level >= .warning ? "\(event.level): " : "")
+        var line = prefix + "\(event.message)"
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        if !merged.isEmpty {
+            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        line += "\n"
+        Self.output.withLock { _ in
+            var bytes = Array(line.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+                if written <= 0 { break }   // nowhere to log to: drop the line, never block
+                offset += written
+            }
+        }
+    }
+
+    /// One line at a time, whole, from any thread.
+    private static let output = Mutex(())
+
+    /// syslog priorities, as sd-daemon(3) reads them.
+    static func priority(of level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+}
+
+/// Lets through at most `burst` lines per `period` for one kind of message, and says how many
+/// it held back when the next one passes: a chattering input cannot flood the journal.
+public final class RateLimiter: Sendable {
+    /// A burst of this many lines passes at once; after that one per `period / burst`.
+    public let burst: Int
+    public let period: Duration
+    private struct State {
+        var windowStart: Int64 = .min
+        var passed = 0
+        var suppressed = 0
+    }
+    private let state = Mutex(State())
+
+    public init(burst: Int, period: Duration) {
+        self.burst = burst
+        self.period = period
+    }
+
+    /// Whether a line at `now` (nanoseconds, any monotonic origin) may pass; when it may, the
+    /// count held back since the last one that passed.
+    public func admit(at now: Int64) -> (admitted: Bool, suppressedBefore: Int) {
+        state.withLock { state in
+            let length = period.nanosecondCount
+            if state.windowStart == .min || now - state.windowStart >= length {
+                state.windowStart = now
+                state.passed = 0
+            }
+            guard state.passed < burst else {
+                state.suppressed += 1
+                return (false, 0)
+            }
+            state.passed += 1
+            defer { state.suppressed = 0 }
+            return (true, state.suppressed)
+        }
+    }
+}
