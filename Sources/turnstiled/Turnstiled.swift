@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 @main
-struct Turnstiled: ParsableCommand {
+struct Turnstiled: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "turnstiled",
         abstract: "The coin-operated turnstile controller, on real GPIO or simulated.",
@@ -19,7 +19,7 @@ struct Turnstiled: ParsableCommand {
     /// ArgumentParser's entry, with two checks around it: a misspelt command is named as such
     /// (with the default subcommand it would otherwise be read as an argument of `simulate`),
     /// and output that could not be written fails the run instead of vanishing.
-    static func main() {
+    static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let commands = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
@@ -27,7 +27,7 @@ struct Turnstiled: ParsableCommand {
             Terminal.error("unknown command \"\(first)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `turnstiled --help`")
             Glibc.exit(ExitStatus.usage.rawValue)
         }
-        main(arguments)
+        await main(arguments)
         let code = clinux_flush_stdout()
         if code != 0 {
             Terminal.error("cannot write standard output: \(String(cString: strerror(code)))")

@@ -3,12 +3,12 @@ import ControllerFSMSim
 
 /// A `SimChip` wired as a board file says: one line per role, named lines under their names,
 /// numbered lines at their offsets, inputs wired with the board's polarity.
-struct SimulatedBoard {
-    let chip: SimChip
-    let inputOffsets: [InputRole: GPIOLineOffset]
-    let outputRoles: [GPIOLineOffset: OutputRole]
+public struct SimulatedBoard {
+    public let chip: SimChip
+    public let inputOffsets: [InputRole: GPIOLineOffset]
+    public let outputRoles: [GPIOLineOffset: OutputRole]
 
-    init(board: BoardFile, clock: ManualClock, seed: UInt64, outputSink: @escaping @Sendable (SimOutputChange) -> Void) {
+    public init(board: BoardFile, clock: ManualClock, seed: UInt64, outputSink: @escaping @Sendable (SimOutputChange) -> Void) {
         var names: [GPIOLineOffset: SimLine] = [:]
         var inputOffsets: [InputRole: GPIOLineOffset] = [:]
         var outputRoles: [GPIOLineOffset: OutputRole] = [:]

@@ -22,6 +22,8 @@ public final class CommandInbox: Sendable {
     }
 
     private let queue: Mutex<Queue>
+    /// Set by ``requestStop()``: a stop is never refused, however full the queue.
+    private let stopping = Atomic<Bool>(false)
     /// The wake-up pipe: one byte per post, drained by the loop. Non-blocking at both ends: a
     /// full pipe means the loop is already awake.
     private let readEnd: Int32
@@ -67,9 +69,17 @@ public final class CommandInbox: Sendable {
         return queued
     }
 
-    /// The oldest command, if any (event loop only).
+    /// Asks the loop to stop after the event in hand; cannot be refused.
+    public func requestStop() {
+        stopping.store(true, ordering: .releasing)
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    /// The oldest command, if any (event loop only); `.stop` first once a stop was requested.
     public func take() -> DaemonCommand? {
-        queue.withLock { queue in
+        if stopping.load(ordering: .acquiring) { return .stop }
+        return queue.withLock { queue in
             guard queue.count > 0 else { return nil }
             let command = queue.slots[queue.head]
             queue.slots[queue.head] = nil

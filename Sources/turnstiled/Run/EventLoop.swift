@@ -1,82 +1,159 @@
 import ControllerFSM
-import Synchronization
 import Turnstile
+import TurnstileDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The daemon's one event-loop thread: it waits on the input lines' descriptor and the signal
-/// descriptor, with the controller's next deadline (a debounce period, a timer, a jam, the end
-/// of an alarm pulse) as the timeout, and hands everything to the controller stamped with the
-/// kernel's time. Nothing here allocates once the loop runs.
-final class EventLoop<Chip: GPIOChip> {
+/// The daemon's one event-loop thread, the only one that touches the controller. It waits in
+/// one `ppoll` on the input lines' descriptor and the command inbox, with the earliest of the
+/// controller's deadlines, the source's, the watchdog's and a lost chip's retry as the timeout,
+/// and hands everything to the controller stamped with the kernel's time. Nothing here
+/// allocates once the loop runs.
+final class EventLoop<Source: EventSource>: @unchecked Sendable {
+    // Safety: created on the main task, then run and touched by the loop's thread only.
     enum Ending {
-        case signal(Int32)
+        /// A `stop` command (SIGTERM, SIGINT, or the end of a script).
+        case stopped
         case gpioError(GPIOError)
         case waitFailed(errno: Int32)
     }
 
-    private let controller: TurnstileController<Chip>
-    private let clock: MonotonicClock
-    private let status: RunStatus
-    /// The input request's descriptor, then the signal descriptor; reserved once.
-    private let descriptors: UnsafeMutablePointer<pollfd>
-    private let descriptorCount: Int
+    /// How often a lost chip is looked for again.
+    static var reopenInterval: Duration { .seconds(1) }
 
-    init(controller: TurnstileController<Chip>, signalDescriptor: Int32, clock: MonotonicClock, status: RunStatus) {
+    private let controller: TurnstileController<Source.Chip>
+    private let source: Source
+    private let inbox: CommandInbox
+    private let status: StatusHub
+    private let lifecycle: LifecycleHolder
+    private let notifier: SystemdNotifier
+    private let warnings: DaemonWarnings
+    /// The command inbox, then the input request's descriptor while the chip is there.
+    private let descriptors: UnsafeMutablePointer<pollfd>
+    private var chipLost = false
+    private var nextReopen = Int64.max
+    private var nextWatchdog = Int64.min
+    private let watchdogPeriod: Int64?
+    /// When the script ends and the daemon should stop by itself (`--stop-at-end`).
+    private let stopAt: MachineInstant?
+
+    init(
+        controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub,
+        lifecycle: LifecycleHolder, notifier: SystemdNotifier, warnings: DaemonWarnings, stopAt: MachineInstant?
+    ) {
         self.controller = controller
-        self.clock = clock
+        self.source = source
+        self.inbox = inbox
         self.status = status
+        self.lifecycle = lifecycle
+        self.notifier = notifier
+        self.warnings = warnings
+        self.stopAt = stopAt
+        // Twice as often as systemd checks: one late turn must not look like a hang.
+        watchdogPeriod = notifier.watchdogInterval.map { $0.nanosecondCount / 2 }
         descriptors = .allocate(capacity: 2)
-        var count = 0
-        if let input = controller.pollDescriptor {
-            descriptors[count] = pollfd(fd: input, events: Int16(POLLIN | POLLPRI), revents: 0)
-            count += 1
-        }
-        descriptors[count] = pollfd(fd: signalDescriptor, events: Int16(POLLIN), revents: 0)
-        descriptorCount = count + 1
     }
 
     deinit {
         descriptors.deallocate()
     }
 
-    /// Runs until a signal asks to stop or the GPIO fails.
+    /// Runs until a `stop` command or a GPIO error other than the chip going away.
     func run() -> Ending {
-        let signals = descriptors + (descriptorCount - 1)
+        descriptors[0] = pollfd(fd: inbox.pollDescriptor, events: Int16(POLLIN), revents: 0)
         while true {
-            let timeout = controller.nextDeadline.map { Swift.max(0, $0.nanoseconds &- clock.now().nanoseconds) }
-            let ready = Syscalls.wait(descriptors, count: descriptorCount, timeout: timeout)
+            var deadline = Swift.min(controller.nextDeadline?.nanoseconds ?? .max, source.nextDeadline?.nanoseconds ?? .max)
+            if let stopAt { deadline = Swift.min(deadline, stopAt.nanoseconds) }
+            if chipLost { deadline = Swift.min(deadline, nextReopen) }
+            if watchdogPeriod != nil { deadline = Swift.min(deadline, nextWatchdog) }
+            var count = 1
+            if !chipLost, let input = controller.pollDescriptor {
+                descriptors[1] = pollfd(fd: input, events: Int16(POLLIN | POLLPRI), revents: 0)
+                count = 2
+            }
+            let timeout = deadline == .max ? nil : Swift.max(0, deadline &- source.now().nanoseconds)
+            let ready = Syscalls.wait(descriptors, count: count, timeout: timeout)
             if ready < 0 {
                 let code = Syscalls.errno
                 if code == EINTR { continue }
                 return .waitFailed(errno: code)
             }
-            if signals.pointee.revents != 0 {
-                let signal = Syscalls.readSignal(signals.pointee.fd)
-                if signal > 0 { return .signal(signal) }
+            if descriptors[0].revents != 0 { inbox.clearWakeUps() }
+            let now = source.now()
+            if let watchdogPeriod, now.nanoseconds >= nextWatchdog {
+                notifier.watchdog()
+                nextWatchdog = now.nanoseconds &+ watchdogPeriod
             }
-            do {
-                try controller.process(now: clock.now())
-            } catch {
-                return .gpioError(error)
+            if chipLost && now.nanoseconds >= nextReopen { tryReattach(at: now) }
+            while let command = inbox.take() {
+                if command == .stop { return .stopped }
+                if let error = perform(command, at: now) { return .gpioError(error) }
             }
-            status.publish(lostEdges: controller.lostEdges, events: controller.statistics.dispatched)
+            if let stopAt, now >= stopAt { return .stopped }
+            if !chipLost, let error = turn(at: now) { return .gpioError(error) }
+            status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
         }
     }
-}
 
-/// What the event loop tells the reporting thread without sharing the controller with it.
-final class RunStatus: Sendable {
-    private let lost = Atomic<Int>(0)
-    private let dispatched = Atomic<Int>(0)
-
-    func publish(lostEdges: Int, events: Int) {
-        lost.store(lostEdges, ordering: .relaxed)
-        dispatched.store(events, ordering: .relaxed)
+    /// One turn: what the source has due, then every edge and deadline up to `now`.
+    private func turn(at now: MachineInstant) -> GPIOError? {
+        do {
+            try source.advance(to: now, controller: controller)
+            try controller.process(now: now)
+            return nil
+        } catch {
+            return lose(error, at: now)
+        }
     }
 
-    var lostEdges: Int { lost.load(ordering: .relaxed) }
-    var events: Int { dispatched.load(ordering: .relaxed) }
+    private func perform(_ command: DaemonCommand, at now: MachineInstant) -> GPIOError? {
+        switch command {
+        case .event(let event):
+            guard !chipLost else {
+                warnings.refused("\(event.name): the GPIO chip is gone; nothing can be controlled until it is back")
+                return nil
+            }
+            do {
+                try controller.send(event, at: now)
+            } catch {
+                return lose(error, at: now)
+            }
+        case .pulse(let role):
+            if !source.pulse(role, at: now) { warnings.refused("pulse \(role.rawValue): this board cannot drive that line") }
+        case .retime(let settings):
+            controller.retime(settings)
+        case .stop:
+            break
+        }
+        return nil
+    }
+
+    /// A chip that went away makes the daemon degraded and looked for every second; any other
+    /// GPIO error ends the loop (and systemd restarts the daemon).
+    private func lose(_ error: GPIOError, at now: MachineInstant) -> GPIOError? {
+        guard case .chipGone = error else { return error }
+        if !chipLost {
+            chipLost = true
+            lifecycle.send(.chipLost)
+            warnings.chipLost("\(error)")
+        }
+        nextReopen = now.nanoseconds &+ Self.reopenInterval.nanosecondCount
+        return nil
+    }
+
+    private func tryReattach(at now: MachineInstant) {
+        nextReopen = now.nanoseconds &+ Self.reopenInterval.nanosecondCount
+        guard let chip = source.reopen() else { return }
+        do {
+            try controller.reattach(to: chip, at: now)
+            chipLost = false
+            nextReopen = .max
+            lifecycle.send(.recovered)
+            warnings.chipBack()
+        } catch {
+            // Still not usable (the lines not yet there, busy): try again next time.
+        }
+    }
 }

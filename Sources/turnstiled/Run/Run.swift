@@ -1,152 +1,284 @@
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
+import ControllerFSMSim
+import Foundation
+import Logging
+import ServiceLifecycle
 import Turnstile
+import TurnstileDaemon
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-struct Run: ParsableCommand {
+struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the turnstile on real GPIO lines, through libgpiod.",
+        abstract: "Run the turnstile as a daemon: on real GPIO lines through libgpiod, or on a simulated board.",
         discussion: """
             Opens the board's chip, requests the outputs at their safe levels (the lock held) and \
-            then the inputs, reads the fire-alarm level, and runs until SIGINT, SIGTERM or SIGHUP. Then it \
-            stops taking events, drives the lock to the board's fail_mode level (secure: locked, \
-            safe: released), releases the lines and exits 0. Transitions and output changes are \
-            printed as `simulate` prints them, with times in seconds since the start.
+            then the inputs, reads the fire-alarm level (the self-test), and runs until SIGTERM \
+            or SIGINT. Then it stops taking events, finishes the one in hand, drives the lock to \
+            the board's fail_mode level (secure: locked, safe: released), makes every count \
+            durable, releases the lines and exits 0. SIGHUP reads the board file again and takes \
+            its [turnstile] timings (a board whose lines changed is refused; the running \
+            configuration stays).
 
-            Exit status: 0 after a signal, 2 for a bad board file, 3 when a GPIO error stopped \
-            the controller (chip not found, a line busy, permission denied, the chip gone).
+            On a simulated board (backend = "sim") time is real and the inputs come from \
+            --script, played in real time, or from `turnstiled ctl pulse`.
+
+            Under systemd (Type=notify) it reports READY=1 after the self-test, WATCHDOG=1 from \
+            the event loop, STOPPING=1 and its state in STATUS=, and logs plain lines for the \
+            journal. Transitions and output changes are printed as `simulate` prints them, \
+            with times in seconds since the start.
+
+            Exit status: 0 after SIGTERM or SIGINT (or the end of a script with \
+            --stop-at-end), 2 for a bad board file, scenario or option, 3 when a GPIO error \
+            stopped the controller (chip not found, a line busy, permission denied).
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The board file (backend = \"libgpiod\").", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String
 
     @Flag(name: .long, help: "Write one JSON object per line instead of the readable trace.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Simulated boards: play this scenario's inputs in real time.", valueName: "file"))
+    var script: String?
+
+    @Flag(name: .long, help: "With --script: stop (as SIGTERM would) when the scenario ends.")
+    var stopAtEnd = false
+
+    @Option(name: .long, help: ArgumentHelp("Write every input the controller takes as a scenario that `simulate --script` replays.", valueName: "file"))
+    var record: String?
+
     /// Room for the records made between two drains (RunReporter.drainInterval), many times over.
     static let reportRingCapacity = 4096
-    /// The signals that stop the controller in order.
-    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
-    /// How long the lock is held at the fail-mode level before the lines are released: longer
-    /// than a relay's operate time (typically 5–15 ms).
-    static let failModeHold = Duration.milliseconds(50)
 
-    func run() throws {
+    func validate() throws {
+        if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
+    }
+
+    func run() async throws {
         let boardFile = try loadBoard(board)
-        guard boardFile.backend == .libgpiod else {
-            Terminal.error("\(board): the board is simulated (backend = \"\(boardFile.backend.rawValue)\"); run it with `turnstiled simulate --board \(board)`, or set backend = \"libgpiod\" for real lines")
-            throw ExitStatus.badInput
-        }
+        let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { PlainLogHandler(label: $0, journal: journal) }
+        let logger = Logger(label: "turnstiled")
         Syscalls.lineBufferStandardOutput()
-        // Before any thread starts, so that every thread inherits the blocked signals and they
-        // arrive only through the descriptor the event loop waits on.
-        // SIGHUP too: a daemon started from a terminal that closes stops the same orderly way.
-        let signalDescriptor = Syscalls.signalDescriptor(for: Self.stopSignals)
-        guard signalDescriptor >= 0 else {
-            Terminal.error("cannot receive SIGINT, SIGTERM and SIGHUP: \(String(cString: strerror(Syscalls.errno)))")
-            throw ExitStatus.gpioError
-        }
         // A reader of standard output that goes away must not kill the controller mid-run
         // (without the fail-mode drive): writes then fail quietly instead.
         Syscalls.ignoreBrokenPipes()
-        defer { Syscalls.close(signalDescriptor) }
 
-        let trace = TurnstileController<GpiodChip>.Trace(capacity: Self.reportRingCapacity)
-        let outputLog = TurnstileController<GpiodChip>.OutputLog(capacity: Self.reportRingCapacity)
-        let chip: GpiodChip
-        let controller: TurnstileController<GpiodChip>
+        switch boardFile.backend {
+        case .libgpiod:
+            guard script == nil else {
+                Terminal.error("--script plays a scenario on a simulated board; \(board) drives real lines (backend = \"libgpiod\")")
+                throw ExitStatus.badInput
+            }
+            let chip: GpiodChip
+            do {
+                chip = try GpiodChip.open(boardFile.chip)
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitStatus.gpioError
+            }
+            let debouncing = GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
+            logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(GpiodChip.libraryDescription), \(debouncing)")
+            let source = GpiodSource(selector: boardFile.chip)
+            try await runDaemon(
+                board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)]", source: source,
+                completionClock: MonotonicClock(), logger: logger) { controller in
+                try logLines(of: boardFile, on: chip, logger: logger)
+                _ = controller
+            }
+        case .sim:
+            let scenario = try script.map { try loadScript($0, board: boardFile) }
+            let clock = ManualClock()
+            let simulated = SimulatedBoard(board: boardFile, clock: clock, seed: 1) { _ in }
+            let source = SimSource(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
+            source.applyInitialLevels()
+            let inputs = script.map { "inputs from \($0)" } ?? "inputs from `turnstiled ctl pulse`"
+            logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
+            try await runDaemon(
+                board: boardFile, chip: simulated.chip, chipText: "\(simulated.chip.info.name) [\(simulated.chip.info.label)]",
+                source: source, completionClock: SourceClock(source), logger: logger,
+                stopAt: stopAtEnd ? source.scriptEnd : nil) { _ in }
+        }
+    }
+
+    /// The daemon on any chip: self-test, services, the loop, the drain.
+    private func runDaemon<Source: EventSource>(
+        board boardFile: BoardFile, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
+        logger: Logger, stopAt: MachineInstant? = nil, afterRequest: (TurnstileController<Source.Chip>) throws -> Void
+    ) async throws {
+        let inbox: CommandInbox
         do {
-            chip = try GpiodChip.open(boardFile.chip)
-            Terminal.log("board \(boardFile.name) (\(board)): chip \(chip.info), \(GpiodChip.libraryDescription), "
-                + (GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"))
-            controller = try TurnstileController(
-                chip: chip, board: boardFile, trace: trace, outputLog: outputLog, completionClock: MonotonicClock())
-            try logLines(of: boardFile, on: chip)
+            inbox = try CommandInbox()
         } catch {
             Terminal.error("\(error)")
+            throw ExitStatus.gpioError
+        }
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let status = StatusHub(board: boardFile.name, chip: chipText, inbox: inbox)
+        let lifecycle = LifecycleHolder { [notifier] phase, context in
+            status.publishPhase(phase, degradedReason: phase == .degraded ? context.degradedReason : nil)
+            switch phase {
+            case .degraded: logger.warning("degraded: \(context.degradedReason ?? "")")
+            case .running, .selfTest, .draining, .stopped: logger.info("\(phase.name)")
+            case .starting: break
+            }
+            notifier.status("\(phase.name)\(context.degradedReason.map { phase == .degraded ? ": \($0)" : "" } ?? "")")
+        }
+        let warnings = DaemonWarnings(logger: logger)
+
+        let trace = TurnstileController<Source.Chip>.Trace(capacity: Self.reportRingCapacity)
+        let outputLog = TurnstileController<Source.Chip>.OutputLog(capacity: Self.reportRingCapacity)
+        let ledger = TurnstileController<Source.Chip>.Ledger(capacity: Self.reportRingCapacity)
+        let inputLog = record == nil ? nil : TurnstileController<Source.Chip>.InputLog(capacity: Self.reportRingCapacity)
+        let controller: TurnstileController<Source.Chip>
+        do {
+            controller = try TurnstileController(
+                chip: chip, board: boardFile, trace: trace, outputLog: outputLog, ledger: ledger, inputLog: inputLog,
+                completionClock: completionClock)
+            lifecycle.send(.linesRequested)
+            try afterRequest(controller)
+        } catch {
+            Terminal.error("\(error)")
+            lifecycle.send(.selfTestFailed)
             throw ExitStatus.gpioError
         }
 
         let printer: any SimulationReporter = json
             ? JSONReporter()
-            : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chip.info.name) [\(chip.info.label)]")
+            : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chipText)")
         for role in OutputRole.allCases {
             if let level = controller.output(role) { printer.output(role, value: level, at: .zero) }
         }
-        let clock = MonotonicClock()
-        let origin = clock.now()
-        let status = RunStatus()
+        let origin = source.startInstant()
         do {
+            // The self-test: every line requested (above), the relay held locked by the
+            // request itself, and every input read.
             try controller.start(at: origin)
+            guard controller.output(.lock) == true || controller.state == .emergency else {
+                throw GPIOError.invalidRequest(chip: chipText, line: nil, reason: "the lock did not start locked")
+            }
         } catch {
             Terminal.error("\(error)")
-            controller.stop(at: clock.now())
+            lifecycle.send(.selfTestFailed)
+            controller.stop(at: source.now())
             throw ExitStatus.gpioError
         }
-        let reporter = RunReporter(trace: trace, outputLog: outputLog, status: status, origin: origin, printer: printer, json: json)
-        reporter.start()
-        if json {
-            print(#"{"type":"ready","state":"\#(controller.state.name)","chip":"\#(chip.info.name)","label":"\#(chip.info.label)"}"#)
+        var recorder: FlightRecorder?
+        if let record {
+            do {
+                recorder = try FlightRecorder(path: record, board: boardFile, boardPath: board, origin: origin)
+            } catch {
+                Terminal.error("\(error)")
+                controller.stop(at: source.now())
+                throw ExitStatus.badInput
+            }
         }
-        Terminal.log("running; SIGINT, SIGTERM or SIGHUP stops (the lock then goes \(boardFile.turnstile.failMode == .secure ? "locked" : "released"): fail_mode \(boardFile.turnstile.failMode.rawValue))")
+        let reporter = RunReporter(
+            trace: trace, outputLog: outputLog, inputLog: inputLog, ledger: ledger, status: status,
+            lostEdges: { [status] in status.snapshot().lostEdges }, origin: origin, printer: printer,
+            warnings: warnings, recorder: recorder, onLockLatency: nil)
+        reporter.start()
+        lifecycle.send(.selfTestPassed)
+        status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+        notifier.ready(status: "running: \(controller.state.name)")
+        if json {
+            print(#"{"type":"ready","state":"\#(controller.state.name)","chip":"\#(chipText)"}"#)
+        }
+        logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(controller.failMode == .secure ? "locked" : "released"): fail_mode \(controller.failMode.rawValue)), SIGHUP reloads the timings")
 
-        let loop = EventLoop(controller: controller, signalDescriptor: signalDescriptor, clock: clock, status: status)
+        let loop = EventLoop(
+            controller: controller, source: source, inbox: inbox, status: status, lifecycle: lifecycle,
+            notifier: notifier, warnings: warnings, stopAt: stopAt)
         let probe = AllocationProbe()
+        let service = ControllerService(
+            loop: loop, controller: controller, source: source, inbox: inbox, lifecycle: lifecycle
+        ) { stoppedAt in
+            notifier.stopping(status: "draining")
+            reporter.stopAndWait(end: stoppedAt)
+        }
+        let reload = ReloadService(boardPath: board, running: boardFile, inbox: inbox, logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: reload),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: Logger(label: "turnstiled.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         probe.begin()
-        let ending = loop.run()
+        try await group.run()
         let loopAllocations = probe.end()
-        status.publish(lostEdges: controller.lostEdges, events: controller.statistics.dispatched)
-        let stoppedAt = clock.now()
-        controller.driveFailMode(at: stoppedAt)
-        // Keep driving the fail-mode level long enough for a relay to switch before the line
-        // is released to its pull (which the wiring should make the same level anyway).
-        Syscalls.sleep(nanoseconds: Self.failModeHold.nanosecondCount)
-        controller.releaseLines()
-        reporter.stopAndWait()
 
+        let ending = service.ending ?? .stopped
+        let stoppedAt = service.stoppedAt ?? source.now()
         let reason: String
         switch ending {
-        case .signal(let signal): reason = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
+        case .stopped: reason = "stopped"
         case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
         case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(String(cString: strerror(code)))")
         }
-        let failLevel = boardFile.turnstile.failMode == .secure ? 1 : 0
+        let failLevel = controller.failMode == .secure ? 1 : 0
         if json {
-            let allocations = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
-            let latency = reporter.lockLatency.map { #","lockLatencyMicroseconds":{"samples":\#($0.samples),"p50":\#($0.p50),"p99":\#($0.p99),"max":\#($0.max)}"# } ?? ""
+            let allocations: String = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
+            var latency = ""
+            if let l = reporter.lockLatency {
+                latency = #","lockLatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
+            }
             print(#"{"type":"stopped","reason":"\#(reason)","lock":\#(failLevel),"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
         } else {
-            Terminal.log("stopped (\(reason)): lock driven to \(failLevel) (fail_mode \(boardFile.turnstile.failMode.rawValue)), lines released"
-                + (controller.lostEdges > 0 ? "; \(controller.lostEdges) input edge(s) were lost" : "")
-                + (loopAllocations.map { "; event loop allocations: \($0)" } ?? "")
-                + (reporter.lockLatency.map { "; edge-to-lock latency over \($0.samples) writes: p50 \($0.p50) µs, p99 \($0.p99) µs, max \($0.max) µs" } ?? ""))
+            var line = "\(reason): lock driven to \(failLevel) (fail_mode \(controller.failMode.rawValue)), lines released"
+            if controller.lostEdges > 0 { line += "; \(controller.lostEdges) input edge(s) were lost" }
+            if let loopAllocations { line += "; allocations while running: \(loopAllocations)" }
+            if let latency = reporter.lockLatency {
+                line += "; edge-to-lock latency over \(latency.samples) writes: p50 \(latency.p50) µs, p99 \(latency.p99) µs, max \(latency.max) µs"
+            }
+            logger.info("\(line)")
         }
         printer.finished(SimulationSummary(
             state: controller.state, credit: controller.credit, counters: controller.counters,
             endTime: stoppedAt.duration(since: origin), failedExpectations: 0))
-        if case .signal = ending { return }
+        if case .stopped = ending { return }
         throw ExitStatus.gpioError
     }
 
+    private func loadScript(_ path: String, board: BoardFile) throws -> Scenario {
+        do {
+            let scenario = try Scenario.load(path: path, vocabulary: TurnstileSimulation.vocabulary(for: board))
+            try TurnstileSimulation.checkTimings(of: board, file: self.board)
+            try TurnstileSimulation.check(scenario, against: board)
+            return scenario
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.badInput
+        }
+    }
+
     /// One log line per wired role: the line it resolved to and how it is requested.
-    private func logLines(of board: BoardFile, on chip: GpiodChip) throws(GPIOError) {
+    private func logLines(of board: BoardFile, on chip: GpiodChip, logger: Logger) throws(GPIOError) {
         for role in InputRole.allCases {
             guard let line = board.inputs[role] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
-            Terminal.log("  \(role.rawValue.padding(9)) input   \(info.id.description.padding(20)) "
-                + "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce.secondsText) s")
+            let wiring = "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce.secondsText) s"
+            logger.info("  \(role.rawValue.padding(9)) input   \(info.id.description.padding(20)) \(wiring)")
         }
         for role in OutputRole.allCases {
             guard let line = board.outputs[role] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
-            Terminal.log("  \(role.rawValue.padding(9)) output  \(info.id.description.padding(20)) "
-                + "\(line.activeLow ? "active-low" : "active-high")")
+            logger.info("  \(role.rawValue.padding(9)) output  \(info.id.description.padding(20)) \(line.activeLow ? "active-low" : "active-high")")
         }
     }
+}
+
+/// A simulated source's time as a clock, for stamping when output writes complete.
+final class SourceClock: MachineClock, @unchecked Sendable {
+    // Safety: the source's `now()` reads a monotonic clock and an immutable origin.
+    private let source: SimSource
+    init(_ source: SimSource) { self.source = source }
+    func now() -> MachineInstant { source.now() }
 }
 
 extension String {

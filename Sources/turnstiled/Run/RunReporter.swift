@@ -3,27 +3,37 @@ import Dispatch
 import Foundation
 import Synchronization
 import Turnstile
+import TurnstileDaemon
 
-/// The thread that tells what the event loop did: it drains the controller's trace and output
-/// log every ``drainInterval`` and prints them (text or JSON lines, as `simulate` does), with
-/// times in seconds since the controller started. Printing allocates and may block on a slow
-/// pipe; doing it here keeps both off the event loop.
+/// The thread that tells and keeps what the event loop did. Every ``drainInterval`` it drains
+/// the controller's rings: the trace (printed or logged, and the last transitions for status),
+/// the output log (printed, and the edge-to-relay latency), the input log (the flight
+/// recorder) and, with no store, the ledger (the counts status shows). Printing allocates and
+/// may block on a slow pipe; doing it here keeps both off the event loop.
 final class RunReporter: @unchecked Sendable {
-    // Safety: `printer` and `reportedLostEdges` are touched by the reporting thread only, from
-    // `start()` until `stopAndWait()` returns, and by the caller only before and after.
+    // Safety: the mutable fields are touched by the reporting thread only, from `start()` until
+    // `stopAndWait()` returns, and by the caller only before and after.
     /// How often the rings are drained: short enough for a person watching, long enough to
     /// cost nothing. The rings hold far more than arrives in this time.
     static let drainInterval: Int64 = 20_000_000
 
-    private let trace: RecordRing<DispatchRecord<TurnstileState, TurnstileEvent>>
+    typealias Trace = RecordRing<DispatchRecord<TurnstileState, TurnstileEvent>>
+
+    private let trace: Trace
     private let outputLog: RecordRing<OutputWrite>
-    private let status: RunStatus
+    private let inputLog: RecordRing<InputRecord>?
+    /// Drained here only when no store does it.
+    private let ledger: RecordRing<LedgerEntry>?
+    private let status: StatusHub
+    private let lostEdges: @Sendable () -> Int
     private let origin: MachineInstant
     private let printer: any SimulationReporter
-    private let json: Bool
+    private let warnings: DaemonWarnings
+    private let recorder: FlightRecorder?
+    private let onLockLatency: (@Sendable (Int64) -> Void)?
     private var reportedLostEdges = 0
-    /// Trace and output records lost so far that a warning has already told of.
     private var reportedUnprinted = 0
+    private var recorderWarned = false
     /// Edge-to-lock-write latencies, in microseconds (from the event's time to the write's
     /// return): the event loop's whole path, kernel delivery and wake-up included.
     private var lockLatencies: [Int64] = []
@@ -31,15 +41,21 @@ final class RunReporter: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(
-        trace: RecordRing<DispatchRecord<TurnstileState, TurnstileEvent>>, outputLog: RecordRing<OutputWrite>,
-        status: RunStatus, origin: MachineInstant, printer: any SimulationReporter, json: Bool
+        trace: Trace, outputLog: RecordRing<OutputWrite>, inputLog: RecordRing<InputRecord>?, ledger: RecordRing<LedgerEntry>?,
+        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter,
+        warnings: DaemonWarnings, recorder: FlightRecorder?, onLockLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
         self.outputLog = outputLog
+        self.inputLog = inputLog
+        self.ledger = ledger
         self.status = status
+        self.lostEdges = lostEdges
         self.origin = origin
         self.printer = printer
-        self.json = json
+        self.warnings = warnings
+        self.recorder = recorder
+        self.onLockLatency = onLockLatency
     }
 
     func start() {
@@ -61,10 +77,12 @@ final class RunReporter: @unchecked Sendable {
         return (sorted.count, percentile(50), percentile(99), sorted[sorted.count - 1])
     }
 
-    /// Reports what is left and stops the thread.
-    func stopAndWait() {
+    /// Reports what is left, closes the recording at `end`, and stops the thread.
+    func stopAndWait(end: MachineInstant) {
         stopRequested.store(true, ordering: .releasing)
         finished.wait()
+        recorder?.finish(at: end)
+        if let failure = recorder?.failure, !recorderWarned { warnings.refused("recording: \(failure)") }
     }
 
     /// Both rings, merged by time; at one instant a dispatch comes before the writes it caused.
@@ -81,17 +99,38 @@ final class RunReporter: @unchecked Sendable {
             }
             printer.output(write.role, value: write.value, at: relative(write.time))
             if write.role == .lock, let completed = write.completed {
-                lockLatencies.append((completed.nanoseconds &- write.time.nanoseconds) / 1_000)
+                let nanoseconds = completed.nanoseconds &- write.time.nanoseconds
+                lockLatencies.append(nanoseconds / 1_000)
+                onLockLatency?(nanoseconds)
             }
         }
         for record in records[next...] { report(record) }
+        status.publishTransitions(
+            records.filter { $0.outcome == .transitioned }.map {
+                TransitionSummary(time: relative($0.time).seconds, from: $0.from.name, event: $0.event.name, to: $0.to.name)
+            },
+            traceLosses: trace.lostCount + outputLog.lostCount + (inputLog?.lostCount ?? 0) + (ledger?.lostCount ?? 0))
+        if let inputLog, let recorder {
+            inputLog.drain { recorder.take($0) }
+            if let failure = recorder.failure, !recorderWarned {
+                recorderWarned = true
+                warnings.refused("recording: \(failure)")
+            }
+        }
+        if let ledger {
+            var last: LedgerEntry?
+            ledger.drain { last = $0 }
+            if let last {
+                var counters: [String: Int] = [:]
+                for (name, value) in last.counters.all { counters[name] = value }
+                status.publishDurable(counters: counters, credit: last.credit)
+            }
+        }
         reportLostEdges()
-        // Never expected (the rings hold minutes of events); said once per new loss, not on
-        // every drain after it.
         let unprinted = trace.lostCount + outputLog.lostCount
         if unprinted > reportedUnprinted {
             reportedUnprinted = unprinted
-            Terminal.error("warning: the report fell behind: \(trace.lostCount) transitions and \(outputLog.lostCount) output writes were not printed")
+            warnings.reportFellBehind(transitions: trace.lostCount, writes: outputLog.lostCount)
         }
     }
 
@@ -102,18 +141,22 @@ final class RunReporter: @unchecked Sendable {
     }
 
     private func reportLostEdges() {
-        let lost = status.lostEdges
+        let lost = lostEdges()
         guard lost > reportedLostEdges else { return }
         let new = lost - reportedLostEdges
         reportedLostEdges = lost
-        if json {
-            print(#"{"type":"lost","edges":\#(new),"total":\#(lost)}"#)
-        } else {
-            Terminal.error("warning: \(new) input edge(s) were lost before they could be read (\(lost) in all): the kernel's event buffer overflowed")
-        }
+        printer.lostEdges(new: new, total: lost)
+        warnings.lostEdges(new: new, total: lost)
     }
 
     private func relative(_ time: MachineInstant) -> MachineInstant {
         MachineInstant(nanoseconds: time.nanoseconds &- origin.nanoseconds)
+    }
+}
+
+extension SimulationReporter {
+    /// JSON reporters print lost edges as a record of their own; others leave it to the log.
+    func lostEdges(new: Int, total: Int) {
+        if self is JSONReporter { print(#"{"type":"lost","edges":\#(new),"total":\#(total)}"#) }
     }
 }

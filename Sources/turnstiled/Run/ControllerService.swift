@@ -1,0 +1,111 @@
+import ControllerFSM
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import Turnstile
+import TurnstileDaemon
+
+/// The event loop as a service of the daemon's group: it runs on a thread of its own (the
+/// loop blocks in `ppoll`, which no task may do) until SIGTERM or SIGINT asks the group to shut
+/// down; then it drains in order — the event in hand finished, the lock driven to the board's
+/// fail-mode level and held, every count made durable, the lines released.
+final class ControllerService<Source: EventSource>: Service, @unchecked Sendable {
+    // Safety: `ending` is written by the loop's thread before the continuation resumes and
+    // read after `run()` returns.
+    /// How long the lock is held at the fail-mode level before the lines are released: longer
+    /// than a relay's operate time (typically 5–15 ms).
+    static var failModeHold: Duration { .milliseconds(50) }
+
+    private let loop: EventLoop<Source>
+    private let controller: TurnstileController<Source.Chip>
+    private let source: Source
+    private let inbox: CommandInbox
+    private let lifecycle: LifecycleHolder
+    /// Makes every count durable and stops the threads that drain the rings, given when the
+    /// loop stopped.
+    private let drainRings: (MachineInstant) -> Void
+    private(set) var ending: EventLoop<Source>.Ending?
+    private(set) var stoppedAt: MachineInstant?
+
+    init(
+        loop: EventLoop<Source>, controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox,
+        lifecycle: LifecycleHolder, drainRings: @escaping (MachineInstant) -> Void
+    ) {
+        self.loop = loop
+        self.controller = controller
+        self.source = source
+        self.inbox = inbox
+        self.lifecycle = lifecycle
+        self.drainRings = drainRings
+    }
+
+    func run() async {
+        let loop = self.loop
+        let ending = await withGracefulShutdownHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<EventLoop<Source>.Ending, Never>) in
+                let thread = Thread { continuation.resume(returning: loop.run()) }
+                thread.name = "event loop"
+                thread.start()
+            }
+        } onGracefulShutdown: { [inbox] in
+            inbox.requestStop()
+        }
+        self.ending = ending
+        lifecycle.send(.stopRequested)
+        let now = source.now()
+        stoppedAt = now
+        controller.driveFailMode(at: now)
+        // Keep driving the fail-mode level long enough for a relay to switch before the line
+        // is released to its pull (which the wiring should make the same level anyway).
+        Syscalls.sleep(nanoseconds: Self.failModeHold.nanosecondCount)
+        drainRings(now)
+        controller.releaseLines()
+        lifecycle.send(.drained)
+    }
+}
+
+/// SIGHUP: the board file is read again and its `[turnstile]` timings and fail mode taken; a
+/// board whose lines changed is refused (that needs a restart), and the running configuration
+/// stays.
+struct ReloadService: Service {
+    let boardPath: String
+    let running: BoardFile
+    let inbox: CommandInbox
+    let logger: Logger
+
+    func run() async {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            reload()
+        }
+    }
+
+    private func reload() {
+        let board: BoardFile
+        do {
+            board = try BoardFile.load(path: boardPath)
+        } catch {
+            logger.warning("SIGHUP: \(error); the running configuration stays")
+            return
+        }
+        guard let difference = running.wiringDifference(from: board) else {
+            inbox.post(.retime(board.turnstile))
+            logger.notice("SIGHUP: \(boardPath) read again: relock_timeout \(board.turnstile.relockTimeout.secondsText) s, repair_period \(board.turnstile.repairPeriod.secondsText) s, jam_timeout \(board.turnstile.jamTimeout.secondsText) s, alarm_pulse \(board.turnstile.alarmPulse.secondsText) s, fail_mode \(board.turnstile.failMode.rawValue)")
+            return
+        }
+        logger.warning("SIGHUP: \(boardPath) refused: \(difference) changed, which needs a restart (systemctl restart turnstiled); the running configuration stays")
+    }
+}
+
+extension BoardFile {
+    /// What differs between two boards beyond their `[turnstile]` timings, if anything.
+    func wiringDifference(from other: BoardFile) -> String? {
+        if chip != other.chip { return "the chip" }
+        if backend != other.backend { return "the backend" }
+        if consumer != other.consumer { return "the consumer" }
+        if inputs != other.inputs { return "the [inputs] lines" }
+        if outputs != other.outputs { return "the [outputs] lines" }
+        if sim != other.sim { return "the [sim] section" }
+        return nil
+    }
+}

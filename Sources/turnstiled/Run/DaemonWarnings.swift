@@ -1,0 +1,42 @@
+import ControllerFSM
+import Logging
+import TurnstileDaemon
+
+/// The daemon's warnings, each kind rate-limited so a chattering input or a script at the
+/// control socket cannot flood the journal; a line that passes says how many were held back.
+final class DaemonWarnings: Sendable {
+    /// A burst of this many warnings of one kind passes at once; then they wait for the next
+    /// period.
+    static let burst = 5
+    static let period = Duration.seconds(10)
+
+    private let logger: Logger
+    private let clock = MonotonicClock()
+    private let refusals = RateLimiter(burst: burst, period: period)
+    private let losses = RateLimiter(burst: burst, period: period)
+    private let chip = RateLimiter(burst: burst, period: period)
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func refused(_ what: String) { warn("refused \(what)", limiter: refusals) }
+
+    func lostEdges(new: Int, total: Int) {
+        warn("\(new) input edge(s) were lost before they could be read (\(total) in all): the kernel's event buffer overflowed", limiter: losses)
+    }
+
+    func reportFellBehind(transitions: Int, writes: Int) {
+        warn("the report fell behind: \(transitions) transitions and \(writes) output writes were not reported", limiter: losses)
+    }
+
+    func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip) }
+
+    func chipBack() { logger.notice("the GPIO chip is back: lines requested again, running") }
+
+    private func warn(_ message: String, limiter: RateLimiter) {
+        let (admitted, held) = limiter.admit(at: clock.now().nanoseconds)
+        guard admitted else { return }
+        logger.warning("\(message)\(held > 0 ? " (\(held) similar warning(s) held back)" : "")")
+    }
+}

@@ -1,0 +1,142 @@
+import ControllerFSM
+import ControllerFSMGpiod
+import ControllerFSMSim
+import Turnstile
+
+/// What the event loop needs from the world beyond the controller: the time on the controller's
+/// timeline, and — for a simulated board — the devices that drive the input lines.
+protocol EventSource<Chip>: SendableMetatype {
+    associatedtype Chip: GPIOChip
+    /// Now, on the timeline of the controller's edge timestamps.
+    func now() -> MachineInstant
+    /// Where the daemon's time 0 is on that timeline (a script's time 0 on a simulated board).
+    func startInstant() -> MachineInstant
+    /// When the source next acts by itself (a simulated edge, a script step); nil for hardware.
+    var nextDeadline: MachineInstant? { get }
+    /// Makes what the source has due by `now` happen, before the controller looks.
+    func advance(to now: MachineInstant, controller: TurnstileController<Chip>) throws(GPIOError)
+    /// Drives a pulse on `role`'s simulated line, as its device would; false on hardware.
+    func pulse(_ role: InputRole, at now: MachineInstant) -> Bool
+    /// The chip again after it was lost, or nil while it is still gone.
+    func reopen() -> Chip?
+}
+
+/// Real lines: the kernel stamps edges with CLOCK_MONOTONIC, which is the loop's clock too.
+struct GpiodSource: EventSource {
+    let selector: GPIOChipSelector
+    let clock = MonotonicClock()
+
+    func now() -> MachineInstant { clock.now() }
+    func startInstant() -> MachineInstant { clock.now() }
+    var nextDeadline: MachineInstant? { nil }
+    func advance(to now: MachineInstant, controller: TurnstileController<GpiodChip>) throws(GPIOError) {}
+    func pulse(_ role: InputRole, at now: MachineInstant) -> Bool { false }
+    func reopen() -> GpiodChip? { try? GpiodChip.open(selector) }
+}
+
+/// A simulated board in real time: the chip's virtual clock follows the wall clock from the
+/// start, inputs come from a scenario (`--script`) and from `ctl pulse`.
+final class SimSource: EventSource {
+    let chip: SimChip
+    let board: BoardFile
+    private let inputOffsets: [InputRole: GPIOLineOffset]
+    private let clock = MonotonicClock()
+    private let origin: MachineInstant
+    /// The script's input steps, in time order, and the next one to play.
+    private let steps: [ScenarioStep]
+    private var nextStep = 0
+    /// When the script ends (its `end`, or its last step): the daemon stops there if asked to.
+    let scriptEnd: MachineInstant?
+    /// When each line is free for a new pulse: a `ctl pulse` on a busy line waits its turn
+    /// rather than merging into the pulse in progress (a coin must never vanish).
+    private var lineFreeAt: [InputRole: MachineInstant] = [:]
+
+    init(board: BoardFile, chip: SimChip, inputOffsets: [InputRole: GPIOLineOffset], script: Scenario?) {
+        self.board = board
+        self.chip = chip
+        self.inputOffsets = inputOffsets
+        origin = clock.now()
+        steps = (script?.steps ?? []).filter { $0.action.drivesInputs }
+        scriptEnd = script.map { MachineInstant.zero + $0.endTime }
+    }
+
+    func now() -> MachineInstant {
+        MachineInstant(nanoseconds: clock.now().nanoseconds &- origin.nanoseconds)
+    }
+
+    func startInstant() -> MachineInstant { .zero }
+
+    /// The world before the controller starts: `0 emergency on` finds the line already active.
+    func applyInitialLevels() {
+        while nextStep < steps.count, steps[nextStep].time == .zero, case .emergency(on: true) = steps[nextStep].action {
+            chip.scheduleLevel(line: inputOffsets[.emergency]!, at: .zero, active: true)
+            nextStep += 1
+        }
+        chip.advance(to: .zero)
+    }
+
+    var nextDeadline: MachineInstant? {
+        let step = nextStep < steps.count ? MachineInstant.zero + steps[nextStep].time : nil
+        switch (step, chip.nextEventTime) {
+        case (let a?, let b?): return Swift.min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b): return b
+        }
+    }
+
+    func advance(to now: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
+        while nextStep < steps.count, MachineInstant.zero + steps[nextStep].time <= now {
+            let step = steps[nextStep]
+            nextStep += 1
+            let time = MachineInstant.zero + step.time
+            chip.advance(to: time)
+            try controller.process(now: time)
+            try perform(step.action, at: time, controller: controller)
+        }
+        chip.advance(to: now)
+    }
+
+    func pulse(_ role: InputRole, at now: MachineInstant) -> Bool {
+        guard let line = inputOffsets[role] else { return false }
+        let width: Duration
+        switch role {
+        case .coin: width = board.sim.coinPulse
+        case .push: width = board.sim.pushPulse
+        case .service: width = board.sim.servicePulse
+        case .emergency: return false   // a level, not a pulse: `ctl emergency on|off`
+        }
+        let start = Swift.max(now, lineFreeAt[role] ?? now)
+        chip.schedulePulse(line: line, at: start, width: width, bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
+        lineFreeAt[role] = start + width + board.sim.bounceWindow + (board.inputs[role]?.debounce ?? .zero)
+        return true
+    }
+
+    func reopen() -> SimChip? { chip.isGone ? nil : chip }
+
+    private func perform(_ action: ScenarioAction, at time: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
+        let sim = board.sim
+        func schedule(_ role: InputRole, _ width: Duration) {
+            chip.schedulePulse(line: inputOffsets[role]!, at: time, width: width, bounceEdges: sim.bounceEdges, bounceWindow: sim.bounceWindow)
+            lineFreeAt[role] = time + width + sim.bounceWindow + (board.inputs[role]?.debounce ?? .zero)
+        }
+        switch action {
+        case .coin: schedule(.coin, sim.coinPulse)
+        case .push: schedule(.push, sim.pushPulse)
+        case .pushHold(let hold): schedule(.push, hold)
+        case .repair: schedule(.service, sim.servicePulse)
+        case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
+        case .fault: try controller.send(.fault, at: time)
+        default: break
+        }
+    }
+}
+
+extension ScenarioAction {
+    /// Whether the step acts on the turnstile (an `expect` or `end` only looks).
+    var drivesInputs: Bool {
+        switch self {
+        case .coin, .push, .pushHold, .repair, .emergency, .fault: true
+        case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: false
+        }
+    }
+}
