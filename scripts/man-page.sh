@@ -7,7 +7,7 @@
 # installs the page as /usr/share/man/man8/turnstiled.8.gz.
 set -euo pipefail
 
-[ $# -eq 1 ] && [ -x "$1" ] || { echo "usage: $0 PATH-TO-turnstiled" >&2; exit 2; }
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: $0 PATH-TO-turnstiled" >&2; exit 2; fi
 BINARY=$1
 
 # The command names listed under SUBCOMMANDS: in a --help text (two spaces, then the name).

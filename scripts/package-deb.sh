@@ -29,7 +29,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 die() { echo "package-deb: $*" >&2; exit 1; }
-usage() { sed -n '2,/^$/{s/^# \{0,1\}//;p}' "$0" | sed '/^$/q'; exit "${1:-2}"; }
+usage() { # usage [STATUS]: the header above; on standard error unless asked for (--help)
+    local status=${1:-2}
+    if [ "$status" -eq 0 ]; then help_text; else help_text >&2; fi
+    exit "$status"
+}
+help_text() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 
 ARCH=""
 BINARY=""

@@ -19,6 +19,7 @@
 # machine as it found it, also when a check fails; runs again as often as you like.
 #
 # Usage: scripts/test-deb.sh [--deb FILE | package-deb.sh options]
+# shellcheck disable=SC2016 # the sh -c checks expand in their own shell, on purpose
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,6 +63,7 @@ fi
 
 if [ -z "$DEB" ]; then
     scripts/package-deb.sh "$@"
+    # shellcheck disable=SC2012 # our own file names, newest first
     DEB=$(ls -t .build-deb/turnstiled_*_"$(dpkg --print-architecture)".deb | head -n1)
 fi
 [ -f "$DEB" ] || die "$DEB: no such package"
