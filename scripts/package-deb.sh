@@ -136,7 +136,26 @@ echo /etc/turnstiled/board.toml > "$ROOT/DEBIAN/conffiles"
 install -d "$ROOT/usr/share/man/man8"
 scripts/man-page.sh "$BINARY" | gzip -9n > "$ROOT/usr/share/man/man8/turnstiled.8.gz"
 
-install -D -m 0644 packaging/copyright "$ROOT/usr/share/doc/turnstiled/copyright"
+MAINTAINER=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "turnstiled maintainers <root@localhost>")}
+# The copyright's years: the source's first and last commits.
+first_year=$(git log --reverse --format=%ad --date=format:%Y 2>/dev/null | head -n1)
+last_year=$(git log -1 --format=%ad --date=format:%Y 2>/dev/null || date +%Y)
+years=${first_year:-$last_year}
+[ "$years" = "$last_year" ] || years="$years-$last_year"
+install -d "$ROOT/usr/share/doc/turnstiled"
+sed "s/@YEARS@/$years/" packaging/copyright > "$ROOT/usr/share/doc/turnstiled/copyright"
+chmod 0644 "$ROOT/usr/share/doc/turnstiled/copyright"
+# A native package's changelog: which source it was built from (the history is git's).
+{
+    echo "turnstiled ($VERSION) unstable; urgency=medium"
+    echo
+    echo "  * Built from commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown) of ControllerFSM;"
+    echo "    the changes are in its git history."
+    echo
+    echo " -- $MAINTAINER  $(git log -1 --format=%aD 2>/dev/null || date -R)"
+} | gzip -9n > "$ROOT/usr/share/doc/turnstiled/changelog.gz"
+# The symbol table stays in the binary on purpose (see strip above), which lintian flags.
+install -D -m 0644 packaging/lintian-overrides "$ROOT/usr/share/lintian/overrides/turnstiled"
 # Uncompressed: the unit's Documentation= points at it.
 install -m 0644 README.md "$ROOT/usr/share/doc/turnstiled/README.md"
 
@@ -154,7 +173,6 @@ shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "$program" 2>"$shlibs_dir/err") \
     || die "dpkg-shlibdeps failed: $(cat "$shlibs_dir/err")"
 DEPENDS="adduser, ${shlibs#shlibs:Depends=}"
 
-MAINTAINER=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "turnstiled maintainers <root@localhost>")}
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 cat > "$ROOT/DEBIAN/control" <<EOF
 Package: turnstiled

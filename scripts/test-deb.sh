@@ -68,6 +68,16 @@ if [ -z "$DEB" ]; then
 fi
 [ -f "$DEB" ] || die "$DEB: no such package"
 
+# Debian's package checker, where it is installed (it is large, so the test does not install
+# it): no error or warning, the two deliberate ones being overridden in the package.
+if command -v lintian >/dev/null 2>&1; then
+    if out=$(lintian "$DEB" 2>&1 | grep -E '^[EW]: ') ; then
+        fail "lintian: $out"
+    else
+        pass "lintian: no errors or warnings"
+    fi
+fi
+
 # This test owns the package and its state directory while it runs: it never touches a real
 # installation or a real count database.
 if dpkg-query -W -f='${Status}' turnstiled 2>/dev/null | grep -qv 'not-installed'; then
