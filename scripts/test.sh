@@ -3,13 +3,15 @@
 #   1. debug build of everything, failing on any compiler warning in this package's sources;
 #   2. every test (Swift Testing) on the debug build;
 #   3. the allocation tests on an optimised build, as users ship it;
-#   4. the runtime core compiled alone in Embedded Swift for two microcontrollers;
-#   5. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
-#   6. libFuzzer on the board-file and scenario parsers, a minute each (scripts/fuzz.sh);
-#   7. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
+#   4. the .deb built, installed, upgraded, removed and purged on this machine
+#      (scripts/test-deb.sh; its release build is the one step 8 uses, so CI compiles it once);
+#   5. the runtime core compiled alone in Embedded Swift for two microcontrollers;
+#   6. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
+#   7. libFuzzer on the board-file and scenario parsers, a minute each (scripts/fuzz.sh);
+#   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
 #      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
-# Installs what it needs on a fresh Debian/Ubuntu machine. SANITIZE=0, FUZZ=0 and HIL=0 skip
-# steps 5, 6 and 7.
+# Installs what it needs on a fresh Debian/Ubuntu machine. DEB=0, SANITIZE=0, FUZZ=0 and HIL=0
+# skip steps 4, 6, 7 and 8.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +42,12 @@ swift test --skip-build
 
 echo "==> allocation tests (release)"
 swift test -c release --filter "ZeroAllocation"
+
+if [ "${DEB:-1}" != 0 ]; then
+    echo "==> the .deb: build, install, purge (scripts/test-deb.sh)"
+    # package-deb.sh builds in .build with the flags scripts/hil/run.sh uses for its v1 binary.
+    scripts/test-deb.sh
+fi
 
 echo "==> Embedded Swift check of the core"
 scripts/check-embedded.sh
