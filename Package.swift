@@ -14,6 +14,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
@@ -33,6 +38,29 @@ let package = Package(
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
         .target(name: "TurnstileDaemon", dependencies: ["Turnstile"]),
+        // The daemon's HTTP face: /metrics for Prometheus, /status as JSON, /healthz, and the
+        // live status page. Knows the daemon's snapshot, not the controller.
+        .target(
+            name: "TurnstileHTTP",
+            dependencies: [
+                "TurnstileDaemon",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Test-only: serves a fixed snapshot so scripts/check-status-endpoints.sh has a server.
+        .executableTarget(
+            name: "status-fixture",
+            dependencies: [
+                "TurnstileHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
@@ -49,6 +77,16 @@ let package = Package(
         .testTarget(
             name: "TurnstileTests",
             dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "TurnstileHTTPTests",
+            dependencies: [
+                "TurnstileHTTP",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
