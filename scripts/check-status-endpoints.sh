@@ -4,13 +4,15 @@
 #      (prometheus_client.parser.text_string_to_metric_families) and has every turnstiled family;
 #   2. /status is JSON with every DaemonSnapshot key, and /healthz answers 200 or 503;
 #   3. / renders in headless Chromium: after its script ran, the DOM shows the state /status
-#      reports, highlighted in the diagram; a screenshot is saved and its path printed.
+#      reports, highlighted in the diagram; a screenshot is saved and its path printed, and a
+#      phone-width one is read back with OCR (tesseract): the state's name must be on it.
 #
 # usage: scripts/check-status-endpoints.sh HOST:PORT [SCREENSHOT.png]
 #   e.g. turnstiled run --board boards/sim.toml --http 127.0.0.1:9180 &
 #        scripts/check-status-endpoints.sh 127.0.0.1:9180
-# Installs what it needs on a fresh Debian/Ubuntu machine (curl, python3-pip, chromium from apt;
-# prometheus_client from PyPI). Exits non-zero with the reason on the first failed check.
+# Installs what it needs on a fresh Debian/Ubuntu machine (curl, python3-pip, chromium and
+# tesseract-ocr from apt; prometheus_client and pillow from PyPI).
+# Exits non-zero with the reason on the first failed check.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -31,17 +33,21 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 chromium_bin=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$chromium_bin" ] || need_apt+=(chromium)
+command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
     chromium_bin=$(command -v chromium || command -v chromium-browser)
 fi
-if ! python3 -c "import prometheus_client" 2>/dev/null; then
-    echo "==> installing prometheus_client (PyPI)"
-    # Debian 12 marks its Python as externally managed; the parser is one pure-Python package.
-    python3 -m pip install --quiet --user prometheus_client 2>/dev/null \
-        || python3 -m pip install --quiet --user --break-system-packages prometheus_client
+need_pip=()
+python3 -c "import prometheus_client" 2>/dev/null || need_pip+=(prometheus_client)
+python3 -c "import PIL" 2>/dev/null || need_pip+=(pillow)
+if [ ${#need_pip[@]} -gt 0 ]; then
+    echo "==> installing ${need_pip[*]} (PyPI)"
+    # Debian 12 marks its Python as externally managed; these are self-contained wheels.
+    python3 -m pip install --quiet --user "${need_pip[@]}" 2>/dev/null \
+        || python3 -m pip install --quiet --user --break-system-packages "${need_pip[@]}"
 fi
 
 fail() {
@@ -129,7 +135,7 @@ echo "==> $base/ in headless Chromium"
 # --virtual-time-budget lets the page's script run its first polls before the DOM is dumped and
 # the picture taken; Chromium's own profile goes to a throwaway directory.
 chromium_flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/profile"
-    --window-size=1000,820 --virtual-time-budget=3000)
+    --window-size=1000,1040 --virtual-time-budget=3000)
 "$chromium_bin" "${chromium_flags[@]}" --dump-dom "$base/" >"$work/dom.html" 2>"$work/chromium.log" \
     || { cat "$work/chromium.log" >&2; fail "chromium could not load $base/"; }
 python3 - "$work/dom.html" "$state" <<'PY' || fail "the rendered page (above)"
@@ -152,4 +158,29 @@ PY
     || { cat "$work/chromium.log" >&2; fail "chromium could not take a screenshot of $base/"; }
 [ -s "$screenshot" ] || fail "chromium wrote no screenshot to $screenshot"
 echo "screenshot: $screenshot"
+# OCR reads the top of a phone-width rendering: the header and the state card alone (beside the
+# diagram, OCR runs the state's line into the diagram's labels).
+narrow="${screenshot%.png}-narrow.png"
+"$chromium_bin" "${chromium_flags[@]}" --window-size=600,230 --screenshot="$narrow" "$base/" >"$work/chromium.log" 2>&1 \
+    || { cat "$work/chromium.log" >&2; fail "chromium could not take a phone-width screenshot of $base/"; }
+echo "screenshot (phone width): $narrow"
+# Tesseract misses large coloured words on white; black on white it reads them.
+python3 - "$narrow" "$work/ocr-input.png" <<'PY'
+import sys
+from PIL import Image
+
+Image.open(sys.argv[1]).convert("L").point(lambda v: 0 if v < 200 else 255).save(sys.argv[2])
+PY
+tesseract "$work/ocr-input.png" "$work/ocr" >/dev/null 2>&1 || fail "tesseract could not read $narrow"
+python3 - "$work/ocr.txt" "$state" <<'PY' || fail "the screenshot (above)"
+import sys
+
+lines = [line.strip() for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
+state = sys.argv[2]
+# The state is the only line that is one word of the five; OCR reads the capital O in
+# outOfOrder as either case, so the letters are what matter.
+if state.lower() not in (line.lower() for line in lines):
+    sys.exit(f"OCR does not find {state!r} on a line of its own in the screenshot; it reads {lines}")
+print(f"ok: the screenshot reads {state!r} as the state")
+PY
 echo "all status endpoint checks passed"

@@ -16,6 +16,8 @@ enum StateDiagram {
     struct Edge {
         let path: String
         let label: String
+        /// A second, smaller line under the label: the condition that picks this edge.
+        var sublabel: String? = nil
         let labelX: Int
         let labelY: Int
         let anchor: String
@@ -35,25 +37,29 @@ enum StateDiagram {
 
     static let edges: [Edge] = [
         Edge(path: "M232 190 Q330 148 428 190", label: "coin", labelX: 330, labelY: 160, anchor: "middle"),
-        Edge(path: "M428 212 Q330 252 232 212", label: "push (last credit) · timeout", labelX: 330, labelY: 250, anchor: "middle"),
+        Edge(path: "M428 212 Q330 252 232 212", label: "push (last credit) · timeout", labelX: 330, labelY: 252, anchor: "middle"),
         Edge(path: "M150 178 L116 86", label: "fault", labelX: 126, labelY: 140, anchor: "end"),
         Edge(path: "M530 178 C600 60 470 6 330 10 C210 14 130 10 112 34", label: "fault", labelX: 560, labelY: 70, anchor: "start"),
         Edge(path: "M162 60 L264 60", label: "repair", labelX: 213, labelY: 52, anchor: "middle"),
         Edge(path: "M196 178 L286 86", label: "repair", labelX: 232, labelY: 126, anchor: "end"),
         Edge(path: "M314 82 L226 176", label: "timeout", labelX: 282, labelY: 138, anchor: "start"),
         Edge(path: "M462 178 L374 86", label: "repair", labelX: 428, labelY: 126, anchor: "start"),
-        Edge(path: "M560 330 L396 330", label: "emergencyOn (from any state)", labelX: 478, labelY: 320, anchor: "middle"),
-        Edge(path: "M292 308 L196 226", label: "emergencyOff, was in service", labelX: 232, labelY: 282, anchor: "end"),
-        Edge(path: "M268 342 C60 350 20 200 70 86", label: "emergencyOff, was broken", labelX: 54, labelY: 240, anchor: "end"),
+        Edge(path: "M612 330 L396 330", label: "emergencyOn", sublabel: "(from any state)", labelX: 504, labelY: 302, anchor: "middle"),
+        Edge(path: "M292 308 L196 226", label: "emergencyOff", sublabel: "(was in service)", labelX: 236, labelY: 290, anchor: "end"),
+        Edge(path: "M268 342 C60 350 20 200 70 86", label: "emergencyOff", sublabel: "(was broken)", labelX: 34, labelY: 236, anchor: "end"),
     ]
 
     /// The SVG, with `current` (a state name) highlighted if it is one of the five.
     static func svg(current: String) -> String {
-        var svg = #"<svg id="diagram" viewBox="-150 0 790 360" role="img" aria-label="turnstile state diagram">"#
+        var svg = #"<svg id="diagram" viewBox="-70 0 700 360" role="img" aria-label="turnstile state diagram">"#
         svg += ##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="#64748b"/></marker></defs>"##
         for edge in edges {
             svg += #"<path class="edge" d="\#(edge.path)" marker-end="url(#arrow)"/>"#
-            svg += #"<text class="edge-label" x="\#(edge.labelX)" y="\#(edge.labelY)" text-anchor="\#(edge.anchor)">\#(edge.label)</text>"#
+            svg += #"<text class="edge-label" x="\#(edge.labelX)" y="\#(edge.labelY)" text-anchor="\#(edge.anchor)">\#(edge.label)"#
+            if let sublabel = edge.sublabel {
+                svg += #"<tspan class="condition" x="\#(edge.labelX)" dy="14">\#(sublabel)</tspan>"#
+            }
+            svg += "</text>"
         }
         for node in nodes {
             let name = node.state.name

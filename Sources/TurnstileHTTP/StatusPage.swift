@@ -39,18 +39,26 @@ enum StatusPage {
               <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
               <div><div class="label">events</div><div id="events" class="big">\#(snapshot.events)</div></div>
             </div>
+            <div class="label since-label">last transition</div>
+            <div id="since" class="since">\#(escape(lastTransition(snapshot)))</div>
           </section>
           <section class="card diagram">\#(StateDiagram.svg(current: snapshot.state))</section>
           <section class="card"><h2>counters</h2><table id="counters"></table></section>
           <section class="card"><h2>daemon</h2><table id="health"></table></section>
           <section class="card wide"><h2>last transitions</h2>
-            <table id="transitions"><thead><tr><th>time</th><th>from</th><th>event</th><th>to</th></tr></thead><tbody></tbody></table>
+            <table id="transitions"><thead><tr><th>at uptime</th><th>from</th><th>event</th><th>to</th></tr></thead><tbody></tbody></table>
           </section>
         </main>
         <script>\#(script)</script>
         </body>
         </html>
         """#
+    }
+
+    /// The newest transition in words, as the script writes it too.
+    static func lastTransition(_ snapshot: DaemonSnapshot) -> String {
+        guard let last = snapshot.lastTransitions.last else { return "none yet" }
+        return "\(last.event): \(last.from) → \(last.to)"
     }
 
     /// Text made safe for HTML content and attribute values.
@@ -89,12 +97,15 @@ enum StatusPage {
     .label{font-size:12px;text-transform:uppercase;letter-spacing:.8px;color:var(--muted)}
     .state{font-size:34px;font-weight:700;margin:2px 0 12px;color:var(--c,var(--accent))}
     .facts{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px}
+    .since-label{margin-top:16px}
+    .since{font-size:14px;color:#334155}
     .big{font-size:20px;font-weight:600;font-variant-numeric:tabular-nums}
     [data-state=locked]{--c:#2563eb}[data-state=unlocked]{--c:#16a34a}[data-state=broken]{--c:#ea580c}
     [data-state=outOfOrder]{--c:#ca8a04}[data-state=emergency]{--c:#dc2626}
-    #diagram{width:100%;height:auto;max-height:330px;display:block}
+    #diagram{width:100%;height:auto;max-height:360px;display:block}
     .edge{fill:none;stroke:#94a3b8;stroke-width:1.6}
-    .edge-label{font-size:12px;fill:#475569;paint-order:stroke;stroke:#fff;stroke-width:4px}
+    .edge-label{font-size:13px;fill:#475569;paint-order:stroke;stroke:#fff;stroke-width:4px}
+    .condition{font-size:11px;fill:#64748b}
     .node rect{fill:#f8fafc;stroke:#cbd5e1;stroke-width:1.5}
     .node text{font-size:15px;font-weight:600;fill:#334155}
     .node.current rect{fill:var(--c);stroke:var(--c);filter:drop-shadow(0 2px 6px rgba(15,23,42,.35))}
@@ -132,6 +143,8 @@ enum StatusPage {
       $("credit").textContent = s.credit;
       $("uptime").textContent = uptime(s.uptimeSeconds);
       $("events").textContent = s.events;
+      const last = s.lastTransitions[s.lastTransitions.length - 1];
+      $("since").textContent = last ? last.event + ": " + last.from + " → " + last.to : "none yet";
       document.title = "turnstiled · " + s.state + " · " + s.board;
       for (const g of document.querySelectorAll("#diagram .node")) {
         g.classList.toggle("current", g.dataset.state === s.state);

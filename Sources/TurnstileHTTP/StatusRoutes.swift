@@ -54,7 +54,7 @@ struct StatusRoutes: Sendable {
     /// Throws only for a non-finite uptime, which the router answers with a 500.
     static func json(_ snapshot: DaemonSnapshot) throws -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(snapshot))
     }
 
