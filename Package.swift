@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -38,12 +41,33 @@ let package = Package(
             name: "TurnstileDaemon",
             dependencies: ["ControllerFSM", "Turnstile", .product(name: "Logging", package: "swift-log")]
         ),
+        // The daemon's HTTP face: /metrics for Prometheus, /status as JSON, /healthz, and the
+        // live status page. Knows the daemon's snapshot, not the controller.
+        .target(
+            name: "TurnstileHTTP",
+            dependencies: [
+                "TurnstileDaemon",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Test-only: serves a fixed snapshot so scripts/check-status-endpoints.sh has a server.
+        .executableTarget(
+            name: "status-fixture",
+            dependencies: [
+                "TurnstileHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
             dependencies: [
-                "Turnstile", "TurnstileDaemon", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "Turnstile", "TurnstileDaemon", "TurnstileHTTP", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -60,6 +84,16 @@ let package = Package(
         .testTarget(
             name: "TurnstileTests",
             dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "TurnstileHTTPTests",
+            dependencies: [
+                "TurnstileHTTP",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
