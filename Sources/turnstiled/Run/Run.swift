@@ -7,6 +7,7 @@ import Logging
 import ServiceLifecycle
 import Turnstile
 import TurnstileDaemon
+import TurnstileHTTP
 
 #if canImport(Glibc)
 import Glibc
@@ -51,6 +52,12 @@ struct Run: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Write every input the controller takes as a scenario that `simulate --script` replays.", valueName: "file"))
     var record: String?
+
+    @Option(name: .long, help: ArgumentHelp("Serve the status page, /status, /metrics and /healthz here (port 0: any free port).", valueName: "address:port"))
+    var http = HTTPEndpoint.standard
+
+    @Flag(name: .long, help: "Serve no HTTP.")
+    var noHttp = false
 
     /// Room for the records made between two drains (RunReporter.drainInterval), many times over.
     static let reportRingCapacity = 4096
@@ -178,10 +185,11 @@ struct Run: AsyncParsableCommand {
                 throw ExitStatus.badInput
             }
         }
+        let metrics = TurnstileMetrics()
         let reporter = RunReporter(
             trace: trace, outputLog: outputLog, inputLog: inputLog, ledger: ledger, status: status,
             lostEdges: { [status] in status.snapshot().lostEdges }, origin: origin, printer: printer,
-            warnings: warnings, recorder: recorder, onLockLatency: nil)
+            warnings: warnings, recorder: recorder, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
         reporter.start()
         lifecycle.send(.selfTestPassed)
         status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
@@ -202,11 +210,20 @@ struct Run: AsyncParsableCommand {
             reporter.stopAndWait(end: stoppedAt)
         }
         let reload = ReloadService(boardPath: board, running: boardFile, inbox: inbox, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+            .init(service: reload),
+        ]
+        if !noHttp {
+            let endpoint = http
+            let server = StatusServer(
+                host: endpoint.host, port: endpoint.port, metrics: metrics, logger: logger,
+                onListening: { port in logger.info("status page on http://\(endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host):\(port)/") },
+                snapshot: { status.snapshot() })
+            services.append(.init(service: StatusService(server: server, logger: logger, endpoint: endpoint)))
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [
-                .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-                .init(service: reload),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "turnstiled.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         probe.begin()

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Logging
+import ServiceLifecycle
+import TurnstileHTTP
+
+/// `--http ADDRESS:PORT`: where the status page, `/status`, `/metrics` and `/healthz` listen.
+struct HTTPEndpoint: ExpressibleByArgument, Sendable {
+    var host: String
+    var port: Int
+
+    /// `127.0.0.1:9180`, `[::1]:9180`, `0.0.0.0:80`; port 0 takes any free port (the log says which).
+    init?(argument: String) {
+        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]),
+              (0...65_535).contains(port) else { return nil }
+        var host = String(argument[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        self.host = host
+        self.port = port
+    }
+
+    static var standard: HTTPEndpoint { HTTPEndpoint(argument: "\(StatusServer.defaultHost):\(StatusServer.defaultPort)")! }
+}
+
+/// The status server as a service that cannot take the controller down with it: a port that
+/// is taken is an error in the log and in status, and the turnstile goes on working.
+struct StatusService: Service {
+    let server: StatusServer
+    let logger: Logger
+    let endpoint: HTTPEndpoint
+
+    func run() async {
+        do {
+            try await server.run()
+        } catch {
+            logger.error("the status page is not served: \(error); the controller goes on without it")
+            try? await gracefulShutdown()
+        }
+    }
+}
