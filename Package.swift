@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
         .library(name: "ControllerFSMGpiod", targets: ["ControllerFSMGpiod"]),
         .library(name: "Turnstile", targets: ["Turnstile"]),
+        .library(name: "TurnstileDaemon", targets: ["TurnstileDaemon"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
     dependencies: [
@@ -50,6 +51,7 @@ let package = Package(
             name: "TurnstileTests",
             dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile"]),
     ],
     swiftLanguageModes: [.v6]
 )
