@@ -87,9 +87,13 @@ struct Ctl: ParsableCommand {
                 if json { show(first) }
                 throw ControlClientError.refused(failure)
             }
-            show(first)
-            guard case .events(follow: true) = request else { return }
+            guard case .events(follow: true) = request else {
+                show(first)
+                return
+            }
+            // Each transition reaches a pipe (`| grep`) as it happens, not a buffer later.
             Syscalls.lineBufferStandardOutput()
+            show(first)
             while let next = try client.nextReply(timeoutSeconds: nil) {
                 if case .failure(let failure) = next.reply { throw ControlClientError.refused(failure) }
                 show(next)

@@ -337,13 +337,18 @@ final class ControlServerTests {
         try process.run()
         #expect(eventually { self.recorder.requests.count == 1 })
         server.publish(TransitionSummary(time: 4, from: "locked", event: "coin", to: "unlocked"))
-        let reader = pipe.fileHandleForReading
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
         var text = ""
         #expect(eventually {
-            text += String(decoding: reader.availableData, as: UTF8.self)
+            var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            guard poll(&waiting, 1, 0) > 0 else { return false }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 { text += String(decoding: chunk[..<count], as: UTF8.self) }
             return text.components(separatedBy: "\n").count >= 3
-        })
-        process.terminate()
+        }, "ctl printed: \(text)")
+        // SIGKILL: the test runner's threads block SIGTERM and SIGINT, and a child inherits that.
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let lines = text.split(separator: "\n").map { try? ControlReplyLine(parsing: Array($0.utf8)) }
         #expect(lines.first??.reply == .transitions(Fixtures.transitions))
