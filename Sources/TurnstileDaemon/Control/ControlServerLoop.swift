@@ -186,8 +186,13 @@ final class ControlServerLoop {
     }
 
     /// Queues `bytes`, or drops a connection that has let ``ControlServerLimits/maxBacklogBytes``
-    /// pile up unread (one reply into an empty queue always fits).
+    /// pile up unread (one reply into an empty queue always fits). Before judging, what waits is
+    /// handed to the kernel: a burst larger than the backlog is no fault of a client that reads.
     private func enqueue(_ bytes: [UInt8], on connection: inout Connection) {
+        if !connection.output.isEmpty && connection.output.count + bytes.count > limits.maxBacklogBytes {
+            flush(&connection)
+            if connection.closed { return }
+        }
         guard connection.output.isEmpty || connection.output.count + bytes.count <= limits.maxBacklogBytes else {
             connection.closed = true
             shared.lock.withLock { shared.statistics.droppedSlowClients += 1 }
