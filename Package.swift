@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
         .library(name: "ControllerFSMGpiod", targets: ["ControllerFSMGpiod"]),
         .library(name: "Turnstile", targets: ["Turnstile"]),
+        .library(name: "TurnstileDaemon", targets: ["TurnstileDaemon"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
     dependencies: [
@@ -95,6 +96,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile"]),
     ],
     swiftLanguageModes: [.v6]
 )

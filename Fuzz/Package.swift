@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
-// libFuzzer targets for the parsers that read what users write: board files and scenarios.
+// libFuzzer targets for the parsers that read what users write: board files, scenarios and
+// control-socket requests.
 // A package of its own (like Benchmarks/), so library users never build it. Run them with
 // ../scripts/fuzz.sh, which builds with `-sanitize=fuzzer,address` and runs each for a bounded time.
 import PackageDescription
@@ -17,6 +18,9 @@ let package = Package(
                 "CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"),
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
             ]),
+        .executableTarget(
+            name: "FuzzControlRequest",
+            dependencies: ["CFuzzDriver", .product(name: "TurnstileDaemon", package: "ControllerFSM")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# libFuzzer on the parsers of what users write: board files (TOML) and scenarios (the Fuzz/
-# package), built with -sanitize=fuzzer,address so a crash, an overflow, a leak or a memory error
+# libFuzzer on the parsers of what users write: board files (TOML), scenarios and control-socket
+# request lines (the Fuzz/ package), built with -sanitize=fuzzer,address so a crash, an overflow, a leak or a memory error
 # stops the run with the input that caused it. Each target runs for FUZZ_SECONDS (default 60)
 # from its seed corpus in Fuzz/corpus/, with a per-input timeout and memory limit, so a hang or
 # unbounded memory is a failure too. New inputs found go to .build-fuzz/corpus/, never into git.
 #
-#   scripts/fuzz.sh                 both targets, 60 s each
+#   scripts/fuzz.sh                 every target, 60 s each
 #   FUZZ_SECONDS=600 scripts/fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,9 +13,9 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 INPUT_TIMEOUT_S=5          # one input taking longer is a hang
 RSS_LIMIT_MB=2048          # one input using more is unbounded memory
-MAX_INPUT_BYTES=8192       # board files and scenarios are small; longer inputs only slow the search
+MAX_INPUT_BYTES=8192       # board files, scenarios and requests (4 KiB at most) are small; longer inputs only slow the search
 SCRATCH=$PWD/.build-fuzz
-TARGETS=(FuzzBoardFile:board FuzzScenario:scenario)
+TARGETS=(FuzzBoardFile:board FuzzScenario:scenario FuzzControlRequest:control)
 
 for entry in "${TARGETS[@]}"; do
     product=${entry%%:*}

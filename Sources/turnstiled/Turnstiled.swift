@@ -13,7 +13,7 @@ struct Turnstiled: AsyncParsableCommand {
         abstract: "The coin-operated turnstile controller, on real GPIO or simulated.",
         discussion: exitStatusHelp,
         version: "0.1.0",
-        subcommands: [Simulate.self, Run.self, Lines.self, Check.self, Graph.self, Soak.self],
+        subcommands: [Simulate.self, Run.self, Lines.self, Check.self, Graph.self, Soak.self, Ctl.self],
         defaultSubcommand: Simulate.self)
 
     /// ArgumentParser's entry, with two checks around it: a misspelt command is named as such
@@ -40,7 +40,8 @@ struct Turnstiled: AsyncParsableCommand {
 let exitStatusHelp = """
     Exit status:
       0   every `expect` held (simulate), or the files are valid (check)
-      1   an `expect` failed; each failure is reported on standard error
+      1   an `expect` failed; each failure is reported on standard error (simulate), or
+          turnstiled refused the request or could not be reached (ctl)
       2   a malformed scenario or board file, refused before anything ran
       3   a GPIO error stopped the run (the counters so far are reported)
       64  a bad command line: an unknown command or option, or an invalid value
@@ -49,6 +50,7 @@ let exitStatusHelp = """
 
 enum ExitStatus {
     static let expectationFailed = ExitCode(1)
+    static let refused = ExitCode(1)
     static let badInput = ExitCode(2)
     static let gpioError = ExitCode(3)
     static let usage = ExitCode(64)

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One connection to the control socket, as `turnstiled ctl` uses it: send request lines, read
+/// reply lines. Blocking; for one client thread.
+public final class ControlClient {
+    /// The default socket of an installed daemon.
+    public static let defaultSocketPath = "/run/turnstiled/control.sock"
+    /// The longest reply line read: a status with its last transitions is a few KiB; 1 MiB
+    /// bounds what a misbehaving server could make the client hold.
+    public static let maxReplyBytes = 1 << 20
+
+    public let path: String
+    private let descriptor: Int32
+    private var buffered: [UInt8] = []
+
+    /// Connects to the daemon's socket at `path`.
+    public init(path: String) throws(ControlClientError) {
+        self.path = path
+        guard let address = Syscalls.unixAddress(path) else { throw .pathTooLong(path: path) }
+        let descriptor = Syscalls.unixStreamSocket()
+        guard descriptor >= 0 else { throw .system(path: path, call: "socket", errno: Syscalls.errno) }
+        guard Syscalls.connect(descriptor, address) == 0 else {
+            let code = Syscalls.errno
+            Syscalls.close(descriptor)
+            switch code {
+            case ENOENT, ECONNREFUSED: throw .notRunning(path: path)
+            case EACCES, EPERM: throw .permissionDenied(path: path, reply: nil)
+            default: throw .system(path: path, call: "connect", errno: code)
+            }
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { Syscalls.close(descriptor) }
+
+    /// Sends one request.
+    public func send(_ request: ControlRequestLine) throws(ControlClientError) {
+        let bytes = request.encoded()
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && Syscalls.errno == EINTR { continue }
+            guard written > 0 else {
+                // The daemon may have refused the connection before reading: its reply says why.
+                if let reply = try? nextReply(timeoutSeconds: 1), case .failure(let failure) = reply.reply {
+                    throw failure.code == "permission_denied" ? .permissionDenied(path: path, reply: failure) : .refused(failure)
+                }
+                throw .system(path: path, call: "send", errno: Syscalls.errno)
+            }
+            offset += written
+        }
+    }
+
+    /// The next reply line, or nil when the daemon closed the connection. Waits up to
+    /// `timeoutSeconds` (nil: without limit, for a follower).
+    public func nextReply(timeoutSeconds: Double?) throws(ControlClientError) -> ControlReplyLine? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffered[..<newline]
+                defer { buffered.removeSubrange(...newline) }
+                do {
+                    return try ControlReplyLine(parsing: line)
+                } catch {
+                    throw .badReply(path: path, error)
+                }
+            }
+            guard buffered.count <= Self.maxReplyBytes else { throw .badReply(path: path, .requestTooLong(limit: Self.maxReplyBytes)) }
+            var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            let milliseconds = timeoutSeconds.map { Int32(clamping: Int(($0 * 1000).rounded(.up))) } ?? -1
+            let ready = Glibc.poll(&waiting, 1, milliseconds)
+            if ready < 0 && Syscalls.errno == EINTR { continue }
+            guard ready > 0 else {
+                if ready == 0 { throw .timedOut(path: path, seconds: timeoutSeconds ?? 0) }
+                throw .system(path: path, call: "poll", errno: Syscalls.errno)
+            }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && Syscalls.errno == EINTR { continue }
+            if count < 0 && Syscalls.errno == ECONNRESET { return nil }
+            guard count >= 0 else { throw .system(path: path, call: "read", errno: Syscalls.errno) }
+            if count == 0 { return nil }
+            buffered.append(contentsOf: chunk[..<count])
+        }
+    }
+}
+
+/// Why `turnstiled ctl` could not get an answer, with what to do about it.
+public enum ControlClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No socket at the path, or nothing listening on it.
+    case notRunning(path: String)
+    /// The kernel (the socket's mode) or the daemon (its peer check) refused this user.
+    case permissionDenied(path: String, reply: ControlFailure?)
+    /// The daemon refused the request; its message says why.
+    case refused(ControlFailure)
+    /// No reply in time.
+    case timedOut(path: String, seconds: Double)
+    /// The reply was not the protocol's.
+    case badReply(path: String, ControlProtocolError)
+    case pathTooLong(path: String)
+    case system(path: String, call: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .notRunning(let path):
+            return "cannot connect to \(path): no control socket there; is turnstiled running? is --control-socket the same? (turnstiled ctl --socket PATH)"
+        case .permissionDenied(let path, let reply):
+            let detail = reply.map { " (turnstiled says: \($0.message))" } ?? ""
+            return "permission denied on \(path)\(detail); add yourself to group turnstiled: sudo usermod -aG turnstiled $USER, then log in again"
+        case .refused(let failure):
+            return failure.message
+        case .timedOut(let path, let seconds):
+            return "turnstiled did not answer on \(path) within \(seconds) s; is its event loop stuck? (systemctl status turnstiled)"
+        case .badReply(let path, let error):
+            return "turnstiled's reply on \(path) is not understood: \(error.message)"
+        case .pathTooLong(let path):
+            return "the socket path \(path) is longer than a Unix socket address holds (\(Syscalls.maxSocketPathBytes) bytes); use a shorter --socket"
+        case .system(let path, let call, let code):
+            return "cannot talk to turnstiled on \(path): \(call) failed: \(String(cString: strerror(code)))"
+        }
+    }
+}

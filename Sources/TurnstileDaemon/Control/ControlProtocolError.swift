@@ -1,0 +1,72 @@
+/// Why a request line was refused. Each has a stable `code` for programs and a `message` that
+/// says what to send instead.
+public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The line is not JSON (or not UTF-8).
+    case malformedJSON
+    /// The line is JSON but not an object (`[…]`, `"status"`, `1`).
+    case notAnObject(found: String)
+    /// The `v` field names a version this daemon does not speak.
+    case unsupportedVersion(found: String)
+    /// The `command` names no command; `hint` is "did you mean …?" for the nearest, if any is close.
+    case unknownCommand(String, hint: String?)
+    /// A field the command needs is absent.
+    case missingField(name: String, command: String?, expected: String)
+    /// A field has the wrong type or value.
+    case invalidField(name: String, found: String, expected: String)
+    /// A field the request's command does not take (or no command takes).
+    case unknownField(name: String, command: String?, hint: String?)
+    /// The line is longer than ``ControlProtocol/maxRequestBytes``.
+    case requestTooLong(limit: Int)
+
+    /// A stable identifier for programs (`snake_case`).
+    public var code: String {
+        switch self {
+        case .malformedJSON: "malformed_json"
+        case .notAnObject: "not_an_object"
+        case .unsupportedVersion: "unsupported_version"
+        case .unknownCommand: "unknown_command"
+        case .missingField: "missing_field"
+        case .invalidField: "invalid_field"
+        case .unknownField: "unknown_field"
+        case .requestTooLong: "request_too_long"
+        }
+    }
+
+    /// What went wrong and what to send instead.
+    public var message: String {
+        let example = "e.g. {\"v\":\(ControlProtocol.version),\"command\":\"status\"}"
+        switch self {
+        case .malformedJSON:
+            return "the request is not valid JSON (or not UTF-8); send one JSON object per line, \(example)"
+        case .notAnObject(let found):
+            return "the request is \(found), not a JSON object; send one object per line, \(example)"
+        case .unsupportedVersion(let found):
+            let supported = ControlProtocol.supportedVersions.map(String.init).joined(separator: ", ")
+            return "protocol version \(found) is not supported; this turnstiled speaks version \(supported) (\"v\":\(ControlProtocol.version)); are turnstiled and the client from the same release?"
+        case .unknownCommand(let name, let hint):
+            let hint = hint.map { "\($0) " } ?? ""
+            return "unknown command \(Self.shown(name)); \(hint)commands: \(ControlProtocol.commandNames.joined(separator: ", "))"
+        case .missingField(let name, let command, let expected):
+            let owner = command.map { "command \"\($0)\" needs" } ?? "every request needs"
+            return "\(owner) the field \"\(name)\": \(expected)"
+        case .invalidField(let name, let found, let expected):
+            return "the field \"\(name)\" is \(found); it must be \(expected)"
+        case .unknownField(let name, let command, let hint):
+            let hint = hint.map { "; \($0)" } ?? ""
+            let owner = command.map { "command \"\($0)\" takes no field" } ?? "requests have no field"
+            return "\(owner) \(Self.shown(name))\(hint)"
+        case .requestTooLong(let limit):
+            return "the request is longer than \(limit) bytes; a request is one short JSON object on one line (the rest of this line was skipped)"
+        }
+    }
+
+    public var description: String { message }
+
+    /// Text from a request, quoted and cut short, with control characters escaped so an error
+    /// never puts raw control codes on the operator's terminal.
+    static func shown(_ text: String) -> String {
+        let limit = 40
+        let cut = text.count > limit ? String(text.prefix(limit)) + "…" : text
+        return cut.debugDescription
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// What the daemon answers a request with, or sends a follower.
+public enum ControlReply: Sendable, Equatable {
+    /// The answer to `status`.
+    case status(DaemonSnapshot)
+    /// The command was queued for the controller (it acts on it in order with its inputs); the
+    /// text names what was queued, e.g. `repair` or `pulse coin`.
+    case accepted(String)
+    /// The answer to `events`: the recent transitions, oldest first.
+    case transitions([TransitionSummary])
+    /// One transition as it happens, streamed to `events --follow`.
+    case event(TransitionSummary)
+    /// The request was refused.
+    case failure(ControlFailure)
+}
+
+/// A refusal: a stable `code` for programs and a `message` that says what to do.
+public struct ControlFailure: Error, Codable, Sendable, Equatable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public init(_ error: ControlProtocolError) {
+        self.init(code: error.code, message: error.message)
+    }
+
+    public var description: String { message }
+}
+
+/// A reply with the `id` of the request it answers, as read by a client.
+public struct ControlReplyLine: Sendable, Equatable {
+    public var id: Int?
+    public var reply: ControlReply
+
+    public init(id: Int? = nil, reply: ControlReply) {
+        self.id = id
+        self.reply = reply
+    }
+}
+
+extension ControlReplyLine {
+    /// The reply as one JSON line, newline included.
+    public func encoded() -> [UInt8] {
+        var wire = WireReply(v: ControlProtocol.version, id: id, ok: true)
+        switch reply {
+        case .status(let snapshot): wire.status = snapshot
+        case .accepted(let what): wire.accepted = what
+        case .transitions(let transitions): wire.transitions = transitions
+        case .event(let event): wire.event = event
+        case .failure(let failure):
+            wire.ok = false
+            wire.error = failure
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A snapshot with a non-finite number is the only thing JSON cannot carry; the client
+        // then learns that, instead of the connection going silent.
+        let data = (try? encoder.encode(wire))
+            ?? (try? encoder.encode(WireReply(v: ControlProtocol.version, id: id, ok: false, error: ControlFailure(
+                code: "internal", message: "turnstiled could not encode its reply (a value JSON cannot carry); please report this"))))
+            ?? Data()
+        return Array(data) + [UInt8(ascii: "\n")]
+    }
+
+    /// Reads one reply line (without its newline), as `turnstiled ctl` does.
+    public init(parsing line: some Collection<UInt8>) throws(ControlProtocolError) {
+        let wire: WireReply
+        do {
+            wire = try JSONDecoder().decode(WireReply.self, from: Data(line))
+        } catch {
+            throw .malformedJSON
+        }
+        guard ControlProtocol.supportedVersions.contains(wire.v) else { throw .unsupportedVersion(found: "\(wire.v)") }
+        id = wire.id
+        if !wire.ok {
+            reply = .failure(wire.error ?? ControlFailure(code: "unknown", message: "turnstiled refused the request without saying why"))
+        } else if let status = wire.status {
+            reply = .status(status)
+        } else if let accepted = wire.accepted {
+            reply = .accepted(accepted)
+        } else if let transitions = wire.transitions {
+            reply = .transitions(transitions)
+        } else if let event = wire.event {
+            reply = .event(event)
+        } else {
+            throw .missingField(name: "status, accepted, transitions or event", command: nil, expected: "a successful reply carries one of them")
+        }
+    }
+}
+
+/// The reply's JSON shape: `ok` and one payload field.
+private struct WireReply: Codable {
+    var v: Int
+    var id: Int?
+    var ok: Bool
+    var status: DaemonSnapshot?
+    var accepted: String?
+    var transitions: [TransitionSummary]?
+    var event: TransitionSummary?
+    var error: ControlFailure?
+}
+
+extension ControlRequestLine {
+    /// The request as one JSON line, newline included, as `turnstiled ctl` sends it.
+    public func encoded() -> [UInt8] {
+        var fields = ["\"v\":\(ControlProtocol.version)"]
+        if let id { fields.append("\"id\":\(id)") }
+        switch request {
+        case .status: fields.append("\"command\":\"status\"")
+        case .command(.fault): fields.append("\"command\":\"fault\"")
+        case .command(.repair): fields.append("\"command\":\"repair\"")
+        case .command(.emergencyOn): fields += ["\"command\":\"emergency\"", "\"on\":true"]
+        case .command(.emergencyOff): fields += ["\"command\":\"emergency\"", "\"on\":false"]
+        case .events(let follow): fields += ["\"command\":\"events\"", "\"follow\":\(follow)"]
+        case .pulse(let role): fields += ["\"command\":\"pulse\"", "\"line\":\"\(role.rawValue)\""]
+        }
+        return Array("{\(fields.joined(separator: ","))}\n".utf8)
+    }
+}

@@ -1,0 +1,177 @@
+import ControllerFSM
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The control socket: a Unix stream socket served by one dedicated thread, which reads request
+/// lines, checks each peer, hands requests to the daemon's handler and streams published
+/// transitions to followers.
+///
+/// The server only ever calls the handler: a malformed, oversized, slow or hostile client costs
+/// a bounded buffer and gets an error reply; it never reaches the controller. Call ``stop()``
+/// before the server is released.
+public final class ControlServer: Sendable {
+    /// Answers one request from an allowed peer, on the server's thread: it must not block
+    /// (queue a command and return, or read a snapshot).
+    public typealias Handler = @Sendable (ControlRequest, PeerCredentials) -> ControlReply
+
+    /// The socket's mode: owner and group read and write; connecting needs write permission, so
+    /// the kernel refuses everyone else before the daemon sees them.
+    public static let socketMode: mode_t = 0o660
+    /// Connections the kernel queues before `accept`; the thread accepts as fast as they come.
+    static let listenBacklog: Int32 = 16
+
+    /// The socket's path.
+    public let path: String
+    /// The allowed group, when one was given.
+    public let groupID: UInt32?
+    private let shared: ControlServerShared
+    private let listener: Int32
+    private let wake: (read: Int32, write: Int32)
+    private let finished = DispatchSemaphore(value: 0)
+    private let socketInode: UInt
+
+    /// Creates the socket at `path` and starts serving it.
+    ///
+    /// A socket left at `path` by a daemon that died is removed first; any other file there is
+    /// refused, as is a socket another process still answers on.
+    /// - Parameters:
+    ///   - group: the group to own the socket, whose members may use it; nil leaves the socket
+    ///     the daemon's group and allows only root and the daemon's user.
+    ///   - handler: answers each request; see ``Handler``.
+    public init(path: String, group: String?, limits: ControlServerLimits = .standard, handler: @escaping Handler) throws(ControlServerError) {
+        guard let address = Syscalls.unixAddress(path) else {
+            throw .pathTooLong(path: path, limit: Syscalls.maxSocketPathBytes)
+        }
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        guard let status = Syscalls.fileStatus(directory.isEmpty ? "/" : directory), Syscalls.isDirectory(status) else {
+            throw .directoryMissing(path: path, directory: directory.isEmpty ? "/" : directory)
+        }
+        var resolvedGroup: UInt32?
+        if let group {
+            guard let id = Syscalls.groupID(named: group) else { throw .unknownGroup(group) }
+            resolvedGroup = id
+        }
+        let groupID = resolvedGroup
+        try Self.removeStaleSocket(at: path, address: address)
+
+        let listener = Syscalls.unixStreamSocket()
+        guard listener >= 0 else { throw .systemCall(call: "socket", path: path, errno: Syscalls.errno) }
+        func fail(_ call: String, unlinking: Bool) -> ControlServerError {
+            let code = Syscalls.errno
+            Syscalls.close(listener)
+            if unlinking { _ = Syscalls.unlink(path) }
+            return .systemCall(call: call, path: path, errno: code)
+        }
+        // Linux gives the bound file the socket's own mode (less the umask): set it first, so
+        // the file is never more open than 0660, not even between bind and chmod.
+        _ = fchmod(listener, Self.socketMode)
+        guard Syscalls.bind(listener, address) == 0 else { throw fail("bind", unlinking: false) }
+        if let groupID {
+            guard Syscalls.chown(path, group: groupID) == 0 else { throw fail("chown", unlinking: true) }
+        }
+        // The umask may have taken the group's bits; the mode is the socket's contract.
+        guard Syscalls.chmod(path, Self.socketMode) == 0 else { throw fail("chmod", unlinking: true) }
+        guard Syscalls.listen(listener, backlog: Self.listenBacklog) == 0 else { throw fail("listen", unlinking: true) }
+        guard Syscalls.makeNonBlocking(listener), let bound = Syscalls.fileStatus(path) else { throw fail("fcntl", unlinking: true) }
+        guard let wake = Syscalls.wakePipe() else { throw fail("pipe", unlinking: true) }
+
+        self.path = path
+        self.groupID = groupID
+        self.listener = listener
+        self.wake = wake
+        self.socketInode = UInt(bound.st_ino)
+        let shared = ControlServerShared(limits: limits)
+        self.shared = shared
+        let finished = self.finished
+        let daemonUID = Syscalls.effectiveUserID
+        let thread = Thread {
+            let loop = ControlServerLoop(
+                listener: listener, wake: wake.read, shared: shared, handler: handler,
+                authorize: { peer in
+                    PeerAuthorization.isAllowed(peer, daemonUID: daemonUID, group: groupID, groupsOfUser: Syscalls.groups(ofUser:))
+                },
+                group: group)
+            loop.run()
+            finished.signal()
+        }
+        thread.name = "turnstiled-control"
+        thread.start()
+    }
+
+    /// Removes a socket no process answers on (left by a daemon that died).
+    private static func removeStaleSocket(at path: String, address: sockaddr_un) throws(ControlServerError) {
+        guard let existing = Syscalls.fileStatus(path) else { return }
+        guard Syscalls.isSocket(existing) else { throw .notASocket(path: path) }
+        let probe = Syscalls.unixStreamSocket()
+        if probe >= 0 {
+            let answered = Syscalls.connect(probe, address) == 0
+            Syscalls.close(probe)
+            if answered { throw .inUse(path: path) }
+        }
+        guard Syscalls.unlink(path) == 0 else { throw .systemCall(call: "unlink (of a stale socket)", path: path, errno: Syscalls.errno) }
+    }
+
+    /// Sends `event` to every follower, without waiting: it is queued for the server's thread,
+    /// which drops a follower that has fallen ``ControlServerLimits/maxBacklogBytes`` behind.
+    public func publish(_ event: TransitionSummary) {
+        shared.lock.withLock {
+            guard !shared.stopping else { return }
+            guard shared.pending.count < shared.limits.maxPendingEvents else {
+                shared.statistics.lostEvents += 1
+                return
+            }
+            shared.pending.append(event)
+            if shared.pending.count == 1 { Self.poke(wake.write) }
+        }
+    }
+
+    /// Closes every connection, stops the thread (waiting for it) and removes the socket file.
+    /// Safe to call more than once.
+    public func stop() {
+        let first = shared.lock.withLock {
+            defer { shared.stopping = true }
+            if !shared.stopping { Self.poke(wake.write) }
+            return !shared.stopping
+        }
+        guard first else { return }
+        finished.wait()
+        Syscalls.close(listener)
+        Syscalls.close(wake.read)
+        Syscalls.close(wake.write)
+        // Only our own socket: a daemon started since may have replaced it.
+        if let status = Syscalls.fileStatus(path), Syscalls.isSocket(status), UInt(status.st_ino) == socketInode {
+            _ = Syscalls.unlink(path)
+        }
+    }
+
+    /// What the server has done so far.
+    public var statistics: ControlServerStatistics {
+        shared.lock.withLock { shared.statistics }
+    }
+
+    /// Wakes the server thread. A full pipe already has a wake-up waiting, so a failed write
+    /// needs no retry.
+    private static func poke(_ descriptor: Int32) {
+        var byte: UInt8 = 1
+        _ = Glibc.write(descriptor, &byte, 1)
+    }
+}
+
+/// What the publishers and the server thread share, under `lock`.
+final class ControlServerShared: @unchecked Sendable {
+    let lock = MutexLock()
+    let limits: ControlServerLimits
+    var pending: [TransitionSummary] = []
+    var stopping = false
+    var statistics = ControlServerStatistics()
+
+    init(limits: ControlServerLimits) {
+        self.limits = limits
+        pending.reserveCapacity(limits.maxPendingEvents)
+    }
+}

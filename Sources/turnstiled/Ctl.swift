@@ -1,0 +1,164 @@
+import ArgumentParser
+import Turnstile
+import TurnstileDaemon
+
+struct Ctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Control a running turnstiled over its control socket.",
+        discussion: """
+            Commands:
+              status                    the daemon's state, credit, counters and last transitions
+              repair | fault            send the controller a repair or a fault
+              emergency on|off          start or end a fire alarm
+              events [--follow]         the recent transitions; with --follow, every new one until interrupted
+              pulse coin|push|service   a pulse on an input (the simulated board only)
+
+            The socket belongs to group turnstiled (mode 0660): its members, root and the daemon's \
+            own user may use it. Exit status: 0 done, 1 refused or turnstiled not reachable, 64 a \
+            bad command line.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's control socket (turnstiled run --control-socket).", valueName: "path"))
+    var socket: String = ControlClient.defaultSocketPath
+
+    @Flag(name: .long, help: "Print the daemon's replies as JSON lines, as they come.")
+    var json = false
+
+    @Flag(name: .long, help: "With events: keep printing transitions as they happen, until interrupted.")
+    var follow = false
+
+    @Argument(help: ArgumentHelp("status, repair, fault, emergency, events or pulse.", valueName: "command"))
+    var command: String
+
+    @Argument(help: ArgumentHelp("on|off for emergency; coin, push or service for pulse.", valueName: "argument"))
+    var argument: String?
+
+    /// How long a reply may take: the daemon answers from its server thread at once, so a
+    /// silent daemon is a stuck one, and the operator should hear so rather than wait.
+    static let replyTimeoutSeconds = 10.0
+
+    func validate() throws {
+        _ = try request()
+    }
+
+    /// The request the words name, or a usage error that says what would be right.
+    func request() throws -> ControlRequest {
+        let commands = ControlProtocol.commandNames
+        guard commands.contains(command) else {
+            let hint = Suggestion.didYouMean(command, in: commands).map { "\($0); " } ?? ""
+            throw ValidationError("unknown command \"\(command)\"; \(hint)commands: \(commands.joined(separator: ", "))")
+        }
+        if follow && command != "events" { throw ValidationError("--follow goes with events only") }
+        switch command {
+        case "emergency":
+            switch argument {
+            case "on": return .command(.emergencyOn)
+            case "off": return .command(.emergencyOff)
+            default: throw ValidationError("emergency needs on or off: turnstiled ctl emergency on")
+            }
+        case "pulse":
+            let roles = ControlRequest.pulseRoles.map(\.rawValue)
+            guard let argument, let role = InputRole(rawValue: argument), ControlRequest.pulseRoles.contains(role) else {
+                let hint = argument.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
+                throw ValidationError("pulse needs an input line: \(hint)one of \(roles.joined(separator: ", ")) (the fire alarm is `emergency on|off`)")
+            }
+            return .pulse(role)
+        default:
+            if let argument { throw ValidationError("\(command) takes no argument (got \"\(argument)\")") }
+            switch command {
+            case "status": return .status
+            case "repair": return .command(.repair)
+            case "fault": return .command(.fault)
+            default: return .events(follow: follow)
+            }
+        }
+    }
+
+    func run() throws {
+        let request = try request()
+        do throws(ControlClientError) {
+            let client = try ControlClient(path: socket)
+            try client.send(ControlRequestLine(id: 1, request: request))
+            guard let first = try client.nextReply(timeoutSeconds: Self.replyTimeoutSeconds) else {
+                throw ControlClientError.refused(ControlFailure(code: "closed", message: "turnstiled closed the connection without answering; see its log (journalctl -u turnstiled)"))
+            }
+            if case .failure(let failure) = first.reply {
+                if failure.code == "permission_denied" { throw ControlClientError.permissionDenied(path: socket, reply: failure) }
+                if json { show(first) }
+                throw ControlClientError.refused(failure)
+            }
+            guard case .events(follow: true) = request else {
+                show(first)
+                return
+            }
+            // Each transition reaches a pipe (`| grep`) as it happens, not a buffer later.
+            Syscalls.lineBufferStandardOutput()
+            show(first)
+            while let next = try client.nextReply(timeoutSeconds: nil) {
+                if case .failure(let failure) = next.reply { throw ControlClientError.refused(failure) }
+                show(next)
+            }
+            throw ControlClientError.refused(ControlFailure(
+                code: "closed", message: "turnstiled closed the connection: it stopped, or this follower read too slowly and was dropped"))
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.refused
+        }
+    }
+
+    private func show(_ line: ControlReplyLine) {
+        if json {
+            print(String(decoding: line.encoded().dropLast(), as: UTF8.self))
+            return
+        }
+        let style = Style(enabled: Terminal.wantsColor)
+        switch line.reply {
+        case .status(let snapshot):
+            print(Self.describe(snapshot, style: style))
+        case .accepted(let what):
+            print("\(style.bold(what)): queued for the controller")
+        case .transitions(let transitions):
+            if transitions.isEmpty { print(style.dim("no transitions yet")) }
+            for transition in transitions { print(Self.describe(transition, style: style)) }
+        case .event(let transition):
+            print(Self.describe(transition, style: style))
+        case .failure(let failure):
+            print(failure.message)
+        }
+    }
+
+    static func describe(_ transition: TransitionSummary, style: Style) -> String {
+        let time = (decimal(transition.time, places: 3) + " s").leftPadded(12)
+        return "\(style.dim(time))  \(transition.from) --\(style.cyan(transition.event))--> \(style.bold(transition.to))"
+    }
+
+    /// `seconds` with `places` decimals (standard output here does without Foundation's formatting).
+    static func decimal(_ seconds: Double, places: Int) -> String {
+        // Beyond 1e12 s (and for NaN) the plain description is as readable and cannot overflow.
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds)" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int64((abs(seconds) * scale).rounded())
+        let whole = scaled / Int64(scale)
+        let fraction = String(scaled % Int64(scale))
+        let padded = String(repeating: "0", count: places - fraction.count) + fraction
+        return (seconds < 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + padded : "")
+    }
+
+    static func describe(_ snapshot: DaemonSnapshot, style: Style) -> String {
+        var lines: [String] = []
+        let degraded = snapshot.degradedReason.map { " (\($0))" } ?? ""
+        lines.append("state    \(style.bold(snapshot.state))  phase \(snapshot.phase)\(degraded)")
+        lines.append("credit   \(snapshot.credit)")
+        lines.append("uptime   \(decimal(snapshot.uptimeSeconds, places: 1)) s")
+        lines.append("board    \(snapshot.board)  chip \(snapshot.chip)")
+        lines.append("events   \(snapshot.events)  queue \(snapshot.queueDepth)  dropped commands \(snapshot.droppedCommands)  lost edges \(snapshot.lostEdges)  trace losses \(snapshot.traceLosses)")
+        let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        lines.append("counters \(counters.joined(separator: ", "))")
+        if !snapshot.lastTransitions.isEmpty {
+            lines.append("last transitions:")
+            lines += snapshot.lastTransitions.map { "  " + describe($0, style: style) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
