@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
@@ -33,11 +34,14 @@ let package = Package(
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
         .target(name: "TurnstileDaemon", dependencies: ["Turnstile"]),
+        // The durable count store: every counted event and the totals in SQLite (GRDB, on the
+        // system's libsqlite3), and the thread that drains the controller's ledger into it.
+        .target(name: "TurnstileStore", dependencies: ["Turnstile", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
-            dependencies: ["Turnstile", "TurnstileDaemon", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Turnstile", "TurnstileDaemon", "TurnstileStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The GPIO port's contract: checks every backend must pass, run against SimChip in the
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
@@ -50,6 +54,7 @@ let package = Package(
             name: "TurnstileTests",
             dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "TurnstileStoreTests", dependencies: ["TurnstileStore", "Turnstile", "ControllerFSM"]),
     ],
     swiftLanguageModes: [.v6]
 )
