@@ -54,7 +54,10 @@ let package = Package(
             name: "TurnstileTests",
             dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "TurnstileStoreTests", dependencies: ["TurnstileStore", "Turnstile", "ControllerFSM"]),
+        .testTarget(
+            name: "TurnstileStoreTests",
+            dependencies: ["TurnstileStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,15 +47,15 @@ public final class CountStore: Sendable {
         if try StoreFile.checkWritable(path) == .nonEmpty {
             try verify(path)
         }
-        var configuration = baseConfiguration()
-        configuration.prepareDatabase { db in
-            // FULL syncs the log on every commit: with WAL's default NORMAL a power cut can take
-            // back the last commits, and those are counts the daemon already reported.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try DatabasePool(path: path, configuration: baseConfiguration())
+            // FULL syncs the log on every commit: with the NORMAL GRDB sets for WAL, a power cut
+            // can take back the last commits, and those are counts the daemon already reported.
+            // Set on the pool's one writer connection, after GRDB's own WAL set-up.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
             try StoreSchema.migrator.migrate(pool)
         } catch {
             throw StoreError.from(error, path: path, operation: "open")
@@ -72,6 +72,23 @@ public final class CountStore: Sendable {
         _ = try StoreFile.checkReadable(path)
         let queue = try verify(path, keepOpen: true)
         return CountStore(path: path, retentionDays: nil, database: queue)
+    }
+
+    /// Closes the database: the write-ahead log is checkpointed into the file and emptied. Any
+    /// later call fails with `StoreError.sqlite`.
+    public func close() throws(StoreError) {
+        do {
+            // GRDB closes the writer before the pool's readers, so SQLite's own checkpoint on
+            // the last close never runs: fold the log into the file here.
+            if !(database is DatabaseQueue) {
+                try database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
+            }
+            try database.close()
+        } catch {
+            throw StoreError.from(error, path: path, operation: "close")
+        }
     }
 
     /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, and
