@@ -85,10 +85,7 @@ extension CountStore {
     }
 
     static func readTotals(_ db: Database) throws -> DurableTotals {
-        var counters: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, amount FROM totals") {
-            counters[row["kind"]] = row["amount"]
-        }
+        let counters = try EventBatch.readCounters(db)
         let latest = try Row.fetchOne(db, sql: "SELECT state, credit FROM sessions ORDER BY id DESC LIMIT 1")
         let stateName: String? = latest?["state"]
         let lastEntry = try Int64.fetchOne(db, sql: "SELECT MAX(lastEntry) FROM sessions")

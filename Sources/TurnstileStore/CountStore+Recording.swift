@@ -29,8 +29,7 @@ extension CountStore {
                         let state: String = previous["state"]
                         var batch = EventBatch()
                         batch.add(time: wallClock, kind: CountKind.creditsVoidedByRestart, amount: credit, state: state)
-                        try batch.write(db, session: id)
-                        batch.apply(to: &totals)
+                        totals.counters.merge(try batch.write(db, session: id)) { $1 }
                     }
                     return id
                 }
@@ -61,8 +60,10 @@ extension CountStore {
             var previous = (counters: current.counters, state: current.state)
             for entry in entries {
                 let time = current.wallClock(entry.time)
-                let state = previous.state.name
-                for ((name, before), (_, after)) in zip(previous.counters.all, entry.counters.all) where after != before {
+                let state = Self.stateNames[previous.state.rawValue]
+                for (name, field) in TurnstileCounters.fields {
+                    let before = previous.counters[keyPath: field], after = entry.counters[keyPath: field]
+                    if after == before { continue }
                     guard after > before else {
                         throw .counterWentBackwards(path: path, counter: name, from: before, to: after)
                     }
@@ -78,17 +79,19 @@ extension CountStore {
                 previous = (entry.counters, entry.state)
             }
             let lastTime = current.wallClock(last.time)
+            let counters: [String: Int]
             do {
-                try database.write { db in
-                    try batch.write(db, session: id)
+                counters = try database.write { db in
+                    let counters = try batch.write(db, session: id)
                     try db.execute(
                         sql: "UPDATE sessions SET state = ?, credit = ?, lastEntry = ? WHERE id = ?",
                         arguments: [last.state.name, last.credit, lastTime, id])
+                    return counters
                 }
             } catch {
                 throw StoreError.from(error, path: path, operation: "write")
             }
-            batch.apply(to: &current.totals)
+            current.totals.counters.merge(counters) { $1 }
             current.totals.credit = last.credit
             current.totals.state = last.state
             current.totals.lastEventUnixNanoseconds = lastTime
@@ -116,13 +119,17 @@ extension CountStore {
         }
     }
 
+    /// The states' names by raw value: `name` reflects on the enum each time it is asked.
+    static let stateNames = TurnstileState.allCases.map(\.name)
+
     static func unixNanoseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1e9).rounded())
     }
 }
 
-/// The rows of one transaction and their sums per kind and per day, so the totals are updated
-/// once per kind and not once per row.
+/// The rows of one transaction. SQLite sums them into the daily and overall totals in the same
+/// transaction (one aggregate statement each, not one update per row: the recorder must keep up
+/// with a busy turnstile).
 struct EventBatch {
     struct Event {
         var time: Int64
@@ -132,41 +139,51 @@ struct EventBatch {
     }
 
     var events: [Event] = []
-    var byKind: [String: Int] = [:]
-    var byDay: [UTCDay: [String: Int]] = [:]
 
     mutating func add(time: Int64, kind: String, amount: Int, state: String) {
         events.append(Event(time: time, kind: kind, amount: amount, state: state))
-        byKind[kind, default: 0] += amount
-        byDay[UTCDay(unixNanoseconds: time), default: [:]][kind, default: 0] += amount
     }
 
-    func write(_ db: Database, session: Int64) throws {
+    /// The UTC day of `events.time` in SQL, floored like `UTCDay` for times before 1970.
+    static let daySQL = "date(time / 1000000000 - (time < 0 AND time % 1000000000 != 0), 'unixepoch')"
+
+    /// Writes the rows and adds them to the totals; returns every kind's total after that.
+    func write(_ db: Database, session: Int64) throws -> [String: Int] {
+        guard !events.isEmpty else { return try Self.readCounters(db) }
+        let before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
         let insert = try db.cachedStatement(sql: "INSERT INTO events (time, kind, amount, state, session) VALUES (?, ?, ?, ?, ?)")
         for event in events {
             try insert.execute(arguments: [event.time, event.kind, event.amount, event.state, session])
         }
-        let total = try db.cachedStatement(sql: """
-            INSERT INTO totals (kind, amount) VALUES (?, ?)
+        // `WHERE true` lets SQLite parse the upsert after a SELECT (https://sqlite.org/lang_upsert.html).
+        try db.cachedStatement(sql: """
+            INSERT INTO totals (kind, amount)
+            SELECT kind, SUM(amount) FROM events WHERE id > ? GROUP BY kind
             ON CONFLICT (kind) DO UPDATE SET amount = amount + excluded.amount
-            """)
-        for (kind, amount) in byKind {
-            try total.execute(arguments: [kind, amount])
-        }
-        let daily = try db.cachedStatement(sql: """
-            INSERT INTO daily_totals (day, kind, amount) VALUES (?, ?, ?)
+            """).execute(arguments: [before])
+        try db.cachedStatement(sql: """
+            INSERT INTO daily_totals (day, kind, amount)
+            SELECT \(Self.daySQL), kind, SUM(amount) FROM events WHERE id > ? GROUP BY 1, 2
             ON CONFLICT (day, kind) DO UPDATE SET amount = amount + excluded.amount
-            """)
-        for (day, kinds) in byDay {
-            for (kind, amount) in kinds {
-                try daily.execute(arguments: [day.description, kind, amount])
-            }
-        }
+            """).execute(arguments: [before])
+        return try Self.readCounters(db)
     }
 
-    func apply(to totals: inout DurableTotals) {
-        for (kind, amount) in byKind {
-            totals.counters[kind, default: 0] += amount
+    static func readCounters(_ db: Database) throws -> [String: Int] {
+        var counters: [String: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT kind, amount FROM totals") {
+            counters[row["kind"]] = row["amount"]
         }
+        return counters
     }
+}
+
+extension TurnstileCounters {
+    /// Every counter's name (as in `TurnstileCounters.names`) and key path, so the store compares
+    /// two entries without building `all` for each (a test checks the two lists agree).
+    static let fields: [(name: String, value: KeyPath<TurnstileCounters, Int> & Sendable)] = [
+        ("coins", \.coins), ("passages", \.passages), ("forcedPushes", \.forcedPushes),
+        ("expiredCredits", \.expiredCredits), ("faults", \.faults), ("coinsOutOfService", \.coinsOutOfService),
+        ("repairs", \.repairs), ("freePassages", \.freePassages), ("ignored", \.ignored),
+    ]
 }

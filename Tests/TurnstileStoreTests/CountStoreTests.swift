@@ -180,3 +180,13 @@ struct CountStoreTests {
         #expect(throws: StoreError.noSession(path: scratch.file())) { try store.append(tape.take()) }
     }
 }
+
+@Test("the store's counter fields are the controller's counters, in the same order")
+func counterFieldsMatch() {
+    #expect(TurnstileCounters.fields.map(\.name) == TurnstileCounters.names)
+    var counters = TurnstileCounters()
+    counters.coins = 1; counters.passages = 2; counters.forcedPushes = 3; counters.expiredCredits = 4
+    counters.faults = 5; counters.coinsOutOfService = 6; counters.repairs = 7; counters.freePassages = 8
+    counters.ignored = 9
+    #expect(TurnstileCounters.fields.map { counters[keyPath: $0.value] } == counters.all.map(\.value))
+}
