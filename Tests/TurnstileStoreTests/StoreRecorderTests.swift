@@ -82,7 +82,7 @@ struct StoreRecorderTests {
         #expect(ring.lostCount == 0, "the recorder kept up: the ring never overflowed")
 
         // Unpaced: as fast as the recorder empties the ring, to find its ceiling.
-        let burstCount = 200_000
+        let burstCount = 100_000
         let burstStart = clock.now
         produce(burstCount, into: ring, perMillisecond: nil, continuing: &tape)
         recorder.stopAndWait()
