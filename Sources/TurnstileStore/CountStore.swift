@@ -1,7 +1,6 @@
 import ControllerFSM
 import Foundation
 import GRDB
-import Synchronization
 import Turnstile
 
 /// The durable record of every counted event of a turnstile: an SQLite database in WAL mode
@@ -28,7 +27,7 @@ public final class CountStore: Sendable {
     public let retentionDays: Int?
 
     let database: any DatabaseWriter
-    let session = Mutex(SessionState())
+    let session = Guarded(SessionState())
 
     private init(path: String, retentionDays: Int?, database: any DatabaseWriter) {
         self.path = path

@@ -10,9 +10,9 @@ import Turnstile
 struct StoreRecorderTests {
     /// What the recorder's callbacks saw, shared with its thread.
     final class Published: Sendable {
-        let totals = Mutex<[DurableTotals]>([])
+        let totals = Guarded<[DurableTotals]>([])
         let notYetInFile = Atomic<Int>(0)
-        let failures = Mutex<[StoreError]>([])
+        let failures = Guarded<[StoreError]>([])
     }
 
     func recorder(_ store: CountStore, _ ring: RecordRing<LedgerEntry>, _ published: Published, interval: Duration = StoreRecorder.drainInterval) -> StoreRecorder {
@@ -31,8 +31,8 @@ struct StoreRecorderTests {
     @discardableResult
     func produce(_ count: Int, into ring: RecordRing<LedgerEntry>, perMillisecond: Int?, continuing tape: inout LedgerTape) -> Double {
         let done = DispatchSemaphore(value: 0)
-        let elapsed = Mutex(0.0)
-        let result = Mutex(tape)
+        let elapsed = Guarded(0.0)
+        let result = Guarded(tape)
         let thread = Thread {
             var tape = result.withLock { $0 }
             let clock = ContinuousClock()
