@@ -3,6 +3,10 @@ import Foundation
 import GRDB
 import Turnstile
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The durable record of every counted event of a turnstile: an SQLite database in WAL mode
 /// with `synchronous = FULL`, so a committed batch survives a crash or a power cut.
 ///
@@ -28,26 +32,46 @@ public final class CountStore: Sendable {
 
     let database: any DatabaseWriter
     let session = Guarded(SessionState())
+    /// The writer's lock on the file (`StoreFile.lockForWriting`), until `close`.
+    let lock: Guarded<Int32?>
+    /// The file recorded into, checked before each write; `nil` for a reader.
+    let identity: StoreFile.Identity?
 
-    private init(path: String, retentionDays: Int?, database: any DatabaseWriter) {
+    private init(path: String, retentionDays: Int?, database: any DatabaseWriter, lock: Int32? = nil, identity: StoreFile.Identity? = nil) {
         self.path = path
         self.retentionDays = retentionDays
         self.database = database
+        self.lock = Guarded(lock)
+        self.identity = identity
+    }
+
+    deinit {
+        releaseLock()
+    }
+
+    func releaseLock() {
+        lock.withLock { descriptor in
+            if let open = descriptor { _ = Glibc.close(open) }
+            descriptor = nil
+        }
     }
 
     /// Opens the store at `path` for recording, creating it if there is no file (its directory
     /// must exist), and brings its schema up to date.
     ///
+    /// Only one process at a time records into a file: it holds an exclusive lock on it until
+    /// `close` (or its exit).
+    ///
     /// - Throws: `StoreError` for a missing directory, a file or directory this user cannot
-    ///   write, a damaged file or one that is not a count database (the file is left as it was),
+    ///   write, a file another process records into, a damaged file or one that is not a count database (the file is left as it was),
     ///   a database from a newer turnstiled, or a retention under `minimumRetentionDays`.
     public static func open(path: String, retentionDays: Int? = nil) throws(StoreError) -> CountStore {
         if let retentionDays, retentionDays < minimumRetentionDays { throw .invalidRetention(days: retentionDays) }
-        if try StoreFile.checkWritable(path) == .nonEmpty {
-            try verify(path)
-        }
+        let presence = try StoreFile.checkWritable(path)
+        let (descriptor, identity) = try StoreFile.lockForWriting(path)
         let pool: DatabasePool
         do {
+            if presence == .nonEmpty { try verify(path) }
             pool = try DatabasePool(path: path, configuration: baseConfiguration())
             // FULL syncs the log on every commit: with the NORMAL GRDB sets for WAL, a power cut
             // can take back the last commits, and those are counts the daemon already reported.
@@ -57,9 +81,10 @@ public final class CountStore: Sendable {
             }
             try StoreSchema.migrator.migrate(pool)
         } catch {
+            Glibc.close(descriptor)
             throw StoreError.from(error, path: path, operation: "open")
         }
-        let store = CountStore(path: path, retentionDays: retentionDays, database: pool)
+        let store = CountStore(path: path, retentionDays: retentionDays, database: pool, lock: descriptor, identity: identity)
         let totals = try store.totals()
         store.session.withLock { $0.totals = totals }
         return store
@@ -85,6 +110,7 @@ public final class CountStore: Sendable {
                 }
             }
             try database.close()
+            releaseLock()
         } catch {
             throw StoreError.from(error, path: path, operation: "close")
         }

@@ -16,6 +16,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAFile(path: String)
     /// The file is damaged, truncated or not a database at all: refused, and left as it was.
     case corrupt(path: String, sqlite: String)
+    /// Another process (a second turnstiled) is recording into the file.
+    case inUse(path: String)
+    /// The file was deleted or replaced while this store was recording into it.
+    case fileReplaced(path: String)
     /// A valid SQLite database that some other program made: refused, so nothing is written
     /// into it.
     case foreignDatabase(path: String)
@@ -51,6 +55,13 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "refusing the count database \(path): it is damaged or not a database (SQLite: \(sqlite)); "
                 + "the file was kept as it is. Move it aside (e.g. `mv \(path) \(path).damaged`) and start "
                 + "with a new one, or restore a backup; `sqlite3 \(path) .recover` may save its rows"
+        case .inUse(let path):
+            return "the count database \(path) is in use by another turnstiled (it holds the file's lock); "
+                + "stop that one first (e.g. `systemctl stop turnstiled`) or give this one another --database"
+        case .fileReplaced(let path):
+            return "the count database \(path) was deleted or replaced while turnstiled was recording into it; "
+                + "counts from now on would go to a file nobody reads, so recording stopped. "
+                + "Put the file back or restart turnstiled (it then opens whatever is at the path)"
         case .foreignDatabase(let path):
             return "refusing \(path): it is an SQLite database, but not a turnstiled count database "
                 + "(it has tables and no turnstiled schema); nothing was written. Give --database another path"

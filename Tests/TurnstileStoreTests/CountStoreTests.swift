@@ -90,18 +90,20 @@ struct CountStoreTests {
     @Test("credit standing when the daemon stopped is booked as voided, and the money balances")
     func creditVoidedOnRestart() throws {
         let scratch = try ScratchDirectory()
-        var store = try CountStore.open(path: scratch.file())
-        try store.beginTestSession()
-        var tape = LedgerTape()
-        tape.coin()
-        tape.coin()
-        tape.coin()
-        tape.push()
-        let before = try store.append(tape.take())
-        #expect(before.credit == 2)
-        #expect(before.moneyInvariantHolds)
-        // A crash: no endSession, no close.
-        store = try CountStore.open(path: scratch.file())
+        do {
+            let store = try CountStore.open(path: scratch.file())
+            try store.beginTestSession()
+            var tape = LedgerTape()
+            tape.coin()
+            tape.coin()
+            tape.coin()
+            tape.push()
+            let before = try store.append(tape.take())
+            #expect(before.credit == 2)
+            #expect(before.moneyInvariantHolds)
+            // A crash: no endSession, no close.
+        }
+        let store = try CountStore.open(path: scratch.file())
         #expect(try store.totals().credit == 2, "the file still knows the credit that stood")
         let after = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
         #expect(after[CountKind.creditsVoidedByRestart] == 2)
@@ -169,6 +171,33 @@ struct CountStoreTests {
         }
         #expect(try store.totals()["coins"] == 2)
         #expect(try store.totals()["forcedPushes"] == 0)
+    }
+
+    @Test("a second writer is refused while the first holds the file; a reader is not")
+    func oneWriterAtATime() throws {
+        let scratch = try ScratchDirectory()
+        let first = try CountStore.open(path: scratch.file())
+        try first.beginTestSession()
+        let error = #expect(throws: StoreError.inUse(path: scratch.file())) { try CountStore.open(path: scratch.file()) }
+        #expect("\(error!)".contains("another turnstiled"))
+        #expect(try CountStore.openForReading(path: scratch.file()).totals() == .zero)
+        try first.close()
+        let second = try CountStore.open(path: scratch.file())
+        #expect(try second.totals() == .zero)
+    }
+
+    @Test("a file deleted under the store stops the recording with a message")
+    func fileDeleted() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        try store.beginTestSession()
+        var tape = LedgerTape()
+        tape.coin()
+        try store.append(tape.take())
+        try FileManager.default.removeItem(atPath: scratch.file())
+        tape.push()
+        let error = #expect(throws: StoreError.fileReplaced(path: scratch.file())) { try store.append(tape.take()) }
+        #expect("\(error!)".contains("deleted or replaced"))
     }
 
     @Test("appending before a session began is refused")
