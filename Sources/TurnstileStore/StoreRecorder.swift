@@ -20,6 +20,10 @@ public final class StoreRecorder: Sendable {
     /// Entries a batch reserves room for up front, so a steady stream does not regrow the array:
     /// 20 ms at well over the 10,000 steps/s the recorder must sustain.
     static let batchCapacity = 1024
+    /// A ledger ring size for the controller (a suggestion; the daemon chooses): a second and a
+    /// half of steps at 10,000 a second, so a commit stalled by a slow disk (an SD card's fsync
+    /// can take hundreds of milliseconds) loses no entry. About 2 MB of `LedgerEntry`.
+    public static let recommendedLedgerCapacity = 16_384
     /// How often old events are deleted (`CountStore.applyRetention`): retention is counted in
     /// days, so an hour late is nothing, and each pass costs a scan of the time index.
     public static let retentionInterval: Duration = .seconds(3600)
