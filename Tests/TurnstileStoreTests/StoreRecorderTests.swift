@@ -61,6 +61,17 @@ struct StoreRecorderTests {
         return elapsed.withLock { $0 }
     }
 
+    #if CONTROLLERFSM_PTHREAD_LOCK
+    // The ThreadSanitizer build (scripts/sanitize.sh defines this) runs several times slower:
+    // there the test checks that nothing is lost at a lower rate, and measures no floor.
+    static let pacedPerMillisecond = 5
+    static let minimumRate: Double? = nil
+    #else
+    static let pacedPerMillisecond = 15
+    /// What the daemon must sustain (issue 8).
+    static let minimumRate: Double? = 10_000
+    #endif
+
     @Test("sustains over 10,000 events/s with nothing lost, and publishes only committed totals")
     func throughput() throws {
         let scratch = try ScratchDirectory()
@@ -75,9 +86,9 @@ struct StoreRecorderTests {
 
         // Paced: 15,000 events/s for 3 s, half as much again as the daemon must keep up with
         // (a debug build, sharing the machine with the rest of the suite).
-        let pacedCount = 45_000
+        let pacedCount = 3 * 1000 * Self.pacedPerMillisecond
         let pacedStart = clock.now
-        let pacedSeconds = produce(pacedCount, into: ring, perMillisecond: 15, continuing: &tape)
+        let pacedSeconds = produce(pacedCount, into: ring, perMillisecond: Self.pacedPerMillisecond, continuing: &tape)
         while ring.pendingCount > 0 { Thread.sleep(forTimeInterval: 0.005) }
         let pacedDone = clock.now - pacedStart
         #expect(ring.lostCount == 0, "the recorder kept up: the ring never overflowed")
@@ -105,7 +116,7 @@ struct StoreRecorderTests {
         print("StoreRecorder: paced \(Int(pacedRate)) events/s for \(pacedDone) with 0 lost; "
             + "unpaced \(Int(burstRate)) events/s (\(burstCount) events in \(String(format: "%.2f", burstSeconds)) s), "
             + "\(published.totals.withLock { $0.count }) commits")
-        #expect(burstRate >= 10_000)
+        if let minimum = Self.minimumRate { #expect(burstRate >= minimum) }
     }
 
     @Test("stopAndWait drains and commits what is left at once")
@@ -154,4 +165,23 @@ struct StoreRecorderTests {
         #expect(published.totals.withLock { $0.isEmpty })
         #expect(ring.lostCount == 0, "the controller's ring never filled up")
     }
+}
+
+@Test("the recorder applies the store's retention when it starts")
+func recorderAppliesRetention() throws {
+    let scratch = try ScratchDirectory()
+    let store = try CountStore.open(path: scratch.file(), retentionDays: 1)
+    // A session three days ago, and its events.
+    try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date().addingTimeInterval(-3 * 86_400))
+    var tape = LedgerTape()
+    tape.coin()
+    tape.push()
+    try store.append(tape.take())
+    let ring = RecordRing<LedgerEntry>(capacity: 16)
+    let recorder = StoreRecorder(store: store, ledger: ring, onCommit: { _ in }, onFailure: { _ in })
+    recorder.start()
+    recorder.stopAndWait()
+    let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }
+    #expect(rows == 0)
+    #expect(try store.totals()["coins"] == 1, "the totals keep what retention deleted")
 }
