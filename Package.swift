@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
@@ -63,12 +64,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The durable count store: every counted event and the totals in SQLite (GRDB, on the
+        // system's libsqlite3), and the thread that drains the controller's ledger into it.
+        .target(name: "TurnstileStore", dependencies: ["Turnstile", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
             dependencies: [
-                "Turnstile", "TurnstileDaemon", "TurnstileHTTP", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "Turnstile", "TurnstileDaemon", "TurnstileHTTP", "TurnstileStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -97,6 +101,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile"]),
+        .testTarget(
+            name: "TurnstileStoreTests",
+            dependencies: ["TurnstileStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

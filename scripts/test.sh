@@ -19,6 +19,8 @@ need_apt=()
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # The libgpiod backend builds against libgpiod's headers (1.6 on Debian 12).
 [ -f /usr/include/gpiod.h ] || need_apt+=(libgpiod-dev)
+# The count store (GRDB) links the system's SQLite.
+[ -f /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     sudo_cmd=""

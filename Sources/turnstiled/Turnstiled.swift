@@ -13,7 +13,7 @@ struct Turnstiled: AsyncParsableCommand {
         abstract: "The coin-operated turnstile controller, on real GPIO or simulated.",
         discussion: exitStatusHelp,
         version: "0.1.0",
-        subcommands: [Simulate.self, Run.self, Lines.self, Check.self, Graph.self, Soak.self, Ctl.self],
+        subcommands: [Simulate.self, Run.self, Lines.self, Check.self, Graph.self, Soak.self, Stats.self, Ctl.self],
         defaultSubcommand: Simulate.self)
 
     /// ArgumentParser's entry, with two checks around it: a misspelt command is named as such
@@ -44,6 +44,7 @@ let exitStatusHelp = """
           turnstiled refused the request or could not be reached (ctl)
       2   a malformed scenario or board file, refused before anything ran
       3   a GPIO error stopped the run (the counters so far are reported)
+      4   the count database cannot be used (missing, damaged, permissions)
       64  a bad command line: an unknown command or option, or an invalid value
       74  standard output could not be written (a full disk, a closed pipe)
     """
@@ -53,6 +54,7 @@ enum ExitStatus {
     static let refused = ExitCode(1)
     static let badInput = ExitCode(2)
     static let gpioError = ExitCode(3)
+    static let storeError = ExitCode(4)
     static let usage = ExitCode(64)
     static let outputFailed = ExitCode(74)
 }

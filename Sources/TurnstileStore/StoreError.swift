@@ -1,0 +1,110 @@
+import GRDB
+
+/// Why the count store could not be opened, read or written. Each message names the file, what
+/// went wrong (SQLite's own words where it had some) and what to do.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database's directory does not exist.
+    case directoryMissing(path: String, directory: String)
+    /// The file or its directory cannot be written (the directory must be writable too: SQLite
+    /// keeps the write-ahead log and its index next to the database).
+    case notWritable(path: String, what: String)
+    /// The file cannot be read.
+    case notReadable(path: String)
+    /// There is no database at `path` (only when opening for reading: a writer creates one).
+    case missing(path: String)
+    /// `path` is not a regular file (a directory, a device).
+    case notAFile(path: String)
+    /// The file is damaged, truncated or not a database at all: refused, and left as it was.
+    case corrupt(path: String, sqlite: String)
+    /// Another process (a second turnstiled) is recording into the file.
+    case inUse(path: String)
+    /// The file was deleted or replaced while this store was recording into it.
+    case fileReplaced(path: String)
+    /// A valid SQLite database that some other program made: refused, so nothing is written
+    /// into it.
+    case foreignDatabase(path: String)
+    /// The database was migrated by a newer turnstiled, whose schema this one does not know.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// `retentionDays` below the minimum.
+    case invalidRetention(days: Int)
+    /// `append` before `beginSession`: a caller's mistake.
+    case noSession(path: String)
+    /// A counter in the ledger went down within one session: the entries come from a controller
+    /// that restarted without a new `beginSession`. Nothing of the batch was written.
+    case counterWentBackwards(path: String, counter: String, from: Int, to: Int)
+    /// SQLite failed while opening, reading or writing (a full disk, an I/O error, a lock held
+    /// too long).
+    case sqlite(path: String, operation: String, code: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .directoryMissing(let path, let directory):
+            return "cannot open the count database \(path): the directory \(directory) does not exist; "
+                + "create it and give it to the daemon's user (e.g. `install -d -o turnstiled -g turnstiled \(directory)`)"
+        case .notWritable(let path, let what):
+            return "cannot write the count database \(path): \(what) is not writable by this user; "
+                + "give the daemon's user write access to it (e.g. `chown turnstiled:turnstiled \(what)`)"
+        case .notReadable(let path):
+            return "cannot read the count database \(path): permission denied; "
+                + "run as a user in its group or grant read access (e.g. `chmod g+r \(path)`)"
+        case .missing(let path):
+            return "there is no count database at \(path); check the path (`turnstiled run --database \(path)` creates it)"
+        case .notAFile(let path):
+            return "the count database \(path) is not a regular file; give the path of a file"
+        case .corrupt(let path, let sqlite):
+            return "refusing the count database \(path): it is damaged or not a database (SQLite: \(sqlite)); "
+                + "the file was kept as it is. Move it aside (e.g. `mv \(path) \(path).damaged`) and start "
+                + "with a new one, or restore a backup; `sqlite3 \(path) .recover` may save its rows"
+        case .inUse(let path):
+            return "the count database \(path) is in use by another turnstiled (it holds the file's lock); "
+                + "stop that one first (e.g. `systemctl stop turnstiled`) or give this one another --database"
+        case .fileReplaced(let path):
+            return "the count database \(path) was deleted or replaced while turnstiled was recording into it; "
+                + "counts from now on would go to a file nobody reads, so recording stopped. "
+                + "Put the file back or restart turnstiled (it then opens whatever is at the path)"
+        case .foreignDatabase(let path):
+            return "refusing \(path): it is an SQLite database, but not a turnstiled count database "
+                + "(it has tables and no turnstiled schema); nothing was written. Give --database another path"
+        case .newerSchema(let path, let unknown):
+            return "refusing the count database \(path): a newer turnstiled changed its schema "
+                + "(migrations \(unknown.joined(separator: ", ")) unknown to this version); run the newer turnstiled "
+                + "or restore a backup made for this one"
+        case .invalidRetention(let days):
+            return "invalid retention of \(days) days: keep events at least \(CountStore.minimumRetentionDays) day, "
+                + "or give no retention to keep them all"
+        case .noSession(let path):
+            return "nothing recorded in \(path): the store was given ledger entries before a session began (call beginSession first)"
+        case .counterWentBackwards(let path, let counter, let from, let to):
+            return "nothing recorded in \(path): the counter \(counter) went from \(from) to \(to) within one session; "
+                + "a restarted controller needs a new session (beginSession)"
+        case .sqlite(let path, let operation, let code, let message):
+            return "cannot \(operation) the count database \(path): \(message) (SQLite code \(code))\(Self.advice(code: code, path: path))"
+        }
+    }
+
+    private static func advice(code: Int32, path: String) -> String {
+        switch ResultCode(rawValue: code & 0xFF) {
+        case .SQLITE_FULL: "; the disk is full: free space on the file system of \(path)"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: "; another process holds the database locked: stop it or try again"
+        case .SQLITE_READONLY, .SQLITE_PERM: "; give the daemon's user write access to \(path) and its directory"
+        case .SQLITE_IOERR: "; the storage failed: check the disk (`dmesg`) and the file system"
+        case .SQLITE_CANTOPEN: "; check that the file and its directory exist and are accessible"
+        default: ""
+        }
+    }
+
+    /// The StoreError for a failure GRDB reported while doing `operation` on `path`.
+    static func from(_ error: any Error, path: String, operation: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else {
+            return .sqlite(path: path, operation: operation, code: -1, message: "\(error)")
+        }
+        let message = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return .corrupt(path: path, sqlite: message)
+        default:
+            return .sqlite(path: path, operation: operation, code: error.extendedResultCode.rawValue, message: message)
+        }
+    }
+}
