@@ -20,11 +20,13 @@ struct TurnstiledRunCLITests {
         #expect(run.stderr.split(separator: "\n").count <= 2, "one message, not a trace: \(run)")
     }
 
-    @Test("run refuses a simulated board and says which command runs it")
-    func runRefusesASimulatedBoard() throws {
-        let run = try Turnstiled.run(["run", "--board", repositoryPath("boards/sim.toml")])
+    @Test("run refuses --script on a board with real lines, and says why")
+    func scriptNeedsASimulatedBoard() throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("s.txt", "1 coin\n")
+        let run = try Turnstiled.run(["run", "--board", repositoryPath("boards/raspberry-pi-4.toml"), "--script", script])
         #expect(run.status == 2, "\(run)")
-        #expect(run.stderr.contains("turnstiled simulate --board"), "\(run)")
+        #expect(run.stderr.contains("simulated board"), "\(run)")
     }
 
     @Test("lines for a chip that is not there exits 3 and lists what there is")

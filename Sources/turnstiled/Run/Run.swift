@@ -8,6 +8,7 @@ import ServiceLifecycle
 import Turnstile
 import TurnstileDaemon
 import TurnstileHTTP
+import TurnstileStore
 
 #if canImport(Glibc)
 import Glibc
@@ -59,11 +60,28 @@ struct Run: AsyncParsableCommand {
     @Flag(name: .long, help: "Serve no HTTP.")
     var noHttp = false
 
+    @Option(name: .long, help: ArgumentHelp("Make every count durable in this SQLite file (created if missing; a damaged one is refused and kept).", valueName: "file"))
+    var database: String?
+
+    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days; older ones live on in the daily totals (default: keep all).", valueName: "days"))
+    var retentionDays: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Listen for `turnstiled ctl` on this Unix socket (mode 0660).", valueName: "path"))
+    var controlSocket: String?
+
+    @Option(name: .long, help: ArgumentHelp("The group whose members may use the control socket (default: the daemon's own).", valueName: "name"))
+    var controlGroup: String?
+
     /// Room for the records made between two drains (RunReporter.drainInterval), many times over.
     static let reportRingCapacity = 4096
 
     func validate() throws {
         if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
+        if let retentionDays, retentionDays < CountStore.minimumRetentionDays {
+            throw ValidationError("--retention-days must be at least \(CountStore.minimumRetentionDays) (got \(retentionDays))")
+        }
+        if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
+        if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
     }
 
     func run() async throws {
@@ -72,6 +90,9 @@ struct Run: AsyncParsableCommand {
         LoggingSystem.bootstrap { PlainLogHandler(label: $0, journal: journal) }
         let logger = Logger(label: "turnstiled")
         Syscalls.lineBufferStandardOutput()
+        // A launcher may hand down a signal mask with SIGTERM blocked (a test runner, some
+        // supervisors): the daemon must hear its stop signals whatever it inherited.
+        Syscalls.unblock([SIGTERM, SIGINT, SIGHUP])
         // A reader of standard output that goes away must not kill the controller mid-run
         // (without the fail-mode drive): writes then fail quietly instead.
         Syscalls.ignoreBrokenPipes()
@@ -137,10 +158,24 @@ struct Run: AsyncParsableCommand {
             notifier.status("\(phase.name)\(context.degradedReason.map { phase == .degraded ? ": \($0)" : "" } ?? "")")
         }
         let warnings = DaemonWarnings(logger: logger)
+        // The store first: a damaged database is refused before any line is touched.
+        var store: CountStore?
+        if let database {
+            do {
+                store = try CountStore.open(path: database, retentionDays: retentionDays)
+            } catch {
+                Terminal.error("\(error)")
+                lifecycle.send(.selfTestFailed)
+                throw ExitStatus.storeError
+            }
+        } else {
+            logger.notice("no --database: counts are kept in memory only and lost at exit")
+        }
+        defer { try? store?.close() }
 
         let trace = TurnstileController<Source.Chip>.Trace(capacity: Self.reportRingCapacity)
         let outputLog = TurnstileController<Source.Chip>.OutputLog(capacity: Self.reportRingCapacity)
-        let ledger = TurnstileController<Source.Chip>.Ledger(capacity: Self.reportRingCapacity)
+        let ledger = TurnstileController<Source.Chip>.Ledger(capacity: StoreRecorder.recommendedLedgerCapacity)
         let inputLog = record == nil ? nil : TurnstileController<Source.Chip>.InputLog(capacity: Self.reportRingCapacity)
         let controller: TurnstileController<Source.Chip>
         do {
@@ -185,11 +220,49 @@ struct Run: AsyncParsableCommand {
                 throw ExitStatus.badInput
             }
         }
+        var storeRecorder: StoreRecorder?
+        if let store {
+            do {
+                let totals = try store.beginSession(monotonicOrigin: origin, wallClockOrigin: Date())
+                status.publishDurable(counters: totals.counters, credit: totals.credit)
+                if totals["creditsVoidedByRestart"] > 0 {
+                    logger.notice("\(store.path): \(totals["creditsVoidedByRestart"]) credit(s) in all were standing when a run ended; counted as creditsVoidedByRestart")
+                }
+            } catch {
+                Terminal.error("\(error)")
+                lifecycle.send(.selfTestFailed)
+                controller.stop(at: source.now())
+                throw ExitStatus.storeError
+            }
+            let recorder = StoreRecorder(
+                store: store, ledger: ledger,
+                onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
+                onFailure: { error in
+                    logger.error("\(error)")
+                    lifecycle.send(.storeLost)
+                })
+            recorder.start()
+            storeRecorder = recorder
+        }
         let metrics = TurnstileMetrics()
         let reporter = RunReporter(
-            trace: trace, outputLog: outputLog, inputLog: inputLog, ledger: ledger, status: status,
+            trace: trace, outputLog: outputLog, inputLog: inputLog, ledger: store == nil ? ledger : nil, status: status,
             lostEdges: { [status] in status.snapshot().lostEdges }, origin: origin, printer: printer,
             warnings: warnings, recorder: recorder, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
+        var control: ControlServer?
+        if let controlSocket {
+            let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim)
+            do {
+                control = try ControlServer(path: controlSocket, group: controlGroup) { request, peer in handler.answer(request, from: peer) }
+                logger.info("control socket \(controlSocket) (group \(controlGroup ?? "of the daemon"), mode 0660)")
+            } catch {
+                Terminal.error("\(error)")
+                controller.stop(at: source.now())
+                storeRecorder?.stopAndWait()
+                throw ExitStatus.badInput
+            }
+        }
+        reporter.publishTransition = { [control] summary in control?.publish(summary) }
         reporter.start()
         lifecycle.send(.selfTestPassed)
         status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
@@ -208,6 +281,10 @@ struct Run: AsyncParsableCommand {
         ) { stoppedAt in
             notifier.stopping(status: "draining")
             reporter.stopAndWait(end: stoppedAt)
+            // Every count the controller made, committed before the lines are released.
+            storeRecorder?.stopAndWait()
+            if let store { try? store.endSession(at: Date()) }
+            control?.stop()
         }
         let reload = ReloadService(boardPath: board, running: boardFile, inbox: inbox, logger: logger)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -218,7 +295,6 @@ struct Run: AsyncParsableCommand {
             let endpoint = http
             let server = StatusServer(
                 host: endpoint.host, port: endpoint.port, metrics: metrics, logger: logger,
-                onListening: { port in logger.info("status page on http://\(endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host):\(port)/") },
                 snapshot: { status.snapshot() })
             services.append(.init(service: StatusService(server: server, logger: logger, endpoint: endpoint)))
         }

@@ -32,6 +32,8 @@ final class RunReporter: @unchecked Sendable {
     private let recorder: FlightRecorder?
     private let onLockLatency: (@Sendable (Int64) -> Void)?
     private var reportedLostEdges = 0
+    /// Each transition, for `ctl events --follow`; set before ``start()``.
+    var publishTransition: ((TransitionSummary) -> Void)?
     private var reportedUnprinted = 0
     private var recorderWarned = false
     /// Edge-to-lock-write latencies, in microseconds (from the event's time to the write's
@@ -105,10 +107,12 @@ final class RunReporter: @unchecked Sendable {
             }
         }
         for record in records[next...] { report(record) }
+        let transitions = records.filter { $0.outcome == .transitioned }.map {
+            TransitionSummary(time: relative($0.time).seconds, from: $0.from.name, event: $0.event.name, to: $0.to.name)
+        }
+        if let publishTransition { transitions.forEach(publishTransition) }
         status.publishTransitions(
-            records.filter { $0.outcome == .transitioned }.map {
-                TransitionSummary(time: relative($0.time).seconds, from: $0.from.name, event: $0.event.name, to: $0.to.name)
-            },
+            transitions,
             traceLosses: trace.lostCount + outputLog.lostCount + (inputLog?.lostCount ?? 0) + (ledger?.lostCount ?? 0))
         if let inputLog, let recorder {
             inputLog.drain { recorder.take($0) }

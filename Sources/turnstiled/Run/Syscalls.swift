@@ -34,6 +34,14 @@ enum Syscalls {
     }
 
     /// Makes writes to a closed pipe fail with `EPIPE` instead of killing the process.
+    /// Unblocks `signals` in the calling thread (and the threads it starts later).
+    static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
     }

@@ -1,0 +1,42 @@
+import Turnstile
+import TurnstileDaemon
+
+/// Answers `turnstiled ctl`: status from the hub, commands into the event loop's inbox. It runs
+/// on the control server's thread and never touches the controller.
+struct ControlHandler: Sendable {
+    let status: StatusHub
+    let inbox: CommandInbox
+    /// Whether `pulse` may drive the lines (simulated boards only: on real lines a person
+    /// drops the coin).
+    let simulated: Bool
+
+    func answer(_ request: ControlRequest, from peer: PeerCredentials) -> ControlReply {
+        switch request {
+        case .status:
+            return .status(status.snapshot())
+        case .events:
+            return .transitions(status.snapshot().lastTransitions)
+        case .command(let command):
+            return post(.event(command.event), named: command.event.name)
+        case .pulse(let role):
+            guard simulated else {
+                return .failure(ControlFailure(
+                    code: "refused",
+                    message: "pulse drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
+            }
+            return post(.pulse(role), named: "pulse \(role.rawValue)")
+        }
+    }
+
+    private func post(_ command: DaemonCommand, named name: String) -> ControlReply {
+        guard status.phase == .running || status.phase == .degraded else {
+            return .failure(ControlFailure(code: "not_running", message: "the daemon is \(status.phase.name); \(name) was not taken"))
+        }
+        guard inbox.post(command) else {
+            return .failure(ControlFailure(
+                code: "inbox_full",
+                message: "the event loop's inbox is full (\(CommandInbox.capacity) commands waiting); \(name) was not taken, send it again"))
+        }
+        return .accepted(name)
+    }
+}
