@@ -1,6 +1,7 @@
 /*
  * clinux.h — the Linux calls turnstiled's event loop needs that Swift's Glibc module does not
- * export (they sit behind _GNU_SOURCE or in headers it leaves out): ppoll, signalfd.
+ * export (they sit behind _GNU_SOURCE or in headers it leaves out): ppoll, and standard
+ * output's buffering.
  */
 #ifndef CLINUX_H
 #define CLINUX_H
@@ -12,16 +13,6 @@
 
 /* ppoll(2): poll with a nanosecond timeout; `timeout` NULL waits without limit. */
 int clinux_ppoll(struct pollfd *fds, unsigned long nfds, const struct timespec *timeout);
-
-/* A new close-on-exec signalfd(2) for the signals in `mask`; they must be blocked first. */
-int clinux_signalfd(const sigset_t *mask);
-
-/* Reads one signal from a signalfd; returns its number, or -1 with errno set. */
-int clinux_signalfd_read(int fd);
-
-/* Blocks `signals` (terminated by 0) in the calling thread, and in every thread it starts
- * afterwards, and fills `mask` with them. */
-int clinux_block_signals(const int *signals, sigset_t *mask);
 
 /* Flushes standard output; returns 0, or the errno of a write that failed since the start. */
 int clinux_flush_stdout(void);

@@ -19,21 +19,6 @@ enum Syscalls {
         return clinux_ppoll(descriptors, UInt(count), &timeout)
     }
 
-    /// Blocks `signals` in this thread and those it starts later, and returns a descriptor
-    /// that reads them instead; -1 with `errno` set on failure.
-    static func signalDescriptor(for signals: [Int32]) -> Int32 {
-        var mask = sigset_t()
-        let blocked = (signals + [0]).withUnsafeBufferPointer { clinux_block_signals($0.baseAddress, &mask) }
-        guard blocked == 0 else { return -1 }
-        return clinux_signalfd(&mask)
-    }
-
-    /// The next signal waiting on a descriptor from ``signalDescriptor(for:)``, or -1.
-    static func readSignal(_ descriptor: Int32) -> Int32 {
-        clinux_signalfd_read(descriptor)
-    }
-
-    /// Makes writes to a closed pipe fail with `EPIPE` instead of killing the process.
     /// Unblocks `signals` in the calling thread (and the threads it starts later).
     static func unblock(_ signals: [Int32]) {
         var set = sigset_t()
@@ -42,6 +27,7 @@ enum Syscalls {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
+    /// Makes writes to a closed pipe fail with `EPIPE` instead of killing the process.
     static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
