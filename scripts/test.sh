@@ -42,6 +42,11 @@ grep -q "error:" "$log" && { echo "error: the build failed" >&2; exit 1; }
 echo "==> tests (debug)"
 swift test --skip-build
 
+if [ "${STATUS:-1}" != 0 ]; then
+    echo "==> the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"
+    scripts/check-status-daemon.sh
+fi
+
 echo "==> allocation tests (release)"
 swift test -c release --filter "ZeroAllocation"
 
