@@ -6,7 +6,8 @@ import Testing
 import Turnstile
 
 /// The whole event path — a bouncy pulse on a simulated line, the chip's edge buffer, the
-/// debouncer, the machine, the relay writes and the trace — allocates nothing once warmed up, on
+/// debouncer, the machine, the relay writes, the trace, and the daemon's rings (the ledger a
+/// store drains, the input log a flight recorder drains) — allocates nothing once warmed up, on
 /// an optimised build as users ship it: `swift test -c release --filter PipelineZeroAllocation`.
 @Suite("Pipeline zero allocation", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --filter PipelineZeroAllocation"))
 struct PipelineZeroAllocationTests {
@@ -27,6 +28,9 @@ struct PipelineZeroAllocationTests {
         let writes = Writes()
         let chip: SimChip
         let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 256)
+        let ledger = TurnstileController<SimChip>.Ledger(capacity: 256)
+        let inputLog = TurnstileController<SimChip>.InputLog(capacity: 256)
+        var ledgerEntries = 0
         let controller: TurnstileController<SimChip>
         var roundStart = MachineInstant.zero
         var drained = 0
@@ -46,9 +50,11 @@ struct PipelineZeroAllocationTests {
                 default: writes.other.add(1, ordering: .relaxed)
                 }
             }
-            controller = try TurnstileController(chip: chip, board: board, trace: trace)
+            controller = try TurnstileController(chip: chip, board: board, trace: trace, ledger: ledger, inputLog: inputLog)
             try controller.start(at: .zero)
             trace.drain { _ in }
+            ledger.drain { _ in }
+            inputLog.drain { _ in }
         }
 
         /// One round of 7 s, four bouncy pulses: a coin and a passage (unlocked, then locked), a
@@ -75,6 +81,9 @@ struct PipelineZeroAllocationTests {
                 drained += trace.drain { record in
                     if record.outcome == .transitioned { transitions += 1 }
                 }
+                // The store's and recorder's threads do this in the daemon; here, in line.
+                ledgerEntries += ledger.drain { _ in }
+                inputLog.drain { _ in }
                 if now == roundStart { return }
             }
         }
@@ -84,6 +93,7 @@ struct PipelineZeroAllocationTests {
     func fullPipeline() throws {
         let bench = try Bench()
         for _ in 0..<50 { try bench.round() }
+        let ledgerBefore = bench.ledgerEntries
         let before = (counters: bench.controller.counters, pulses: bench.pulses, drained: bench.drained,
                       transitions: bench.transitions, lock: bench.writes.lock.load(ordering: .relaxed),
                       alarm: bench.writes.alarm.load(ordering: .relaxed))
@@ -110,6 +120,9 @@ struct PipelineZeroAllocationTests {
         #expect(bench.drained - before.drained == 5 * rounds, "every dispatch reached the trace")
         #expect(bench.transitions - before.transitions == 4 * rounds)
         #expect(bench.trace.lostCount == 0)
+        // One entry per step: the five dispatches, and the end of the alarm pulse's write.
+        #expect(bench.ledgerEntries - ledgerBefore >= 5 * rounds, "every step reached the ledger")
+        #expect(bench.ledger.lostCount == 0 && bench.inputLog.lostCount == 0)
         #expect(bench.writes.lock.load(ordering: .relaxed) - before.lock == 4 * rounds, "the relay: released, held, released, held")
         #expect(bench.writes.alarm.load(ordering: .relaxed) - before.alarm == 2 * rounds, "one alarm pulse, on and off")
         #expect(bench.chip.scheduledEdgeCount == 0)
