@@ -1,0 +1,33 @@
+import ControllerFSM
+import Logging
+import Turnstile
+
+/// Under systemd (`$JOURNAL_STREAM` set): one swift-log line per transition and per output
+/// change, so the journal holds the story with its own timestamps and priorities; the summary
+/// at exit is one line too. Fed by the reporting thread, never the event loop.
+final class JournalReporter: SimulationReporter {
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {
+        logger.info("\(role.rawValue) = \(value ? 1 : 0)")
+    }
+
+    func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>) {
+        switch record.outcome {
+        case .ignored: logger.notice("ignored \(record.event.name) in \(record.from.name)")
+        case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)")
+        default: logger.info("\(record.from.name): \(record.event.name)")
+        }
+    }
+
+    func expectationFailed(_ failure: ExpectationFailure) {}
+
+    func finished(_ summary: SimulationSummary) {
+        let counters = summary.counters.all.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        logger.info("state \(summary.state.name), credit \(summary.credit); this run: \(counters)")
+    }
+}
