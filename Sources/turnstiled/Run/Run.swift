@@ -193,7 +193,7 @@ struct Run: AsyncParsableCommand {
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         let printer: any SimulationReporter = json
             ? JSONReporter()
-            : journal ? JournalReporter(logger: logger)
+            : journal ? JournalReporter(logger: logger) as any SimulationReporter
             : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chipText)")
         for role in OutputRole.allCases {
             if let level = controller.output(role) { printer.output(role, value: level, at: .zero) }
