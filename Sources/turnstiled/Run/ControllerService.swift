@@ -11,8 +11,8 @@ import TurnstileDaemon
 /// down; then it drains in order — the event in hand finished, the lock driven to the board's
 /// fail-mode level and held, every count made durable, the lines released.
 final class ControllerService<Source: EventSource>: Service, @unchecked Sendable {
-    // Safety: `ending` is written by the loop's thread before the continuation resumes and
-    // read after `run()` returns.
+    // Safety: `ending` and `loopAllocations` are written by the loop's thread before the
+    // continuation resumes and read after `run()` returns.
     /// How long the lock is held at the fail-mode level before the lines are released: longer
     /// than a relay's operate time (typically 5–15 ms).
     static var failModeHold: Duration { .milliseconds(50) }
@@ -25,7 +25,12 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// Makes every count durable and stops the threads that drain the rings, given when the
     /// loop stopped.
     private let drainRings: (MachineInstant) -> Void
+    /// Counts the loop thread's allocations, when the test allocator is preloaded.
+    private let probe = AllocationProbe()
     private(set) var ending: EventLoop<Source>.Ending?
+    /// The event loop thread's heap allocations from its first turn to its last (`nil` without
+    /// the preloaded counter): measured on that thread, the only one that must not allocate.
+    private(set) var loopAllocations: UInt64?
     private(set) var stoppedAt: MachineInstant?
 
     init(
@@ -44,7 +49,12 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         let loop = self.loop
         let ending = await withGracefulShutdownHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<EventLoop<Source>.Ending, Never>) in
-                let thread = Thread { continuation.resume(returning: loop.run()) }
+                let thread = Thread { [self] in
+                    probe.begin()
+                    let ending = loop.run()
+                    loopAllocations = probe.end()
+                    continuation.resume(returning: ending)
+                }
                 thread.name = "event loop"
                 thread.start()
             }

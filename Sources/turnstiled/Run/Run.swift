@@ -275,7 +275,6 @@ struct Run: AsyncParsableCommand {
         let loop = EventLoop(
             controller: controller, source: source, inbox: inbox, status: status, lifecycle: lifecycle,
             notifier: notifier, warnings: warnings, stopAt: stopAt)
-        let probe = AllocationProbe()
         let service = ControllerService(
             loop: loop, controller: controller, source: source, inbox: inbox, lifecycle: lifecycle
         ) { stoppedAt in
@@ -302,9 +301,8 @@ struct Run: AsyncParsableCommand {
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "turnstiled.services", factory: { _ in SwiftLogNoOpLogHandler() })))
-        probe.begin()
         try await group.run()
-        let loopAllocations = probe.end()
+        let loopAllocations = service.loopAllocations
 
         let ending = service.ending ?? .stopped
         let stoppedAt = service.stoppedAt ?? source.now()
