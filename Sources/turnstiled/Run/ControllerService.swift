@@ -25,6 +25,11 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// Makes every count durable and stops the threads that drain the rings, given when the
     /// loop stopped.
     private let drainRings: (MachineInstant) -> Void
+    /// Says the daemon is ready (sd_notify, the JSON ready line, the log): called when the
+    /// group runs this service, which is after it trapped SIGTERM and SIGINT. Announced any
+    /// earlier, a supervisor's stop signal could arrive before the trap and kill the daemon
+    /// without the fail-mode drive.
+    private let announceReady: () -> Void
     /// Counts the loop thread's allocations, when the test allocator is preloaded.
     private let probe = AllocationProbe()
     private(set) var ending: EventLoop<Source>.Ending?
@@ -35,8 +40,9 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
 
     init(
         loop: EventLoop<Source>, controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox,
-        lifecycle: LifecycleHolder, drainRings: @escaping (MachineInstant) -> Void
+        lifecycle: LifecycleHolder, announceReady: @escaping () -> Void, drainRings: @escaping (MachineInstant) -> Void
     ) {
+        self.announceReady = announceReady
         self.loop = loop
         self.controller = controller
         self.source = source
@@ -46,6 +52,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     }
 
     func run() async {
+        announceReady()
         let loop = self.loop
         let ending = await withGracefulShutdownHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<EventLoop<Source>.Ending, Never>) in
