@@ -3,7 +3,7 @@
 #
 # Usage: scripts/hil/run.sh [--timeout S] [--only PATTERN] [--bin NAME=PATH]...
 #                           [--file DEST=PATH]... [--interactive]
-#   --timeout S       wall clock for the VM (boot.sh's TIMEOUT_S), default 600
+#   --timeout S       wall clock for the VM (boot.sh's TIMEOUT_S), default 900
 #   --only PATTERN    run only the guest scenarios whose file name contains PATTERN
 #   --bin NAME=PATH   add a program to the VM as /hil/bin/NAME (see make-initramfs.sh)
 #   --file DEST=PATH  add a file to the VM as /DEST (e.g. hil/boards/x.toml=boards/x.toml)
@@ -17,7 +17,7 @@ set -euo pipefail
 # shellcheck source=scripts/hil/common.sh
 . "$(dirname "$0")/common.sh"
 
-TIMEOUT_S=600
+TIMEOUT_S=900                    # the suite with the daemon scenarios takes about half of it under TCG
 ONLY=""
 INTERACTIVE=()
 PROJECT_BINS=()                  # NAME=PATH pairs for make-initramfs.sh --bin

@@ -11,8 +11,8 @@ import TurnstileDaemon
 /// down; then it drains in order — the event in hand finished, the lock driven to the board's
 /// fail-mode level and held, every count made durable, the lines released.
 final class ControllerService<Source: EventSource>: Service, @unchecked Sendable {
-    // Safety: `ending` is written by the loop's thread before the continuation resumes and
-    // read after `run()` returns.
+    // Safety: `ending` and `loopAllocations` are written by the loop's thread before the
+    // continuation resumes and read after `run()` returns.
     /// How long the lock is held at the fail-mode level before the lines are released: longer
     /// than a relay's operate time (typically 5–15 ms).
     static var failModeHold: Duration { .milliseconds(50) }
@@ -25,13 +25,24 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// Makes every count durable and stops the threads that drain the rings, given when the
     /// loop stopped.
     private let drainRings: (MachineInstant) -> Void
+    /// Says the daemon is ready (sd_notify, the JSON ready line, the log): called when the
+    /// group runs this service, which is after it trapped SIGTERM and SIGINT. Announced any
+    /// earlier, a supervisor's stop signal could arrive before the trap and kill the daemon
+    /// without the fail-mode drive.
+    private let announceReady: () -> Void
+    /// Counts the loop thread's allocations, when the test allocator is preloaded.
+    private let probe = AllocationProbe()
     private(set) var ending: EventLoop<Source>.Ending?
+    /// The event loop thread's heap allocations from its first turn to its last (`nil` without
+    /// the preloaded counter): measured on that thread, the only one that must not allocate.
+    private(set) var loopAllocations: UInt64?
     private(set) var stoppedAt: MachineInstant?
 
     init(
         loop: EventLoop<Source>, controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox,
-        lifecycle: LifecycleHolder, drainRings: @escaping (MachineInstant) -> Void
+        lifecycle: LifecycleHolder, announceReady: @escaping () -> Void, drainRings: @escaping (MachineInstant) -> Void
     ) {
+        self.announceReady = announceReady
         self.loop = loop
         self.controller = controller
         self.source = source
@@ -41,10 +52,16 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     }
 
     func run() async {
+        announceReady()
         let loop = self.loop
         let ending = await withGracefulShutdownHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<EventLoop<Source>.Ending, Never>) in
-                let thread = Thread { continuation.resume(returning: loop.run()) }
+                let thread = Thread { [self] in
+                    probe.begin()
+                    let ending = loop.run()
+                    loopAllocations = probe.end()
+                    continuation.resume(returning: ending)
+                }
                 thread.name = "event loop"
                 thread.start()
             }

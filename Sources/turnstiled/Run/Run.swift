@@ -268,18 +268,20 @@ struct Run: AsyncParsableCommand {
         reporter.start()
         lifecycle.send(.selfTestPassed)
         status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
-        notifier.ready(status: "running: \(controller.state.name)")
-        if json {
-            print(#"{"type":"ready","state":"\#(controller.state.name)","chip":"\#(chipText)"}"#)
-        }
-        logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(controller.failMode == .secure ? "locked" : "released"): fail_mode \(controller.failMode.rawValue)), SIGHUP reloads the timings")
 
         let loop = EventLoop(
             controller: controller, source: source, inbox: inbox, status: status, lifecycle: lifecycle,
             notifier: notifier, warnings: warnings, stopAt: stopAt)
-        let probe = AllocationProbe()
+        let json = self.json
         let service = ControllerService(
-            loop: loop, controller: controller, source: source, inbox: inbox, lifecycle: lifecycle
+            loop: loop, controller: controller, source: source, inbox: inbox, lifecycle: lifecycle,
+            announceReady: { [state = controller.state, failMode = controller.failMode] in
+                notifier.ready(status: "running: \(state.name)")
+                if json {
+                    print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
+                }
+                logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(failMode == .secure ? "locked" : "released"): fail_mode \(failMode.rawValue)), SIGHUP reloads the timings")
+            }
         ) { stoppedAt in
             notifier.stopping(status: "draining")
             reporter.stopAndWait(end: stoppedAt)
@@ -304,9 +306,8 @@ struct Run: AsyncParsableCommand {
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "turnstiled.services", factory: { _ in SwiftLogNoOpLogHandler() })))
-        probe.begin()
         try await group.run()
-        let loopAllocations = probe.end()
+        let loopAllocations = service.loopAllocations
 
         let ending = service.ending ?? .stopped
         let stoppedAt = service.stoppedAt ?? source.now()

@@ -6,7 +6,8 @@
 # shellcheck source=scripts/hil/guest/lib.sh
 . /hil/guest/lib.sh
 
-SCENARIO_TIMEOUT_S=120          # one scenario, wall clock inside the VM
+SCENARIO_TIMEOUT_S=300          # one scenario, wall clock inside the VM: 80-daemon starts the daemon
+                                # six times and ctl dozens of times, each a process start under TCG
 
 : >"$HIL_RESULTS"
 for s in /hil/guest/scenarios/*.sh; do

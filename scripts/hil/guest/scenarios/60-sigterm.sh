@@ -1,14 +1,28 @@
 #!/bin/sh
 # SIGTERM while the arm is released: the daemon drives the lock to its fail_mode level before it
 # releases the lines, exits 0, and the lines are free for another program afterwards. The line's
-# pull is set opposite to the fail level, so the drive is visible before the release.
+# pull is set opposite to the fail level, so the drive is visible before the release. SIGINT
+# (Ctrl-C) stops it the same orderly way. SIGHUP does not stop it: it reads the board file again
+# and takes the new [turnstile] timings, and refuses a board whose lines changed.
 # shellcheck disable=SC2016
 . /hil/guest/lib.sh
 . /hil/guest/turnstiled.sh
 
 SAMPLES=/tmp/lock-samples
 
+RELOADED_RELOCK_S=3             # the relock timeout SIGHUP brings in (the board says 1 s)
+
 sample_lock() { while :; do cat "$CHIP_SYSFS/sim_gpio$LOCK/value"; done >"$SAMPLES"; }
+
+# relock_ms: a coin, then how long the arm stays released until the relock timeout locks it.
+relock_ms() {
+    local t0
+    pulse $COIN
+    wait_output $LOCK 0 5 || { echo 0; return; }
+    t0=$(now_ms)
+    wait_output $LOCK 1 $((RELOADED_RELOCK_S + 3))
+    echo $(( $(now_ms) - t0 ))
+}
 
 for gen in $GENERATIONS; do
     for mode in secure safe; do
@@ -35,16 +49,53 @@ for gen in $GENERATIONS; do
     done
 done
 
-# SIGINT (Ctrl-C) and SIGHUP (a closing terminal) stop it the same orderly way.
+# SIGINT (Ctrl-C): the same orderly stop, the lock seen at the fail level before the release.
 for gen in $GENERATIONS; do
-    for signal in INT HUP; do
-        board_up
-        ts_start $gen || { fail "$gen/sig$signal" "did not start"; ts_dump; board_down; continue; }
-        pulse $COIN
-        wait_output $LOCK 0 5
-        ts_stop $signal
-        check "$gen/sig$signal-orderly-stop" '[ $TS_RC = 0 ] && grep -q "\"reason\":\"SIG$signal\",\"lock\":1" "$TS_OUT" &&
-            [ "$(counter coins)" = 1 ]' "exit $TS_RC: $(record stopped)" || ts_dump
-        board_down
-    done
+    board_up
+    drive $LOCK low                          # secure: fail level 1, released line falls to 0
+    ts_start $gen || { fail "$gen/sigINT" "did not start"; ts_dump; board_down; continue; }
+    pulse $COIN
+    wait_output $LOCK 0 5
+    sample_lock & sampler=$!
+    sleep_ms 50
+    ts_stop INT
+    sleep_ms 50
+    kill $sampler; wait $sampler 2>/dev/null
+    seen=$(uniq "$SAMPLES" | tr -d '\n')
+    info "$gen INT: LOCK levels seen around SIGINT: $seen"
+    check "$gen/sigINT-orderly-stop" '[ $TS_RC = 0 ] && grep -q "\"reason\":\"stopped\",\"lock\":1" "$TS_OUT" &&
+        [ "$(counter coins)" = 1 ]' "exit $TS_RC: $(record stopped)" || ts_dump
+    check "$gen/sigINT-fail-level-then-releases" 'echo "$seen" | grep -q "10$"' \
+        "expected the fail level 1, then the released line at its pull 0: $seen"
+    board_down
+done
+
+# SIGHUP: the timings are read again without a restart; a board whose lines changed is refused
+# and the running configuration stays; the daemon keeps running through both.
+for gen in $GENERATIONS; do
+    board_up
+    cp "$BOARD" /tmp/hup.toml
+    BOARD=/tmp/hup.toml ts_start $gen || { fail "$gen/sighup" "did not start"; ts_dump; board_down; continue; }
+    before=$(relock_ms)
+    sed -i "s/^relock_timeout = .*/relock_timeout = \"${RELOADED_RELOCK_S}s\"/" /tmp/hup.toml
+    kill -HUP $TS_PID
+    check "$gen/sighup-reads-timings-again" 'wait_for 5 "grep -q \"SIGHUP: /tmp/hup.toml read again: relock_timeout $RELOADED_RELOCK_S\" \"$TS_ERR\""' \
+        "no reload line in the log" || ts_dump
+    after=$(relock_ms)
+    info "$gen SIGHUP: relocked after $before ms before the reload, $after ms after"
+    check "$gen/sighup-new-relock-timeout" '[ $before -le 2500 ] && [ $after -ge $((RELOADED_RELOCK_S * 1000 - 200)) ] &&
+        [ $after -le $((RELOADED_RELOCK_S * 1000 + 1500)) ] && kill -0 $TS_PID' \
+        "relocked after $before ms, then $after ms (relock_timeout 1 s, then ${RELOADED_RELOCK_S} s)"
+
+    sed -i 's/^line = "PUSH"/line = "INHIBIT-TYPO"/; s/^relock_timeout = .*/relock_timeout = "1s"/' /tmp/hup.toml
+    kill -HUP $TS_PID
+    check "$gen/sighup-refuses-changed-lines" 'wait_for 5 "grep -q \"SIGHUP: /tmp/hup.toml refused: the \[inputs\] lines changed\" \"$TS_ERR\""' \
+        "no refusal in the log" || ts_dump
+    sleep_ms 200
+    after=$(relock_ms)
+    check "$gen/sighup-refused-keeps-running" 'kill -0 $TS_PID && [ $after -ge $((RELOADED_RELOCK_S * 1000 - 200)) ]' \
+        "after the refused reload: relocked after $after ms (the running ${RELOADED_RELOCK_S} s should stay)"
+    ts_stop
+    check "$gen/sighup-then-sigterm-exit-0" '[ $TS_RC = 0 ] && [ "$(counter coins)" = 3 ] && [ "$(counter expiredCredits)" = 3 ]' "exit $TS_RC, coins $(counter coins), expiredCredits $(counter expiredCredits)" || ts_dump
+    board_down
 done
