@@ -90,9 +90,6 @@ struct Run: AsyncParsableCommand {
         LoggingSystem.bootstrap { PlainLogHandler(label: $0, journal: journal) }
         let logger = Logger(label: "turnstiled")
         Syscalls.lineBufferStandardOutput()
-        // A launcher may hand down a signal mask with SIGTERM blocked (a test runner, some
-        // supervisors): the daemon must hear its stop signals whatever it inherited.
-        Syscalls.unblock([SIGTERM, SIGINT, SIGHUP])
         // A reader of standard output that goes away must not kill the controller mid-run
         // (without the fail-mode drive): writes then fail quietly instead.
         Syscalls.ignoreBrokenPipes()

@@ -19,14 +19,6 @@ enum Syscalls {
         return clinux_ppoll(descriptors, UInt(count), &timeout)
     }
 
-    /// Unblocks `signals` in the calling thread (and the threads it starts later).
-    static func unblock(_ signals: [Int32]) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in signals { sigaddset(&set, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    }
-
     /// Makes writes to a closed pipe fail with `EPIPE` instead of killing the process.
     static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
