@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and .ci/run calls it:
 #   1. debug build of everything, failing on any compiler warning in this package's sources;
-#   2. every test (Swift Testing) on the debug build;
+#   2. every test (Swift Testing) on the debug build, then the crash test of the durable counts
+#      (scripts/crash-test.sh: kill -9 at 50 random moments, on the same debug build);
 #   3. the allocation tests on an optimised build, as users ship it;
 #   4. the .deb built, installed, upgraded, removed and purged on this machine
 #      (scripts/test-deb.sh; its release build is the one step 8 uses, so CI compiles it once);
@@ -10,8 +11,8 @@
 #   7. libFuzzer on the board-file and scenario parsers, a minute each (scripts/fuzz.sh);
 #   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
 #      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
-# Installs what it needs on a fresh Debian/Ubuntu machine. DEB=0, SANITIZE=0, FUZZ=0 and HIL=0
-# skip steps 4, 6, 7 and 8.
+# Installs what it needs on a fresh Debian/Ubuntu machine. CRASH=0 skips the crash test; DEB=0,
+# SANITIZE=0, FUZZ=0 and HIL=0 skip steps 4, 6, 7 and 8.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +42,11 @@ grep -q "error:" "$log" && { echo "error: the build failed" >&2; exit 1; }
 
 echo "==> tests (debug)"
 swift test --skip-build
+
+if [ "${CRASH:-1}" != 0 ]; then
+    echo "==> crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
+    TURNSTILED="$(swift build --show-bin-path)/turnstiled" scripts/crash-test.sh
+fi
 
 echo "==> allocation tests (release)"
 swift test -c release --filter "ZeroAllocation"
