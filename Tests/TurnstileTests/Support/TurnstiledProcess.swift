@@ -193,8 +193,8 @@ final class BackgroundTurnstiled: @unchecked Sendable {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        collect(output.fileHandleForReading, into: \.stdoutText)
-        collect(errors.fileHandleForReading, into: \.stderrText)
+        collect(output.fileHandleForReading, isError: false)
+        collect(errors.fileHandleForReading, isError: true)
     }
 
     deinit {
@@ -202,14 +202,15 @@ final class BackgroundTurnstiled: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    private func collect(_ handle: FileHandle, into field: ReferenceWritableKeyPath<BackgroundTurnstiled, String>) {
+    private func collect(_ handle: FileHandle, isError: Bool) {
         readers.enter()
         let thread = Thread { [self] in
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
+                let text = String(decoding: data, as: UTF8.self)
                 lock.lock()
-                self[keyPath: field] += String(decoding: data, as: UTF8.self)
+                if isError { stderrText += text } else { stdoutText += text }
                 lock.unlock()
             }
             readers.leave()
