@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and .ci/run calls it:
 #   1. debug build of everything, failing on any compiler warning in this package's sources;
-#   2. every test (Swift Testing) on the debug build;
+#   2. every test (Swift Testing) on the debug build; then, on the same build, the daemon's
+#      status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON, the page in
+#      headless Chromium) and the crash test of the durable counts (scripts/crash-test.sh:
+#      kill -9 at 50 random moments);
 #   3. the allocation tests on an optimised build, as users ship it;
 #   4. the .deb built, installed, upgraded, removed and purged on this machine
 #      (scripts/test-deb.sh; its release build is the one step 8 uses, so CI compiles it once);
 #   5. the runtime core compiled alone in Embedded Swift for two microcontrollers;
 #   6. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
-#   7. libFuzzer on the board-file and scenario parsers, a minute each (scripts/fuzz.sh);
+#   7. libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
 #   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
 #      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
-# Installs what it needs on a fresh Debian/Ubuntu machine. DEB=0, SANITIZE=0, FUZZ=0 and HIL=0
-# skip steps 4, 6, 7 and 8.
+# Installs what it needs on a fresh Debian/Ubuntu machine. STATUS=0 and CRASH=0 skip the status
+# and crash checks of step 2; DEB=0,
+# SANITIZE=0, FUZZ=0 and HIL=0 skip steps 4, 6, 7 and 8.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +49,11 @@ swift test --skip-build
 if [ "${STATUS:-1}" != 0 ]; then
     echo "==> the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"
     scripts/check-status-daemon.sh
+fi
+
+if [ "${CRASH:-1}" != 0 ]; then
+    echo "==> crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
+    TURNSTILED="$(swift build --show-bin-path)/turnstiled" scripts/crash-test.sh
 fi
 
 echo "==> allocation tests (release)"

@@ -91,8 +91,12 @@ struct ReloadService: Service {
     let inbox: CommandInbox
     let logger: Logger
 
+    /// Trapped before the group starts, so a SIGHUP after `READY=1` is never the default
+    /// action (which would end the daemon without the fail-mode drive).
+    let signals: UnixSignalsSequence
+
     func run() async {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+        for await _ in signals.cancelOnGracefulShutdown() {
             reload()
         }
     }

@@ -73,7 +73,10 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 descriptors[1] = pollfd(fd: input, events: Int16(POLLIN | POLLPRI), revents: 0)
                 count = 2
             }
-            let timeout = deadline == .max ? nil : Swift.max(0, deadline &- source.now().nanoseconds)
+            // Compared, not subtracted: a deadline already due (the first watchdog's is
+            // Int64.min) would wrap to a timeout of centuries.
+            let before = source.now().nanoseconds
+            let timeout = deadline == .max ? nil : (deadline <= before ? 0 : deadline &- before)
             let ready = Syscalls.wait(descriptors, count: count, timeout: timeout)
             if ready < 0 {
                 let code = Syscalls.errno

@@ -5,6 +5,7 @@ import ControllerFSMSim
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 import Turnstile
 import TurnstileDaemon
 import TurnstileHTTP
@@ -287,7 +288,9 @@ struct Run: AsyncParsableCommand {
             if let store { try? store.endSession(at: Date()) }
             control?.stop()
         }
-        let reload = ReloadService(boardPath: board, running: boardFile, inbox: inbox, logger: logger)
+        let reload = ReloadService(
+            boardPath: board, running: boardFile, inbox: inbox, logger: logger,
+            signals: await UnixSignalsSequence(trapping: .sighup))
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
             .init(service: reload),

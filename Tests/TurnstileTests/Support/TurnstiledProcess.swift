@@ -164,3 +164,98 @@ final class TemporaryDirectory {
         return path
     }
 }
+
+/// A `turnstiled` started in the background, as a supervisor starts a daemon: its standard
+/// output and error are collected as they come, and the test sends it signals and waits for
+/// lines or its exit.
+final class BackgroundTurnstiled: @unchecked Sendable {
+    // Safety: `stdoutText` and `stderrText` are guarded by `lock`; the rest is set in init.
+    private let process: Process
+    private let lock = NSLock()
+    private var stdoutText = ""
+    private var stderrText = ""
+    private let readers = DispatchGroup()
+    let arguments: [String]
+
+    /// Starts `turnstiled arguments` with the test's environment plus `environment`.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        self.arguments = arguments
+        process = Process()
+        process.executableURL = try Turnstiled.executable.get()
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        collect(output.fileHandleForReading, isError: false)
+        collect(errors.fileHandleForReading, isError: true)
+    }
+
+    deinit {
+        // A test that failed half-way must not leave a daemon behind.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    private func collect(_ handle: FileHandle, isError: Bool) {
+        readers.enter()
+        let thread = Thread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                let text = String(decoding: data, as: UTF8.self)
+                lock.lock()
+                if isError { stderrText += text } else { stdoutText += text }
+                lock.unlock()
+            }
+            readers.leave()
+        }
+        thread.start()
+    }
+
+    var stdout: String { lock.lock(); defer { lock.unlock() }; return stdoutText }
+    var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+    var isRunning: Bool { process.isRunning }
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The JSON objects printed so far (with `--json`), one per complete line.
+    var records: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// Sends `signal` to the daemon.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Polls until `condition` holds or `timeout` passes; whether it held.
+    @discardableResult
+    func wait(for timeout: Duration, until condition: (BackgroundTurnstiled) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(self) { return true }
+            usleep(10_000)
+        }
+        return condition(self)
+    }
+
+    /// Waits up to `timeout` for the daemon to exit; its status, or nil (then it is killed).
+    func waitForExit(timeout: Duration) -> Int32? {
+        guard wait(for: timeout, until: { !$0.isRunning }) else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        // Everything it wrote, up to the pipes' end.
+        _ = readers.wait(timeout: .now() + 5)
+        return process.terminationStatus
+    }
+
+    var description: String { "turnstiled \(arguments.joined(separator: " "))\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)" }
+}

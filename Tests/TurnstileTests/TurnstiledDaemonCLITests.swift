@@ -1,0 +1,304 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `turnstiled run` on the simulated board as a supervisor sees it: a stop signal leaves the
+/// lock at the fail-mode level, SIGHUP takes new timings (and refuses new wiring), sd_notify
+/// speaks on $NOTIFY_SOCKET, and a recording replays to the same end in `simulate`.
+@Suite("turnstiled run as a daemon: signals, sd_notify, record and replay (CLI)")
+struct TurnstiledDaemonCLITests {
+    /// Generous for a debug build on a loaded machine: a start, a drain, a reply.
+    static let patience: Duration = .seconds(5)
+
+    @Test("SIGTERM drives the lock to the fail_mode level last, reports it, exits 0", arguments: [
+        // safe: SIGTERM while locked (a coin, then a passage); the lock must end released.
+        ("safe", "0.1 coin\n0.5 push\n", "locked", 0),
+        // secure: SIGTERM while unlocked (a coin and no passage); the lock must end held.
+        ("secure", "0.1 coin\n", "unlocked", 1),
+    ])
+    func sigtermLeavesTheFailLevel(failMode: String, script: String, stateAtSignal: String, failLevel: Int) throws {
+        let directory = try TemporaryDirectory()
+        let board = try directory.file("board.toml", try Self.simBoard(replacing: #"fail_mode = "secure""#, with: #"fail_mode = "\#(failMode)""#))
+        let scenario = try directory.file("s.txt", script)
+        let daemon = try BackgroundTurnstiled(["run", "--board", board, "--script", scenario, "--json", "--no-http"])
+        let scriptDone = daemon.wait(for: Self.patience) { daemon in
+            let transitions = daemon.records.filter { $0["type"] as? String == "transition" }
+            return transitions.count == script.split(separator: "\n").count && transitions.last?["to"] as? String == stateAtSignal
+        }
+        try #require(scriptDone, "the script's transitions never came: \(daemon.description)")
+        // The level before the signal is the other one, so the drive is seen to happen.
+        let before = daemon.records.last { $0["type"] as? String == "output" && $0["line"] as? String == "lock" }
+        #expect(before?["value"] as? Int == 1 - failLevel, "\(daemon.description)")
+
+        daemon.send(SIGTERM)
+        let status = daemon.waitForExit(timeout: Self.patience)
+        #expect(status == 0, "\(daemon.description)")
+        let records = daemon.records
+        let lastLock = records.last { $0["type"] as? String == "output" && $0["line"] as? String == "lock" }
+        #expect(lastLock?["value"] as? Int == failLevel, "the last lock write is the fail level: \(daemon.description)")
+        let stopped = records.first { $0["type"] as? String == "stopped" }
+        #expect(stopped?["reason"] as? String == "stopped", "\(daemon.description)")
+        #expect(stopped?["lock"] as? Int == failLevel, "\(daemon.description)")
+        #expect(records.last?["type"] as? String == "summary", "\(daemon.description)")
+    }
+
+    @Test("SIGHUP takes a new relock_timeout, refuses changed lines, and the daemon runs on")
+    func sighupReloadsTimings() throws {
+        let directory = try TemporaryDirectory()
+        let original = try Self.simBoard(replacing: #"relock_timeout = "5s""#, with: #"relock_timeout = "5s""#)
+        let board = try directory.file("board.toml", original)
+        let socket = directory.url.appendingPathComponent("control.sock").path
+        let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http", "--control-socket", socket])
+        try #require(daemon.wait(for: Self.patience) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
+
+        // 0.5 s instead of 5 s: a relock seen within 2 s of the coin can only be the new timing.
+        _ = try directory.file("board.toml", original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "500ms""#))
+        // The daemon reports ready a moment before its SIGHUP handler is in place (the
+        // service group starts after): a signal in that window is lost, so it is sent again
+        // until heard. Reloading the same file twice is harmless.
+        let reread = Self.signalUntil(daemon, SIGHUP) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
+        try #require(reread, "\(daemon.description)")
+        #expect(daemon.stderr.contains("relock_timeout 0.5 s"), "\(daemon.description)")
+
+        let pulse = try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
+        #expect(pulse.status == 0, "\(pulse)")
+        let relocked = daemon.wait(for: .seconds(3)) { daemon in
+            daemon.records.contains { $0["type"] as? String == "transition" && $0["event"] as? String == "timeout" }
+        }
+        #expect(relocked, "no relock within 3 s of the coin with relock_timeout 500ms: \(daemon.description)")
+        let transitions = daemon.records.filter { $0["type"] as? String == "transition" }
+        let unlock = transitions.first { $0["event"] as? String == "coin" && $0["to"] as? String == "unlocked" }
+        let relock = transitions.first { $0["event"] as? String == "timeout" && $0["to"] as? String == "locked" }
+        if let unlockTime = unlock?["t"] as? Double, let relockTime = relock?["t"] as? Double {
+            // The timeout runs from the coin's debounced edge, which is the transition's time.
+            #expect(abs((relockTime - unlockTime) - 0.5) < 0.05, "relock \(relockTime - unlockTime) s after the coin: \(daemon.description)")
+        } else {
+            Issue.record("no coin→unlocked and timeout→locked transitions: \(daemon.description)")
+        }
+
+        // A different lock line needs a restart: refused, and the daemon goes on.
+        _ = try directory.file("board.toml", original.replacingOccurrences(of: "[outputs.lock]\nline = 4", with: "[outputs.lock]\nline = 9"))
+        daemon.send(SIGHUP)
+        let refused = daemon.wait(for: Self.patience) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("refused") }
+        #expect(refused, "\(daemon.description)")
+        #expect(daemon.stderr.contains("[outputs] lines"), "the refusal names what changed: \(daemon.description)")
+        usleep(200_000)
+        #expect(daemon.isRunning, "\(daemon.description)")
+        let status = try Turnstiled.run(["ctl", "--socket", socket, "status", "--json"])
+        #expect(status.status == 0 && status.stdout.contains("locked"), "the daemon still answers: \(status)")
+
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+    }
+
+    @Test("sd_notify: READY=1, WATCHDOG=1 every WATCHDOG_USEC/2, STOPPING=1 on SIGTERM")
+    func sdNotify() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("notify.sock").path
+        let listener = try NotifyListener(path: path)
+        let daemon = try BackgroundTurnstiled(
+            ["run", "--board", repositoryPath("boards/sim.toml"), "--no-http"],
+            environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "200000"])
+
+        let ready = listener.receive(until: ContinuousClock.now + Self.patience) { $0.contains("READY=1") }
+        try #require(ready != nil, "no READY=1: \(daemon.description)")
+        #expect(ready?.contains("STATUS=") == true, "READY=1 comes with a status: \(ready ?? "")")
+
+        // Every 100 ms: at least 3 in a second, even on a busy machine.
+        var watchdogs = 0
+        let second = ContinuousClock.now + .seconds(1)
+        while let message = listener.receive(until: second, where: { _ in true }) {
+            if message.split(separator: "\n").contains("WATCHDOG=1") { watchdogs += 1 }
+        }
+        #expect(watchdogs >= 3, "\(watchdogs) WATCHDOG=1 in 1 s with WATCHDOG_USEC=200000: \(daemon.description)")
+
+        daemon.send(SIGTERM)
+        let stopping = listener.receive(until: ContinuousClock.now + Self.patience) { $0.contains("STOPPING=1") }
+        #expect(stopping != nil, "no STOPPING=1 after SIGTERM: \(daemon.description)")
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+    }
+
+    @Test("a recorded run of random inputs replays in simulate to the same state, credit and counters")
+    func recordAndReplay() throws {
+        let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        let scenario = RandomDaemonScenario.make(seed: seed)
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("random.txt", scenario.text)
+        let recording = directory.url.appendingPathComponent("recorded.txt").path
+        let board = repositoryPath("boards/sim.toml")
+        let context = "seed \(seed) (TURNSTILED_REPLAY_SEED=\(seed) repeats it), \(scenario.inputs) inputs"
+
+        let live = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--record", recording, "--json", "--no-http"])
+        try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(scenario.text)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
+        try #require(replay.status == 0, "\(context)\n\(replay)\n--- recording:\n\(recorded)")
+
+        let liveSummary = try #require(Self.summary(live.stdout), "\(context)\n\(live)")
+        let replaySummary = try #require(Self.summary(replay.stdout), "\(context)\n\(replay)")
+        let mismatch = "\(context)\n--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- scenario:\n\(scenario.text)\n--- recording:\n\(recorded)"
+        #expect(liveSummary.state == replaySummary.state, "\(mismatch)")
+        #expect(liveSummary.credit == replaySummary.credit, "\(mismatch)")
+        #expect(liveSummary.counters == replaySummary.counters, "\(mismatch)")
+        // The run took what the scenario drove: every coin counted, none lost on the way.
+        #expect(liveSummary.counters["coins", default: 0] + liveSummary.counters["ignored", default: 0] > 0, "\(mismatch)")
+        let recordedInputs = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty }
+        #expect(recordedInputs.count == scenario.inputs, "every input recorded once: \(mismatch)")
+    }
+
+    // MARK: - Helpers
+
+    /// Sends `signal` every half second until `heard` holds or ``patience`` runs out.
+    static func signalUntil(_ daemon: BackgroundTurnstiled, _ signal: Int32, heard: (BackgroundTurnstiled) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + patience
+        while ContinuousClock.now < deadline {
+            daemon.send(signal)
+            if daemon.wait(for: .milliseconds(500), until: heard) { return true }
+        }
+        return false
+    }
+
+    /// boards/sim.toml with one piece of text replaced (which must be there).
+    static func simBoard(replacing old: String, with new: String) throws -> String {
+        let text = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)
+        try #require(text.contains(old), "boards/sim.toml no longer has \(old)")
+        return text.replacingOccurrences(of: old, with: new)
+    }
+
+    struct Summary {
+        var state: String
+        var credit: Int
+        var counters: [String: Int]
+        var text: String
+    }
+
+    /// The final `summary` record of a `--json` output.
+    static func summary(_ stdout: String) -> Summary? {
+        for line in stdout.split(separator: "\n").reversed() {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["type"] as? String == "summary" else { continue }
+            guard let state = object["state"] as? String, let credit = object["credit"] as? Int,
+                  let counters = object["counters"] as? [String: Int] else { return nil }
+            return Summary(state: state, credit: credit, counters: counters, text: String(line))
+        }
+        return nil
+    }
+}
+
+/// A random scenario of direct and line inputs that `run --script` accepts on boards/sim.toml:
+/// pulses on one line at least `lineGap` apart after the previous pulse ended, any two steps at
+/// least `stepGap` apart (so the replay's bounce cannot reorder them).
+struct RandomDaemonScenario {
+    var text: String
+    var inputs: Int
+
+    /// Clear of a pulse's bounce (3 ms) and debounce (10 ms) many times over.
+    static let lineGap: Int64 = 250_000_000
+    static let stepGap: Int64 = 30_000_000
+    /// About 10 s of real time: the whole suite stays near 15 s.
+    static let duration: Int64 = 10_000_000_000
+
+    static func make(seed: UInt64) -> RandomDaemonScenario {
+        var random = SeededRandom(seed: seed)
+        let target = Int(random.next(in: 150...250))
+        // When each line (coin, push, service, emergency) is free again.
+        var free: [String: Int64] = ["coin": 0, "push": 0, "service": 0, "emergency": 0]
+        var emergencyOn = false
+        var lines: [String] = []
+        // Start after the daemon's first instants, as inputs come in the field.
+        var time: Int64 = 200_000_000
+        let meanGap = (duration - time) / Int64(target)
+        while lines.count < target {
+            time += stepGap + Int64(random.next(in: 0...UInt64(2 * Swift.max(0, meanGap - stepGap))))
+            var choices: [(String, Int64, String)] = []  // line, busy for, text
+            if free["coin"]! <= time { choices += Array(repeating: ("coin", 50_000_000, "coin"), count: 6) }
+            if free["push"]! <= time {
+                choices += Array(repeating: ("push", 150_000_000, "push"), count: 5)
+                let hold = Int64(random.next(in: 20...120)) * 10_000_000
+                choices.append(("push", hold, "push hold \(Self.seconds(hold))"))
+            }
+            if free["service"]! <= time { choices.append(("service", 100_000_000, "repair")) }
+            if free["emergency"]! <= time {
+                // An alarm is rare and short; one left on is switched off again soon.
+                if emergencyOn || random.next(in: 0...3) == 0 { choices.append(("emergency", 0, emergencyOn ? "emergency off" : "emergency on")) }
+            }
+            choices.append(("", 0, "fault"))
+            let (line, busy, action) = choices[Int(random.next(in: 0...UInt64(choices.count - 1)))]
+            if action == "fault" && random.next(in: 0...2) != 0 { continue }  // faults rarer still
+            if line == "emergency" { emergencyOn.toggle() }
+            if !line.isEmpty { free[line] = time + busy + lineGap }
+            lines.append("\(Self.seconds(time)) \(action)")
+        }
+        if emergencyOn {
+            time = Swift.max(time + stepGap, free["emergency"]!)
+            lines.append("\(Self.seconds(time)) emergency off")
+        }
+        let inputs = lines.count
+        lines.insert("# random scenario, seed \(seed)", at: 0)
+        lines.append("\(Self.seconds(time + 1_000_000_000)) end")
+        return RandomDaemonScenario(text: lines.joined(separator: "\n") + "\n", inputs: inputs)
+    }
+
+    static func seconds(_ nanoseconds: Int64) -> String {
+        String(format: "%.3f", Double(nanoseconds) / 1e9)
+    }
+}
+
+/// SplitMix64: a seed gives the same scenario on every machine.
+struct SeededRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(in range: ClosedRange<UInt64>) -> UInt64 {
+        range.lowerBound + next() % (range.upperBound - range.lowerBound + 1)
+    }
+}
+
+/// The receiving end of sd_notify: an AF_UNIX datagram socket bound at `path`, as systemd's.
+final class NotifyListener {
+    private let socket: Int32
+
+    init(path: String) throws {
+        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(socket >= 0, "socket: errno \(errno)")
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path), "\(path) is too long for a socket address")
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0, "bind \(path): errno \(errno)")
+    }
+
+    deinit { close(socket) }
+
+    /// The next datagram that satisfies `wanted`, skipping others, or nil at `deadline`.
+    func receive(until deadline: ContinuousClock.Instant, where wanted: (String) -> Bool) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return nil }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(Swift.max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer[..<count], as: UTF8.self)
+            if wanted(message) { return message }
+        }
+    }
+}
