@@ -9,6 +9,8 @@ struct ControlHandler: Sendable {
     /// Whether `pulse` may drive the lines (simulated boards only: on real lines a person
     /// drops the coin).
     let simulated: Bool
+    /// Every refusal is a warning in the log (rate-limited).
+    let warnings: DaemonWarnings
 
     func answer(_ request: ControlRequest, from peer: PeerCredentials) -> ControlReply {
         switch request {
@@ -17,22 +19,25 @@ struct ControlHandler: Sendable {
         case .events:
             return .transitions(status.snapshot().lastTransitions)
         case .command(let command):
-            return post(.event(command.event), named: command.event.name)
+            return post(.event(command.event), named: command.event.name, from: peer)
         case .pulse(let role):
             guard simulated else {
+                warnings.refused("pulse \(role.rawValue) from uid \(peer.uid): the board's lines are real")
                 return .failure(ControlFailure(
                     code: "refused",
                     message: "pulse drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
-            return post(.pulse(role), named: "pulse \(role.rawValue)")
+            return post(.pulse(role), named: "pulse \(role.rawValue)", from: peer)
         }
     }
 
-    private func post(_ command: DaemonCommand, named name: String) -> ControlReply {
+    private func post(_ command: DaemonCommand, named name: String, from peer: PeerCredentials) -> ControlReply {
         guard status.phase == .running || status.phase == .degraded else {
+            warnings.refused("\(name) from uid \(peer.uid): the daemon is \(status.phase.name)")
             return .failure(ControlFailure(code: "not_running", message: "the daemon is \(status.phase.name); \(name) was not taken"))
         }
         guard inbox.post(command) else {
+            warnings.refused("\(name) from uid \(peer.uid): the event loop's inbox is full")
             return .failure(ControlFailure(
                 code: "inbox_full",
                 message: "the event loop's inbox is full (\(CommandInbox.capacity) commands waiting); \(name) was not taken, send it again"))

@@ -251,7 +251,7 @@ struct Run: AsyncParsableCommand {
             warnings: warnings, recorder: recorder, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
         var control: ControlServer?
         if let controlSocket {
-            let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim)
+            let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim, warnings: warnings)
             do {
                 control = try ControlServer(path: controlSocket, group: controlGroup) { request, peer in handler.answer(request, from: peer) }
                 logger.info("control socket \(controlSocket) (group \(controlGroup ?? "of the daemon"), mode 0660)")
