@@ -42,7 +42,7 @@ verbatim() {
 
 root_help=$("$BINARY" --help)
 version=$("$BINARY" --version)
-abstract=$(printf '%s\n' "$root_help" | sed -n 's/^OVERVIEW: //p' | head -n1)
+abstract=$(printf '%s\n' "$root_help" | sed -n 's/^OVERVIEW: //p' | sed -n 1p)
 abstract=${abstract%.}
 # The exit statuses: from "Exit status:" to the blank line after it.
 exit_block=$(printf '%s\n' "$root_help" | awk '/^Exit status:/ { on = 1 } on && /^$/ { exit } on')

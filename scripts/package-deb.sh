@@ -79,7 +79,7 @@ fi
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')
 [ "$machine" = "$ELF_MACHINE" ] || die "$BINARY is built for \"$machine\", not $ARCH ($ELF_MACHINE)"
 # A binary linking Swift's shared runtime would not start on a machine without the toolchain.
-if readelf -d "$BINARY" | grep -q 'libswiftCore'; then
+if readelf -d "$BINARY" | grep 'libswiftCore' >/dev/null; then
     die "$BINARY links Swift's runtime dynamically: build it with --static-swift-stdlib"
 fi
 
@@ -138,7 +138,8 @@ scripts/man-page.sh "$BINARY" | gzip -9n > "$ROOT/usr/share/man/man8/turnstiled.
 
 MAINTAINER=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "turnstiled maintainers <root@localhost>")}
 # The copyright's years: the source's first and last commits.
-first_year=$(git log --reverse --format=%ad --date=format:%Y 2>/dev/null | head -n1)
+# tail reads the whole stream: `head` would close the pipe early and git, under pipefail, fail with SIGPIPE.
+first_year=$(git log --format=%ad --date=format:%Y 2>/dev/null | tail -n1)
 last_year=$(git log -1 --format=%ad --date=format:%Y 2>/dev/null || date +%Y)
 years=${first_year:-$last_year}
 [ "$years" = "$last_year" ] || years="$years-$last_year"

@@ -205,8 +205,12 @@ else
     # What systemd would provide: the runtime directory (the state directory is postinst's).
     as_root install -d -o turnstiled -g turnstiled -m 0750 /run/turnstiled
     # setpriv execs (no process in between), so $! is the daemon and gets the signal itself.
+    # Not through as_root: a shell function sent to the background is a subshell of its own,
+    # and the signal would stop that instead, leaving the daemon running.
+    root_exec=()
+    [ "$(id -u)" -eq 0 ] || root_exec=(sudo)
     # shellcheck disable=SC2086 # the unit's command line, split into words as systemd does
-    as_root setpriv --reuid turnstiled --regid turnstiled --init-groups $mdwe $execstart \
+    "${root_exec[@]}" setpriv --reuid turnstiled --regid turnstiled --init-groups $mdwe $execstart \
         >"$work/daemon.log" 2>&1 &
     daemon=$!
     sleep "$DAEMON_SETTLE_S"

@@ -9,7 +9,8 @@
 #   4. the .deb built, installed, upgraded, removed and purged on this machine
 #      (scripts/test-deb.sh; its release build is the one step 8 uses, so CI compiles it once);
 #   5. the runtime core compiled alone in Embedded Swift for two microcontrollers;
-#   6. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
+#   6. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh; run
+#      right after step 2, so a finding shows early);
 #   7. libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
 #   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
 #      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
@@ -56,6 +57,10 @@ if [ "${CRASH:-1}" != 0 ]; then
     TURNSTILED="$(swift build --show-bin-path)/turnstiled" scripts/crash-test.sh
 fi
 
+if [ "${SANITIZE:-1}" != 0 ]; then
+    scripts/sanitize.sh
+fi
+
 echo "==> allocation tests (release)"
 swift test -c release --filter "ZeroAllocation"
 
@@ -67,10 +72,6 @@ fi
 
 echo "==> Embedded Swift check of the core"
 scripts/check-embedded.sh
-
-if [ "${SANITIZE:-1}" != 0 ]; then
-    scripts/sanitize.sh
-fi
 
 if [ "${FUZZ:-1}" != 0 ]; then
     echo "==> fuzzing the board-file and scenario parsers"
