@@ -1,7 +1,7 @@
+import ControllerFSM
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 import TurnstileDaemon
 
 /// The daemon's HTTP face: `/metrics` (Prometheus), `/status` (JSON), `/healthz` and the live
@@ -58,7 +58,7 @@ public struct StatusServer: Service {
     /// - Throws: ``StatusServerError/cannotListen(host:port:reason:)`` when the address cannot
     ///   be bound (in use, not an address of this machine, a port below 1024 without privilege).
     public func run() async throws {
-        let listening = Mutex(false)
+        let listening = Guarded(false)
         let host = host, port = port, logger = logger, onListening = onListening
         let application = makeApplication { boundPort in
             listening.withLock { $0 = true }

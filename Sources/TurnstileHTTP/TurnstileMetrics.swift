@@ -1,5 +1,5 @@
+import ControllerFSM
 import Prometheus
-import Synchronization
 import Turnstile
 import TurnstileDaemon
 
@@ -35,7 +35,7 @@ public final class TurnstileMetrics: Sendable {
     public static let knownPhases = ["starting", "selfTest", "running", "draining", "stopped", "degraded"]
 
     private let latency: DurationHistogram
-    private let scrapeState: Mutex<ScrapeState>
+    private let scrapeState: Guarded<ScrapeState>
 
     public init(latencyBuckets: [Duration] = TurnstileMetrics.defaultLatencyBuckets) {
         let registry = PrometheusCollectorRegistry()
@@ -52,7 +52,7 @@ public final class TurnstileMetrics: Sendable {
             ),
             buckets: latencyBuckets
         )
-        scrapeState = Mutex(ScrapeState(registry: registry))
+        scrapeState = Guarded(ScrapeState(registry: registry))
     }
 
     /// Records one edge-to-relay latency. Called by the daemon's reporter thread; thread-safe.

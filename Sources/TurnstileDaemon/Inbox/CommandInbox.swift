@@ -1,3 +1,4 @@
+import ControllerFSM
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,14 +15,14 @@ public final class CommandInbox: Sendable {
     /// loop; a flood beyond it is refused, not buffered.
     public static let capacity = 64
 
-    private struct Queue: ~Copyable {
+    private struct Queue {
         var slots: [DaemonCommand?]
         var head = 0
         var count = 0
         var refused = 0
     }
 
-    private let queue: Mutex<Queue>
+    private let queue: Guarded<Queue>
     /// Set by ``requestStop()``: a stop is never refused, however full the queue.
     private let stopping = Atomic<Bool>(false)
     /// The wake-up pipe: one byte per post, drained by the loop. Non-blocking at both ends: a
@@ -39,7 +40,7 @@ public final class CommandInbox: Sendable {
         }
         readEnd = ends[0]
         writeEnd = ends[1]
-        queue = Mutex(Queue(slots: Array(repeating: nil, count: Self.capacity)))
+        queue = Guarded(Queue(slots: Array(repeating: nil, count: Self.capacity)))
     }
 
     deinit {

@@ -1,17 +1,16 @@
 import ControllerFSM
-import Synchronization
 
 /// The lifecycle machine shared by the threads that move it: the main task (start, signals),
 /// the event loop (a lost chip), the store's thread (a lost store). Each change is told to
 /// `onChange` (status, systemd, the log) outside the lock, in the order the changes happened.
 public final class LifecycleHolder: Sendable {
-    private let machine: Mutex<DaemonLifecycle.Machine>
+    private let machine: Guarded<DaemonLifecycle.Machine>
     private let onChange: @Sendable (DaemonPhase, DaemonLifecycleContext) -> Void
     /// Serialises the change notices, so two threads' changes are told in their order.
-    private let notices = Mutex(())
+    private let notices = Guarded(())
 
     public init(onChange: @escaping @Sendable (DaemonPhase, DaemonLifecycleContext) -> Void) {
-        machine = Mutex(DaemonLifecycle.makeMachine())
+        machine = Guarded(DaemonLifecycle.makeMachine())
         self.onChange = onChange
     }
 

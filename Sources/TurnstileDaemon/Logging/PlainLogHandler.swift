@@ -1,5 +1,5 @@
+import ControllerFSM
 import Logging
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +46,7 @@ public struct PlainLogHandler: LogHandler {
     }
 
     /// One line at a time, whole, from any thread.
-    private static let output = Mutex(())
+    private static let output = Guarded(())
 
     /// syslog priorities, as sd-daemon(3) reads them.
     static func priority(of level: Logger.Level) -> Int {
@@ -72,7 +72,7 @@ public final class RateLimiter: Sendable {
         var passed = 0
         var suppressed = 0
     }
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     public init(burst: Int, period: Duration) {
         self.burst = burst

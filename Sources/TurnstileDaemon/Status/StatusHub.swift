@@ -1,5 +1,4 @@
 import ControllerFSM
-import Synchronization
 import Turnstile
 
 /// Where the daemon's threads leave what status needs, each its own part, and where readers
@@ -24,7 +23,7 @@ public final class StatusHub: Sendable {
         var recent: [TransitionSummary] = []
     }
 
-    private let parts = Mutex(Parts())
+    private let parts = Guarded(Parts())
     private let started: MachineInstant
     private let clock: MonotonicClock
     public let board: String
