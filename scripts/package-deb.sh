@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the turnstiled Debian package: .build-deb/turnstiled_<version>_<arch>.deb.
 #
-# Usage: scripts/package-deb.sh [--arch amd64|arm64] [--binary PATH] [--scratch-path DIR]
+# Usage: scripts/package-deb.sh [--arch amd64|arm64] [--binary PATH]
 #   --arch ARCH          the package's architecture; default this machine's (dpkg). Only the
 #                        machine's own architecture can be built: see "arm64" below.
 #   --binary PATH        package this turnstiled instead of building one (it must be a release
 #                        build for ARCH, made with --static-swift-stdlib)
-#   --scratch-path DIR   the build folder; default .build, the one scripts/hil/run.sh builds
-#                        the same product in with the same flags, so CI compiles it once
+#                        (default: scripts/release-build.sh's, in .build, the build the HIL
+#                        binaries come from too, so CI compiles it once)
 #
 # Contents: /usr/bin/turnstiled; the unit /lib/systemd/system/turnstiled.service and the udev
 # rule /lib/udev/rules.d/60-turnstiled-gpio.rules (from packaging/); boards/*.toml under
@@ -38,12 +38,10 @@ help_text() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 
 ARCH=""
 BINARY=""
-SCRATCH=.build
 while [ $# -gt 0 ]; do
     case $1 in
         --arch) [ $# -ge 2 ] || usage; ARCH=$2; shift 2 ;;
         --binary) [ $# -ge 2 ] || usage; BINARY=$2; shift 2 ;;
-        --scratch-path) [ $# -ge 2 ] || usage; SCRATCH=$2; shift 2 ;;
         -h|--help) usage 0 ;;
         *) usage ;;
     esac
@@ -71,9 +69,9 @@ if [ "$ARCH" != "$HOST_ARCH" ]; then
 fi
 
 if [ -z "$BINARY" ]; then
-    echo "==> swift build -c release --static-swift-stdlib --product turnstiled (in $SCRATCH)"
-    swift build -c release --static-swift-stdlib --product turnstiled --scratch-path "$SCRATCH"
-    BINARY=$(swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)/turnstiled
+    echo "==> scripts/release-build.sh turnstiled"
+    scripts/release-build.sh turnstiled
+    BINARY=$(swift build -c release --static-swift-stdlib --show-bin-path)/turnstiled
 fi
 [ -x "$BINARY" ] || die "$BINARY: no such executable; build it or leave out --binary"
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')

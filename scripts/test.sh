@@ -5,18 +5,19 @@
 #      status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON, the page in
 #      headless Chromium) and the crash test of the durable counts (scripts/crash-test.sh:
 #      kill -9 at 50 random moments);
-#   3. the allocation tests on an optimised build, as users ship it;
-#   4. the .deb built, installed, upgraded, removed and purged on this machine
-#      (scripts/test-deb.sh; its release build is the one step 8 uses, so CI compiles it once);
-#   5. the runtime core compiled alone in Embedded Swift for two microcontrollers;
-#   6. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh; run
-#      right after step 2, so a finding shows early);
+#   3. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
+#   4. the allocation tests on an optimised build;
+#   5. the build users ship (scripts/release-build.sh: release, static Swift runtime), once:
+#      its event loop allocates nothing (scripts/check-loop-allocations.sh), and its .deb is
+#      built, installed, upgraded, removed and purged on this machine (scripts/test-deb.sh);
+#   6. the runtime core compiled alone in Embedded Swift for two microcontrollers;
 #   7. libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
 #   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
-#      and 2.3, run against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh).
+#      and 2.3 in step 5's build folder, run against the kernel's gpio-sim chip in a VM
+#      (scripts/hil/run.sh).
 # Installs what it needs on a fresh Debian/Ubuntu machine. STATUS=0 and CRASH=0 skip the status
-# and crash checks of step 2; DEB=0,
-# SANITIZE=0, FUZZ=0 and HIL=0 skip steps 4, 6, 7 and 8.
+# and crash checks of step 2; SANITIZE=0, DEB=0, FUZZ=0 and HIL=0 skip steps 3, 5's package,
+# 7 and 8. How long each step took is printed at the end (and when a step fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,53 +35,79 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-echo "==> build (debug), no warnings allowed"
+STEP_TIMES=()
+step_started=$SECONDS
+step_name=""
+# step NAME: ends the step in progress (its time noted) and starts the next.
+step() {
+    [ -z "$step_name" ] || STEP_TIMES+=("$(printf '%5ds  %s' $((SECONDS - step_started)) "$step_name")")
+    step_name=$1
+    step_started=$SECONDS
+    echo "==> $1"
+}
+print_step_times() {
+    local status=$?
+    step ""
+    echo "--- time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
+    printf '%s\n' "${STEP_TIMES[@]}"
+    return $status
+}
+trap print_step_times EXIT
+
+step "build (debug), no warnings allowed"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 swift build --build-tests 2>&1 | tee "$log" | grep -E "error|warning: " || true
 if grep -E "^$PWD/(Sources|Tests|Examples)/.*warning: " "$log" >/dev/null; then
     echo "error: the build has warnings (above); fix them" >&2
     exit 1
 fi
 grep -q "error:" "$log" && { echo "error: the build failed" >&2; exit 1; }
+rm -f "$log"
 
-echo "==> tests (debug)"
+step "tests (debug)"
 swift test --skip-build
 
 if [ "${STATUS:-1}" != 0 ]; then
-    echo "==> the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"
+    step "the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"
     scripts/check-status-daemon.sh
 fi
 
 if [ "${CRASH:-1}" != 0 ]; then
-    echo "==> crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
+    step "crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
     TURNSTILED="$(swift build --show-bin-path)/turnstiled" scripts/crash-test.sh
 fi
 
 if [ "${SANITIZE:-1}" != 0 ]; then
+    step "tests under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh)"
     scripts/sanitize.sh
 fi
 
-echo "==> allocation tests (release)"
+step "allocation tests (release)"
 swift test -c release --filter "ZeroAllocation"
 
+step "the build users ship: release, static Swift runtime (scripts/release-build.sh)"
+scripts/release-build.sh turnstiled gpio-contract
+
+step "its event loop allocates nothing (scripts/check-loop-allocations.sh)"
+scripts/check-loop-allocations.sh
+
 if [ "${DEB:-1}" != 0 ]; then
-    echo "==> the .deb: build, install, purge (scripts/test-deb.sh)"
-    # package-deb.sh builds in .build with the flags scripts/hil/run.sh uses for its v1 binary.
+    step "the .deb: build, install, purge (scripts/test-deb.sh)"
     scripts/test-deb.sh
 fi
 
-echo "==> Embedded Swift check of the core"
+step "Embedded Swift check of the core"
 scripts/check-embedded.sh
 
 if [ "${FUZZ:-1}" != 0 ]; then
-    echo "==> fuzzing the board-file and scenario parsers"
+    step "fuzzing the board-file, scenario and control-protocol parsers"
     scripts/fuzz.sh
 fi
 
 if [ "${HIL:-1}" != 0 ]; then
-    echo "==> hardware-in-the-loop: libgpiod 1.6 and 2.3 against the kernel's gpio-sim, in a VM"
+    step "hardware-in-the-loop: libgpiod 1.6 and 2.3 against the kernel's gpio-sim, in a VM"
     scripts/hil/run.sh
 fi
 
+step ""
 echo "==> all checks passed"

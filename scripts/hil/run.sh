@@ -40,18 +40,12 @@ INITRAMFS=$BUILD_HIL/initramfs.cpio.gz
 LOG=$BUILD_HIL/logs/hil-$(date +%Y%m%d-%H%M%S).log
 
 # The project's programs for the VM, built once per generation of libgpiod as users ship them
-# (release, Swift's standard library linked in): v1 against apt's libgpiod 1.6 in the default
-# build folder, v2 against the static libgpiod 2.3 from prepare.sh in a folder of its own. A
-# stripped copy goes into the VM. Plus the allocation counter the load scenario preloads.
+# (scripts/release-build.sh: release, Swift's standard library linked in, in .build): v2 against
+# the static libgpiod 2.3 from prepare.sh first, then v1 against apt's libgpiod 1.6, which
+# leaves .build as the .deb and the release tests build it. Switching recompiles only the
+# modules that import CGpiod. A stripped copy goes into the VM. Plus the allocation counter
+# the load scenario preloads.
 HIL_PRODUCTS=(turnstiled gpio-contract)
-V2_SCRATCH=$PROJECT_DIR/.build-gpiod2
-
-swift_release() {
-    local product
-    for product in "${HIL_PRODUCTS[@]}"; do
-        swift build -c release --static-swift-stdlib --product "$product" "$@"
-    done
-}
 
 stage_bins() {
     local gen=$1 dir=$2 product
@@ -63,12 +57,17 @@ stage_bins() {
 }
 
 build_project_bins() {
-    (cd "$PROJECT_DIR" && swift_release)
-    stage_bins v1 "$PROJECT_DIR/.build/release"
-    (cd "$PROJECT_DIR" && PKG_CONFIG_PATH=$LIBGPIOD2_PREFIX/lib/pkgconfig swift_release --scratch-path "$V2_SCRATCH")
-    stage_bins v2 "$V2_SCRATCH/release"
+    local bin_dir
+    bin_dir=$(cd "$PROJECT_DIR" && swift build -c release --static-swift-stdlib --show-bin-path)
+    LIBGPIOD_PREFIX=$LIBGPIOD2_PREFIX "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
+    stage_bins v2 "$bin_dir"
+    "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
+    stage_bins v1 "$bin_dir"
     if ldd "$BUILD_HIL/bin/v2/turnstiled" | grep -q libgpiod; then
         hil_die "the v2 turnstiled links a shared libgpiod: it must use the static 2.3 from $LIBGPIOD2_PREFIX"
+    fi
+    if ! ldd "$BUILD_HIL/bin/v1/turnstiled" | grep -q "libgpiod\.so\.2 "; then
+        hil_die "the v1 turnstiled does not link apt's libgpiod 1.6 (libgpiod.so.2): $(ldd "$BUILD_HIL/bin/v1/turnstiled" | grep gpiod || echo none)"
     fi
     gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \
         -I "$PROJECT_DIR/Sources/CMallocCounter/include" "$PROJECT_DIR/Sources/CMallocCounter/MallocCounter.c"

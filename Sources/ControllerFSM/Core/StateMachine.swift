@@ -101,7 +101,10 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         if effects.nextDeadline <= latestTime { fireTimers(upTo: latestTime) }
     }
 
-    @usableFromInline
+    // Inlinable so each machine gets them specialised for its own types, never inlined so
+    // `send` stays small: left to run generically, they took the slow generic path on every
+    // timer expiry and queued event, and made type metadata (a heap allocation) the first time.
+    @inlinable @inline(never)
     mutating func fireTimers(upTo limit: Int64) {
         while let slot = effects.takeDueTimer(upTo: limit) {
             let deadline = effects.timers[slot].deadline
@@ -110,7 +113,7 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         }
     }
 
-    @usableFromInline
+    @inlinable @inline(never)
     mutating func drainQueue(at now: Int64) {
         while let next = effects.queue.pop() {
             _ = dispatch(next, at: now)

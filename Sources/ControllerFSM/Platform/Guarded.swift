@@ -1,15 +1,21 @@
 /// A value shared between threads behind a ``MutexLock``: the standard library's `Mutex` in
 /// normal builds, a pthread mutex in ThreadSanitizer builds (`CONTROLLERFSM_PTHREAD_LOCK`), which
 /// TSan can see — with `Mutex` used directly it reports every access as a race.
+///
+/// `withLock` is inlinable so every caller gets it specialised for its own value and result
+/// types. Called unspecialised from another module, the generic `Result` it builds needs its
+/// type metadata made at run time — a heap allocation the first time each combination is used,
+/// which is on the event loop's thread for the daemon's inbox and status hub.
 public final class Guarded<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `lock.withLock`.
-    private let lock = MutexLock()
-    private var value: Value
+    @usableFromInline let lock = MutexLock()
+    @usableFromInline var value: Value
 
     public init(_ value: Value) {
         self.value = value
     }
 
+    @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         let outcome: Swift.Result<Result, Failure> = lock.withLock {
             do throws(Failure) {

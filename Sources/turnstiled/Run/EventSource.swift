@@ -48,8 +48,9 @@ final class SimSource: EventSource {
     /// When the script ends (its `end`, or its last step): the daemon stops there if asked to.
     let scriptEnd: MachineInstant?
     /// When each line is free for a new pulse: a `ctl pulse` on a busy line waits its turn
-    /// rather than merging into the pulse in progress (a coin must never vanish).
-    private var lineFreeAt: [InputRole: MachineInstant] = [:]
+    /// rather than merging into the pulse in progress (a coin must never vanish). Every role
+    /// has its entry from the start: a dictionary that grows on the loop's thread allocates.
+    private var lineFreeAt = Dictionary(uniqueKeysWithValues: InputRole.allCases.map { ($0, MachineInstant.zero) })
 
     init(board: BoardFile, chip: SimChip, inputOffsets: [InputRole: GPIOLineOffset], script: Scenario?) {
         self.board = board
@@ -105,10 +106,17 @@ final class SimSource: EventSource {
         case .service: width = board.sim.servicePulse
         case .emergency: return false   // a level, not a pulse: `ctl emergency on|off`
         }
-        let start = Swift.max(now, lineFreeAt[role] ?? now)
+        schedulePulse(role, line: line, at: now, width: width)
+        return true
+    }
+
+    /// A pulse on `role`'s line at `time`, or when the one in progress there has ended and been
+    /// debounced: two pulses on one line never merge into one (a coin must never vanish),
+    /// whether they come from the script, `ctl pulse` or both.
+    private func schedulePulse(_ role: InputRole, line: GPIOLineOffset, at time: MachineInstant, width: Duration) {
+        let start = Swift.max(time, lineFreeAt[role, default: .zero])
         chip.schedulePulse(line: line, at: start, width: width, bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
         lineFreeAt[role] = start + width + board.sim.bounceWindow + (board.inputs[role]?.debounce ?? .zero)
-        return true
     }
 
     func reopen() -> SimChip? { chip.isGone ? nil : chip }
@@ -116,8 +124,7 @@ final class SimSource: EventSource {
     private func perform(_ action: ScenarioAction, at time: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
         let sim = board.sim
         func schedule(_ role: InputRole, _ width: Duration) {
-            chip.schedulePulse(line: inputOffsets[role]!, at: time, width: width, bounceEdges: sim.bounceEdges, bounceWindow: sim.bounceWindow)
-            lineFreeAt[role] = time + width + sim.bounceWindow + (board.inputs[role]?.debounce ?? .zero)
+            schedulePulse(role, line: inputOffsets[role]!, at: time, width: width)
         }
         switch action {
         case .coin: schedule(.coin, sim.coinPulse)
