@@ -51,11 +51,15 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     @inlinable
     public mutating func startTimer(_ timer: MachineTimer, afterNanoseconds delay: Int64, sending event: Event) {
         precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
-        timers[timer.slot].armed = true
-        timers[timer.slot].event = event
         let deadline = MachineInstant.saturatingSum(currentTime, delay)
-        timers[timer.slot].deadline = deadline
-        if deadline < nextDeadline { nextDeadline = deadline } else { recomputeNextDeadline() }
+        let heldEarliest = timers[timer.slot].armed && timers[timer.slot].deadline == nextDeadline
+        timers[timer.slot] = TimerSlot(event: event, deadline: deadline)
+        // Only a restart that moves the earliest deadline later needs the other slots looked at.
+        if deadline <= nextDeadline {
+            nextDeadline = deadline
+        } else if heldEarliest {
+            recomputeNextDeadline()
+        }
     }
 
     /// Stops `timer`: its expiry never arrives. Cancelling a stopped timer does nothing.
@@ -64,7 +68,7 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
         precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
         if timers[timer.slot].armed {
             timers[timer.slot].armed = false
-            recomputeNextDeadline()
+            if timers[timer.slot].deadline == nextDeadline { recomputeNextDeadline() }
         }
     }
 
@@ -72,12 +76,6 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     @inlinable
     public func isRunning(_ timer: MachineTimer) -> Bool {
         timers[timer.slot].armed
-    }
-
-    /// When `timer` will expire, if it is running.
-    @inlinable
-    public func deadline(of timer: MachineTimer) -> MachineInstant? {
-        timers[timer.slot].armed ? MachineInstant(nanoseconds: timers[timer.slot].deadline) : nil
     }
 
     @inlinable

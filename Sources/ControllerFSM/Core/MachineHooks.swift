@@ -9,6 +9,9 @@ public struct MachineHooks<State: MachineSymbol, Event: MachineSymbol> {
     public var transitionObserver: ((_ from: State, _ event: Event, _ to: State) -> Void)?
 
     public init() {}
+
+    /// Whether any hook is set.
+    var isSet: Bool { beforeEvent != nil || afterEvent != nil || transitionObserver != nil }
 }
 
 /// Counts kept by every machine; reading them costs nothing on the dispatch path.

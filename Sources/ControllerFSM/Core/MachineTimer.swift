@@ -21,10 +21,19 @@ struct TimerSlot<Event: MachineSymbol> {
     @usableFromInline var armed: Bool
     @usableFromInline var event: Event
 
+    /// A stopped slot.
     @usableFromInline
     init(event: Event) {
         deadline = .max
         armed = false
+        self.event = event
+    }
+
+    /// A running slot: `event` arrives at `deadline`.
+    @inlinable
+    init(event: Event, deadline: Int64) {
+        self.deadline = deadline
+        armed = true
         self.event = event
     }
 }

@@ -12,9 +12,15 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
     @inlinable public var state: State { currentState }
     /// The user's data: counters, the credit, handles to outputs. Actions change it.
     public var context: Context
-    public var hooks = MachineHooks<State, Event>()
+    public var hooks = MachineHooks<State, Event>() {
+        didSet { hasHooks = hooks.isSet }
+    }
     /// Where every dispatch is recorded, if anywhere.
     public let trace: TraceRing<State, Event>?
+    /// Whether a trace or a hook is there: a machine without either pays one branch per event
+    /// for them, and builds no record.
+    @inlinable var isObserved: Bool { hasHooks || trace != nil }
+    @usableFromInline var hasHooks = false
     public private(set) var isStarted = false
 
     @usableFromInline var currentState: State
@@ -124,7 +130,7 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
     @inlinable
     mutating func dispatch(_ event: Event, at now: Int64) -> DispatchOutcome {
         let from = currentState
-        hooks.beforeEvent?(from, event)
+        if hasHooks, let beforeEvent = hooks.beforeEvent { beforeEvent(from, event) }
         effects.currentTime = now
         effects.currentState = from
         let key = from.index &* table.eventCount &+ event.index
@@ -153,10 +159,19 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         }
         counts.dispatched &+= 1
         if outcome == .ignored { counts.ignored &+= 1 }
-        let record = DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: currentState, outcome: outcome)
-        trace?.record(record)
-        hooks.afterEvent?(record)
-        if outcome == .transitioned { hooks.transitionObserver?(from, event, currentState) }
+        if isObserved {
+            let record = DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: currentState, outcome: outcome)
+            trace?.record(record)
+            if hasHooks { callHooks(after: record) }
+        }
         return outcome
+    }
+
+    /// The after-event hooks: out of line, so a machine with a trace and no hooks carries none
+    /// of their code (`mutating` so `self` is passed by reference, not copied).
+    @inlinable @inline(never)
+    mutating func callHooks(after record: DispatchRecord<State, Event>) {
+        hooks.afterEvent?(record)
+        if record.outcome == .transitioned { hooks.transitionObserver?(record.from, record.event, record.to) }
     }
 }

@@ -59,12 +59,6 @@ public struct EdgeEventQueue: Sendable {
         return n
     }
 
-    /// Empties the queue, keeping its storage and its dropped count.
-    public mutating func removeAll() {
-        head = 0
-        count = 0
-    }
-
     private func wrapped(_ index: Int) -> Int {
         index >= storage.count ? index - storage.count : index
     }
