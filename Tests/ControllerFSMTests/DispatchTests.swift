@@ -6,7 +6,7 @@ struct DispatchTests {
     func startedGate(journal: Bool = false) throws -> StateMachine<GateState, GateEvent, GateContext> {
         var context = GateContext()
         if journal { context.journal = [] }
-        var machine = StateMachine(table: try gateTable(), context: context, timerCount: 1)
+        var machine = StateMachine(table: try gateTable(), context: context)
         machine.start()
         return machine
     }
@@ -155,7 +155,7 @@ struct DispatchTests {
     func hooks() throws {
         final class Seen { var before: [String] = []; var after: [String] = []; var moves: [String] = [] }
         let seen = Seen()
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1)
+        var machine = StateMachine(table: try gateTable(), context: GateContext())
         machine.hooks.beforeEvent = { state, event in seen.before.append("\(state.name).\(event.name)") }
         machine.hooks.afterEvent = { record in seen.after.append("\(record.event.name):\(record.outcome)") }
         machine.hooks.transitionObserver = { from, event, to in seen.moves.append("\(from.name)-\(event.name)->\(to.name)") }
@@ -171,7 +171,7 @@ struct DispatchTests {
     @Test("an event stamped earlier than one already handled is handled at the later time")
     func timeNeverGoesBackwards() throws {
         let trace = TraceRing<GateState, GateEvent>(capacity: 8)
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         machine.send(.push, at: at(2))
         machine.send(.push, at: at(1))

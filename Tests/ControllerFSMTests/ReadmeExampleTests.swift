@@ -43,7 +43,7 @@ func makeGate() throws -> StateMachine<Gate, GateInput, Till> {
 
     // Validated once: a missing state, a duplicate row or an unreachable state throws here.
     let table = try gate.compile()
-    return StateMachine(table: table, context: Till(), timerCount: 1)
+    return StateMachine(table: table, context: Till())
 }
 // README-EXAMPLE-END
 

@@ -82,7 +82,7 @@ struct SharedMachineTests {
     @Test("timers on a shared machine follow its clock")
     func sharedTimers() throws {
         let clock = ManualClock()
-        let shared = ConcurrentMachine(StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1), clock: clock)
+        let shared = ConcurrentMachine(StateMachine(table: try gateTable(), context: GateContext()), clock: clock)
         shared.start()
         shared.send(.coin)
         #expect(shared.nextDeadline == at(5))

@@ -33,7 +33,7 @@ struct TimerModelTests {
                 s.on(expiry) { log, fx in log.fired.append((slot, fx.now.nanoseconds)) }
             }
         }
-        var machine = StateMachine(table: try definition.compile(), context: Log(), timerCount: slots)
+        var machine = StateMachine(table: try definition.compile(), context: Log())
         machine.start(at: .zero)
         return machine
     }

@@ -4,7 +4,7 @@ import Testing
 @Suite("Timers")
 struct TimerTests {
     func unlockedGate() throws -> StateMachine<GateState, GateEvent, GateContext> {
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1)
+        var machine = StateMachine(table: try gateTable(), context: GateContext())
         machine.start()
         machine.send(.coin, at: at(0))
         return machine
@@ -13,7 +13,7 @@ struct TimerTests {
     @Test("the relock timer fires at its deadline, as an ordinary event")
     func firesAtDeadline() throws {
         let trace = TraceRing<GateState, GateEvent>(capacity: 16)
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         machine.send(.coin, at: at(0))
         #expect(machine.nextDeadline == at(5))
@@ -42,7 +42,7 @@ struct TimerTests {
     @Test("leaving the state cancels its timer: no stale timeout arrives later")
     func cancelledTimerNeverFires() throws {
         let trace = TraceRing<GateState, GateEvent>(capacity: 16)
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         machine.send(.coin, at: at(0))
         machine.send(.fault, at: at(1))
@@ -67,7 +67,7 @@ struct TimerTests {
     func manualClockIsFast() throws {
         let clock = ManualClock()
         let shared = ConcurrentMachine(
-            StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1), clock: clock)
+            StateMachine(table: try gateTable(), context: GateContext()), clock: clock)
         shared.start()
         let started = ContinuousClock.now
         shared.send(.coin)
@@ -93,7 +93,7 @@ struct TimerTests {
             s.on(.second) { log, _ in log.append(.second) }
             s.on(.third) { log, _ in log.append(.third) }
         }
-        var machine = StateMachine(table: try definition.compile(), context: [], timerCount: 3)
+        var machine = StateMachine(table: try definition.compile(), context: [])
         machine.start()
         machine.send(.arm, at: .zero)
         machine.advance(to: at(1))

@@ -8,7 +8,7 @@ struct TraceRingTests {
     @Test("every dispatch is recorded with time, from, event, to and outcome")
     func recordsDispatches() throws {
         let trace = TraceRing<GateState, GateEvent>(capacity: 16)
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         machine.send(.coin, at: at(1))
         machine.send(.repair, at: at(2))
@@ -23,7 +23,7 @@ struct TraceRingTests {
     @Test("records that do not fit are counted, never silently dropped")
     func lossesAreCounted() throws {
         let trace = TraceRing<GateState, GateEvent>(capacity: 4)
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         for step in 0..<10 { machine.send(.push, at: at(Double(step))) }
         #expect(trace.lostCount == 6)
@@ -51,7 +51,7 @@ struct TraceRingTests {
             while !done.load(ordering: .acquiring) { trace.drain(take) }
             trace.drain(take)
         }
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         for step in 0..<total { machine.send(.push, at: MachineInstant(nanoseconds: Int64(step))) }
         done.store(true, ordering: .releasing)

@@ -32,7 +32,7 @@ struct ZeroAllocationTests {
     @Test("a million events through the bare machine allocate nothing (timers, queue, trace, guards)")
     func bareMachine() throws {
         let trace = TraceRing<GateState, GateEvent>(capacity: 1024)
-        var machine = StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace)
+        var machine = StateMachine(table: try gateTable(), context: GateContext(), trace: trace)
         machine.start()
         var stream = EventStream()
         var drained = 0
@@ -64,7 +64,7 @@ struct ZeroAllocationTests {
         let clock = ManualClock()
         let trace = TraceRing<GateState, GateEvent>(capacity: 1024)
         let shared = ConcurrentMachine(
-            StateMachine(table: try gateTable(), context: GateContext(), timerCount: 1, trace: trace), clock: clock)
+            StateMachine(table: try gateTable(), context: GateContext(), trace: trace), clock: clock)
         shared.start()
         var stream = EventStream()
         func run(_ count: Int) {

@@ -14,17 +14,19 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     @usableFromInline var currentState: State
 
     @usableFromInline var queue: FixedRing<Event>
-    @usableFromInline var timers: ContiguousArray<TimerSlot<Event>>
+    @usableFromInline var timers: TimerSlots<Event>
+    /// One past the highest slot ever started: the slots a deadline scan has to look at.
+    @usableFromInline var slotsInUse = 0
     /// The earliest deadline among armed timers, `Int64.max` when none is armed: the only timer
     /// cost on the dispatch path is comparing against it.
     @usableFromInline var nextDeadline: Int64 = .max
     @usableFromInline var droppedSends = 0
 
-    init(initial: State, queueCapacity: Int, timerCount: Int) {
+    init(initial: State, queueCapacity: Int) {
         currentState = initial
         let filler = Event.allCases.first!
         queue = FixedRing(capacity: queueCapacity, filler: filler)
-        timers = ContiguousArray(repeating: TimerSlot(event: filler), count: timerCount)
+        timers = TimerSlots<Event>(repeating: TimerSlot(event: filler))
     }
 
     /// Queues `event` to run after the current event completes (run-to-completion: never
@@ -50,10 +52,10 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     /// converts its periods once, up front.
     @inlinable
     public mutating func startTimer(_ timer: MachineTimer, afterNanoseconds delay: Int64, sending event: Event) {
-        precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
         let deadline = MachineInstant.saturatingSum(currentTime, delay)
         let heldEarliest = timers[timer.slot].armed && timers[timer.slot].deadline == nextDeadline
         timers[timer.slot] = TimerSlot(event: event, deadline: deadline)
+        if timer.slot >= slotsInUse { slotsInUse = timer.slot &+ 1 }
         // Only a restart that moves the earliest deadline later needs the other slots looked at.
         if deadline <= nextDeadline {
             nextDeadline = deadline
@@ -65,7 +67,6 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     /// Stops `timer`: its expiry never arrives. Cancelling a stopped timer does nothing.
     @inlinable
     public mutating func cancelTimer(_ timer: MachineTimer) {
-        precondition(timer.slot < timers.count, "timer slot \(timer.slot) does not exist: the machine was built with \(timers.count) timer slot(s); raise timerCount")
         if timers[timer.slot].armed {
             timers[timer.slot].armed = false
             if timers[timer.slot].deadline == nextDeadline { recomputeNextDeadline() }
@@ -81,7 +82,7 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     @inlinable
     mutating func recomputeNextDeadline() {
         var earliest = Int64.max
-        for index in timers.indices where timers[index].armed && timers[index].deadline < earliest {
+        for index in 0..<slotsInUse where timers[index].armed && timers[index].deadline < earliest {
             earliest = timers[index].deadline
         }
         nextDeadline = earliest
@@ -94,7 +95,7 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
         if nextDeadline > limit { return nil }
         var due = -1
         var earliest = Int64.max
-        for index in timers.indices where timers[index].armed && timers[index].deadline < earliest {
+        for index in 0..<slotsInUse where timers[index].armed && timers[index].deadline < earliest {
             earliest = timers[index].deadline
             due = index
         }

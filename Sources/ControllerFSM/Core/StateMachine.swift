@@ -31,13 +31,11 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
     @usableFromInline var latestTime: Int64 = .min
 
     /// - Parameters:
-    ///   - timerCount: the number of timer slots (`MachineTimer(0)` …).
     ///   - queueCapacity: how many events actions may send during one dispatch.
     ///   - trace: a ring to record every dispatch in.
     public init(
         table: TransitionTable<State, Event, Context>,
         context: Context,
-        timerCount: Int = 0,
         queueCapacity: Int = 16,
         trace: TraceRing<State, Event>? = nil
     ) {
@@ -45,7 +43,7 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         self.context = context
         self.trace = trace
         currentState = table.initial
-        effects = Effects(initial: table.initial, queueCapacity: queueCapacity, timerCount: timerCount)
+        effects = Effects(initial: table.initial, queueCapacity: queueCapacity)
     }
 
     /// Enters the initial state (runs its entry work) at `time`. Call it once, before `send`.
@@ -55,7 +53,7 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         latestTime = time.nanoseconds
         effects.currentTime = time.nanoseconds
         effects.currentState = currentState
-        table.entry[currentState.index]?(&context, &effects)
+        table.work[currentState.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
         drainQueue(at: time.nanoseconds)
     }
 
@@ -77,8 +75,7 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
     public func can(_ event: Event) -> Bool {
         let key = currentState.index * table.eventCount + event.index
         for row in Int(table.rowStart[key])..<Int(table.rowStart[key + 1]) {
-            guard let condition = table.rows[row].condition else { return true }
-            if condition(context) { return true }
+            if table.rows[row]._withUnsafeGuaranteedRef({ $0.condition == nil || $0.condition!(context) }) { return true }
         }
         return false
     }
@@ -137,25 +134,29 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         var row = Int(table.rowStart[key])
         let end = Int(table.rowStart[key &+ 1])
         var outcome = DispatchOutcome.ignored
+        // Rows and state work are borrowed, never copied: see `TransitionTable.Row`.
+        let rows = table.rows
+        let work = table.work
         while row < end {
-            if let condition = table.rows[row].condition, !condition(context) {
-                row &+= 1
-                continue
+            let taken = rows[row]._withUnsafeGuaranteedRef { candidate -> Bool in
+                if candidate.condition != nil, !candidate.condition!(context) { return false }
+                if let target = candidate.target {
+                    work[from.index]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
+                    candidate.action?(&context, &effects)
+                    currentState = target
+                    effects.currentState = target
+                    work[target.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+                    outcome = .transitioned
+                    counts.transitions &+= 1
+                } else {
+                    candidate.action?(&context, &effects)
+                    outcome = .handledInternally
+                    counts.internalTransitions &+= 1
+                }
+                return true
             }
-            if let target = table.rows[row].target {
-                table.exit[from.index]?(&context, &effects)
-                table.rows[row].action?(&context, &effects)
-                currentState = target
-                effects.currentState = target
-                table.entry[target.index]?(&context, &effects)
-                outcome = .transitioned
-                counts.transitions &+= 1
-            } else {
-                table.rows[row].action?(&context, &effects)
-                outcome = .handledInternally
-                counts.internalTransitions &+= 1
-            }
-            break
+            if taken { break }
+            row &+= 1
         }
         counts.dispatched &+= 1
         if outcome == .ignored { counts.ignored &+= 1 }

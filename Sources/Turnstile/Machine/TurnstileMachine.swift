@@ -23,7 +23,7 @@ public enum TurnstileMachine {
         timings: TurnstileTimings = TurnstileTimings(),
         trace: TraceRing<TurnstileState, TurnstileEvent>? = nil
     ) -> Machine {
-        StateMachine(table: table, context: TurnstileContext(timings: timings), timerCount: 1, queueCapacity: 8, trace: trace)
+        StateMachine(table: table, context: TurnstileContext(timings: timings), queueCapacity: 8, trace: trace)
     }
 
     public static func definition() -> Definition {

@@ -64,7 +64,7 @@ public enum DaemonLifecycle {
 
     /// A started machine in `starting`.
     public static func makeMachine() -> Machine {
-        var machine = Machine(table: table, context: DaemonLifecycleContext(), timerCount: 0, queueCapacity: 4)
+        var machine = Machine(table: table, context: DaemonLifecycleContext(), queueCapacity: 4)
         machine.start(at: .zero)
         return machine
     }
