@@ -85,7 +85,7 @@ public func gateDemo() -> Int32 {
         return -1
     }
     let trace = TraceRing<GateState, GateEvent>(capacity: 16)
-    var machine = StateMachine(table: table, context: GateContext(), timerCount: 1, queueCapacity: 4, trace: trace)
+    var machine = StateMachine(table: table, context: GateContext(), queueCapacity: 4, trace: trace)
     machine.start()
     machine.send(.coin, at: MachineInstant(nanoseconds: 1))
     machine.send(.push, at: MachineInstant(nanoseconds: 2))
@@ -95,7 +95,7 @@ public func gateDemo() -> Int32 {
     trace.drain { _ in drained += 1 }
 
     let shared = SharedMachine<GateState, GateEvent, GateContext, SpinLock, TickClock>(
-        StateMachine(table: table, context: GateContext(), timerCount: 1), clock: TickClock())
+        StateMachine(table: table, context: GateContext()), clock: TickClock())
     shared.start()
     shared.send(.coin)
     _ = shared.trySend(.push)
