@@ -55,7 +55,7 @@ final class TextReporter: SimulationReporter {
             print("\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)"))
         case .handledInternally:
             print("\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal)")
-        default:
+        case .ignored:
             print("\(stamp(record.time))  \(event)" + style.yellow("ignored in \(record.from.name)"))
         }
     }

@@ -44,8 +44,8 @@ struct SharedMachineTests {
     @Test("without contention send returns the event's own outcome")
     func uncontendedOutcome() throws {
         let shared = try counter()
-        #expect(shared.send(.add) == .handledInternally)
-        #expect(shared.trySend(.add) == .handledInternally)
+        #expect(shared.send(.add) == .dispatched(.handledInternally))
+        #expect(shared.trySend(.add) == .dispatched(.handledInternally))
         #expect(shared.can(.add))
     }
 

@@ -1,4 +1,4 @@
-/// What happened to an event.
+/// What a dispatch did with an event: exactly one of three things.
 public enum DispatchOutcome: UInt8, Sendable, CustomStringConvertible {
     /// A row matched and the machine moved to a state (possibly re-entering its own): exit work,
     /// the action and entry work ran.
@@ -7,6 +7,24 @@ public enum DispatchOutcome: UInt8, Sendable, CustomStringConvertible {
     case handledInternally
     /// No row for (state, event), or no row's guard held: nothing changed.
     case ignored
+
+    public var description: String {
+        switch self {
+        case .transitioned: "transitioned"
+        case .handledInternally: "internal"
+        case .ignored: "ignored"
+        }
+    }
+
+    /// The event was taken by a row (with or without a transition).
+    @inlinable public var wasTaken: Bool { self != .ignored }
+}
+
+/// What happened to an event sent to a `SharedMachine`: this thread dispatched it, or it waits
+/// for the thread that is dispatching, or (`trySend` only) it was refused.
+public enum SendOutcome: Equatable, Sendable, CustomStringConvertible {
+    /// This thread ran the event; what the dispatch did with it.
+    case dispatched(DispatchOutcome)
     /// Another thread was dispatching; the event waits in the inbox and will run after the events
     /// before it.
     case queued
@@ -15,16 +33,11 @@ public enum DispatchOutcome: UInt8, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .transitioned: "transitioned"
-        case .handledInternally: "internal"
-        case .ignored: "ignored"
+        case .dispatched(let outcome): outcome.description
         case .queued: "queued"
         case .refused: "refused"
         }
     }
-
-    /// The event was taken by a row (with or without a transition).
-    public var wasTaken: Bool { self == .transitioned || self == .handledInternally }
 }
 
 /// One dispatched event, as the trace and the after-event hook see it.

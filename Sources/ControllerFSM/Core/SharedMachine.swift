@@ -36,8 +36,12 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
         }
     }
 
+    /// Room in the inbox for events sent while another thread dispatches, unless `init` is told
+    /// otherwise.
+    public static var defaultInboxCapacity: Int { 64 }
+
     /// Takes a machine that has not been started; `start()` starts it.
-    public init(_ machine: StateMachine<State, Event, Context>, clock: Clock, inboxCapacity: Int = 64) {
+    public init(_ machine: StateMachine<State, Event, Context>, clock: Clock, inboxCapacity: Int = defaultInboxCapacity) {
         precondition(!machine.isStarted, "SharedMachine takes an unstarted machine; it starts it in start()")
         self.machine = machine
         self.clock = clock
@@ -52,7 +56,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     /// Sends `event`, stamped with the clock's time; waits for room if the inbox is full.
     @inlinable
     @discardableResult
-    public func send(_ event: Event) -> DispatchOutcome {
+    public func send(_ event: Event) -> SendOutcome {
         enqueueAndDispatch(event, at: clock.now(), waitForRoom: true)
     }
 
@@ -60,7 +64,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     /// full.
     @inlinable
     @discardableResult
-    public func send(_ event: Event, at time: MachineInstant) -> DispatchOutcome {
+    public func send(_ event: Event, at time: MachineInstant) -> SendOutcome {
         enqueueAndDispatch(event, at: time, waitForRoom: true)
     }
 
@@ -68,7 +72,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     /// the refusal.
     @inlinable
     @discardableResult
-    public func trySend(_ event: Event) -> DispatchOutcome {
+    public func trySend(_ event: Event) -> SendOutcome {
         enqueueAndDispatch(event, at: clock.now(), waitForRoom: false)
     }
 
@@ -95,7 +99,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     }
 
     @inlinable
-    func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> DispatchOutcome {
+    func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> SendOutcome {
         // Uncontended: nobody dispatching and nothing waiting, so running the event now keeps
         // arrival order and skips the inbox.
         if waiting.load(ordering: .sequentiallyConsistent) == 0 {
@@ -104,7 +108,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
             }
             if case .some(.some(let outcome)) = direct {
                 if waiting.load(ordering: .sequentiallyConsistent) != 0 { dispatchPending() }
-                return outcome
+                return .dispatched(outcome)
             }
         }
         var ticket: UInt64 = 0
@@ -132,10 +136,10 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     /// before it was released.
     @inlinable
     @discardableResult
-    func dispatchPending(lookingFor ticket: UInt64? = nil) -> DispatchOutcome {
-        var outcome = DispatchOutcome.queued
+    func dispatchPending(lookingFor ticket: UInt64? = nil) -> SendOutcome {
+        var outcome = SendOutcome.queued
         while let ran = dispatchLock.withLockIfAvailable({ runInbox(lookingFor: ticket) }) {
-            if let found = ran { outcome = found }
+            if let found = ran { outcome = .dispatched(found) }
             if waiting.load(ordering: .sequentiallyConsistent) == 0 { break }
         }
         return outcome

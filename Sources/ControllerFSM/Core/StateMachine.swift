@@ -30,13 +30,17 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
     /// at this time, so the trace and timers never go backwards.
     @usableFromInline var latestTime: Int64 = .min
 
+    /// Room for events actions send during one dispatch, unless `init` is told otherwise: more
+    /// than any reasonable chain of follow-on events, small enough to sit in a cache line or two.
+    public static var defaultQueueCapacity: Int { 16 }
+
     /// - Parameters:
     ///   - queueCapacity: how many events actions may send during one dispatch.
     ///   - trace: a ring to record every dispatch in.
     public init(
         table: TransitionTable<State, Event, Context>,
         context: Context,
-        queueCapacity: Int = 16,
+        queueCapacity: Int = defaultQueueCapacity,
         trace: TraceRing<State, Event>? = nil
     ) {
         self.table = table

@@ -20,7 +20,7 @@ final class JournalReporter: SimulationReporter {
         switch record.outcome {
         case .ignored: logger.notice("ignored \(record.event.name) in \(record.from.name)")
         case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)")
-        default: logger.info("\(record.from.name): \(record.event.name)")
+        case .handledInternally: logger.info("\(record.from.name): \(record.event.name)")
         }
     }
 
