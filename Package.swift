@@ -35,7 +35,10 @@ let package = Package(
         // The turnstile controller and its board files, as a library so tests can drive it.
         .target(
             name: "Turnstile",
-            dependencies: ["ControllerFSM", "ControllerFSMSim", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["ControllerFSM", "ControllerFSMSim", .product(name: "TOMLKit", package: "TOMLKit")],
+            // boards/sim.toml, compiled into the library (a link, so the board has one source):
+            // `turnstiled simulate` runs without a board path or a resource bundle beside it.
+            resources: [.embedInCode("Resources/sim.toml")]
         ),
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.

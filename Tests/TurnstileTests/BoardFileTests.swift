@@ -1,4 +1,5 @@
 import Testing
+import ControllerFSM
 import Turnstile
 
 /// The smallest board the loader accepts: the three required roles and nothing else.
@@ -158,7 +159,7 @@ struct BoardFileTests {
         #expect(OutputRole.allCases.map(\.rawValue) == ["lock", "alarm", "ready", "inhibit"])
         #expect(InputRole.allCases.filter(\.isRequired) == [.coin, .push])
         #expect(OutputRole.allCases.filter(\.isRequired) == [.lock])
-        #expect(Bias.allCases.map(\.rawValue) == ["as-is", "disabled", "pull-up", "pull-down"])
+        #expect(LineBias.allCases.map(\.rawValue) == ["as-is", "disabled", "pull-up", "pull-down"])
         #expect(FailMode.allCases.map(\.rawValue) == ["secure", "safe"])
         #expect(BoardFile.Backend.allCases.map(\.rawValue) == ["sim", "libgpiod"])
         #expect(LineSelector.name("GPIO17").description == "\"GPIO17\"")

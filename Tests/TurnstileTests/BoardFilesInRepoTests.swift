@@ -12,7 +12,8 @@ func repositoryPath(_ relative: String) -> String { repositoryRoot.appendingPath
 struct BoardFilesInRepoTests {
     @Test func builtInDefaultIsBoardsSimToml() throws {
         let file = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)
-        #expect(BoardFile.defaultSimText == file, "update BoardFile.defaultSimText to match boards/sim.toml")
+        #expect(BoardFile.defaultSimText == file,
+                "the embedded board differs from boards/sim.toml: is Sources/Turnstile/Resources/sim.toml still a link to it?")
     }
 
     @Test func simBoardWiresEveryRole() throws {

@@ -1,11 +1,14 @@
-/// The pull resistor a line is requested with.
+/// The pull resistor a line is requested with. The raw values are the spellings board files and
+/// `turnstiled lines` use.
 public enum LineBias: String, Hashable, Sendable, CaseIterable {
-    /// Leave the bias as the firmware or a previous user configured it.
-    case asIs
+    /// Leave the bias as the firmware, a device-tree overlay or a previous user configured it.
+    case asIs = "as-is"
     /// No pull resistor: the line floats unless something drives it.
     case disabled
-    case pullUp
-    case pullDown
+    /// Pulled to the high level: the usual choice for a switch to ground (with active-low).
+    case pullUp = "pull-up"
+    /// Pulled to the low level.
+    case pullDown = "pull-down"
 }
 
 /// How one input line is requested.

@@ -102,7 +102,7 @@ extension BoardFile {
         return InputLine(
             line: try lineSelector(table, example: "\"GPIO17\""),
             activeLow: try table.bool("active_low") ?? false,
-            bias: try table.choice("bias", of: Bias.self) ?? .asIs,
+            bias: try table.choice("bias", of: LineBias.self) ?? .asIs,
             debounce: try table.duration("debounce", zero: .allowed, limit: TimeLimits.debounce, example: "10ms") ?? .milliseconds(10))
     }
 

@@ -107,7 +107,7 @@ public final class TurnstileController<Chip: GPIOChip> {
             roles.append(role)
             inputSettings.append(InputLineSettings(
                 offset: try Self.offset(of: line.line, on: chip),
-                activeLow: line.activeLow, bias: LineBias(line.bias), debounce: line.debounce))
+                activeLow: line.activeLow, bias: line.bias, debounce: line.debounce))
         }
         var slots = [Int](repeating: -1, count: OutputRole.allCases.count)
         var outputSettings: [OutputLineSettings] = []
@@ -459,17 +459,6 @@ extension OutputRole {
         case .alarm: 1
         case .ready: 2
         case .inhibit: 3
-        }
-    }
-}
-
-extension LineBias {
-    init(_ bias: Bias) {
-        switch bias {
-        case .asIs: self = .asIs
-        case .disabled: self = .disabled
-        case .pullUp: self = .pullUp
-        case .pullDown: self = .pullDown
         }
     }
 }
