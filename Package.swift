@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
         .library(name: "ControllerFSMGpiod", targets: ["ControllerFSMGpiod"]),
         .library(name: "Turnstile", targets: ["Turnstile"]),
+        .library(name: "TurnstileSimulation", targets: ["TurnstileSimulation"]),
         .library(name: "TurnstileDaemon", targets: ["TurnstileDaemon"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
@@ -32,14 +33,18 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // The libgpiod backend of the GPIO port: the only code that imports CGpiod.
         .target(name: "ControllerFSMGpiod", dependencies: ["ControllerFSM", "CGpiod"]),
-        // The turnstile controller and its board files, as a library so tests can drive it.
+        // The turnstile controller and its board files, as a library so tests can drive it. It
+        // knows the GPIO port, not any backend of it.
         .target(
             name: "Turnstile",
-            dependencies: ["ControllerFSM", "ControllerFSMSim", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["ControllerFSM", .product(name: "TOMLKit", package: "TOMLKit")],
             // boards/sim.toml, compiled into the library (a link, so the board has one source):
             // `turnstiled simulate` runs without a board path or a resource bundle beside it.
             resources: [.embedInCode("Resources/sim.toml")]
         ),
+        // The turnstile on the simulated chip: scenario files, simulated boards, the reporters'
+        // protocol and the timing checks that `simulate`, `run --script` and the tests use.
+        .target(name: "TurnstileSimulation", dependencies: ["Turnstile", "ControllerFSM", "ControllerFSMSim"]),
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
         .target(
@@ -75,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "turnstiled",
             dependencies: [
-                "Turnstile", "TurnstileDaemon", "TurnstileHTTP", "TurnstileStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "Turnstile", "TurnstileSimulation", "TurnstileDaemon", "TurnstileHTTP", "TurnstileStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -91,7 +96,7 @@ let package = Package(
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "CMallocCounter", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
-            dependencies: ["Turnstile", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Turnstile", "TurnstileSimulation", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "TurnstileHTTPTests",

@@ -11,11 +11,13 @@ let package = Package(
     targets: [
         // Declares libFuzzer's driver for the targets' entry points.
         .target(name: "CFuzzDriver"),
-        .executableTarget(name: "FuzzBoardFile", dependencies: ["CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM")]),
+        .executableTarget(
+            name: "FuzzBoardFile",
+            dependencies: ["CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"), .product(name: "TurnstileSimulation", package: "ControllerFSM")]),
         .executableTarget(
             name: "FuzzScenario",
             dependencies: [
-                "CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"),
+                "CFuzzDriver", .product(name: "TurnstileSimulation", package: "ControllerFSM"),
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
             ]),
         .executableTarget(

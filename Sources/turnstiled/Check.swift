@@ -1,5 +1,6 @@
 import ArgumentParser
 import Turnstile
+import TurnstileSimulation
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ControllerFSM
 import Turnstile
+import TurnstileSimulation
 
 #if canImport(Glibc)
 import Glibc

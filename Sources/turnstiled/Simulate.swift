@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControllerFSM
 import Turnstile
+import TurnstileSimulation
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import ControllerFSM
 import ControllerFSMSim
 import Turnstile
+import TurnstileSimulation
 
 #if canImport(Glibc)
 import Glibc

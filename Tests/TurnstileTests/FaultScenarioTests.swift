@@ -1,5 +1,6 @@
 import Testing
 import Turnstile
+import TurnstileSimulation
 
 /// `fault` is the one scenario action that is a direct event (no line carries it): it is taken at
 /// the step's own time, with no debounce delay.

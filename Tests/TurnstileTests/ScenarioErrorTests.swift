@@ -1,5 +1,6 @@
 import Testing
 import Turnstile
+import TurnstileSimulation
 
 @Suite("Scenarios: refusals name the file, the line and the reason")
 struct ScenarioErrorTests {

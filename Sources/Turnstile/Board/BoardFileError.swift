@@ -25,7 +25,7 @@ public struct BoardFileError: Error, Hashable, Sendable, CustomStringConvertible
     /// How to fix it, when there is more to say than the reason.
     public var hint: String?
 
-    init(file: String, location: Location, reason: String, hint: String? = nil) {
+    package init(file: String, location: Location, reason: String, hint: String? = nil) {
         self.file = file
         self.location = location
         self.reason = reason

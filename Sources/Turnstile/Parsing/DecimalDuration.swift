@@ -4,9 +4,9 @@
 /// Digits are read by hand instead of going through `Double` because 0.1 has no binary
 /// representation: a scenario step at "0.1" must land on exactly 100 ms of virtual time, or an
 /// `expect` written for that instant would race the event it checks.
-enum DecimalDuration {
+package enum DecimalDuration {
     /// Why a number was refused; callers turn this into a message that names their own context.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Not `digits` or `digits.digits`.
         case notADecimal
         /// More fractional digits than whole nanoseconds can hold.
@@ -18,7 +18,7 @@ enum DecimalDuration {
     /// Parses `text` (`12`, `0.5`, `3.250`) as a count of units that are each `10^unitExponent`
     /// nanoseconds long (0 for ns, 3 for µs, 6 for ms, 9 for s), refusing anything longer than
     /// `limit` (however many digits it has: nothing here can overflow).
-    static func parse(_ text: Substring, unitExponent: Int, limit: Duration) -> Result<Duration, Failure> {
+    package static func parse(_ text: Substring, unitExponent: Int, limit: Duration) -> Result<Duration, Failure> {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = parts[0]
         let fraction = parts.count == 2 ? parts[1] : nil
@@ -60,7 +60,21 @@ enum DecimalDuration {
 
 extension Character {
     /// Only 0-9: `Character.isNumber` would also accept "½" or Arabic-Indic digits.
-    var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
+    package var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
 
     fileprivate var asciiDigitValue: UInt8 { asciiValue! - 0x30 }
+}
+
+extension Duration {
+    /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5").
+    public var secondsText: String {
+        let micros = nanosecondCount / 1_000
+        let whole = micros / 1_000_000
+        var fraction = micros % 1_000_000
+        if fraction == 0 { return "\(whole)" }
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let text = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
+    }
 }

@@ -10,17 +10,17 @@ import Darwin
 ///
 /// Plain POSIX calls rather than Foundation so that a failure reads as the system states it
 /// ("No such file or directory"), which is what a user fixing a path needs to see.
-enum TextFile {
+package enum TextFile {
     /// Why a file could not be read, as one lower-case phrase.
-    struct Failure: Error {
-        var reason: String
+    package struct Failure: Error {
+        package var reason: String
     }
 
     /// The contents of `path`, or of standard input when `path` is nil, refusing more than
     /// `limit` bytes (a file that is not what it should be — `/dev/zero`, a log — must not
     /// fill memory). A UTF-8 byte order mark at the start is dropped: editors add it, and it
     /// means nothing.
-    static func contents(path: String?, limit: Int) throws(Failure) -> String {
+    package static func contents(path: String?, limit: Int) throws(Failure) -> String {
         let descriptor: Int32
         if let path {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)

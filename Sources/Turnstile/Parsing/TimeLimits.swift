@@ -11,7 +11,7 @@ public enum TimeLimits {
     public static let debounce = Duration.seconds(1)
 
     /// `10 years`, `1 day`, `1 s`: as messages name a limit.
-    static func describe(_ limit: Duration) -> String {
+    package static func describe(_ limit: Duration) -> String {
         switch limit {
         case scenarioTime: "10 years (\(limit.components.seconds) s)"
         case boardTiming: "a day (\(limit.components.seconds) s)"

@@ -2,7 +2,7 @@ extension String {
     /// The text with every control and other invisible character written as an escape
     /// (`\0`, `\u{FEFF}`), so that an error quoting a bad file shows what is really there and
     /// never sends raw control codes to a terminal.
-    var visible: String {
+    package var visible: String {
         var result = ""
         result.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {

@@ -7,6 +7,7 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 import Turnstile
+import TurnstileSimulation
 import TurnstileDaemon
 import TurnstileHTTP
 import TurnstileStore

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Turnstile
+import TurnstileSimulation
 import TurnstileDaemon
 
 /// The thread that tells and keeps what the event loop did. Every ``drainInterval`` it drains

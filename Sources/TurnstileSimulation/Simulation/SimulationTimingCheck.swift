@@ -1,3 +1,4 @@
+import Turnstile
 extension TurnstileSimulation {
     /// Refuses a board whose timings cannot be simulated faithfully: a debounce that outlasts
     /// the pulses it filters (every coin would vanish), or one too short for the simulated

@@ -1,3 +1,4 @@
+import Turnstile
 /// One line of a scenario: what happens, and when in virtual time.
 public struct ScenarioStep: Hashable, Sendable {
     /// Virtual time since the start of the run.

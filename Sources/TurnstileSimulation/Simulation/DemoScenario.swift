@@ -1,3 +1,4 @@
+import Turnstile
 extension Scenario {
     /// The scenario `turnstiled simulate` plays without `--script`, written for `board`: every
     /// state and every input the board wires, paced by its timings and pulse widths, with checks

@@ -1,3 +1,4 @@
+import Turnstile
 import ControllerFSM
 
 /// Where a simulation's story goes: the CLI prints it as text or JSON lines, tests collect it.
@@ -39,19 +40,5 @@ public struct SimulationSummary: Sendable, Equatable {
         self.counters = counters
         self.endTime = endTime
         self.failedExpectations = failedExpectations
-    }
-}
-
-extension Duration {
-    /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5").
-    public var secondsText: String {
-        let micros = nanosecondCount / 1_000
-        let whole = micros / 1_000_000
-        var fraction = micros % 1_000_000
-        if fraction == 0 { return "\(whole)" }
-        var digits = 6
-        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
-        let text = String(fraction)
-        return "\(whole)." + String(repeating: "0", count: digits - text.count) + text
     }
 }

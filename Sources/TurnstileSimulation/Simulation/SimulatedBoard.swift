@@ -1,3 +1,4 @@
+import Turnstile
 import ControllerFSM
 import ControllerFSMSim
 

@@ -1,3 +1,4 @@
+import Turnstile
 /// Why a scenario was refused (the simulator exits with status 2 before anything runs).
 ///
 /// Its `description` is one line: the file, the line, the reason and a hint, e.g.
