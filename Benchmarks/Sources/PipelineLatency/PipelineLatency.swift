@@ -10,6 +10,7 @@ import Foundation
 import Histogram
 import Synchronization
 import Turnstile
+import TurnstileSimulation
 
 /// A number shared with the chip's output sink or the consumer thread.
 final class SharedCell: Sendable {
@@ -23,22 +24,18 @@ enum PipelineLatency {
         let wall = MonotonicClock()
         /// When the relay was last written (monotonic ns); 0 when not since the last reset.
         let relayWrittenAt = SharedCell()
-        let lockOffset = GPIOLineOffset(4)
 
         let clock = ManualClock()
         let board = BoardFile.defaultSim
-        // Wired as boards/sim.toml: inputs by name (active low), outputs at offsets 4-7.
-        let chip = SimChip(
-            label: board.chip,
-            lines: [
-                SimLine("COIN", activeLow: true), SimLine("PUSH", activeLow: true),
-                SimLine("SERVICE", activeLow: true), SimLine("EMERGENCY", activeLow: true),
-                "LOCK", "ALARM", "READY", "INHIBIT",
-            ],
-            clock: clock, seed: 7, scheduleCapacity: 64,
-            outputSink: { change in
-                if change.offset == lockOffset { relayWrittenAt.value.store(wall.now().nanoseconds, ordering: .relaxed) }
-            })
+        // Wired as boards/sim.toml says, as `turnstiled simulate` wires it.
+        let lockOffset = SharedCell()
+        let simulated = SimulatedBoard(board: board, clock: clock, seed: 7, outputSink: { change in
+            if Int64(change.offset.rawValue) == lockOffset.value.load(ordering: .relaxed) {
+                relayWrittenAt.value.store(wall.now().nanoseconds, ordering: .relaxed)
+            }
+        })
+        let chip = simulated.chip
+        lockOffset.value.store(Int64(simulated.outputRoles.first { $0.value == .lock }!.key.rawValue), ordering: .relaxed)
         let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 4096)
         let controller = try TurnstileController(chip: chip, board: board, trace: trace)
 
