@@ -93,10 +93,12 @@ let package = Package(
         .executableTarget(name: "gpio-contract", dependencies: ["GPIOPortContract", "ControllerFSMGpiod"]),
         // Test-only: counts malloc/calloc/realloc/posix_memalign/aligned_alloc per thread.
         .target(name: "CMallocCounter"),
-        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "CMallocCounter", "GPIOPortContract"]),
+        // Test-only: the counter as the allocation tests of several test targets use it.
+        .target(name: "AllocationCounting", dependencies: ["CMallocCounter"]),
+        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "AllocationCounting", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
-            dependencies: ["Turnstile", "TurnstileSimulation", "ControllerFSMSim", "CMallocCounter", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Turnstile", "TurnstileSimulation", "ControllerFSMSim", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "TurnstileHTTPTests",

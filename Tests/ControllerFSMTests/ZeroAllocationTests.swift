@@ -1,4 +1,4 @@
-import CMallocCounter
+import AllocationCounting
 import ControllerFSM
 import Testing
 

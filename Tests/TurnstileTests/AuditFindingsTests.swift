@@ -1,5 +1,6 @@
 import ControllerFSM
 import Foundation
+import AllocationCounting
 import Testing
 import Turnstile
 import TurnstileSimulation
