@@ -56,6 +56,9 @@ probe=$(swift build -c release --package-path "$package" --show-bin-path)/Callgr
 echo "==> every implementation ends as the C switch does"
 "$probe" check
 
+echo "==> a machine with no observer has no observer code in its dispatch"
+"$package/scripts/check-bare-dispatch.sh" "$probe"
+
 echo "==> wall clock and mallocs (ordo-one/benchmark)"
 swift package --package-path "$package" --allow-writing-to-directory "$work/samples" \
     benchmark --filter "$filter" --format histogramSamples --path "$work/samples" --no-progress \

@@ -8,7 +8,7 @@
 ///
 /// Outside `Core/`: it uses dictionaries and closures freely, and runs on a development machine,
 /// not a microcontroller.
-extension StateMachine {
+extension ObservedMachine {
     /// One step of an explored sequence: an event, or time passing to the next timer expiry.
     public enum ExplorationStep: CustomStringConvertible {
         case event(Event)

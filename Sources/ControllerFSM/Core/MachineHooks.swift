@@ -11,7 +11,7 @@ public struct MachineHooks<State: MachineSymbol, Event: MachineSymbol> {
     public init() {}
 
     /// Whether any hook is set.
-    var isSet: Bool { beforeEvent != nil || afterEvent != nil || transitionObserver != nil }
+    @usableFromInline var isSet: Bool { beforeEvent != nil || afterEvent != nil || transitionObserver != nil }
 }
 
 /// Counts kept by every machine; reading them costs nothing on the dispatch path.

@@ -1,26 +1,20 @@
 /// A running machine: its table, its current state, the user's context, timers and the
-/// run-to-completion queue.
+/// run-to-completion queue, and an observer chosen at compile time (see `MachineObserver`).
 ///
 /// `send` dispatches one event and then every event its actions sent, in order, before it
 /// returns; nothing is dispatched recursively. All storage is reserved by `init`: after that,
 /// dispatch does not allocate.
 ///
-/// A `StateMachine` is a value used from one thread; wrap it in a `SharedMachine` to send from
-/// several.
-public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> {
+/// A machine is a value used from one thread; wrap a `StateMachine` in a `SharedMachine` to send
+/// from several.
+public struct ObservedMachine<State: MachineSymbol, Event: MachineSymbol, Context, Observer: MachineObserver>
+where Observer.State == State, Observer.Event == Event {
     public let table: TransitionTable<State, Event, Context>
     @inlinable public var state: State { currentState }
     /// The user's data: counters, the credit, handles to outputs. Actions change it.
     public var context: Context
-    public var hooks = MachineHooks<State, Event>() {
-        didSet { hasHooks = hooks.isSet }
-    }
-    /// Where every dispatch is recorded, if anywhere.
-    public let trace: TraceRing<State, Event>?
-    /// Whether a trace or a hook is there: a machine without either pays one branch per event
-    /// for them, and builds no record.
-    @inlinable var isObserved: Bool { hasHooks || trace != nil }
-    @usableFromInline var hasHooks = false
+    /// Told of every dispatch.
+    public var observer: Observer
     public private(set) var isStarted = false
 
     @usableFromInline var currentState: State
@@ -36,16 +30,16 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
 
     /// - Parameters:
     ///   - queueCapacity: how many events actions may send during one dispatch.
-    ///   - trace: a ring to record every dispatch in.
+    ///   - observer: what is told of every dispatch.
     public init(
         table: TransitionTable<State, Event, Context>,
         context: Context,
         queueCapacity: Int = defaultQueueCapacity,
-        trace: TraceRing<State, Event>? = nil
+        observer: Observer
     ) {
         self.table = table
         self.context = context
-        self.trace = trace
+        self.observer = observer
         currentState = table.initial
         effects = Effects(initial: table.initial, queueCapacity: queueCapacity)
     }
@@ -131,7 +125,7 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
     @inlinable
     mutating func dispatch(_ event: Event, at now: Int64) -> DispatchOutcome {
         let from = currentState
-        if hasHooks, let beforeEvent = hooks.beforeEvent { beforeEvent(from, event) }
+        if observer.isObserving { observer.willDispatch(event, in: from) }
         effects.currentTime = now
         effects.currentState = from
         let key = from.index &* table.eventCount &+ event.index
@@ -164,19 +158,58 @@ public struct StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> 
         }
         counts.dispatched &+= 1
         if outcome == .ignored { counts.ignored &+= 1 }
-        if isObserved {
-            let record = DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: currentState, outcome: outcome)
-            trace?.record(record)
-            if hasHooks { callHooks(after: record) }
+        if observer.isObserving {
+            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: currentState, outcome: outcome))
         }
         return outcome
     }
+}
 
-    /// The after-event hooks: out of line, so a machine with a trace and no hooks carries none
-    /// of their code (`mutating` so `self` is passed by reference, not copied).
-    @inlinable @inline(never)
-    mutating func callHooks(after record: DispatchRecord<State, Event>) {
-        hooks.afterEvent?(record)
-        if record.outcome == .transitioned { hooks.transitionObserver?(record.from, record.event, record.to) }
+/// The machine most code wants: hooks and a trace that can be set while it runs.
+public typealias StateMachine<State: MachineSymbol, Event: MachineSymbol, Context> =
+    ObservedMachine<State, Event, Context, RuntimeObservers<State, Event>>
+
+/// A machine with no observer: its dispatch has no observer code in it.
+public typealias BareMachine<State: MachineSymbol, Event: MachineSymbol, Context> =
+    ObservedMachine<State, Event, Context, Unobserved<State, Event>>
+
+/// A machine that records every dispatch in a trace ring, and does nothing else to observe.
+public typealias TracedMachine<State: MachineSymbol, Event: MachineSymbol, Context> =
+    ObservedMachine<State, Event, Context, TraceObserver<State, Event>>
+
+extension ObservedMachine where Observer == RuntimeObservers<State, Event> {
+    /// - Parameters:
+    ///   - queueCapacity: how many events actions may send during one dispatch.
+    ///   - trace: a ring to record every dispatch in.
+    public init(
+        table: TransitionTable<State, Event, Context>,
+        context: Context,
+        queueCapacity: Int = defaultQueueCapacity,
+        trace: TraceRing<State, Event>? = nil
+    ) {
+        self.init(table: table, context: context, queueCapacity: queueCapacity, observer: RuntimeObservers(trace: trace))
+    }
+
+    /// Code called around every dispatch, on the dispatching thread.
+    public var hooks: MachineHooks<State, Event> {
+        get { observer.hooks }
+        set { observer.hooks = newValue }
+    }
+
+    /// Where every dispatch is recorded, if anywhere.
+    public var trace: TraceRing<State, Event>? { observer.trace }
+}
+
+extension ObservedMachine where Observer == Unobserved<State, Event> {
+    /// A machine with no observer.
+    public init(table: TransitionTable<State, Event, Context>, context: Context, queueCapacity: Int = defaultQueueCapacity) {
+        self.init(table: table, context: context, queueCapacity: queueCapacity, observer: Unobserved())
+    }
+}
+
+extension ObservedMachine where Observer == TraceObserver<State, Event> {
+    /// A machine that records every dispatch in `trace`.
+    public init(table: TransitionTable<State, Event, Context>, context: Context, queueCapacity: Int = defaultQueueCapacity, trace: TraceRing<State, Event>) {
+        self.init(table: table, context: context, queueCapacity: queueCapacity, observer: TraceObserver(trace))
     }
 }

@@ -60,7 +60,9 @@ final class ComplexClosureDictionaryRunner: StreamRunner {
 }
 
 final class ComplexControllerFSMRunner: StreamRunner {
-    private var machine = ComplexMachine.makeMachine()
+    private typealias Bare = BareMachine<ComplexState, ComplexEvent, ComplexContext>
+    // No observer at all: the bare runtime (the full one is `ComplexFullRuntimeRunner`).
+    private var machine = Bare(table: ComplexMachine.table, context: ComplexContext())
 
     init() { machine.start(at: MachineInstant(nanoseconds: 0)) }
 
@@ -71,7 +73,7 @@ final class ComplexControllerFSMRunner: StreamRunner {
     }
 
     @inline(never)
-    private static func loop(_ machine: inout ComplexMachine.Machine, _ events: UnsafeBufferPointer<ComplexEvent>) {
+    private static func loop(_ machine: inout Bare, _ events: UnsafeBufferPointer<ComplexEvent>) {
         let time = MachineInstant(nanoseconds: 0)
         for event in events { machine.send(event, at: time) }
     }
@@ -121,7 +123,7 @@ final class ComplexFullRuntimeRunner: StreamRunner {
 }
 
 extension ComplexSnapshot {
-    init(_ machine: ComplexMachine.Machine) {
+    init<Observer>(_ machine: ObservedMachine<ComplexState, ComplexEvent, ComplexContext, Observer>) {
         self.init(state: machine.state, counter: machine.context.counter, ignored: machine.statistics.ignored)
     }
 }

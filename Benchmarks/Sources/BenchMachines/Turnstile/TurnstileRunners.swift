@@ -78,7 +78,9 @@ final class TurnstileClosureDictionaryRunner: StreamRunner {
 }
 
 final class TurnstileControllerFSMRunner: StreamRunner {
-    private var machine = TurnstileMachine.makeMachine()
+    private typealias Bare = BareMachine<TurnstileState, TurnstileEvent, TurnstileContext>
+    // No observer at all: the bare runtime (the full one is `TurnstileFullRuntimeRunner`).
+    private var machine = Bare(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: 8)
 
     init() { machine.start(at: MachineInstant(nanoseconds: 0)) }
 
@@ -89,7 +91,7 @@ final class TurnstileControllerFSMRunner: StreamRunner {
     }
 
     @inline(never)
-    private static func loop(_ machine: inout TurnstileMachine.Machine, _ events: UnsafeBufferPointer<TurnstileEvent>) {
+    private static func loop(_ machine: inout Bare, _ events: UnsafeBufferPointer<TurnstileEvent>) {
         // One time for every event: timer expiries are `timeout` events in the stream.
         let time = MachineInstant(nanoseconds: 0)
         for event in events { machine.send(event, at: time) }
@@ -142,7 +144,7 @@ final class TurnstileFullRuntimeRunner: StreamRunner {
 }
 
 extension TurnstileSnapshot {
-    init(_ machine: TurnstileMachine.Machine) {
+    init<Observer>(_ machine: ObservedMachine<TurnstileState, TurnstileEvent, TurnstileContext, Observer>) {
         var counters = machine.context.counters
         counters.ignored = machine.statistics.ignored
         self.init(

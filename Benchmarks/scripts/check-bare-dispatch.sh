@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Checks that a machine with no observer (`BareMachine`) has no observer code in its dispatch:
+# in the release CallgrindProbe, each machine's dispatch specialised for `Unobserved` may call
+# only the table's closures (indirect calls: guard, exit, action, entry) — no hook, no trace
+# ring, no retain or release, no runtime function.
+#
+#   Benchmarks/scripts/check-bare-dispatch.sh [PATH/TO/CallgrindProbe]
+set -euo pipefail
+probe=${1:-"$(dirname "$0")/../.build/release/CallgrindProbe"}
+[ -x "$probe" ] || { echo "no $probe: swift build -c release --package-path Benchmarks --product CallgrindProbe" >&2; exit 2; }
+symbols=$(nm "$probe" | grep -o '\$s13ControllerFSM15ObservedMachineV8dispatch_2at[^ ]*10UnobservedV[^ ]*Tg5' | sort -u)
+[ -n "$symbols" ] || { echo "no dispatch specialised for Unobserved in $probe" >&2; exit 1; }
+status=0
+for symbol in $symbols; do
+    calls=$(objdump -d --no-show-raw-insn --disassemble="$symbol" "$probe" | grep -E '\scall' || true)
+    direct=$(grep -v 'call   \*%' <<<"$calls" || true)
+    echo "$(grep -c . <<<"$calls") calls, all through the table's closures: ${symbol:0:90}…"
+    if [ -n "$direct" ]; then
+        echo "  but also direct calls (observer or runtime code in a bare dispatch):" >&2
+        echo "$direct" >&2
+        status=1
+    fi
+done
+exit $status
