@@ -94,7 +94,7 @@ public func gateDemo() -> Int32 {
     var drained: Int32 = 0
     trace.drain { _ in drained += 1 }
 
-    let shared = SharedMachine<GateState, GateEvent, GateContext, SpinLock, TickClock>(
+    let shared = SharedMachine<GateState, GateEvent, GateContext, RuntimeObservers<GateState, GateEvent>, SpinLock, TickClock>(
         StateMachine(table: table, context: GateContext()), clock: TickClock())
     shared.start()
     shared.send(.coin)

@@ -10,11 +10,14 @@ import Synchronization
 ///
 /// Inside an action, send with `Effects.send`, not with this class: the dispatching thread
 /// already holds the dispatch lock.
-public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Context, Lock: MachineLock, Clock: MachineClock>: @unchecked Sendable {
+public final class SharedMachine<State, Event, Context, Observer, Lock: MachineLock, Clock: MachineClock>: @unchecked Sendable
+where Observer: MachineObserver<State, Event> {
+    public typealias Machine = ObservedMachine<State, Event, Context, Observer>
+
     // Safety: `machine` is touched only with `dispatchLock` held; `inbox` and the ticket counters
     // only with `inboxLock` held. The locks already make access exclusive, so the runtime
     // exclusivity checks (`@exclusivity(unchecked)`) would only cost time on every event.
-    @exclusivity(unchecked) @usableFromInline var machine: StateMachine<State, Event, Context>
+    @exclusivity(unchecked) @usableFromInline var machine: Machine
     @exclusivity(unchecked) @usableFromInline var inbox: FixedRing<InboxEntry>
     @usableFromInline var nextTicket: UInt64 = 0
     @usableFromInline var nextTicketToRun: UInt64 = 0
@@ -41,7 +44,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
     public static var defaultInboxCapacity: Int { 64 }
 
     /// Takes a machine that has not been started; `start()` starts it.
-    public init(_ machine: StateMachine<State, Event, Context>, clock: Clock, inboxCapacity: Int = defaultInboxCapacity) {
+    public init(_ machine: Machine, clock: Clock, inboxCapacity: Int = defaultInboxCapacity) {
         precondition(!machine.isStarted, "SharedMachine takes an unstarted machine; it starts it in start()")
         self.machine = machine
         self.clock = clock
@@ -94,7 +97,7 @@ public final class SharedMachine<State: MachineSymbol, Event: MachineSymbol, Con
 
     /// Runs `body` with the machine, between dispatches: to read the context consistently, or to
     /// set hooks. `body` must not send to this `SharedMachine`.
-    public func withMachine<Result>(_ body: (inout StateMachine<State, Event, Context>) -> Result) -> Result {
+    public func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
         dispatchLock.withLock { body(&machine) }
     }
 

@@ -63,4 +63,4 @@ public final class MutexLock: MachineLock, @unchecked Sendable {
 /// A `SharedMachine` on Linux: a `Mutex`, and time from `CLOCK_MONOTONIC` or, in tests and the
 /// simulator, a `ManualClock`.
 public typealias ConcurrentMachine<State: MachineSymbol, Event: MachineSymbol, Context, Clock: MachineClock> =
-    SharedMachine<State, Event, Context, MutexLock, Clock>
+    SharedMachine<State, Event, Context, RuntimeObservers<State, Event>, MutexLock, Clock>

@@ -3,8 +3,6 @@ import ControllerFSM
 /// The complex machine on ControllerFSM: one `definition.state` block per state, written in a
 /// loop from `ComplexRules` (the table the generated switches spell out).
 enum ComplexMachine {
-    typealias Machine = StateMachine<ComplexState, ComplexEvent, ComplexContext>
-
     static let table: TransitionTable<ComplexState, ComplexEvent, ComplexContext> = {
         do {
             return try definition().compile()
@@ -12,10 +10,6 @@ enum ComplexMachine {
             fatalError("the complex machine's definition is invalid: \(error)")
         }
     }()
-
-    static func makeMachine(trace: TraceRing<ComplexState, ComplexEvent>? = nil) -> Machine {
-        StateMachine(table: table, context: ComplexContext(), trace: trace)
-    }
 
     static func definition() -> MachineDefinition<ComplexState, ComplexEvent, ComplexContext> {
         var definition = MachineDefinition<ComplexState, ComplexEvent, ComplexContext>(initial: .s0)

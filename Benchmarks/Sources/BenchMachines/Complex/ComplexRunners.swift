@@ -82,13 +82,15 @@ final class ComplexControllerFSMRunner: StreamRunner {
 }
 
 final class ComplexFullRuntimeRunner: StreamRunner {
-    private typealias Shared = ConcurrentMachine<ComplexState, ComplexEvent, ComplexContext, ManualClock>
+    // As `TurnstileFullRuntimeRunner`: the trace is the only observer, chosen at compile time.
+    private typealias Shared = SharedMachine<
+        ComplexState, ComplexEvent, ComplexContext, TraceObserver<ComplexState, ComplexEvent>, MutexLock, ManualClock>
     private let trace = TraceRing<ComplexState, ComplexEvent>(capacity: 2 * traceDrainInterval)
     private let machine: Shared
     private var consumer = TraceConsumer()
 
     init() {
-        machine = Shared(ComplexMachine.makeMachine(trace: trace), clock: ManualClock())
+        machine = Shared(TracedMachine(table: ComplexMachine.table, context: ComplexContext(), trace: trace), clock: ManualClock())
         machine.start()
     }
 

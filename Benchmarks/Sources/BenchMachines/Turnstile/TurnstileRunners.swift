@@ -101,13 +101,18 @@ final class TurnstileControllerFSMRunner: StreamRunner {
 }
 
 final class TurnstileFullRuntimeRunner: StreamRunner {
-    private typealias Shared = ConcurrentMachine<TurnstileState, TurnstileEvent, TurnstileContext, ManualClock>
+    // Thread-safe send, inbox and a trace drained by a consumer: the trace is the machine's only
+    // observer, chosen at compile time (`TraceObserver`).
+    private typealias Shared = SharedMachine<
+        TurnstileState, TurnstileEvent, TurnstileContext, TraceObserver<TurnstileState, TurnstileEvent>, MutexLock, ManualClock>
     private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 2 * traceDrainInterval)
     private let machine: Shared
     private var consumer = TraceConsumer()
 
     init() {
-        machine = Shared(TurnstileMachine.makeMachine(trace: trace), clock: ManualClock())
+        machine = Shared(
+            TracedMachine(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: 8, trace: trace),
+            clock: ManualClock())
         machine.start()
     }
 
