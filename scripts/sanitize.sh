@@ -15,10 +15,12 @@ export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppr
 export TSAN_OPTIONS="halt_on_error=1"
 for sanitizer in "${sanitizers[@]}"; do
     echo "==> tests under the ${sanitizer} sanitizer"
-    # TSan cannot see the futex under the standard library's Mutex: MutexLock becomes a
-    # pthread mutex for this build (Sources/ControllerFSM/Platform/MutexLock.swift).
-    defines=()
-    [ "$sanitizer" != thread ] || defines=(-Xswiftc -DCONTROLLERFSM_PTHREAD_LOCK)
+    # CONTROLLERFSM_SANITIZED: tests that measure speed check behaviour only (an instrumented
+    # build's speed is not the product's). TSan cannot see the futex under the standard
+    # library's Mutex: MutexLock becomes a pthread mutex for its build
+    # (Sources/ControllerFSM/Platform/MutexLock.swift).
+    defines=(-Xswiftc -DCONTROLLERFSM_SANITIZED)
+    [ "$sanitizer" != thread ] || defines+=(-Xswiftc -DCONTROLLERFSM_PTHREAD_LOCK)
     # Swift Testing only: the suite has no XCTest cases, and XCTest's runner leaks on its own.
     swift test --sanitize="$sanitizer" --scratch-path ".build-$sanitizer-sanitizer" --disable-xctest "${defines[@]}" 2>&1 \
         | grep -vE "^\[[0-9]+/[0-9]+\]|Cannot export local symbol|^(Building|Compiling|Write|Linking)" | tail -60
