@@ -14,19 +14,14 @@ public final class SharedMachine<State, Event, Context, Observer, Lock: MachineL
 where Observer: MachineObserver<State, Event> {
     public typealias Machine = ObservedMachine<State, Event, Context, Observer>
 
-    // Safety: `machine` is touched only with `dispatchLock` held; `inbox` and the ticket counters
-    // only with `inboxLock` held. The locks already make access exclusive, so the runtime
-    // exclusivity checks (`@exclusivity(unchecked)`) would only cost time on every event.
+    // Safety: `machine` is touched only with `dispatchLock` held, and so is the consuming side of
+    // `inbox`; its producing side is lock-free. The lock already makes access to `machine`
+    // exclusive, so the runtime exclusivity checks (`@exclusivity(unchecked)`) would only cost
+    // time on every event.
     @exclusivity(unchecked) @usableFromInline var machine: Machine
-    @exclusivity(unchecked) @usableFromInline var inbox: FixedRing<InboxEntry>
-    @usableFromInline var nextTicket: UInt64 = 0
-    @usableFromInline var nextTicketToRun: UInt64 = 0
+    @usableFromInline let inbox: InboxRing<InboxEntry>
     @usableFromInline let dispatchLock = Lock()
-    @usableFromInline let inboxLock = Lock()
     @usableFromInline let refusals = Atomic<Int>(0)
-    /// `inbox.count`, readable without the inbox lock: the uncontended path checks it instead of
-    /// taking that lock.
-    @usableFromInline let waiting = Atomic<Int>(0)
     public let clock: Clock
 
     @usableFromInline
@@ -40,7 +35,7 @@ where Observer: MachineObserver<State, Event> {
     }
 
     /// Room in the inbox for events sent while another thread dispatches, unless `init` is told
-    /// otherwise.
+    /// otherwise. A capacity is rounded up to a power of two.
     public static var defaultInboxCapacity: Int { 64 }
 
     /// Takes a machine that has not been started; `start()` starts it.
@@ -48,7 +43,7 @@ where Observer: MachineObserver<State, Event> {
         precondition(!machine.isStarted, "SharedMachine takes an unstarted machine; it starts it in start()")
         self.machine = machine
         self.clock = clock
-        inbox = FixedRing(capacity: inboxCapacity, filler: InboxEntry(event: Event.allCases.first!, time: .zero))
+        inbox = InboxRing(capacity: inboxCapacity)
     }
 
     /// Enters the initial state at the clock's current time.
@@ -103,27 +98,28 @@ where Observer: MachineObserver<State, Event> {
 
     @inlinable
     func enqueueAndDispatch(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> SendOutcome {
-        // Uncontended: nobody dispatching and nothing waiting, so running the event now keeps
-        // arrival order and skips the inbox.
-        if waiting.load(ordering: .sequentiallyConsistent) == 0 {
-            let direct = dispatchLock.withLockIfAvailable { () -> DispatchOutcome? in
-                waiting.load(ordering: .sequentiallyConsistent) == 0 ? machine.send(event, at: time) : nil
-            }
-            if case .some(.some(let outcome)) = direct {
-                if waiting.load(ordering: .sequentiallyConsistent) != 0 { dispatchPending() }
-                return .dispatched(outcome)
-            }
+        // Uncontended: one compare-and-swap takes the lock. Whatever is already in the inbox
+        // arrived first, so it runs first; then this event, without touching the inbox.
+        let direct = dispatchLock.withLockIfAvailable { () -> DispatchOutcome in
+            if inbox.hasPublishedEntry { runInbox(lookingFor: nil) }
+            return machine.send(event, at: time)
         }
-        var ticket: UInt64 = 0
+        guard let direct else { return enqueue(event, at: time, waitForRoom: waitForRoom) }
+        if publishedAfterLettingGo() { dispatchPending() }
+        return .dispatched(direct)
+    }
+
+    /// Contended: another thread is dispatching, so the event goes into the inbox, where that
+    /// thread (or this one, if it lets go first) will run it. Out of line, so that the
+    /// uncontended path stays small enough to inline into `send`.
+    @inlinable @inline(never)
+    func enqueue(_ event: Event, at time: MachineInstant, waitForRoom: Bool) -> SendOutcome {
+        var ticket: Int
         while true {
-            let pushed = inboxLock.withLock {
-                guard inbox.push(InboxEntry(event: event, time: time)) else { return false }
-                waiting.add(1, ordering: .sequentiallyConsistent)
-                ticket = nextTicket
-                nextTicket &+= 1
-                return true
+            if let position = inbox.push(InboxEntry(event: event, time: time)) {
+                ticket = position
+                break
             }
-            if pushed { break }
             if !waitForRoom {
                 refusals.add(1, ordering: .relaxed)
                 return .refused
@@ -134,38 +130,43 @@ where Observer: MachineObserver<State, Event> {
         return dispatchPending(lookingFor: ticket)
     }
 
-    /// Runs the inbox unless another thread is doing so. After letting go of the dispatch lock it
-    /// looks again, because a sender may have queued an event and found the lock held just
-    /// before it was released.
-    @inlinable
+    /// Runs the inbox unless another thread is dispatching, in which case that thread will.
+    ///
+    /// No entry is left behind: a sender publishes its entry, then tries the lock; a dispatcher
+    /// lets go of the lock, then looks for published entries. With a full fence between the two
+    /// steps on each side, at least one of them sees the other's first step: either the sender
+    /// gets the lock, or the dispatcher sees the entry and takes the lock again.
+    @inlinable @inline(never)
     @discardableResult
-    func dispatchPending(lookingFor ticket: UInt64? = nil) -> SendOutcome {
+    func dispatchPending(lookingFor ticket: Int? = nil) -> SendOutcome {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
         var outcome = SendOutcome.queued
         while let ran = dispatchLock.withLockIfAvailable({ runInbox(lookingFor: ticket) }) {
             if let found = ran { outcome = .dispatched(found) }
-            if waiting.load(ordering: .sequentiallyConsistent) == 0 { break }
+            if !publishedAfterLettingGo() { break }
         }
         return outcome
     }
 
-    /// With the dispatch lock held: dispatches every inbox entry; returns the outcome of the
-    /// entry with `ticket` if this call ran it.
+    /// Whether an entry was published that the thread which just let go of the dispatch lock may
+    /// not have seen.
     @inlinable
+    func publishedAfterLettingGo() -> Bool {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        return inbox.hasPublishedEntry
+    }
+
+    /// With the dispatch lock held: dispatches every published inbox entry; returns the outcome
+    /// of the entry at position `ticket` if this call ran it. Out of line: on the uncontended
+    /// path the inbox is empty and this is never called.
+    @inlinable @inline(never)
     @discardableResult
-    func runInbox(lookingFor ticket: UInt64?) -> DispatchOutcome? {
+    func runInbox(lookingFor ticket: Int?) -> DispatchOutcome? {
         var found: DispatchOutcome?
-        while true {
-            var taken: UInt64 = 0
-            let entry = inboxLock.withLock { () -> InboxEntry? in
-                guard let entry = inbox.pop() else { return nil }
-                waiting.subtract(1, ordering: .sequentiallyConsistent)
-                taken = nextTicketToRun
-                nextTicketToRun &+= 1
-                return entry
-            }
-            guard let entry else { return found }
+        while let (entry, position) = inbox.take() {
             let outcome = machine.send(entry.event, at: entry.time)
-            if taken == ticket { found = outcome }
+            if position == ticket { found = outcome }
         }
+        return found
     }
 }

@@ -1,0 +1,94 @@
+import Synchronization
+
+/// A bounded multi-producer, single-consumer queue without a lock (Dmitry Vyukov's bounded
+/// queue): a producer claims a position with one compare-and-swap and publishes its entry with
+/// one store; the single consumer (whoever holds `SharedMachine`'s dispatch lock) takes entries
+/// in the order their positions were claimed, with loads and stores only.
+///
+/// Each slot carries a sequence number that says whose turn it is: `position` when the slot is
+/// free for the producer claiming `position`, `position + 1` once that producer has published,
+/// `position + size` once the consumer has taken it (free for the next lap). Positions are
+/// compared by wrapping difference, so they may run past `Int.max`.
+@usableFromInline
+final class InboxRing<Entry>: @unchecked Sendable {
+    // Safety: a producer writes `entries[slot]` only after claiming its position (the CAS on
+    // `nextToClaim`) and before its releasing store of the slot's sequence; the consumer reads it
+    // only after an acquiring load sees that store, and hands the slot back with another one.
+    @usableFromInline let sequences: UnsafeMutablePointer<Atomic<Int>>
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    @usableFromInline let mask: Int
+    @usableFromInline let nextToClaim: Atomic<Int>
+    /// Written by the consumer only. Atomic because a producer that could not take the dispatch
+    /// lock reads it to look for entries left behind.
+    @usableFromInline let nextToTake: Atomic<Int>
+
+    /// `capacity` is rounded up to a power of two. `firstPosition` is for tests of wrapping.
+    init(capacity: Int, firstPosition: Int = 0) {
+        precondition(capacity > 0, "an inbox needs a capacity of at least 1, got \(capacity)")
+        var size = 1
+        while size < capacity { size <<= 1 }
+        mask = size - 1
+        sequences = .allocate(capacity: size)
+        for offset in 0..<size {
+            let position = firstPosition &+ offset
+            (sequences + (position & mask)).initialize(to: Atomic(position))
+        }
+        entries = .allocate(capacity: size)
+        nextToClaim = Atomic(firstPosition)
+        nextToTake = Atomic(firstPosition)
+    }
+
+    deinit {
+        while take() != nil {}
+        sequences.deinitialize(count: mask + 1)
+        sequences.deallocate()
+        entries.deallocate()
+    }
+
+    var capacity: Int { mask + 1 }
+
+    /// Stores `entry` and returns its position (its ticket: entries are taken in position
+    /// order), or `nil` when every slot is full.
+    @inlinable
+    func push(_ entry: Entry) -> Int? {
+        var position = nextToClaim.load(ordering: .relaxed)
+        while true {
+            let slot = position & mask
+            let lag = sequences[slot].load(ordering: .acquiring) &- position
+            if lag == 0 {
+                let (claimed, current) = nextToClaim.weakCompareExchange(
+                    expected: position, desired: position &+ 1, ordering: .relaxed)
+                if claimed { break }
+                position = current
+            } else if lag < 0 {
+                return nil  // the slot still holds the entry from one lap ago: full
+            } else {
+                position = nextToClaim.load(ordering: .relaxed)  // another producer got there first
+            }
+        }
+        let slot = position & mask
+        (entries + slot).initialize(to: entry)
+        sequences[slot].store(position &+ 1, ordering: .releasing)
+        return position
+    }
+
+    /// Consumer only: the oldest published entry and its position, or `nil` when the next
+    /// position is not published yet.
+    @inlinable
+    func take() -> (entry: Entry, position: Int)? {
+        let position = nextToTake.load(ordering: .relaxed)
+        let slot = position & mask
+        guard sequences[slot].load(ordering: .acquiring) == position &+ 1 else { return nil }
+        let entry = (entries + slot).move()
+        sequences[slot].store(position &+ mask &+ 1, ordering: .releasing)
+        nextToTake.store(position &+ 1, ordering: .relaxed)
+        return (entry, position)
+    }
+
+    /// Whether the next entry to take is published.
+    @inlinable
+    var hasPublishedEntry: Bool {
+        let position = nextToTake.load(ordering: .relaxed)
+        return sequences[position & mask].load(ordering: .acquiring) == position &+ 1
+    }
+}

@@ -1,0 +1,76 @@
+@testable import ControllerFSM
+import Dispatch
+import Testing
+
+@Suite("Inbox ring")
+struct InboxRingTests {
+    @Test("entries come out in the order they went in, with their positions as tickets")
+    func firstInFirstOut() {
+        let ring = InboxRing<Int>(capacity: 4)
+        #expect(ring.push(10) == 0)
+        #expect(ring.push(11) == 1)
+        #expect(ring.take()?.entry == 10)
+        #expect(ring.push(12) == 2)
+        let taken = [ring.take(), ring.take()].map { $0.map { [$0.entry, $0.position] } }
+        #expect(taken == [[11, 1], [12, 2]])
+        #expect(ring.take() == nil)
+        #expect(!ring.hasPublishedEntry)
+    }
+
+    @Test("a full ring refuses and takes again once a slot is freed; capacity rounds up to a power of two")
+    func fullRing() {
+        let ring = InboxRing<Int>(capacity: 3)
+        #expect(ring.capacity == 4)
+        for value in 0..<4 { #expect(ring.push(value) != nil) }
+        #expect(ring.push(4) == nil)
+        #expect(ring.take()?.entry == 0)
+        #expect(ring.push(4) == 4)
+        #expect(ring.push(5) == nil)
+        #expect((0..<4).compactMap { _ in ring.take()?.entry } == [1, 2, 3, 4])
+    }
+
+    @Test("positions that run past Int.max wrap without losing or reordering an entry")
+    func positionsWrap() {
+        let ring = InboxRing<Int>(capacity: 4, firstPosition: Int.max - 5)
+        var expected = 0
+        var next = 0
+        for _ in 0..<10 {
+            while ring.push(next) != nil { next += 1 }
+            #expect(next - expected == 4, "a full lap holds exactly the capacity")
+            while let (entry, _) = ring.take() {
+                #expect(entry == expected)
+                expected += 1
+            }
+        }
+        #expect(expected == 40)
+    }
+
+    @Test("producers on several threads: every entry is taken once, each producer's in its own order")
+    func concurrentProducers() {
+        let ring = InboxRing<Int>(capacity: 8)
+        let producers = 4
+        let perProducer = 20_000
+        let consumer = DispatchGroup()
+        nonisolated(unsafe) var lastSeen = [Int](repeating: -1, count: producers)
+        nonisolated(unsafe) var taken = 0
+        nonisolated(unsafe) var outOfOrder = 0
+        DispatchQueue.global().async(group: consumer) {
+            while taken < producers * perProducer {
+                guard let (entry, _) = ring.take() else { continue }
+                let (producer, sequence) = entry.quotientAndRemainder(dividingBy: perProducer)
+                if sequence != lastSeen[producer] + 1 { outOfOrder += 1 }
+                lastSeen[producer] = sequence
+                taken += 1
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: producers) { producer in
+            for sequence in 0..<perProducer {
+                while ring.push(producer * perProducer + sequence) == nil {}
+            }
+        }
+        consumer.wait()
+        #expect(taken == producers * perProducer)
+        #expect(outOfOrder == 0)
+        #expect(lastSeen == [Int](repeating: perProducer - 1, count: producers))
+    }
+}
