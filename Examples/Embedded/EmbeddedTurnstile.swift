@@ -26,7 +26,10 @@ struct GateContext {
     var relayReleased = false
 }
 
-extension MachineTimer { static let relock = MachineTimer(0) }
+enum GateTimer: Int, MachineTimer {
+    case relock
+    var name: String { "relock" }
+}
 
 /// On a microcontroller the lock masks interrupts; here a spin lock stands in for it.
 final class SpinLock: MachineLock {
@@ -62,9 +65,9 @@ func gateDefinition() -> MachineDefinition<GateState, GateEvent, GateContext> {
     definition.state(.unlocked) { s in
         s.onEntry { c, fx in
             c.relayReleased = true
-            fx.startTimer(.relock, after: .seconds(5), sending: .timeout)
+            fx.startTimer(GateTimer.relock, after: .seconds(5), sending: .timeout)
         }
-        s.onExit { _, fx in fx.cancelTimer(.relock) }
+        s.onExit { _, fx in fx.cancelTimer(GateTimer.relock) }
         s.on(.coin) { c, _ in c.coins += 1; c.credit += 1 }
         s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { c, fx in
             c.credit -= 1

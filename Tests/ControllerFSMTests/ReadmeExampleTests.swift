@@ -14,7 +14,7 @@ struct Till {
     var passages = 0
 }
 
-extension MachineTimer { static let relock = MachineTimer(0) }
+enum GateTimer: Int, MachineTimer { case relock }
 
 func makeGate() throws -> StateMachine<Gate, GateInput, Till> {
     var gate = MachineDefinition<Gate, GateInput, Till>(initial: .locked)
@@ -24,11 +24,11 @@ func makeGate() throws -> StateMachine<Gate, GateInput, Till> {
     }
 
     gate.state(.unlocked) { s in
-        s.onEntry { _, fx in fx.startTimer(.relock, after: .seconds(5), sending: .timeout) }
-        s.onExit { _, fx in fx.cancelTimer(.relock) }
+        s.onEntry { _, fx in fx.startTimer(GateTimer.relock, after: .seconds(5), sending: .timeout) }
+        s.onExit { _, fx in fx.cancelTimer(GateTimer.relock) }
         s.on(.coin) { till, fx in
             till.credit += 1
-            fx.startTimer(.relock, after: .seconds(5), sending: .timeout)
+            fx.startTimer(GateTimer.relock, after: .seconds(5), sending: .timeout)
         }
         s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { till, _ in
             till.credit -= 1

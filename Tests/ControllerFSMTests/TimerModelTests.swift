@@ -10,6 +10,7 @@ import Testing
 struct TimerModelTests {
     enum S: Int, MachineSymbol { case only }
     enum E: Int, MachineSymbol { case start0, start1, start2, cancel0, cancel1, cancel2, expire0, expire1, expire2 }
+    enum T: Int, MachineTimer { case zero, one, two }
 
     struct Log {
         /// The delay the next start uses (set before sending a start event).
@@ -27,9 +28,9 @@ struct TimerModelTests {
             for slot in 0..<slots {
                 let expiry = E(rawValue: E.expire0.rawValue + slot)!
                 s.on(E(rawValue: E.start0.rawValue + slot)!) { log, fx in
-                    fx.startTimer(MachineTimer(slot), afterNanoseconds: log.delay, sending: expiry)
+                    fx.startTimer(T(rawValue: slot)!, afterNanoseconds: log.delay, sending: expiry)
                 }
-                s.on(E(rawValue: E.cancel0.rawValue + slot)!) { _, fx in fx.cancelTimer(MachineTimer(slot)) }
+                s.on(E(rawValue: E.cancel0.rawValue + slot)!) { _, fx in fx.cancelTimer(T(rawValue: slot)!) }
                 s.on(expiry) { log, fx in log.fired.append((slot, fx.now.nanoseconds)) }
             }
         }

@@ -82,14 +82,15 @@ struct TimerTests {
     func severalTimers() throws {
         enum S: Int, MachineSymbol { case only }
         enum E: Int, MachineSymbol { case arm, first, second, third }
+        enum T: Int, MachineTimer { case first, second, third }
         var definition = MachineDefinition<S, E, [E]>(initial: .only)
         definition.state(.only) { s in
             s.on(.arm) { _, fx in
-                fx.startTimer(MachineTimer(2), after: .milliseconds(30), sending: .third)
-                fx.startTimer(MachineTimer(0), after: .milliseconds(10), sending: .first)
-                fx.startTimer(MachineTimer(1), after: .milliseconds(20), sending: .second)
+                fx.startTimer(T.third, after: .milliseconds(30), sending: .third)
+                fx.startTimer(T.first, after: .milliseconds(10), sending: .first)
+                fx.startTimer(T.second, after: .milliseconds(20), sending: .second)
             }
-            s.on(.first) { log, fx in log.append(.first); fx.cancelTimer(MachineTimer(2)) }
+            s.on(.first) { log, fx in log.append(.first); fx.cancelTimer(T.third) }
             s.on(.second) { log, _ in log.append(.second) }
             s.on(.third) { log, _ in log.append(.third) }
         }
@@ -98,5 +99,48 @@ struct TimerTests {
         machine.send(.arm, at: .zero)
         machine.advance(to: at(1))
         #expect(machine.context == [.first, .second], "the first expiry cancelled the third before it was due")
+    }
+
+    enum Many: Int, MachineSymbol { case arm, expired }
+    /// As many timers as a machine has slots, and one case more.
+    enum EightTimers: Int, MachineTimer { case t0, t1, t2, t3, t4, t5, t6, t7 }
+    enum NineTimers: Int, MachineTimer { case t0, t1, t2, t3, t4, t5, t6, t7, t8 }
+
+    static func machine<T: MachineTimer>(starting timers: [T]) throws -> StateMachine<S1, Many, [Int64]> {
+        var definition = MachineDefinition<S1, Many, [Int64]>(initial: .only)
+        definition.state(.only) { s in
+            s.on(.arm) { _, fx in
+                for timer in timers { fx.startTimer(timer, after: .milliseconds(Int64(timer.rawValue + 1)), sending: .expired) }
+            }
+            s.on(.expired) { log, fx in log.append(fx.now.nanoseconds) }
+        }
+        var machine = StateMachine(table: try definition.compile(), context: [])
+        machine.start()
+        return machine
+    }
+    enum S1: Int, MachineSymbol { case only }
+
+    @Test("an enum with as many timers as there are slots uses every slot, each timer its own")
+    func everySlot() throws {
+        #expect(EightTimers.slotCount == EightTimers.allCases.count)
+        var machine = try Self.machine(starting: EightTimers.allCases)
+        machine.send(.arm, at: .zero)
+        #expect(EightTimers.allCases.allSatisfy { machine.isRunning($0) })
+        machine.advance(to: at(1))
+        #expect(machine.context == (1...8).map { Int64($0) * 1_000_000 })
+    }
+
+    @Test("a timer enum with more cases than slots traps at its first use, naming the case")
+    func tooManyTimers() async throws {
+        // Cases within the slots still work; the one past them is refused.
+        var machine = try Self.machine(starting: [NineTimers.t7])
+        machine.send(.arm, at: .zero)
+        #expect(machine.isRunning(NineTimers.t7))
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = try TimerTests.machine(starting: [NineTimers.t8])
+            machine.send(.arm, at: .zero)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("timer .t8 is case 8, but a machine has 8 timer slots"), "\(message)")
     }
 }

@@ -43,19 +43,22 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     /// Starts `timer` so that `event` arrives `delay` after `now`. A timer already running is
     /// restarted: its old deadline is forgotten, so the expiry it would have given never arrives.
     @inlinable
-    public mutating func startTimer(_ timer: MachineTimer, after delay: Duration, sending event: Event) {
+    public mutating func startTimer(_ timer: some MachineTimer, after delay: Duration, sending event: Event) {
         startTimer(timer, afterNanoseconds: delay.nanosecondCount, sending: event)
     }
 
     /// `startTimer(_:after:sending:)` with the delay already in nanoseconds: converting a
     /// `Duration` costs a 128-bit division, so a machine that restarts a timer on every event
     /// converts its periods once, up front.
-    @inlinable
-    public mutating func startTimer(_ timer: MachineTimer, afterNanoseconds delay: Int64, sending event: Event) {
+    // Always inlined into the action: with the timer a constant, the slot's checks and address
+    // fold away, and the call would cost more than what is left.
+    @inlinable @inline(__always)
+    public mutating func startTimer(_ timer: some MachineTimer, afterNanoseconds delay: Int64, sending event: Event) {
+        let slot = timer.slot
         let deadline = MachineInstant.saturatingSum(currentTime, delay)
-        let heldEarliest = timers[timer.slot].armed && timers[timer.slot].deadline == nextDeadline
-        timers[timer.slot] = TimerSlot(event: event, deadline: deadline)
-        if timer.slot >= slotsInUse { slotsInUse = timer.slot &+ 1 }
+        let heldEarliest = timers[slot].armed && timers[slot].deadline == nextDeadline
+        timers[slot] = TimerSlot(event: event, deadline: deadline)
+        if slot >= slotsInUse { slotsInUse = slot &+ 1 }
         // Only a restart that moves the earliest deadline later needs the other slots looked at.
         if deadline <= nextDeadline {
             nextDeadline = deadline
@@ -65,17 +68,18 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     }
 
     /// Stops `timer`: its expiry never arrives. Cancelling a stopped timer does nothing.
-    @inlinable
-    public mutating func cancelTimer(_ timer: MachineTimer) {
-        if timers[timer.slot].armed {
-            timers[timer.slot].armed = false
-            if timers[timer.slot].deadline == nextDeadline { recomputeNextDeadline() }
+    @inlinable @inline(__always)
+    public mutating func cancelTimer(_ timer: some MachineTimer) {
+        let slot = timer.slot
+        if timers[slot].armed {
+            timers[slot].armed = false
+            if timers[slot].deadline == nextDeadline { recomputeNextDeadline() }
         }
     }
 
     /// Whether `timer` is running.
     @inlinable
-    public func isRunning(_ timer: MachineTimer) -> Bool {
+    public func isRunning(_ timer: some MachineTimer) -> Bool {
         timers[timer.slot].armed
     }
 

@@ -1,22 +1,32 @@
-/// One of a machine's timer slots. Every machine has `MachineTimer.slotCount` of them, kept
-/// inside the machine; an action starts, restarts or cancels one, and its expiry arrives as an
-/// ordinary event.
+/// A machine's timers, named by one of the user's own enums: one case per timer, `Int` raw values
+/// in declaration order, as for states and events. An action starts, restarts or cancels one, and
+/// its expiry arrives as an ordinary event.
 ///
 /// ```swift
-/// extension MachineTimer { static let relock = MachineTimer(0) }
+/// enum DoorTimer: Int, MachineTimer { case relock, alarm }
+/// ...
+/// s.onEntry { c, fx in fx.startTimer(DoorTimer.relock, after: .seconds(5), sending: .timeout) }
 /// ```
-public struct MachineTimer: Hashable, Sendable {
-    /// How many timers one machine may use. The slots live inline in the machine, so their number
-    /// is fixed at compile time: starting or cancelling one touches no heap storage.
-    public static let slotCount = TimerSlots<NoEvent>.count
+///
+/// A timer's case is its slot: the slots live inline in the machine, `slotCount` of them, so
+/// starting or cancelling one touches no heap storage, and no count has to be kept in step with
+/// the enum by hand. An enum with more cases than slots is refused when the machine first uses
+/// one of them, with a message naming the case.
+public protocol MachineTimer: MachineSymbol {}
 
-    public let slot: Int
+extension MachineTimer {
+    /// How many timers one machine may have: an enum's cases must be fewer or as many. Fixed at
+    /// compile time, because the slots are an `InlineArray`.
+    @inlinable public static var slotCount: Int { TimerSlots<NoEvent>.count }
 
-    public init(_ slot: Int) {
-        precondition(
-            (0..<Self.slotCount).contains(slot),
-            "timer slot \(slot) does not exist: a machine has slots 0...\(Self.slotCount - 1)")
-        self.slot = slot
+    /// The slot this timer uses; stops the program, naming the case, when the enum has more cases
+    /// than slots. (`fatalError`, not `precondition`: a release build keeps its message.)
+    @inlinable
+    var slot: Int {
+        if index >= Self.slotCount {
+            fatalError("timer .\(name) is case \(index), but a machine has \(Self.slotCount) timer slots: give it \(Self.slotCount) timers or fewer")
+        }
+        return index
     }
 }
 

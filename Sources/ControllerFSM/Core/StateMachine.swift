@@ -66,7 +66,7 @@ where Observer.State == State, Observer.Event == Event {
         effects.nextDeadline == .max ? nil : MachineInstant(nanoseconds: effects.nextDeadline)
     }
 
-    public func isRunning(_ timer: MachineTimer) -> Bool { effects.isRunning(timer) }
+    public func isRunning(_ timer: some MachineTimer) -> Bool { effects.isRunning(timer) }
 
     /// Whether `event` would be taken now: a row answers it in the current state and its guard
     /// holds. Nothing runs.

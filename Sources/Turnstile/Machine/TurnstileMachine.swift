@@ -47,18 +47,18 @@ public enum TurnstileMachine {
         definition.state(.unlocked) { s in
             s.onEntry { c, fx in
                 c.setOutputs(lock: false, ready: true, inhibit: false)
-                fx.startTimer(.stateTimer, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
+                fx.startTimer(TurnstileTimer.state, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
             }
-            s.onExit { _, fx in fx.cancelTimer(.stateTimer) }
+            s.onExit { _, fx in fx.cancelTimer(TurnstileTimer.state) }
             s.on(.coin) { c, fx in
                 c.counters.coins += 1
                 c.credit += 1
-                fx.startTimer(.stateTimer, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
+                fx.startTimer(TurnstileTimer.state, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
             }
             s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { c, fx in
                 c.counters.passages += 1
                 c.credit -= 1
-                fx.startTimer(.stateTimer, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
+                fx.startTimer(TurnstileTimer.state, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
             }
             s.on(.push, when: Guard("credit == 1") { $0.credit == 1 }, to: .locked) { c, _ in
                 c.counters.passages += 1
@@ -84,9 +84,9 @@ public enum TurnstileMachine {
         definition.state(.outOfOrder) { s in
             s.onEntry { c, fx in
                 c.setOutputs(lock: true, ready: false, inhibit: true)
-                fx.startTimer(.stateTimer, afterNanoseconds: c.repairNanoseconds, sending: .timeout)
+                fx.startTimer(TurnstileTimer.state, afterNanoseconds: c.repairNanoseconds, sending: .timeout)
             }
-            s.onExit { _, fx in fx.cancelTimer(.stateTimer) }
+            s.onExit { _, fx in fx.cancelTimer(TurnstileTimer.state) }
             s.on(.coin) { c, _ in c.takeCoinOutOfService() }
             s.on(.timeout, to: .locked)
             s.on(.emergencyOn, to: .emergency, interrupt)

@@ -24,7 +24,9 @@ public enum TurnstileEvent: Int, MachineSymbol {
     case emergencyOff
 }
 
-extension MachineTimer {
-    /// The current state's timer (relock or repair); leaving the state cancels it.
-    public static let stateTimer = MachineTimer(0)
+/// The turnstile's timers.
+public enum TurnstileTimer: Int, MachineTimer {
+    /// The current state's timer (relock in `unlocked`, end of repair in `outOfOrder`); leaving
+    /// the state cancels it.
+    case state
 }

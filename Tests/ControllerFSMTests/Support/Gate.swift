@@ -19,7 +19,7 @@ struct GateContext {
     mutating func note(_ entry: String) { journal?.append(entry) }
 }
 
-extension MachineTimer { static let gateRelock = MachineTimer(0) }
+enum RelockTimer: Int, MachineTimer { case relock }
 
 let relockDelay = Duration.seconds(5)
 
@@ -36,19 +36,19 @@ func gateDefinition() -> MachineDefinition<GateState, GateEvent, GateContext> {
         s.onEntry { c, fx in
             c.relayReleased = true
             c.note("enter unlocked")
-            fx.startTimer(.gateRelock, after: relockDelay, sending: .timeout)
+            fx.startTimer(RelockTimer.relock, after: relockDelay, sending: .timeout)
         }
-        s.onExit { c, fx in fx.cancelTimer(.gateRelock); c.note("exit unlocked") }
+        s.onExit { c, fx in fx.cancelTimer(RelockTimer.relock); c.note("exit unlocked") }
         s.on(.coin) { c, fx in
             c.coins += 1
             c.credit += 1
-            fx.startTimer(.gateRelock, after: relockDelay, sending: .timeout)
+            fx.startTimer(RelockTimer.relock, after: relockDelay, sending: .timeout)
             fx.send(.chime)
         }
         s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { c, fx in
             c.passages += 1
             c.credit -= 1
-            fx.startTimer(.gateRelock, after: relockDelay, sending: .timeout)
+            fx.startTimer(RelockTimer.relock, after: relockDelay, sending: .timeout)
         }
         s.on(.push, to: .locked) { c, _ in c.passages += 1; c.credit = 0 }
         s.on(.timeout, to: .locked) { c, _ in c.credit = 0 }

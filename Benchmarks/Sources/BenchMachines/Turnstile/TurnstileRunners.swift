@@ -156,7 +156,7 @@ extension TurnstileSnapshot {
             state: machine.state, credit: machine.context.credit,
             stateBeforeEmergency: machine.context.stateBeforeEmergency,
             counters: counters, outputs: machine.context.outputs,
-            timerArmed: machine.isRunning(.stateTimer)
+            timerArmed: machine.isRunning(TurnstileTimer.state)
         )
     }
 }
