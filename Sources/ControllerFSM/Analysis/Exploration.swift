@@ -82,7 +82,7 @@ extension ObservedMachine {
                     var copy = machine
                     switch step {
                     case .event(let event):
-                        copy.send(event, at: MachineInstant(nanoseconds: copy.latestTime))
+                        copy.send(event, at: MachineInstant(nanoseconds: copy.effects.currentTime))
                     case .timerExpiry:
                         guard let deadline = copy.nextDeadline else { continue }
                         copy.advance(to: deadline)

@@ -10,7 +10,9 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     /// action, the target state in entry work.
     @inlinable public var state: State { currentState }
 
-    @usableFromInline var currentTime: Int64 = 0
+    /// The machine's one clock reading: the time of the event being dispatched, and between
+    /// dispatches the latest time the machine has seen (`send` never lets it go backwards).
+    @usableFromInline var currentTime: Int64 = .min
     @usableFromInline var currentState: State
 
     @usableFromInline var queue: FixedRing<Event>

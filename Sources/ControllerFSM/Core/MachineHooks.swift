@@ -16,8 +16,10 @@ public struct MachineHooks<State: MachineSymbol, Event: MachineSymbol> {
 
 /// Counts kept by every machine; reading them costs nothing on the dispatch path.
 public struct MachineStatistics: Sendable, Equatable {
-    /// Events dispatched, including timer expiries and events sent by actions.
-    public var dispatched = 0
+    /// Events dispatched, including timer expiries and events sent by actions: each was
+    /// answered with a transition, answered internally, or ignored. (Derived, so dispatch counts
+    /// each event once.)
+    public var dispatched: Int { transitions + internalTransitions + ignored }
     public var transitions = 0
     public var internalTransitions = 0
     public var ignored = 0

@@ -10,19 +10,15 @@
 public struct ObservedMachine<State: MachineSymbol, Event: MachineSymbol, Context, Observer: MachineObserver>
 where Observer.State == State, Observer.Event == Event {
     public let table: TransitionTable<State, Event, Context>
-    @inlinable public var state: State { currentState }
+    @inlinable public var state: State { effects.currentState }
     /// The user's data: counters, the credit, handles to outputs. Actions change it.
     public var context: Context
     /// Told of every dispatch.
     public var observer: Observer
     public private(set) var isStarted = false
 
-    @usableFromInline var currentState: State
     @usableFromInline var effects: Effects<State, Event>
     @usableFromInline var counts = MachineStatistics()
-    /// The latest time seen: events stamped earlier (by another thread's clock read) are handled
-    /// at this time, so the trace and timers never go backwards.
-    @usableFromInline var latestTime: Int64 = .min
 
     /// Room for events actions send during one dispatch, unless `init` is told otherwise: more
     /// than any reasonable chain of follow-on events, small enough to sit in a cache line or two.
@@ -40,18 +36,19 @@ where Observer.State == State, Observer.Event == Event {
         self.table = table
         self.context = context
         self.observer = observer
-        currentState = table.initial
         effects = Effects(initial: table.initial, queueCapacity: queueCapacity)
+        // Until `start`, every `send` finds a timer "due" and so takes the out-of-line path,
+        // which refuses it: the not-started check costs the hot path nothing.
+        effects.nextDeadline = .min
     }
 
     /// Enters the initial state (runs its entry work) at `time`. Call it once, before `send`.
     public mutating func start(at time: MachineInstant = .zero) {
         precondition(!isStarted, "start() called twice; a machine is started once")
         isStarted = true
-        latestTime = time.nanoseconds
+        effects.nextDeadline = .max
         effects.currentTime = time.nanoseconds
-        effects.currentState = currentState
-        table.work[currentState.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+        table.work[effects.currentState.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
         drainQueue(at: time.nanoseconds)
     }
 
@@ -63,7 +60,7 @@ where Observer.State == State, Observer.Event == Event {
 
     /// The earliest deadline of a running timer.
     public var nextDeadline: MachineInstant? {
-        effects.nextDeadline == .max ? nil : MachineInstant(nanoseconds: effects.nextDeadline)
+        !isStarted || effects.nextDeadline == .max ? nil : MachineInstant(nanoseconds: effects.nextDeadline)
     }
 
     public func isRunning(_ timer: some MachineTimer) -> Bool { effects.isRunning(timer) }
@@ -71,7 +68,7 @@ where Observer.State == State, Observer.Event == Event {
     /// Whether `event` would be taken now: a row answers it in the current state and its guard
     /// holds. Nothing runs.
     public func can(_ event: Event) -> Bool {
-        let key = currentState.index * table.eventCount + event.index
+        let key = effects.currentState.index * table.eventCount + event.index
         for row in Int(table.rowStart[key])..<Int(table.rowStart[key + 1]) {
             if table.rows[row]._withUnsafeGuaranteedRef({ $0.condition == nil || $0.condition!(context) }) { return true }
         }
@@ -84,10 +81,11 @@ where Observer.State == State, Observer.Event == Event {
     @inlinable
     @discardableResult
     public mutating func send(_ event: Event, at time: MachineInstant) -> DispatchOutcome {
-        precondition(isStarted, "send(.\(event.name)) before start(at:): start the machine so its initial state's entry work runs")
-        let now = time.nanoseconds > latestTime ? time.nanoseconds : latestTime
-        latestTime = now
-        if effects.nextDeadline <= now { fireTimers(upTo: now) }
+        // Events stamped earlier than the latest time seen (by another thread's clock read) are
+        // handled at that time, so the trace and timers never go backwards.
+        let now = time.nanoseconds > effects.currentTime ? time.nanoseconds : effects.currentTime
+        effects.currentTime = now
+        if effects.nextDeadline <= now { fireTimers(before: event, upTo: now) }
         let outcome = dispatch(event, at: now)
         if !effects.queue.isEmpty { drainQueue(at: now) }
         return outcome
@@ -98,20 +96,31 @@ where Observer.State == State, Observer.Event == Event {
     @inlinable
     public mutating func advance(to time: MachineInstant) {
         precondition(isStarted, "advance(to:) before start(at:)")
-        if time.nanoseconds > latestTime { latestTime = time.nanoseconds }
-        if effects.nextDeadline <= latestTime { fireTimers(upTo: latestTime) }
+        if time.nanoseconds > effects.currentTime { effects.currentTime = time.nanoseconds }
+        if effects.nextDeadline <= effects.currentTime { fireTimers(upTo: effects.currentTime) }
     }
 
     // Inlinable so each machine gets them specialised for its own types, never inlined so
     // `send` stays small: left to run generically, they took the slow generic path on every
     // timer expiry and queued event, and made type metadata (a heap allocation) the first time.
     @inlinable @inline(never)
+    mutating func fireTimers(before event: Event, upTo limit: Int64) {
+        if !isStarted {
+            fatalError("send(.\(event.name)) before start(at:): start the machine so its initial state's entry work runs")
+        }
+        fireTimers(upTo: limit)
+    }
+
+    @inlinable @inline(never)
     mutating func fireTimers(upTo limit: Int64) {
         while let slot = effects.takeDueTimer(upTo: limit) {
+            // An expiry happens at its deadline, which is never later than `limit`.
             let deadline = effects.timers[slot].deadline
+            effects.currentTime = deadline
             _ = dispatch(effects.timers[slot].event, at: deadline)
             if !effects.queue.isEmpty { drainQueue(at: deadline) }
         }
+        effects.currentTime = limit
     }
 
     @inlinable @inline(never)
@@ -124,10 +133,9 @@ where Observer.State == State, Observer.Event == Event {
     /// One event: find the first row whose guard holds, run exit, action and entry work.
     @inlinable
     mutating func dispatch(_ event: Event, at now: Int64) -> DispatchOutcome {
-        let from = currentState
+        // The state lives in `effects` only, where actions read it, so a transition stores it once.
+        let from = effects.currentState
         if observer.isObserving { observer.willDispatch(event, in: from) }
-        effects.currentTime = now
-        effects.currentState = from
         let key = from.index &* table.eventCount &+ event.index
         var row = Int(table.rowStart[key])
         let end = Int(table.rowStart[key &+ 1])
@@ -141,7 +149,6 @@ where Observer.State == State, Observer.Event == Event {
                 if let target = candidate.target {
                     work[from.index]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
                     candidate.action?(&context, &effects)
-                    currentState = target
                     effects.currentState = target
                     work[target.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
                     outcome = .transitioned
@@ -156,10 +163,9 @@ where Observer.State == State, Observer.Event == Event {
             if taken { break }
             row &+= 1
         }
-        counts.dispatched &+= 1
         if outcome == .ignored { counts.ignored &+= 1 }
         if observer.isObserving {
-            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: currentState, outcome: outcome))
+            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: effects.currentState, outcome: outcome))
         }
         return outcome
     }
