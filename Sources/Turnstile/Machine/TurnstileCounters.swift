@@ -17,7 +17,7 @@ public struct TurnstileCounters: Sendable, Hashable {
     public init() {}
 
     /// Every counter with its name, in a fixed order (the names scenarios and JSON use).
-    public var all: KeyValuePairs<String, Int> {
+    package var all: KeyValuePairs<String, Int> {
         [
             "coins": coins, "passages": passages, "forcedPushes": forcedPushes,
             "expiredCredits": expiredCredits, "faults": faults, "coinsOutOfService": coinsOutOfService,
@@ -25,10 +25,10 @@ public struct TurnstileCounters: Sendable, Hashable {
         ]
     }
 
-    public static let names: [String] = TurnstileCounters().all.map(\.key)
+    package static let names: [String] = TurnstileCounters().all.map(\.key)
 
     /// The counter called `name`, if there is one.
-    public func value(named name: String) -> Int? {
+    package func value(named name: String) -> Int? {
         all.first { $0.key == name }?.value
     }
 }
