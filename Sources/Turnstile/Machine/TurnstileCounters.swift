@@ -17,7 +17,7 @@ public struct TurnstileCounters: Sendable, Hashable {
     public init() {}
 
     /// Every counter with its name, in a fixed order (the names scenarios and JSON use).
-    package var all: KeyValuePairs<String, Int> {
+    public var all: KeyValuePairs<String, Int> {
         [
             "coins": coins, "passages": passages, "forcedPushes": forcedPushes,
             "expiredCredits": expiredCredits, "faults": faults, "coinsOutOfService": coinsOutOfService,
