@@ -5,13 +5,13 @@ extension BoardFile {
     /// The consumer name lines are requested under when `[board]` does not set one.
     static let defaultConsumer = "turnstiled"
     /// The largest board file read: a full board with comments is about 3 KiB.
-    public static let maxFileSize = 64 * 1024
+    static let maxFileSize = 64 * 1024
     /// How deeply tables and arrays may nest; the format's deepest key is `inputs.coin.line`.
     /// The TOML library recurses once per level, so an absurd depth would overflow its stack.
-    public static let maxNesting = 8
+    static let maxNesting = 8
 
     /// Reads and validates the board file at `path`.
-    public static func load(path: String) throws(BoardFileError) -> BoardFile {
+    package static func load(path: String) throws(BoardFileError) -> BoardFile {
         let text: String
         do { text = try TextFile.contents(path: path, limit: maxFileSize) } catch {
             throw BoardFileError(file: path, location: .file, reason: error.reason)

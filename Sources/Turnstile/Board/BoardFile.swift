@@ -48,7 +48,7 @@ import ControllerFSM
 /// `gpiochip4` on early kernels and `gpiochip0` on later ones.
 public struct BoardFile: Hashable, Sendable {
     /// The GPIO implementation a board runs on.
-    public enum Backend: String, CaseIterable, Hashable, Sendable {
+    package enum Backend: String, CaseIterable, Hashable, Sendable {
         /// The in-memory simulated chip.
         case sim
         /// A real chip through the kernel's character device and libgpiod.
@@ -56,19 +56,19 @@ public struct BoardFile: Hashable, Sendable {
     }
 
     /// A label for logs and the `--json` summary.
-    public var name: String
+    package var name: String
     /// Whether the lines are simulated or real.
-    public var backend: Backend
+    package var backend: Backend
     /// The chip, by label, name (`gpiochip0`) or path (`/dev/gpiochip0`), as the file gave it.
-    public var chip: GPIOChipSelector
+    package var chip: GPIOChipSelector
     /// The consumer name the lines are requested under (`gpioinfo` shows it).
-    public var consumer: String
+    package var consumer: String
     /// Every wired input; `coin` and `push` are always present in a loaded board.
-    public var inputs: [InputRole: InputLine]
+    package var inputs: [InputRole: InputLine]
     /// Every wired output; `lock` is always present in a loaded board.
-    public var outputs: [OutputRole: OutputLine]
+    package var outputs: [OutputRole: OutputLine]
     /// The machine's timings and fail mode (`[turnstile]`, defaults where absent).
-    public var turnstile: TurnstileSettings
+    package var turnstile: TurnstileSettings
     /// How the simulator drives the inputs (`[sim]`, defaults where absent); read for every
     /// backend, since any board's wiring can be simulated.
     public var sim: SimSettings

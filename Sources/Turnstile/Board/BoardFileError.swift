@@ -16,30 +16,52 @@ public struct BoardFileError: Error, Hashable, Sendable, CustomStringConvertible
         case keyPath(String)
     }
 
+    /// The file, place, reason and hint, formatted the same way as the simulator's scenario
+    /// errors.
+    package var problem: FileProblem
+
     /// The file as the caller named it.
-    public var file: String
+    public var file: String {
+        get { problem.file }
+        set { problem.file = newValue }
+    }
+
     /// Line and column, key path, or the whole file.
-    public var location: Location
+    public var location: Location {
+        get {
+            switch problem.place {
+            case .wholeFile, .line: .file  // a board error is never placed by line alone
+            case .position(let line, let column): .position(line: line, column: column)
+            case .keyPath(let path): .keyPath(path)
+            }
+        }
+        set { problem.place = Self.place(of: newValue) }
+    }
+
     /// What is wrong.
-    public var reason: String
+    public var reason: String {
+        get { problem.reason }
+        set { problem.reason = newValue }
+    }
+
     /// How to fix it, when there is more to say than the reason.
-    public var hint: String?
+    public var hint: String? {
+        get { problem.hint }
+        set { problem.hint = newValue }
+    }
 
     package init(file: String, location: Location, reason: String, hint: String? = nil) {
-        self.file = file
-        self.location = location
-        self.reason = reason
-        self.hint = hint
+        problem = FileProblem(file: file, place: Self.place(of: location), reason: reason, hint: hint)
     }
 
     /// `file: place: reason; hint`, ready to print.
-    public var description: String {
-        let place = switch location {
-        case .file: ""
-        case .position(let line, let column): " line \(line), column \(column):"
-        case .keyPath(let path): " \(path):"
+    public var description: String { problem.description }
+
+    private static func place(of location: Location) -> FileProblem.Place {
+        switch location {
+        case .file: .wholeFile
+        case .position(let line, let column): .position(line: line, column: column)
+        case .keyPath(let path): .keyPath(path)
         }
-        // Parts may quote the file's own bytes: shown visibly, never raw.
-        return ("\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")).visible
     }
 }

@@ -2,7 +2,7 @@ extension BoardFile {
     /// The text of `boards/sim.toml`, built in so that `turnstiled simulate` runs without a board
     /// path and without knowing where the repository is. The package embeds the file itself
     /// (`Sources/Turnstile/Resources/sim.toml` links to it), so there is no copy to keep in step.
-    public static let defaultSimText = String(decoding: PackageResources.sim_toml, as: UTF8.self)
+    package static let defaultSimText = String(decoding: PackageResources.sim_toml, as: UTF8.self)
 
     /// `defaultSimText`, parsed: the simulated board with every input and output role wired.
     public static let defaultSim: BoardFile = {

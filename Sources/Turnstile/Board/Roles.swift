@@ -10,7 +10,7 @@ public enum InputRole: String, CaseIterable, Hashable, Sendable {
     case emergency
 
     /// Whether every board must wire this role (a turnstile cannot work without it).
-    public var isRequired: Bool { self == .coin || self == .push }
+    package var isRequired: Bool { self == .coin || self == .push }
 }
 
 /// What an output line drives. The raw value is the key under `[outputs]` in a board file.
@@ -25,7 +25,7 @@ public enum OutputRole: String, CaseIterable, Hashable, Sendable {
     case inhibit
 
     /// Whether every board must wire this role.
-    public var isRequired: Bool { self == .lock }
+    package var isRequired: Bool { self == .lock }
 }
 
 /// What the loader needs to read `[inputs.*]` and `[outputs.*]` the same way.

@@ -1,5 +1,5 @@
 /// Where the lock relay is left when the daemon stops.
-public enum FailMode: String, CaseIterable, Hashable, Sendable {
+package enum FailMode: String, CaseIterable, Hashable, Sendable {
     /// Driven locked: nobody passes unpaid while the controller is down.
     case secure
     /// Driven released: nobody is trapped (the choice where a fire code demands it).
@@ -10,15 +10,15 @@ extension BoardFile {
     /// The `[turnstile]` section: the machine's timings and how it fails.
     public struct TurnstileSettings: Hashable, Sendable {
         /// How long `unlocked` waits for a push before the credit expires.
-        public var relockTimeout: Duration
+        package var relockTimeout: Duration
         /// How long `outOfOrder` lasts before the turnstile returns to service.
-        public var repairPeriod: Duration
+        package var repairPeriod: Duration
         /// How long the push sensor may stay active before it counts as a jam (`fault`).
-        public var jamTimeout: Duration
+        package var jamTimeout: Duration
         /// How long the alarm sounds for a forced push.
-        public var alarmPulse: Duration
+        package var alarmPulse: Duration
         /// Where the lock is driven when the daemon stops.
-        public var failMode: FailMode
+        package var failMode: FailMode
     }
 
     /// The `[sim]` section: how the simulator drives the input lines.
@@ -28,7 +28,7 @@ extension BoardFile {
         /// How long one passage holds the push line active.
         public var pushPulse: Duration
         /// How long a repair request holds the service line active.
-        public var servicePulse: Duration
+        package var servicePulse: Duration
         /// Extra edges of contact bounce after each change of level (0: clean edges).
         public var bounceEdges: Int
         /// The time within which those extra edges fall.

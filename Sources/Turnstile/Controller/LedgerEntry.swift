@@ -8,18 +8,18 @@ import ControllerFSM
 /// right from the next entry, and only loses the detail of when each count happened.
 public struct LedgerEntry: Hashable, Sendable {
     /// When the step happened (the edge's kernel timestamp, the command's or deadline's time).
-    public var time: MachineInstant
+    package var time: MachineInstant
     /// The state after the step.
-    public var state: TurnstileState
+    package var state: TurnstileState
     /// The credit after the step.
-    public var credit: Int
+    package var credit: Int
     /// Every counter after the step, counted from the controller's start (`ignored` included).
-    public var counters: TurnstileCounters
+    package var counters: TurnstileCounters
     /// What the step was: the input edge or command that caused it, or `nil` for a timer or a
     /// jam found by the controller itself.
-    public var cause: ControllerInput?
+    package var cause: ControllerInput?
 
-    public init(time: MachineInstant, state: TurnstileState, credit: Int, counters: TurnstileCounters, cause: ControllerInput?) {
+    package init(time: MachineInstant, state: TurnstileState, credit: Int, counters: TurnstileCounters, cause: ControllerInput?) {
         self.time = time
         self.state = state
         self.credit = credit
@@ -29,7 +29,7 @@ public struct LedgerEntry: Hashable, Sendable {
 }
 
 /// An input the controller took: a debounced edge on an input line, or a direct command.
-public enum ControllerInput: Hashable, Sendable {
+package enum ControllerInput: Hashable, Sendable {
     /// A debounced edge: the line's role and the logical level it went to.
     case edge(InputRole, active: Bool)
     /// A command no input line carried (`fault`, `repair`, `emergencyOn`/`Off` from a control
@@ -39,10 +39,10 @@ public enum ControllerInput: Hashable, Sendable {
 
 /// One input the controller took, with its time: what a flight recorder writes.
 public struct InputRecord: Hashable, Sendable {
-    public var time: MachineInstant
-    public var input: ControllerInput
+    package var time: MachineInstant
+    package var input: ControllerInput
 
-    public init(time: MachineInstant, input: ControllerInput) {
+    package init(time: MachineInstant, input: ControllerInput) {
         self.time = time
         self.input = input
     }

@@ -17,15 +17,15 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     public typealias InputLog = RecordRing<InputRecord>
 
-    public let board: BoardFile
-    public let trace: Trace?
+    let board: BoardFile
+    let trace: Trace?
     /// Every output write that succeeded after the request (the initial levels are
     /// ``output(_:)``'s answers before ``start(at:)``).
-    public let outputLog: OutputLog?
+    let outputLog: OutputLog?
     /// Where the turnstile stood after every step: what a durable store drains.
-    public let ledger: Ledger?
+    let ledger: Ledger?
     /// Every debounced edge and command taken: what a flight recorder drains.
-    public let inputLog: InputLog?
+    let inputLog: InputLog?
     private let completionClock: (any MachineClock)?
 
     private var machine: TurnstileMachine.Machine
@@ -45,7 +45,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     private var jamTimeout: Int64
     private var alarmPulse: Int64
     /// Where the lock goes when the daemon stops; a reload may change it.
-    public private(set) var failMode: FailMode
+    package private(set) var failMode: FailMode
     /// When the held push becomes a jam; `Int64.max` when the push line is inactive.
     private var jamDeadline = Int64.max
     /// The push line has been held past the jam timeout and is still held: the arm is stuck, so
@@ -63,9 +63,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     private var cause: ControllerInput?
 
     /// Output writes that failed (each failed lock write also raised `fault`).
-    public private(set) var outputWriteFailures = 0
+    package private(set) var outputWriteFailures = 0
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
-    public private(set) var lostEdges = 0
+    package private(set) var lostEdges = 0
     /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
     /// so edges lost before the first read are counted too.
     private var expectedSequence: UInt64 = 0
@@ -185,7 +185,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Everything that happened up to `now` is handled first — edges already on the chip
     /// included — so a command never leaves an edge unread: the edge's debounce deadline is
     /// known again when the command returns, whatever order same-time inputs came in.
-    public func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) {
+    package func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) {
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
         dispatch(event, at: now.nanoseconds)
@@ -203,14 +203,14 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Drives the lock as the board's `fail_mode` says (`secure`: locked, `safe`: released) and
     /// gives the lines back.
-    public func stop(at now: MachineInstant) {
+    package func stop(at now: MachineInstant) {
         driveFailMode(at: now)
         releaseLines()
     }
 
     /// Drives the lock to the board's `fail_mode` level; the controller takes no more events
     /// after this (call ``releaseLines()`` next).
-    public func driveFailMode(at now: MachineInstant) {
+    package func driveFailMode(at now: MachineInstant) {
         guard let slot = slot(of: .lock) else { return }
         let level = failMode == .secure
         do {
@@ -224,7 +224,7 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Takes new timings and a new fail mode (a reloaded board file's `[turnstile]` section).
     /// A timer already running keeps its deadline; the next one started uses the new period.
-    public func retime(_ settings: BoardFile.TurnstileSettings) {
+    package func retime(_ settings: BoardFile.TurnstileSettings) {
         machine.context.retime(TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod))
         jamTimeout = settings.jamTimeout.nanosecondCount
         alarmPulse = settings.alarmPulse.nanosecondCount
@@ -236,7 +236,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// state, credit and counters. Outputs are requested at the levels the machine wants now;
     /// each input is read, and one found at a level other than the last one taken becomes an
     /// edge at `now`: what changed while the chip was gone is late, never lost.
-    public func reattach(to chip: Chip, at now: MachineInstant) throws(GPIOError) {
+    package func reattach(to chip: Chip, at now: MachineInstant) throws(GPIOError) {
         var levels = outputSettings
         for role in OutputRole.allCases {
             guard let slot = slot(of: role) else { continue }
@@ -273,18 +273,18 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Gives the lines back: outputs first, so that nothing taken after the fail-mode drive
     /// could move them. A released output is no longer driven and falls to its pull.
-    public func releaseLines() {
+    package func releaseLines() {
         outputs.release()
         inputs.release()
     }
 
     /// A descriptor that polls readable when input edges wait (`nil` on the simulator): what
     /// an event loop waits on, with ``nextDeadline`` as its timeout.
-    public var pollDescriptor: Int32? { inputs.pollDescriptor }
+    package var pollDescriptor: Int32? { inputs.pollDescriptor }
 
-    public var state: TurnstileState { machine.state }
-    public var credit: Int { machine.context.credit }
-    public var statistics: MachineStatistics { machine.statistics }
+    package var state: TurnstileState { machine.state }
+    package var credit: Int { machine.context.credit }
+    package var statistics: MachineStatistics { machine.statistics }
 
     /// The counters, with `ignored` taken from the machine's statistics.
     public var counters: TurnstileCounters {
@@ -294,12 +294,12 @@ public final class TurnstileController<Chip: GPIOChip> {
     }
 
     /// The logical level last written to `role`'s line; `nil` when the board does not wire it.
-    public func output(_ role: OutputRole) -> Bool? {
+    package func output(_ role: OutputRole) -> Bool? {
         slot(of: role).map { written[$0] }
     }
 
     /// Sets hooks on the machine (e.g. to watch passages in a simulation).
-    public func setHooks(_ hooks: MachineHooks<TurnstileState, TurnstileEvent>) {
+    package func setHooks(_ hooks: MachineHooks<TurnstileState, TurnstileEvent>) {
         machine.hooks = hooks
     }
 
@@ -433,7 +433,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     }
 
     /// The offset of the line a board file names, by name or number.
-    public static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
+    package static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
         switch selector {
         case .name(let name): try chip.offset(ofLineNamed: name)
         case .offset(let offset): GPIOLineOffset(offset)
@@ -466,10 +466,10 @@ extension OutputRole {
 /// One output write, as ``TurnstileController/outputLog`` records it.
 public struct OutputWrite: Hashable, Sendable {
     /// When the event that caused the write happened (an edge's kernel timestamp, a deadline).
-    public var time: MachineInstant
-    public var role: OutputRole
+    package var time: MachineInstant
+    package var role: OutputRole
     /// The logical level written.
-    public var value: Bool
+    package var value: Bool
     /// When the write returned, if the controller was given a completion clock.
-    public var completed: MachineInstant?
+    package var completed: MachineInstant?
 }

@@ -25,10 +25,10 @@ public struct TurnstileCounters: Sendable, Hashable {
         ]
     }
 
-    public static let names: [String] = TurnstileCounters().all.map(\.key)
+    package static let names: [String] = TurnstileCounters().all.map(\.key)
 
     /// The counter called `name`, if there is one.
-    public func value(named name: String) -> Int? {
+    package func value(named name: String) -> Int? {
         all.first { $0.key == name }?.value
     }
 }

@@ -67,7 +67,7 @@ extension Character {
 
 extension Duration {
     /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5").
-    public var secondsText: String {
+    package var secondsText: String {
         let micros = nanosecondCount / 1_000
         let whole = micros / 1_000_000
         var fraction = micros % 1_000_000

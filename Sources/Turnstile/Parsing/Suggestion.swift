@@ -1,6 +1,6 @@
 /// "Did you mean" for misspelt names, so a typo in a board or scenario file gets pointed at its
 /// fix instead of only being refused.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     ///
     /// Case is ignored when measuring (`outoforder` → `outOfOrder`), and the allowance grows with
@@ -19,7 +19,7 @@ public enum Suggestion {
     }
 
     /// `did you mean "x"?`, or nil when nothing is close.
-    public static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String? {
+    package static func didYouMean(_ word: String, in candidates: some Sequence<String>) -> String? {
         closest(to: word, in: candidates).map { "did you mean \"\($0)\"?" }
     }
 

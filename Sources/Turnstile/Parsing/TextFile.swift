@@ -23,19 +23,19 @@ package enum TextFile {
     package static func contents(path: String?, limit: Int) throws(Failure) -> String {
         let descriptor: Int32
         if let path {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            descriptor = FileSyscalls.openForReading(path)
             guard descriptor >= 0 else { throw Failure(reason: "cannot open: \(systemError())") }
         } else {
             descriptor = STDIN_FILENO
         }
-        defer { if path != nil { close(descriptor) } }
+        defer { if path != nil { FileSyscalls.close(descriptor) } }
 
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { FileSyscalls.read(descriptor, into: $0) }
             if count < 0 {
-                if errno == EINTR { continue }
+                if FileSyscalls.errno == EINTR { continue }
                 throw Failure(reason: "cannot read: \(systemError())")
             }
             if count == 0 { break }
@@ -52,6 +52,6 @@ package enum TextFile {
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private static func systemError() -> String {
-        String(cString: strerror(errno))
+        FileSyscalls.describe(FileSyscalls.errno)
     }
 }

@@ -1,14 +1,14 @@
 /// The longest times and durations the turnstile's files may give. Far inside the runtime's
 /// 64-bit nanosecond clock (about 292 years), so no sum of them can wrap.
-public enum TimeLimits {
+package enum TimeLimits {
     /// A scenario's times, `push hold` and its end: ten years of virtual time is plenty (a soak
     /// of a billion events covers about eight).
-    public static let scenarioTime = Duration.seconds(10 * 365 * 24 * 3600)
+    package static let scenarioTime = Duration.seconds(10 * 365 * 24 * 3600)
     /// A board's timings (relock, repair, jam, alarm pulse) and simulated pulse widths: a day.
-    public static let boardTiming = Duration.seconds(24 * 3600)
+    static let boardTiming = Duration.seconds(24 * 3600)
     /// A debounce period or a bounce window: a second is already far longer than any contact
     /// bounces (a few milliseconds).
-    public static let debounce = Duration.seconds(1)
+    static let debounce = Duration.seconds(1)
 
     /// `10 years`, `1 day`, `1 s`: as messages name a limit.
     package static func describe(_ limit: Duration) -> String {

@@ -126,7 +126,7 @@ public final class ControlServer: Sendable {
                 return
             }
             shared.pending.append(event)
-            if shared.pending.count == 1 { Self.poke(wake.write) }
+            if shared.pending.count == 1 { Syscalls.wake(wake.write) }
         }
     }
 
@@ -135,7 +135,7 @@ public final class ControlServer: Sendable {
     public func stop() {
         let first = shared.lock.withLock {
             defer { shared.stopping = true }
-            if !shared.stopping { Self.poke(wake.write) }
+            if !shared.stopping { Syscalls.wake(wake.write) }
             return !shared.stopping
         }
         guard first else { return }
@@ -152,13 +152,6 @@ public final class ControlServer: Sendable {
     /// What the server has done so far.
     public var statistics: ControlServerStatistics {
         shared.lock.withLock { shared.statistics }
-    }
-
-    /// Wakes the server thread. A full pipe already has a wake-up waiting, so a failed write
-    /// needs no retry.
-    private static func poke(_ descriptor: Int32) {
-        var byte: UInt8 = 1
-        _ = Glibc.write(descriptor, &byte, 1)
     }
 }
 

@@ -114,8 +114,7 @@ final class ControlServerLoop {
     }
 
     private func drainWake() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while bytes.withUnsafeMutableBytes({ Glibc.read(wake, $0.baseAddress, $0.count) }) > 0 {}
+        Syscalls.drainWake(wake)
     }
 
     // MARK: Requests

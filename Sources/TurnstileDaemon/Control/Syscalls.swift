@@ -6,13 +6,17 @@ import Glibc
 import Musl
 #endif
 
-/// Every system call the control socket makes, behind one thin layer (as in the GPIO backend
-/// and swift-system): one place to read what it asks of the kernel, and one place where a test
-/// makes a call fail (``InjectedFaults``) to see the server survive it.
+/// Every system call the daemon library makes (the control socket and the flight recorder),
+/// behind one thin layer (as in the GPIO backend and swift-system): one place to read what it
+/// asks of the kernel, and one place where a test makes a call fail (``InjectedFaults``) to see
+/// the daemon survive it.
 enum Syscalls {
     /// The calls a test can make fail.
     enum Call: Hashable, Sendable {
         case socket, bind, listen, accept, poll, read, write, peerCredentials, chown, chmod, unlink
+        /// The flight recorder's file: `open`, `write(2)` and `fsync` (`write` above is a
+        /// socket's send).
+        case open, fileWrite, fsync
     }
 
     /// Failures tests arm; each fires once, in the order armed.
@@ -178,8 +182,44 @@ enum Syscalls {
         return (ends[0], ends[1])
     }
 
+    /// Writes one byte to the wake pipe. A full pipe already has a wake-up waiting, so a failed
+    /// write needs no retry (and no test makes it fail).
+    static func wake(_ writeEnd: Int32) {
+        var byte: UInt8 = 1
+        _ = Glibc.write(writeEnd, &byte, 1)
+    }
+
+    /// Takes every byte waiting in the (non-blocking) wake pipe.
+    static func drainWake(_ readEnd: Int32) {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ Glibc.read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// `path` created or truncated, open for writing, close-on-exec; -1 with `errno` set.
+    static func createForWriting(_ path: String, mode: mode_t) -> Int32 {
+        if fails(.open) { return -1 }
+        return Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+    }
+
+    /// A plain `write(2)` to a file; how many bytes were written, or -1 with `errno` set.
+    static func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        if fails(.fileWrite) { return -1 }
+        return Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+    }
+
+    /// Makes what was written to `descriptor` durable; -1 with `errno` set.
+    static func fsync(_ descriptor: Int32) -> Int32 {
+        if fails(.fsync) { return -1 }
+        return Glibc.fsync(descriptor)
+    }
+
     static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
+    }
+
+    /// The system's text for `code`, e.g. "No space left on device".
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     static var effectiveUserID: UInt32 { geteuid() }

@@ -18,14 +18,14 @@ public final class FlightRecorder {
     /// Creates (or truncates) `path` and writes the header.
     public init(path: String, board: BoardFile, boardPath: String, origin: MachineInstant) throws(RecorderError) {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw RecorderError(path: path, errno: errno) }
+        descriptor = Syscalls.createForWriting(path, mode: 0o644)
+        guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno) }
         transcriber = ScenarioTranscriber(board: board, origin: origin)
         write(ScenarioTranscriber.header(board: board, boardPath: boardPath))
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { Syscalls.close(descriptor) }
     }
 
     public func take(_ record: InputRecord) {
@@ -37,23 +37,26 @@ public final class FlightRecorder {
     public func finish(at end: MachineInstant) {
         guard failure == nil else { return }
         for line in transcriber.finish(at: end) { write(line + "\n") }
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
-            descriptor = -1
+        guard descriptor >= 0 else { return }
+        if Syscalls.fsync(descriptor) != 0 {
+            // The bytes were written but may not be on the disk: say so rather than leave a
+            // recording that looks complete.
+            failure = "\(path): \(Syscalls.describe(Syscalls.errno)) making it durable; the recording may be incomplete"
         }
+        Syscalls.close(descriptor)
+        descriptor = -1
     }
 
     private func write(_ text: String) {
         guard failure == nil, descriptor >= 0 else { return }
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { Syscalls.writeFile(descriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             if written < 0 {
-                if errno == EINTR { continue }
-                failure = "\(path): \(String(cString: strerror(errno))); the recording stopped here (the controller goes on)"
-                close(descriptor)
+                if Syscalls.errno == EINTR { continue }
+                failure = "\(path): \(Syscalls.describe(Syscalls.errno)); the recording stopped here (the controller goes on)"
+                Syscalls.close(descriptor)
                 descriptor = -1
                 return
             }
@@ -66,6 +69,6 @@ public struct RecorderError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Int32
     public var description: String {
-        "cannot write the recording \(path): \(String(cString: strerror(errno))) (does the directory exist, and may turnstiled write there?)"
+        "cannot write the recording \(path): \(Syscalls.describe(errno)) (does the directory exist, and may turnstiled write there?)"
     }
 }

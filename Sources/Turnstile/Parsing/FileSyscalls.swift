@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system calls the board and scenario loaders make, behind one thin layer as the daemon's
+/// and the GPIO backend's are: one place to read what they ask of the kernel, and one place
+/// where a test makes a call fail (``failing``) to see the failure reported.
+enum FileSyscalls {
+    /// The calls a test can make fail.
+    enum Call: Hashable, Sendable {
+        case open, read
+    }
+
+    /// The calls that fail, with the `errno` each sets, for the current task only. Task-local
+    /// rather than process-wide (as the daemon's are): the loaders' tests run in parallel in one
+    /// process, and a failure armed for one must not be taken by another reading its own file.
+    @TaskLocal static var failing: [Call: Int32] = [:]
+
+    /// The calling thread's `errno`.
+    static var errno: Int32 {
+        get {
+            #if canImport(Glibc)
+            Glibc.errno
+            #elseif canImport(Musl)
+            Musl.errno
+            #else
+            Darwin.errno
+            #endif
+        }
+        set {
+            #if canImport(Glibc)
+            Glibc.errno = newValue
+            #elseif canImport(Musl)
+            Musl.errno = newValue
+            #else
+            Darwin.errno = newValue
+            #endif
+        }
+    }
+
+    /// True, with `errno` set, when a test made `call` fail.
+    private static func fails(_ call: Call) -> Bool {
+        guard let code = failing[call] else { return false }
+        errno = code
+        return true
+    }
+
+    /// `path` opened for reading, close-on-exec; -1 with `errno` set.
+    static func openForReading(_ path: String) -> Int32 {
+        if fails(.open) { return -1 }
+        return open(path, O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Up to `buffer.count` bytes; 0 at the end, -1 with `errno` set.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if fails(.read) { return -1 }
+        #if canImport(Glibc)
+        return Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+        #elseif canImport(Musl)
+        return Musl.read(descriptor, buffer.baseAddress, buffer.count)
+        #else
+        return Darwin.read(descriptor, buffer.baseAddress, buffer.count)
+        #endif
+    }
+
+    static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+        #elseif canImport(Musl)
+        _ = Musl.close(descriptor)
+        #else
+        _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// The system's text for `code`, e.g. "No such file or directory".
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
