@@ -15,6 +15,13 @@ IMPLEMENTATIONS = ["c-switch", "swift-switch", "closure-dictionary", "controller
 REFERENCE = "c-switch"
 # Issue 4's targets: (machine, implementation, largest ratio to the C switch).
 TARGETS = [("turnstile", "controllerfsm", 1.25), ("complex", "controllerfsm", 1.5), ("turnstile", "controllerfsm-full", 2.0)]
+# Issue 9: instructions per event (callgrind, exact) and wall time against the C switch.
+RUNTIME_V2_TARGETS = [
+    ("turnstile", "controllerfsm", "instr", 100),
+    ("turnstile", "controllerfsm", "time", 2.5),
+    ("turnstile", "controllerfsm-full", "instr", 150),
+    ("complex", "controllerfsm", "time", 1.25),
+]
 PREFIX = "Current_run.DispatchBenchmarks."
 
 
@@ -100,6 +107,22 @@ def main() -> None:
         ratio = row["p50"] / reference["p50"]
         verdict = "met" if ratio <= limit else f"MISSED by {ratio / limit:.2f}x"
         print(f"  {machine} {implementation}: {ratio:.2f}x (target <= {limit}x): {verdict}")
+    print("Targets (issue 9, runtime v2):")
+    for machine, implementation, kind, limit in RUNTIME_V2_TARGETS:
+        row, reference = rows.get((machine, implementation)), rows.get((machine, REFERENCE))
+        if not row:
+            continue
+        if kind == "instr":
+            if row["ir"] is None:
+                continue
+            value, shown = row["ir"], f"{row['ir']:.1f} instr/event (target <= {limit})"
+        else:
+            if not reference:
+                continue
+            value = row["p50"] / reference["p50"]
+            shown = f"{value:.2f}x the C switch's time (target <= {limit}x)"
+        verdict = "met" if value <= limit else f"MISSED by {value / limit:.2f}x"
+        print(f"  {machine} {implementation}: {shown}: {verdict}")
     for machine in MACHINES:
         for implementation in ("controllerfsm", "controllerfsm-full"):
             row = rows.get((machine, implementation))

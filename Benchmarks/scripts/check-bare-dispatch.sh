@@ -8,11 +8,19 @@
 set -euo pipefail
 probe=${1:-"$(dirname "$0")/../.build/release/CallgrindProbe"}
 [ -x "$probe" ] || { echo "no $probe: swift build -c release --package-path Benchmarks --product CallgrindProbe" >&2; exit 2; }
-symbols=$(nm "$probe" | grep -o '\$s13ControllerFSM15ObservedMachineV8dispatch_2at[^ ]*10UnobservedV[^ ]*Tg5' | sort -u)
+# Whole symbol names: the optimiser may specialise further (e.g. `...Tg5Tf4ndn_n` once an
+# argument is dead), and a name cut short disassembles to nothing, which would pass unchecked.
+symbols=$(nm --defined-only "$probe" | awk '{print $3}' | grep -E '^\$s13ControllerFSM15ObservedMachineV8dispatch_2at.*10UnobservedV.*Tg5' | sort -u)
 [ -n "$symbols" ] || { echo "no dispatch specialised for Unobserved in $probe" >&2; exit 1; }
 status=0
 for symbol in $symbols; do
-    calls=$(objdump -d --no-show-raw-insn --disassemble="$symbol" "$probe" | grep -E '\scall' || true)
+    code=$(objdump -d --no-show-raw-insn --disassemble="$symbol" "$probe" | grep -E '^ +[0-9a-f]+:' || true)
+    if [ -z "$code" ]; then
+        echo "no instructions found for $symbol: the check would see nothing" >&2
+        status=1
+        continue
+    fi
+    calls=$(grep -E '\scall' <<<"$code" || true)
     direct=$(grep -v 'call   \*%' <<<"$calls" || true)
     echo "$(grep -c . <<<"$calls") calls, all through the table's closures: ${symbol:0:90}…"
     if [ -n "$direct" ]; then
