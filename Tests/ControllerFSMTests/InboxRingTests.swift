@@ -1,5 +1,6 @@
 @testable import ControllerFSM
 import Dispatch
+import Synchronization
 import Testing
 
 @Suite("Inbox ring")
@@ -49,19 +50,26 @@ struct InboxRingTests {
     func concurrentProducers() {
         let ring = InboxRing<Int>(capacity: 8)
         let producers = 4
-        let perProducer = 20_000
+        let perProducer = 10_000
+        struct Seen {
+            var last: [Int]
+            var taken = 0
+            var outOfOrder = 0
+        }
+        // Handed back through a Mutex, so the thread sanitizer sees the consumer's writes ordered
+        // before the test reads them.
+        let result = Mutex(Seen(last: []))
         let consumer = DispatchGroup()
-        nonisolated(unsafe) var lastSeen = [Int](repeating: -1, count: producers)
-        nonisolated(unsafe) var taken = 0
-        nonisolated(unsafe) var outOfOrder = 0
         DispatchQueue.global().async(group: consumer) {
-            while taken < producers * perProducer {
+            var seen = Seen(last: [Int](repeating: -1, count: producers))
+            while seen.taken < producers * perProducer {
                 guard let (entry, _) = ring.take() else { continue }
                 let (producer, sequence) = entry.quotientAndRemainder(dividingBy: perProducer)
-                if sequence != lastSeen[producer] + 1 { outOfOrder += 1 }
-                lastSeen[producer] = sequence
-                taken += 1
+                if sequence != seen.last[producer] + 1 { seen.outOfOrder += 1 }
+                seen.last[producer] = sequence
+                seen.taken += 1
             }
+            result.withLock { $0 = seen }
         }
         DispatchQueue.concurrentPerform(iterations: producers) { producer in
             for sequence in 0..<perProducer {
@@ -69,8 +77,9 @@ struct InboxRingTests {
             }
         }
         consumer.wait()
-        #expect(taken == producers * perProducer)
-        #expect(outOfOrder == 0)
-        #expect(lastSeen == [Int](repeating: perProducer - 1, count: producers))
+        let seen = result.withLock { $0 }
+        #expect(seen.taken == producers * perProducer)
+        #expect(seen.outOfOrder == 0)
+        #expect(seen.last == [Int](repeating: perProducer - 1, count: producers))
     }
 }
