@@ -22,9 +22,19 @@ for sanitizer in "${sanitizers[@]}"; do
     defines=(-Xswiftc -DCONTROLLERFSM_SANITIZED)
     [ "$sanitizer" != thread ] || defines+=(-Xswiftc -DCONTROLLERFSM_PTHREAD_LOCK)
     # Swift Testing only: the suite has no XCTest cases, and XCTest's runner leaks on its own.
-    swift test --sanitize="$sanitizer" --scratch-path ".build-$sanitizer-sanitizer" --disable-xctest "${defines[@]}" 2>&1 \
-        | grep -vE "^\[[0-9]+/[0-9]+\]|Cannot export local symbol|^(Building|Compiling|Write|Linking)" | tail -60
-    status=${PIPESTATUS[0]}
+    log=$(mktemp)
+    set +e
+    swift test --sanitize="$sanitizer" --scratch-path ".build-$sanitizer-sanitizer" --disable-xctest "${defines[@]}" >"$log" 2>&1
+    status=$?
+    set -e
+    # The failures first (a long run's tail can cut them off), then the end of the run.
+    if grep -qE "✘|recorded an issue|ThreadSanitizer|AddressSanitizer|LeakSanitizer" "$log"; then
+        echo "--- failures and sanitizer reports:"
+        grep -E -A12 "✘.*recorded an issue|^WARNING: ThreadSanitizer|^==[0-9]+==ERROR" "$log" | head -200 || true
+        echo "--- end of the run:"
+    fi
+    grep -vE "^\[[0-9]+/[0-9]+\]|Cannot export local symbol|^(Building|Compiling|Write|Linking)" "$log" | tail -60  || true
+    rm -f "$log"
     if [ "$status" -ne 0 ]; then
         echo "error: the tests failed under the $sanitizer sanitizer (above)" >&2
         exit "$status"

@@ -18,8 +18,8 @@ final class InboxRing<Entry>: @unchecked Sendable {
     @usableFromInline let entries: UnsafeMutablePointer<Entry>
     @usableFromInline let mask: Int
     @usableFromInline let nextToClaim: Atomic<Int>
-    /// Written by the consumer only. Atomic because a producer that could not take the dispatch
-    /// lock reads it to look for entries left behind.
+    /// Written by the consumer only. Atomic because the thread that has just let go of the
+    /// dispatch lock reads it, without the lock, to look for entries left behind.
     @usableFromInline let nextToTake: Atomic<Int>
 
     /// `capacity` is rounded up to a power of two. `firstPosition` is for tests of wrapping.
