@@ -25,7 +25,8 @@ let package = Package(
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
-        .target(name: "ControllerFSM"),
+        // CLinux for the futex its lock sleeps on (Platform/; Core/ uses nothing of the OS).
+        .target(name: "ControllerFSM", dependencies: ["CLinux"]),
         // The simulated GPIO backend: in-memory chip, bouncing input drivers, virtual time.
         .target(name: "ControllerFSMSim", dependencies: ["ControllerFSM"]),
         // libgpiod through one neutral C API over its v1 (1.6) and v2 (2.x) generations; the

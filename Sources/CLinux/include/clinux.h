@@ -1,7 +1,8 @@
 /*
- * clinux.h — the Linux calls turnstiled's event loop needs that Swift's Glibc module does not
- * export (they sit behind _GNU_SOURCE or in headers it leaves out): ppoll, and standard
- * output's buffering.
+ * clinux.h — the Linux calls that Swift's Glibc module does not export (they sit behind
+ * _GNU_SOURCE, in headers it leaves out, or behind the variadic syscall(2)): the futex the
+ * runtime's lock sleeps on, and for turnstiled's event loop ppoll and standard output's
+ * buffering.
  */
 #ifndef CLINUX_H
 #define CLINUX_H
@@ -19,5 +20,13 @@ int clinux_flush_stdout(void);
 
 /* Makes standard output line-buffered, even into a pipe. */
 void clinux_line_buffer_stdout(void);
+
+/* futex(2) FUTEX_WAIT_PRIVATE: sleeps while *word == expected. Returns 0 when woken, or the
+ * errno: EAGAIN (*word had changed), EINTR (a signal). */
+int clinux_futex_wait(uint32_t *word, uint32_t expected);
+
+/* futex(2) FUTEX_WAKE_PRIVATE: wakes up to `count` threads sleeping on `word`. Returns how many
+ * it woke, or -errno. */
+int clinux_futex_wake(uint32_t *word, int count);
 
 #endif

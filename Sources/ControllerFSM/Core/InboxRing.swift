@@ -91,4 +91,12 @@ final class InboxRing<Entry>: @unchecked Sendable {
         let position = nextToTake.load(ordering: .relaxed)
         return sequences[position & mask].load(ordering: .acquiring) == position &+ 1
     }
+
+    /// Whether a position has been claimed and not taken: an entry published, or about to be.
+    /// Cheaper than `hasPublishedEntry` (two loads, no slot), so the uncontended path asks this
+    /// and leaves `take` to say whether the entry is there yet.
+    @inlinable
+    var hasClaimedEntry: Bool {
+        nextToTake.load(ordering: .relaxed) != nextToClaim.load(ordering: .relaxed)
+    }
 }

@@ -32,7 +32,9 @@ public struct TraceObserver<State: MachineSymbol, Event: MachineSymbol>: Machine
     @inlinable public init(_ ring: TraceRing<State, Event>) { self.ring = ring }
     @inlinable public var isObserving: Bool { true }
     @inlinable public func willDispatch(_ event: Event, in state: State) {}
-    @inlinable public func didDispatch(_ record: DispatchRecord<State, Event>) { ring.record(record) }
+    // Always inlined, with `record`, so the record's fields are stored straight into the ring.
+    @inlinable @inline(__always)
+    public func didDispatch(_ record: DispatchRecord<State, Event>) { ring.record(record) }
 }
 
 /// Hooks and a trace that can be set and changed while the machine runs: what `StateMachine`

@@ -49,7 +49,7 @@ where Observer.State == State, Observer.Event == Event {
         effects.nextDeadline = .max
         effects.currentTime = time.nanoseconds
         table.work[effects.currentState.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
-        drainQueue(at: time.nanoseconds)
+        drainQueue()
     }
 
     public var statistics: MachineStatistics {
@@ -86,8 +86,8 @@ where Observer.State == State, Observer.Event == Event {
         let now = time.nanoseconds > effects.currentTime ? time.nanoseconds : effects.currentTime
         effects.currentTime = now
         if effects.nextDeadline <= now { fireTimers(before: event, upTo: now) }
-        let outcome = dispatch(event, at: now)
-        if !effects.queue.isEmpty { drainQueue(at: now) }
+        let outcome = dispatch(event)
+        if !effects.queue.isEmpty { drainQueue() }
         return outcome
     }
 
@@ -117,22 +117,24 @@ where Observer.State == State, Observer.Event == Event {
             // An expiry happens at its deadline, which is never later than `limit`.
             let deadline = effects.timers[slot].deadline
             effects.currentTime = deadline
-            _ = dispatch(effects.timers[slot].event, at: deadline)
-            if !effects.queue.isEmpty { drainQueue(at: deadline) }
+            _ = dispatch(effects.timers[slot].event)
+            if !effects.queue.isEmpty { drainQueue() }
         }
         effects.currentTime = limit
     }
 
+    /// Events that actions sent, at the time of the event that sent them.
     @inlinable @inline(never)
-    mutating func drainQueue(at now: Int64) {
+    mutating func drainQueue() {
         while let next = effects.queue.pop() {
-            _ = dispatch(next, at: now)
+            _ = dispatch(next)
         }
     }
 
-    /// One event: find the first row whose guard holds, run exit, action and entry work.
+    /// One event, at `effects.currentTime`: find the first row whose guard holds, run exit,
+    /// action and entry work.
     @inlinable
-    mutating func dispatch(_ event: Event, at now: Int64) -> DispatchOutcome {
+    mutating func dispatch(_ event: Event) -> DispatchOutcome {
         // The state lives in `effects` only, where actions read it, so a transition stores it once.
         let from = effects.currentState
         if observer.isObserving { observer.willDispatch(event, in: from) }
@@ -165,7 +167,7 @@ where Observer.State == State, Observer.Event == Event {
         }
         if outcome == .ignored { counts.ignored &+= 1 }
         if observer.isObserving {
-            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: now), from: from, event: event, to: effects.currentState, outcome: outcome))
+            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState, outcome: outcome))
         }
         return outcome
     }

@@ -1,6 +1,6 @@
-/// A value shared between threads behind a ``MutexLock``: the standard library's `Mutex` in
-/// normal builds, a pthread mutex in ThreadSanitizer builds (`CONTROLLERFSM_PTHREAD_LOCK`), which
-/// TSan can see — with `Mutex` used directly it reports every access as a race.
+/// A value shared between threads behind a ``MutexLock``, whose atomic lock word
+/// ThreadSanitizer sees (the standard library's `Mutex` sleeps on a futex TSan cannot see, and
+/// used directly it reports every access as a race).
 ///
 /// `withLock` is inlinable so every caller gets it specialised for its own value and result
 /// types. Called unspecialised from another module, the generic `Result` it builds needs its

@@ -1,0 +1,140 @@
+@testable import ControllerFSM
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+import Testing
+
+/// The runtime's own futex lock: mutual exclusion, the try path, and waking a sleeping waiter.
+/// A lost wake would leave a test asleep for ever: the time limit makes it a failure.
+@Suite("MutexLock", .timeLimit(.minutes(1)))
+struct MutexLockTests {
+    /// Counts threads inside the lock; a plain counter the lock alone protects.
+    final class Occupancy: @unchecked Sendable {
+        let inside = Atomic<Int>(0)
+        let mostInsideAtOnce = Atomic<Int>(0)
+        var unprotectedCount = 0
+
+        func enter() {
+            let now = inside.add(1, ordering: .relaxed).newValue
+            mostInsideAtOnce.max(now, ordering: .relaxed)
+        }
+
+        func leave() { inside.subtract(1, ordering: .relaxed) }
+    }
+
+    static let threads = 4
+    static let rounds = 20_000
+
+    @Test("threads contending for the lock are never inside together, and no update is lost")
+    func mutualExclusion() {
+        let lock = MutexLock()
+        let occupancy = Occupancy()
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+            for _ in 0..<Self.rounds {
+                lock.withLock {
+                    occupancy.enter()
+                    occupancy.unprotectedCount += 1
+                    occupancy.leave()
+                }
+            }
+        }
+        #expect(occupancy.unprotectedCount == Self.threads * Self.rounds)
+        #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
+        #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)
+    }
+
+    @Test("withLockIfAvailable runs nothing while another thread holds the lock, and runs once it is free")
+    func tryPath() {
+        let lock = MutexLock()
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            lock.withLock {
+                held.signal()
+                release.wait()
+            }
+        }
+        held.wait()
+        #expect(lock.withLockIfAvailable { 1 } == nil)
+        release.signal()
+        done.wait()
+        #expect(lock.withLockIfAvailable { 2 } == 2)
+        #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)
+    }
+
+    @Test("a thread asleep waiting for the lock is woken when it is let go, and gets it only then")
+    func sleepingWaiterIsWoken() {
+        let lock = MutexLock()
+        let occupancy = Occupancy()
+        let held = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            lock.withLock {
+                occupancy.enter()
+                held.signal()
+                // Long enough for the waiter below to go to sleep on the futex.
+                waitUntil { lock.word.pointee.load(ordering: .relaxed) == MutexLock.lockedWithWaiters }
+                occupancy.unprotectedCount += 1
+                occupancy.leave()
+            }
+        }
+        held.wait()
+        lock.withLock {
+            occupancy.enter()
+            // The holder's update is seen: it let go before this ran.
+            #expect(occupancy.unprotectedCount == 1)
+            occupancy.unprotectedCount += 1
+            occupancy.leave()
+        }
+        done.wait()
+        #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
+        #expect(occupancy.unprotectedCount == 2)
+        #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)
+    }
+
+    @Test("a waiter woken early (a signal, a racing wake) looks again and does not take a held lock")
+    func spuriousWakeupsAreTolerated() {
+        let lock = MutexLock()
+        let occupancy = Occupancy()
+        let injected = 1_000
+        Futex.spuriousWakeupsToInject.store(injected, ordering: .relaxed)
+        defer { Futex.spuriousWakeupsToInject.store(0, ordering: .relaxed) }
+        let held = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            lock.withLock {
+                occupancy.enter()
+                held.signal()
+                // Hold on until the waiter has been woken early many times.
+                waitUntil { Futex.spuriousWakeupsToInject.load(ordering: .relaxed) < injected / 2 }
+                occupancy.leave()
+            }
+        }
+        held.wait()
+        lock.withLock {
+            occupancy.enter()
+            occupancy.leave()
+        }
+        done.wait()
+        #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
+        #expect(Futex.spuriousWakeupsToInject.load(ordering: .relaxed) < injected / 2)
+    }
+}
+
+/// Polls `condition` every millisecond, for at most ten seconds (then the test's own checks
+/// fail rather than the run hanging).
+private func waitUntil(_ condition: () -> Bool) {
+    let step = 1_000_000
+    let limit = 10_000
+    var polls = 0
+    while !condition() && polls < limit {
+        polls += 1
+        var pause = timespec(tv_sec: 0, tv_nsec: step)
+        nanosleep(&pause, nil)
+    }
+}
