@@ -19,7 +19,8 @@ final class ControlServerTests {
 
     deinit { Syscalls.injected.disarmAll() }
 
-    private func start(group: String? = nil, limits: ControlServerLimits = .standard) throws -> ControlServer {
+    /// A server on the scratch socket (used by the extensions' tests too).
+    func start(group: String? = nil, limits: ControlServerLimits = .standard) throws -> ControlServer {
         try ControlServer(path: scratch.socket, group: group, limits: limits, handler: recorder.handler)
     }
 

@@ -44,14 +44,16 @@ public final class ControlClient {
         let bytes = request.encoded()
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes { Syscalls.clientSend(descriptor, $0) }
             if written < 0 && Syscalls.errno == EINTR { continue }
             guard written > 0 else {
+                // Taken now: the look for a refusal below makes calls of its own.
+                let code = Syscalls.errno
                 // The daemon may have refused the connection before reading: its reply says why.
                 if let reply = try? nextReply(timeoutSeconds: 1), case .failure(let failure) = reply.reply {
                     throw failure.code == "permission_denied" ? .permissionDenied(path: path, reply: failure) : .refused(failure)
                 }
-                throw .system(path: path, call: "send", errno: Syscalls.errno)
+                throw .system(path: path, call: "send", errno: code)
             }
             offset += written
         }
@@ -74,13 +76,13 @@ public final class ControlClient {
             guard buffered.count <= Self.maxReplyBytes else { throw .badReply(path: path, .requestTooLong(limit: Self.maxReplyBytes)) }
             var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
             let milliseconds = timeoutSeconds.map { Int32(clamping: Int(($0 * 1000).rounded(.up))) } ?? -1
-            let ready = Glibc.poll(&waiting, 1, milliseconds)
+            let ready = Syscalls.poll(&waiting, milliseconds: milliseconds, fault: .clientPoll)
             if ready < 0 && Syscalls.errno == EINTR { continue }
             guard ready > 0 else {
                 if ready == 0 { throw .timedOut(path: path, seconds: timeoutSeconds ?? 0) }
                 throw .system(path: path, call: "poll", errno: Syscalls.errno)
             }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Syscalls.read(descriptor, into: $0, fault: .clientRead) }
             if count < 0 && Syscalls.errno == EINTR { continue }
             if count < 0 && Syscalls.errno == ECONNRESET { return nil }
             guard count >= 0 else { throw .system(path: path, call: "read", errno: Syscalls.errno) }
@@ -121,7 +123,7 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
         case .pathTooLong(let path):
             return "the socket path \(path) is longer than a Unix socket address holds (\(Syscalls.maxSocketPathBytes) bytes); use a shorter --socket"
         case .system(let path, let call, let code):
-            return "cannot talk to turnstiled on \(path): \(call) failed: \(String(cString: strerror(code)))"
+            return "cannot talk to turnstiled on \(path): \(call) failed: \(Syscalls.describe(code))"
         }
     }
 }

@@ -69,7 +69,7 @@ public final class ControlServer: Sendable {
         }
         // Linux gives the bound file the socket's own mode (less the umask): set it first, so
         // the file is never more open than 0660, not even between bind and chmod.
-        _ = fchmod(listener, Self.socketMode)
+        Syscalls.setMode(listener, Self.socketMode)
         guard Syscalls.bind(listener, address) == 0 else { throw fail("bind", unlinking: false) }
         if let groupID {
             guard Syscalls.chown(path, group: groupID) == 0 else { throw fail("chown", unlinking: true) }

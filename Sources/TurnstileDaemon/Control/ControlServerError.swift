@@ -32,7 +32,7 @@ public enum ControlServerError: Error, Sendable, Equatable, CustomStringConverti
         case .unknownGroup(let name):
             return "the control group \"\(name)\" does not exist; create it (sudo groupadd --system \(name)) or choose another --control-group"
         case .systemCall(let call, let path, let code):
-            let reason = String(cString: strerror(code))
+            let reason = Syscalls.describe(code)
             let fix = code == EACCES || code == EPERM
                 ? "; turnstiled needs write access to the socket's directory (and membership of the control group to give it the socket)"
                 : ""

@@ -1,22 +1,32 @@
-import ControllerFSM
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
 
-/// Every system call the daemon library makes (the control socket and the flight recorder),
-/// behind one thin layer (as in the GPIO backend and swift-system): one place to read what it
-/// asks of the kernel, and one place where a test makes a call fail (``InjectedFaults``) to see
-/// the daemon survive it.
+/// Every system call the daemon library makes (the control socket and its client, the flight
+/// recorder, the command inbox, the systemd notifier, the log handler), behind one thin layer
+/// (as in the GPIO backend and swift-system): one place to read what it asks of the kernel, and
+/// one place where a test makes a call fail (``InjectedFaults``) to see the daemon survive it.
+/// Nothing outside this layer calls libc; the others use its constants and types only.
 enum Syscalls {
     /// The calls a test can make fail.
     enum Call: Hashable, Sendable {
+        /// The control server's socket calls.
         case socket, bind, listen, accept, poll, read, write, peerCredentials, chown, chmod, unlink
         /// The flight recorder's file: `open`, `write(2)` and `fsync` (`write` above is a
         /// socket's send).
         case open, fileWrite, fsync
+        /// The wake-up pipes (the control server's and the command inbox's): making one, and
+        /// the one-byte write that wakes its reader.
+        case pipe, wake
+        /// `turnstiled ctl`'s side of the control socket. Its own cases: a test runs client and
+        /// server in one process, and a fault armed for one side must not be taken by the other.
+        case clientSend, clientPoll, clientRead
+        /// The systemd notifier's datagram socket and its `sendto`.
+        case notifySocket, notifySend
+        /// The log handler's write to standard error.
+        case logWrite
     }
 
     /// Failures tests arm; each fires once, in the order armed.
@@ -40,11 +50,22 @@ enum Syscalls {
     }
 
     /// -1 with `errno` set when a test armed a failure of `call`.
-    private static func fails(_ call: Call) -> Bool {
+    static func fails(_ call: Call) -> Bool {
         guard let code = injected.take(call) else { return false }
         errno = code
         return true
     }
+
+    static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// The system's text for `code`, e.g. "No space left on device".
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    static var processID: Int32 { getpid() }
 
     /// A new close-on-exec Unix stream socket.
     static func unixStreamSocket() -> Int32 {
@@ -106,6 +127,11 @@ enum Syscalls {
         return connection
     }
 
+    /// The socket's own mode, before `bind` gives it to the file.
+    static func setMode(_ descriptor: Int32, _ mode: mode_t) {
+        _ = fchmod(descriptor, mode)
+    }
+
     /// Sets `O_NONBLOCK` and `FD_CLOEXEC`.
     static func makeNonBlocking(_ descriptor: Int32) -> Bool {
         let flags = fcntl(descriptor, F_GETFL)
@@ -113,16 +139,18 @@ enum Syscalls {
         return fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0
     }
 
-    /// Waits for `descriptors` up to `milliseconds` (-1: without limit).
-    static func poll(_ descriptors: inout [pollfd], milliseconds: Int32) -> Int32 {
-        if fails(.poll) { return -1 }
+    /// Waits for `descriptors` up to `milliseconds` (-1: without limit). `fault`: the armed
+    /// failure it takes (the client passes its own).
+    static func poll(_ descriptors: inout [pollfd], milliseconds: Int32, fault: Call = .poll) -> Int32 {
+        if fails(fault) { return -1 }
         return descriptors.withUnsafeMutableBufferPointer {
             Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds)
         }
     }
 
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        if fails(.read) { return -1 }
+    /// `fault`: the armed failure it takes (the client passes its own).
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, fault: Call = .read) -> Int {
+        if fails(fault) { return -1 }
         return Glibc.read(descriptor, buffer.baseAddress, buffer.count)
     }
 
@@ -131,6 +159,29 @@ enum Syscalls {
     static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         if fails(.write) { return -1 }
         return Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+    }
+
+    /// The client's send: blocking (it has nothing else to do), and without `SIGPIPE` either (a
+    /// daemon that hung up is an error to report, not the end of `turnstiled ctl`).
+    static func clientSend(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        if fails(.clientSend) { return -1 }
+        return Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+    }
+
+    /// A non-blocking, close-on-exec Unix datagram socket: the systemd notifier's.
+    static func unixDatagramSocket() -> Int32 {
+        if fails(.notifySocket) { return -1 }
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        return Glibc.socket(AF_UNIX, type, 0)
+    }
+
+    /// One datagram to `address` (of `length` bytes: an abstract name is shorter than the
+    /// structure); how many bytes went, or -1 with `errno` set.
+    static func sendDatagram(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to address: UnsafePointer<sockaddr_un>, length: socklen_t) -> Int {
+        if fails(.notifySend) { return -1 }
+        return address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, length)
+        }
     }
 
     /// The connected peer's process, user and group as the kernel recorded them at `connect`
@@ -169,116 +220,4 @@ enum Syscalls {
 
     static func isSocket(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFSOCK }
     static func isDirectory(_ status: stat) -> Bool { status.st_mode & S_IFMT == S_IFDIR }
-
-    /// A pipe whose ends are non-blocking and close-on-exec: the server thread's wake-up call.
-    static func wakePipe() -> (read: Int32, write: Int32)? {
-        var ends: [Int32] = [0, 0]
-        guard Glibc.pipe(&ends) == 0 else { return nil }
-        guard makeNonBlocking(ends[0]), makeNonBlocking(ends[1]) else {
-            _ = Glibc.close(ends[0])
-            _ = Glibc.close(ends[1])
-            return nil
-        }
-        return (ends[0], ends[1])
-    }
-
-    /// Writes one byte to the wake pipe. A full pipe already has a wake-up waiting, so a failed
-    /// write needs no retry (and no test makes it fail).
-    static func wake(_ writeEnd: Int32) {
-        var byte: UInt8 = 1
-        _ = Glibc.write(writeEnd, &byte, 1)
-    }
-
-    /// Takes every byte waiting in the (non-blocking) wake pipe.
-    static func drainWake(_ readEnd: Int32) {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while bytes.withUnsafeMutableBytes({ Glibc.read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
-    }
-
-    /// `path` created or truncated, open for writing, close-on-exec; -1 with `errno` set.
-    static func createForWriting(_ path: String, mode: mode_t) -> Int32 {
-        if fails(.open) { return -1 }
-        return Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-    }
-
-    /// A plain `write(2)` to a file; how many bytes were written, or -1 with `errno` set.
-    static func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        if fails(.fileWrite) { return -1 }
-        return Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-    }
-
-    /// Makes what was written to `descriptor` durable; -1 with `errno` set.
-    static func fsync(_ descriptor: Int32) -> Int32 {
-        if fails(.fsync) { return -1 }
-        return Glibc.fsync(descriptor)
-    }
-
-    static func close(_ descriptor: Int32) {
-        _ = Glibc.close(descriptor)
-    }
-
-    /// The system's text for `code`, e.g. "No space left on device".
-    static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
-    static var effectiveUserID: UInt32 { geteuid() }
-
-    /// The group called `name`, or nil when the system has none.
-    static func groupID(named name: String) -> UInt32? {
-        var group = group()
-        var found: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: lookupBufferBytes)
-        let result = getgrnam_r(name, &group, &buffer, buffer.count, &found)
-        guard result == 0, found != nil else { return nil }
-        return group.gr_gid
-    }
-
-    /// Every group `uid` belongs to by the user and group databases (its primary group and the
-    /// ones `/etc/group` lists it in); empty for a user with no entry.
-    static func groups(ofUser uid: UInt32) -> [UInt32] {
-        var user = passwd()
-        var found: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: lookupBufferBytes)
-        guard getpwuid_r(uid, &user, &buffer, buffer.count, &found) == 0, found != nil, let name = user.pw_name else { return [] }
-        var count: Int32 = Int32(maxGroupsPerUser)
-        var groups = [gid_t](repeating: 0, count: maxGroupsPerUser)
-        guard getgrouplist(name, user.pw_gid, &groups, &count) >= 0 else { return [user.pw_gid] }
-        return Array(groups.prefix(Int(count)))
-    }
-
-    /// Room for one passwd or group entry's strings: glibc's own sysconf suggestion is 1 KiB;
-    /// 16 KiB fits groups with many members.
-    private static let lookupBufferBytes = 16_384
-    /// Linux's NGROUPS_MAX is 65536, but a user in more than 1024 groups is not one to expect;
-    /// getgrouplist reports -1 and the check falls back to the primary group.
-    private static let maxGroupsPerUser = 1024
-}
-
-/// Failures armed by tests, each taken once by the next matching call.
-final class InjectedFaults: @unchecked Sendable {
-    private let lock = MutexLock()
-    private var armed: [Syscalls.Call: [Int32]] = [:]
-
-    /// Makes the next `count` calls of `call` fail with `code`.
-    func arm(_ call: Syscalls.Call, errno code: Int32, count: Int = 1) {
-        lock.withLock {
-            armed[call, default: []] += Array(repeating: code, count: count)
-        }
-    }
-
-    func disarmAll() {
-        lock.withLock {
-            armed = [:]
-        }
-    }
-
-    func take(_ call: Syscalls.Call) -> Int32? {
-        lock.withLock {
-            guard var codes = armed[call], !codes.isEmpty else { return nil }
-            let code = codes.removeFirst()
-            armed[call] = codes
-            return code
-        }
-    }
 }

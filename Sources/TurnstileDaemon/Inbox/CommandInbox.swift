@@ -32,20 +32,15 @@ public final class CommandInbox: Sendable {
 
     /// - Throws: the errno when the pipe cannot be made (out of descriptors).
     public init() throws(InboxError) {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw InboxError(errno: errno) }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        guard let ends = Syscalls.wakePipe() else { throw InboxError(errno: Syscalls.errno) }
+        readEnd = ends.read
+        writeEnd = ends.write
         queue = Guarded(Queue(slots: Array(repeating: nil, count: Self.capacity)))
     }
 
     deinit {
-        close(readEnd)
-        close(writeEnd)
+        Syscalls.close(readEnd)
+        Syscalls.close(writeEnd)
     }
 
     /// What the event loop polls (POLLIN) beside its inputs.
@@ -63,18 +58,16 @@ public final class CommandInbox: Sendable {
             queue.count += 1
             return true
         }
-        if queued {
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
-        }
+        // A wake-up that fails leaves the command queued: the pipe is full (the loop is
+        // awake already) or the loop finds it at its next turn.
+        if queued { Syscalls.wake(writeEnd) }
         return queued
     }
 
     /// Asks the loop to stop after the event in hand; cannot be refused.
     public func requestStop() {
         stopping.store(true, ordering: .releasing)
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+        Syscalls.wake(writeEnd)
     }
 
     /// The oldest command, if any (event loop only); `.stop` first once a stop was requested.
@@ -92,8 +85,7 @@ public final class CommandInbox: Sendable {
 
     /// Empties the wake-up pipe (event loop only, before taking the commands it announced).
     public func clearWakeUps() {
-        var sink: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        while withUnsafeMutableBytes(of: &sink, { read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+        Syscalls.drainWake(readEnd)
     }
 
     /// Commands waiting.
@@ -106,6 +98,15 @@ public final class CommandInbox: Sendable {
 public struct InboxError: Error, CustomStringConvertible {
     public var errno: Int32
     public var description: String {
-        "cannot make the event loop's command pipe: \(String(cString: strerror(errno))) (too many open files? raise LimitNOFILE)"
+        "cannot make the event loop's command pipe: \(Syscalls.describe(errno))\(fix)"
+    }
+
+    /// What to do about it, for the errors that have a known fix.
+    private var fix: String {
+        switch errno {
+        case EMFILE: "; turnstiled has all the descriptors it may: raise LimitNOFILE= in its unit (or ulimit -n)"
+        case ENFILE: "; the system's file table is full: close programs or raise fs.file-max"
+        default: ""
+        }
     }
 }

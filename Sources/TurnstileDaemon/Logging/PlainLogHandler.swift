@@ -13,12 +13,19 @@ public struct PlainLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     private let label: String
     private let journalPrefixes: Bool
+    /// Standard error, but for tests.
+    private let descriptor: Int32
 
     /// - Parameter journal: prefix each line with its syslog priority (set when
     ///   `$JOURNAL_STREAM` says standard error goes to the journal).
     public init(label: String, journal: Bool) {
+        self.init(label: label, journal: journal, descriptor: STDERR_FILENO)
+    }
+
+    init(label: String, journal: Bool, descriptor: Int32) {
         self.label = label
         journalPrefixes = journal
+        self.descriptor = descriptor
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -35,12 +42,14 @@ public struct PlainLogHandler: LogHandler {
         }
         line += "\n"
         Self.output.withLock { _ in
-            var bytes = Array(line.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-                if written <= 0 { break }   // nowhere to log to: drop the line, never block
-                offset += written
+            line.withUTF8 { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Syscalls.writeFile(descriptor, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])), fault: .logWrite)
+                    if written < 0 && Syscalls.errno == EINTR { continue }   // a signal came first: the line still goes
+                    if written <= 0 { break }   // nowhere to log to (EPIPE, EBADF): drop the line, never retry
+                    offset += written
+                }
             }
         }
     }

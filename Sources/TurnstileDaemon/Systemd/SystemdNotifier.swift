@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,23 +9,30 @@ import Glibc
 /// variable (not started by systemd, or not `Type=notify`) every call does nothing.
 ///
 /// `watchdog()` is called from the event loop: it sends a message built once, so it neither
-/// allocates nor blocks (the socket is non-blocking; a lost datagram is retried next time).
+/// allocates nor blocks (the socket is non-blocking; a lost datagram is not retried, the next
+/// one goes at its time). A message that could not be sent is counted, with its reason, for
+/// the daemon to report (``failedSends``): a run of lost `WATCHDOG=1` ends with systemd
+/// restarting a daemon that was working.
 public final class SystemdNotifier: @unchecked Sendable {
-    // Safety: every field is set in init and only read after; sendto on one socket from several
-    // threads is safe.
+    // Safety: every plain field is set in init and only read after (sendto on one socket from
+    // several threads is safe); the failure counts are atomics.
     private let socket: Int32
-    private var address = sockaddr_un()
+    private let address: sockaddr_un
     private let addressLength: socklen_t
     /// How often systemd wants `WATCHDOG=1` (`$WATCHDOG_USEC`), if it watches.
     public let watchdogInterval: Duration?
+    private let failures = Atomic<Int>(0)
+    private let lastFailure = Atomic<Int32>(0)
 
     /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`; `environment` is for tests.
     public init(environment: [String: String]) {
         let path = environment["NOTIFY_SOCKET"] ?? ""
-        var maximum = MemoryLayout.size(ofValue: address.sun_path)
+        var address = sockaddr_un()
         let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < maximum, bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
+        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path),
+              bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
             socket = -1
+            self.address = address
             addressLength = 0
             watchdogInterval = nil
             return
@@ -34,24 +43,41 @@ public final class SystemdNotifier: @unchecked Sendable {
             // The abstract namespace: a leading NUL instead of '@'.
             if bytes[0] == UInt8(ascii: "@") { raw[0] = 0 }
         }
-        maximum = MemoryLayout<sa_family_t>.size + bytes.count
-        addressLength = socklen_t(maximum)
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        self.address = address
+        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        socket = Syscalls.unixDatagramSocket()
+        let socketFailure = socket < 0 ? Syscalls.errno : 0
         // WATCHDOG_PID, when set, must be ours: a child would otherwise feed its parent's dog.
-        let forUs = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
+        let forUs = environment["WATCHDOG_PID"].map { Int32($0) == Syscalls.processID } ?? true
         if forUs, let text = environment["WATCHDOG_USEC"], let micros = Int64(text), micros > 0 {
             watchdogInterval = .microseconds(micros)
         } else {
             watchdogInterval = nil
         }
+        if socketFailure != 0 {
+            // systemd asked and will hear nothing (no READY=1, no WATCHDOG=1): one failure to
+            // report, with its reason.
+            record(failure: socketFailure)
+        }
     }
 
     deinit {
-        if socket >= 0 { close(socket) }
+        if socket >= 0 { Syscalls.close(socket) }
     }
 
     /// Whether systemd listens.
     public var isActive: Bool { socket >= 0 }
+
+    /// Messages systemd did not get (the socket could not be made, or `sendto` failed: its
+    /// queue full, systemd gone or restarting), since the start.
+    public var failedSends: Int { failures.load(ordering: .relaxed) }
+
+    /// Why the latest of ``failedSends`` failed ("Resource temporarily unavailable"); nil while
+    /// none has.
+    public var lastFailureReason: String? {
+        let code = lastFailure.load(ordering: .relaxed)
+        return code == 0 ? nil : Syscalls.describe(code)
+    }
 
     /// `READY=1` with a status line: the self-test passed.
     public func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
@@ -72,27 +98,24 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// `WATCHDOG=1`, from the event loop: a loop that stops turning stops feeding the dog and
     /// systemd restarts the daemon.
     public func watchdog() {
-        guard socket >= 0 else { return }
-        Self.watchdogMessage.withUTF8Buffer { message in
-            withUnsafePointer(to: address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                    _ = sendto(socket, message.baseAddress, message.count, Int32(MSG_NOSIGNAL), raw, addressLength)
-                }
-            }
-        }
+        Self.watchdogMessage.withUTF8Buffer { deliver(UnsafeRawBufferPointer($0)) }
     }
 
     /// One datagram of `KEY=value` lines.
     public func send(_ message: String) {
+        var message = message
+        message.withUTF8 { deliver(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Sends once, never waits: a failure is counted and the caller goes on.
+    private func deliver(_ bytes: UnsafeRawBufferPointer) {
         guard socket >= 0 else { return }
-        var bytes = Array(message.utf8)
-        let count = bytes.count
-        _ = bytes.withUnsafeMutableBytes { buffer in
-            withUnsafePointer(to: address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                    sendto(socket, buffer.baseAddress, count, Int32(MSG_NOSIGNAL), raw, addressLength)
-                }
-            }
-        }
+        let sent = withUnsafePointer(to: address) { Syscalls.sendDatagram(socket, bytes, to: $0, length: addressLength) }
+        if sent < 0 { record(failure: Syscalls.errno) }
+    }
+
+    private func record(failure code: Int32) {
+        lastFailure.store(code, ordering: .relaxed)
+        failures.add(1, ordering: .relaxed)
     }
 }

@@ -15,6 +15,7 @@ final class DaemonWarnings: Sendable {
     private let refusals = RateLimiter(burst: burst, period: period)
     private let losses = RateLimiter(burst: burst, period: period)
     private let chip = RateLimiter(burst: burst, period: period)
+    private let systemd = RateLimiter(burst: burst, period: period)
 
     init(logger: Logger) {
         self.logger = logger
@@ -28,6 +29,10 @@ final class DaemonWarnings: Sendable {
 
     func reportFellBehind(transitions: Int, writes: Int) {
         warn("the report fell behind: \(transitions) transitions and \(writes) output writes were not reported", limiter: losses)
+    }
+
+    func systemdNotHearing(new: Int, total: Int, reason: String) {
+        warn("\(new) message(s) to systemd could not be sent (\(total) in all; the latest: \(reason)); if WATCHDOG=1 keeps failing, systemd will restart turnstiled as hung", limiter: systemd)
     }
 
     func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip) }

@@ -249,7 +249,7 @@ struct Run: AsyncParsableCommand {
         let reporter = RunReporter(
             trace: trace, outputLog: outputLog, inputLog: inputLog, ledger: store == nil ? ledger : nil, status: status,
             lostEdges: { [status] in status.snapshot().lostEdges }, origin: origin, printer: printer,
-            warnings: warnings, recorder: recorder, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
+            warnings: warnings, recorder: recorder, notifier: notifier, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
         var control: ControlServer?
         if let controlSocket {
             let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim, warnings: warnings)
@@ -316,7 +316,7 @@ struct Run: AsyncParsableCommand {
         switch ending {
         case .stopped: reason = "stopped"
         case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
-        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(String(cString: strerror(code)))")
+        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(Syscalls.describe(code))")
         }
         let failLevel = controller.failMode == .secure ? 1 : 0
         if json {

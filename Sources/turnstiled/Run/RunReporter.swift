@@ -31,8 +31,10 @@ final class RunReporter: @unchecked Sendable {
     private let printer: any SimulationReporter
     private let warnings: DaemonWarnings
     private let recorder: FlightRecorder?
+    private let notifier: SystemdNotifier
     private let onLockLatency: (@Sendable (Int64) -> Void)?
     private var reportedLostEdges = 0
+    private var reportedNotifyFailures = 0
     /// Each transition, for `ctl events --follow`; set before ``start()``.
     var publishTransition: ((TransitionSummary) -> Void)?
     private var reportedUnprinted = 0
@@ -46,7 +48,7 @@ final class RunReporter: @unchecked Sendable {
     init(
         trace: Trace, outputLog: RecordRing<OutputWrite>, inputLog: RecordRing<InputRecord>?, ledger: RecordRing<LedgerEntry>?,
         status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter,
-        warnings: DaemonWarnings, recorder: FlightRecorder?, onLockLatency: (@Sendable (Int64) -> Void)?
+        warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onLockLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
         self.outputLog = outputLog
@@ -58,6 +60,7 @@ final class RunReporter: @unchecked Sendable {
         self.printer = printer
         self.warnings = warnings
         self.recorder = recorder
+        self.notifier = notifier
         self.onLockLatency = onLockLatency
     }
 
@@ -132,6 +135,7 @@ final class RunReporter: @unchecked Sendable {
             }
         }
         reportLostEdges()
+        reportNotifyFailures()
         let unprinted = trace.lostCount + outputLog.lostCount
         if unprinted > reportedUnprinted {
             reportedUnprinted = unprinted
@@ -152,6 +156,16 @@ final class RunReporter: @unchecked Sendable {
         reportedLostEdges = lost
         printer.lostEdges(new: new, total: lost)
         warnings.lostEdges(new: new, total: lost)
+    }
+
+    /// The event loop's `WATCHDOG=1` is sent without a word when it fails (it must not allocate
+    /// or block); said here, off the loop, so a restart by systemd's watchdog has its reason in
+    /// the journal.
+    private func reportNotifyFailures() {
+        let failed = notifier.failedSends
+        guard failed > reportedNotifyFailures else { return }
+        warnings.systemdNotHearing(new: failed - reportedNotifyFailures, total: failed, reason: notifier.lastFailureReason ?? "unknown")
+        reportedNotifyFailures = failed
     }
 
     private func relative(_ time: MachineInstant) -> MachineInstant {

@@ -11,6 +11,11 @@ enum Syscalls {
     /// The calling thread's `errno`.
     static var errno: Int32 { Glibc.errno }
 
+    /// The system's text for `code`, e.g. "Interrupted system call".
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
     /// Waits for `descriptors` until `deadline` (on `CLOCK_MONOTONIC`), or without limit when it
     /// is `nil`; returns how many are ready (0 on timeout), or -1 with `errno` set.
     static func wait(_ descriptors: UnsafeMutablePointer<pollfd>, count: Int, timeout nanoseconds: Int64?) -> Int32 {
