@@ -10,7 +10,7 @@ probe=${1:-"$(dirname "$0")/../.build/release/CallgrindProbe"}
 [ -x "$probe" ] || { echo "no $probe: swift build -c release --package-path Benchmarks --product CallgrindProbe" >&2; exit 2; }
 # Whole symbol names: the optimiser may specialise further (e.g. `...Tg5Tf4ndn_n` once an
 # argument is dead), and a name cut short disassembles to nothing, which would pass unchecked.
-symbols=$(nm --defined-only "$probe" | awk '{print $3}' | grep -E '^\$s13ControllerFSM15ObservedMachineV8dispatch_2at.*10UnobservedV.*Tg5' | sort -u)
+symbols=$(nm --defined-only "$probe" | awk '{print $3}' | grep -E '^\$s13ControllerFSM15ObservedMachineV8dispatch(y|_2at).*10UnobservedV.*Tg5' | sort -u)
 [ -n "$symbols" ] || { echo "no dispatch specialised for Unobserved in $probe" >&2; exit 1; }
 status=0
 for symbol in $symbols; do

@@ -18,6 +18,7 @@ where Observer.State == State, Observer.Event == Event {
     public private(set) var isStarted = false
 
     @usableFromInline var effects: Effects<State, Event>
+    @usableFromInline let view: TransitionTable<State, Event, Context>.DispatchView
     @usableFromInline var counts = MachineStatistics()
 
     /// Room for events actions send during one dispatch, unless `init` is told otherwise: more
@@ -34,6 +35,7 @@ where Observer.State == State, Observer.Event == Event {
         observer: Observer
     ) {
         self.table = table
+        view = table.dispatchView
         self.context = context
         self.observer = observer
         effects = Effects(initial: table.initial, queueCapacity: queueCapacity)
@@ -83,9 +85,9 @@ where Observer.State == State, Observer.Event == Event {
     public mutating func send(_ event: Event, at time: MachineInstant) -> DispatchOutcome {
         // Events stamped earlier than the latest time seen (by another thread's clock read) are
         // handled at that time, so the trace and timers never go backwards.
-        let now = time.nanoseconds > effects.currentTime ? time.nanoseconds : effects.currentTime
-        effects.currentTime = now
-        if effects.nextDeadline <= now { fireTimers(before: event, upTo: now) }
+        // Stored only when time moves: events at one instant (a burst of edges) skip the store.
+        if time.nanoseconds > effects.currentTime { effects.currentTime = time.nanoseconds }
+        if effects.nextDeadline <= effects.currentTime { fireTimers(before: event, upTo: effects.currentTime) }
         let outcome = dispatch(event)
         if !effects.queue.isEmpty { drainQueue() }
         return outcome
@@ -138,13 +140,13 @@ where Observer.State == State, Observer.Event == Event {
         // The state lives in `effects` only, where actions read it, so a transition stores it once.
         let from = effects.currentState
         if observer.isObserving { observer.willDispatch(event, in: from) }
-        let key = from.index &* table.eventCount &+ event.index
-        var row = Int(table.rowStart[key])
-        let end = Int(table.rowStart[key &+ 1])
+        let key = from.index &* view.eventCount &+ event.index
+        var row = Int(view.rowStart[key])
+        let end = Int(view.rowStart[key &+ 1])
         var outcome = DispatchOutcome.ignored
         // Rows and state work are borrowed, never copied: see `TransitionTable.Row`.
-        let rows = table.rows
-        let work = table.work
+        let rows = view.rows
+        let work = view.work
         while row < end {
             let taken = rows[row]._withUnsafeGuaranteedRef { candidate -> Bool in
                 if candidate.condition != nil, !candidate.condition!(context) { return false }

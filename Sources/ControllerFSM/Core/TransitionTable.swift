@@ -106,6 +106,22 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     }
 
 
+    /// What dispatch reads, copied into each machine: a machine reads its table's buffers
+    /// directly, one load fewer per event than through the table object. Valid while the table
+    /// lives; the machine holds it.
+    @usableFromInline
+    struct DispatchView {
+        @usableFromInline let rows: UnsafeMutablePointer<Unmanaged<Row>>
+        @usableFromInline let rowStart: UnsafeMutablePointer<Int32>
+        @usableFromInline let work: UnsafeMutablePointer<Unmanaged<StateWork>>
+        @usableFromInline let eventCount: Int
+    }
+
+    @usableFromInline
+    var dispatchView: DispatchView {
+        DispatchView(rows: rows.baseAddress!, rowStart: rowStart.baseAddress!, work: work.baseAddress!, eventCount: eventCount)
+    }
+
     /// The rows that answer `event` in `state`, in the order they are tried.
     public func rows(for state: State, _ event: Event) -> ArraySlice<RowInfo> {
         let key = state.index * eventCount + event.index
