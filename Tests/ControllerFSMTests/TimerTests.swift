@@ -141,6 +141,33 @@ struct TimerTests {
             machine.send(.arm, at: .zero)
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("timer .t8 is case 8, but a machine has 8 timer slots"), "\(message)")
+        #expect(message.contains("timer .t8 has raw value 8, but a machine's timer slots are 0 to 7"), "\(message)")
+    }
+
+    /// Raw values chosen by hand: within the slots they are the slots; outside them, at either
+    /// end, they are refused by name rather than indexing past the slots.
+    enum HandNumberedTimers: Int, MachineTimer {
+        case inSlot = 5
+        case negative = -1
+        case beyond = 100
+    }
+
+    @Test("a timer whose raw value is not a slot (negative, or past the last) traps naming it; one within the slots works")
+    func rawValuesOutsideTheSlots() async throws {
+        var machine = try Self.machine(starting: [HandNumberedTimers.inSlot])
+        machine.send(.arm, at: .zero)
+        #expect(machine.isRunning(HandNumberedTimers.inSlot))
+        let negative = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = try TimerTests.machine(starting: [HandNumberedTimers.negative])
+            machine.send(.arm, at: .zero)
+        }
+        let negativeMessage = String(decoding: negative?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(negativeMessage.contains("timer .negative has raw value -1, but a machine's timer slots are 0 to 7"), "\(negativeMessage)")
+        let beyond = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var machine = try TimerTests.machine(starting: [HandNumberedTimers.beyond])
+            machine.send(.arm, at: .zero)
+        }
+        let beyondMessage = String(decoding: beyond?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(beyondMessage.contains("timer .beyond has raw value 100"), "\(beyondMessage)")
     }
 }

@@ -19,12 +19,14 @@ extension MachineTimer {
     /// compile time, because the slots are an `InlineArray`.
     @inlinable public static var slotCount: Int { TimerSlots<NoEvent>.count }
 
-    /// The slot this timer uses; stops the program, naming the case, when the enum has more cases
-    /// than slots. (`fatalError`, not `precondition`: a release build keeps its message.)
+    /// The slot this timer uses; stops the program, naming the case, when its raw value is not a
+    /// slot: the enum has more cases than slots, or gives a case a raw value of its own (`= 9`,
+    /// `= -1`). (`fatalError`, not `precondition`: a release build keeps its message.) One
+    /// unsigned comparison covers both ends, and folds away for a constant timer.
     @inlinable
     var slot: Int {
-        if index >= Self.slotCount {
-            fatalError("timer .\(name) is case \(index), but a machine has \(Self.slotCount) timer slots: give it \(Self.slotCount) timers or fewer")
+        if UInt(bitPattern: index) >= UInt(Self.slotCount) {
+            fatalError("timer .\(name) has raw value \(index), but a machine's timer slots are 0 to \(Self.slotCount - 1): give it \(Self.slotCount) timers or fewer, with the default raw values (0, 1, 2, ... in declaration order)")
         }
         return index
     }
