@@ -21,48 +21,45 @@ struct StoreSyscallFaultTests {
         path = scratch.file()
     }
 
-    /// What `CountStore.open` throws while `calls` fail.
-    func openError(failing calls: [StoreSyscalls.Call: Int32], sourceLocation: SourceLocation = #_sourceLocation) -> StoreError? {
+    /// What `CountStore.open` (or `openForReading`) throws while `calls` fail.
+    func openError(
+        failing calls: [StoreSyscalls.Call: Int32], reading: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> StoreError? {
         #expect(throws: StoreError.self, sourceLocation: sourceLocation) {
-            try StoreSyscalls.$failing.withValue(calls) { try CountStore.open(path: path) }
-        }
-    }
-
-    /// What `CountStore.openForReading` throws while `calls` fail.
-    func readError(failing calls: [StoreSyscalls.Call: Int32], sourceLocation: SourceLocation = #_sourceLocation) -> StoreError? {
-        #expect(throws: StoreError.self, sourceLocation: sourceLocation) {
-            try StoreSyscalls.$failing.withValue(calls) { try CountStore.openForReading(path: path) }
+            try StoreSyscalls.$failing.withValue(calls) {
+                reading ? try CountStore.openForReading(path: path) : try CountStore.open(path: path)
+            }
         }
     }
 
     @Test("open refused (EACCES): the file is named as not writable, with the fix")
-    func openRefused() {
-        let error = openError(failing: [.open: EACCES])
+    func openRefused() throws {
+        let error = try #require(openError(failing: [.open: EACCES]))
         #expect(error == .notWritable(path: path, what: path))
-        #expect("\(error!)".contains("chown turnstiled:turnstiled \(path)"))
+        #expect("\(error)".contains("chown turnstiled:turnstiled \(path)"))
     }
 
     @Test("open on a read-only file system (EROFS) says so, not that this user lacks permission")
-    func openReadOnlyFileSystem() {
-        let error = openError(failing: [.open: EROFS])
+    func openReadOnlyFileSystem() throws {
+        let error = try #require(openError(failing: [.open: EROFS]))
         #expect(error == .system(path: path, operation: "open", errno: EROFS))
-        #expect("\(error!)" == "cannot open the count database \(path): Read-only file system; the file system is read-only: "
+        #expect("\(error)" == "cannot open the count database \(path): Read-only file system; the file system is read-only: "
             + "remount it read-write or give --database a path on a writable one")
     }
 
     @Test("too many open files (EMFILE) names the limit to raise")
-    func openTooManyFiles() {
-        let error = openError(failing: [.open: EMFILE])
+    func openTooManyFiles() throws {
+        let error = try #require(openError(failing: [.open: EMFILE]))
         #expect(error == .system(path: path, operation: "open", errno: EMFILE))
-        let message = "\(error!)"
+        let message = "\(error)"
         #expect(message.contains(path) && message.contains("Too many open files") && message.contains("LimitNOFILE="))
     }
 
     @Test("an I/O error on open names the file, the reason and the disk to check")
-    func openIOError() {
-        let error = openError(failing: [.open: EIO])
+    func openIOError() throws {
+        let error = try #require(openError(failing: [.open: EIO]))
         #expect(error == .system(path: path, operation: "open", errno: EIO))
-        let message = "\(error!)"
+        let message = "\(error)"
         #expect(message.hasPrefix("cannot open the count database \(path): Input/output error;"))
         #expect(message.contains("dmesg") && !message.contains("SQLite"))
     }
@@ -75,15 +72,15 @@ struct StoreSyscallFaultTests {
 
     @Test("a lock the system cannot give (ENOLCK) is named as such; the descriptor is closed")
     func lockUnavailable() throws {
-        let error = openError(failing: [.flock: ENOLCK])
+        let error = try #require(openError(failing: [.flock: ENOLCK]))
         #expect(error == .system(path: path, operation: "lock", errno: ENOLCK))
-        #expect("\(error!)".hasPrefix("cannot lock the count database \(path): No locks available; "))
+        #expect("\(error)".hasPrefix("cannot lock the count database \(path): No locks available; "))
         #expect(descriptors(openOn: path) == 0)
     }
 
     @Test("fstat failing after the lock was taken closes the descriptor, and with it the lock")
     func fstatFails() throws {
-        let error = openError(failing: [.fstat: EIO])
+        let error = try #require(openError(failing: [.fstat: EIO]))
         #expect(error == .system(path: path, operation: "check", errno: EIO))
         #expect(descriptors(openOn: path) == 0)
         let store = try CountStore.open(path: path)
@@ -91,31 +88,31 @@ struct StoreSyscallFaultTests {
     }
 
     @Test("a directory this user may not reach (EACCES) is not called missing")
-    func directoryNotReachable() {
-        let error = openError(failing: [.stat: EACCES])
+    func directoryNotReachable() throws {
+        let error = try #require(openError(failing: [.stat: EACCES]))
         #expect(error == .system(path: path, operation: "open", errno: EACCES))
-        let message = "\(error!)"
+        let message = "\(error)"
         #expect(message.contains("Permission denied") && message.contains("namei -l \(path)"))
         #expect(!message.contains("does not exist"))
         #expect(openError(failing: [.stat: ENOENT]) == .directoryMissing(path: path, directory: scratch.path))
     }
 
     @Test("a directory refused for writing: by its permissions (EACCES), or by its file system (EROFS)")
-    func directoryNotWritable() {
+    func directoryNotWritable() throws {
         #expect(openError(failing: [.access: EACCES]) == .notWritable(path: path, what: scratch.path))
-        let error = openError(failing: [.access: EROFS])
+        let error = try #require(openError(failing: [.access: EROFS]))
         #expect(error == .system(path: path, operation: "write", errno: EROFS))
-        #expect("\(error!)".contains("the file system is read-only"))
+        #expect("\(error)".contains("the file system is read-only"))
     }
 
     @Test("a reader: a refused stat or access is unreadable, an I/O error is named as one")
     func readerFaults() throws {
         try CountStore.open(path: path).close()
-        #expect(readError(failing: [.stat: EACCES]) == .notReadable(path: path))
-        #expect(readError(failing: [.access: EACCES]) == .notReadable(path: path))
-        let error = readError(failing: [.stat: EIO])
+        #expect(openError(failing: [.stat: EACCES], reading: true) == .notReadable(path: path))
+        #expect(openError(failing: [.access: EACCES], reading: true) == .notReadable(path: path))
+        let error = try #require(openError(failing: [.stat: EIO], reading: true))
         #expect(error == .system(path: path, operation: "open", errno: EIO))
-        #expect("\(error!)".contains("Input/output error"))
+        #expect("\(error)".contains("Input/output error"))
     }
 
     @Test("a file that cannot be looked at before a write is an I/O error, not a replaced file")
