@@ -17,7 +17,7 @@ extension CountStore {
         let wallClock = Self.unixNanoseconds(wallClockOrigin)
         return try session.withLock { (current: inout SessionState) throws(StoreError) -> DurableTotals in
             var totals = current.totals
-            guard StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
+            guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
             let id: Int64
             do {
                 id = try database.write { db in
@@ -80,7 +80,7 @@ extension CountStore {
                 previous = (entry.counters, entry.state)
             }
             let lastTime = current.wallClock(last.time)
-            guard StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
+            guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
             let counters: [String: Int]
             do {
                 counters = try database.write { db in

@@ -3,10 +3,6 @@ import Foundation
 import GRDB
 import Turnstile
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The durable record of every counted event of a turnstile: an SQLite database in WAL mode
 /// with `synchronous = FULL`, so a committed batch survives a crash or a power cut.
 ///
@@ -51,7 +47,7 @@ public final class CountStore: Sendable {
 
     func releaseLock() {
         lock.withLock { descriptor in
-            if let open = descriptor { _ = Glibc.close(open) }
+            if let open = descriptor { StoreSyscalls.close(open) }
             descriptor = nil
         }
     }
@@ -81,7 +77,7 @@ public final class CountStore: Sendable {
             }
             try StoreSchema.migrator.migrate(pool)
         } catch {
-            Glibc.close(descriptor)
+            StoreSyscalls.close(descriptor)
             throw StoreError.from(error, path: path, operation: "open")
         }
         let store = CountStore(path: path, retentionDays: retentionDays, database: pool, lock: descriptor, identity: identity)

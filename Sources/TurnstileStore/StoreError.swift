@@ -1,4 +1,9 @@
+import ControllerFSM
 import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why the count store could not be opened, read or written. Each message names the file, what
 /// went wrong (SQLite's own words where it had some) and what to do.
@@ -35,6 +40,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite failed while opening, reading or writing (a full disk, an I/O error, a lock held
     /// too long).
     case sqlite(path: String, operation: String, code: Int32, message: String)
+    /// A system call on the file or its directory failed, before SQLite saw the file (too many
+    /// open files, a read-only file system, an I/O error): `errno` is the system's reason.
+    case system(path: String, operation: String, errno: Int32)
 
     public var description: String {
         switch self {
@@ -79,15 +87,34 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "a restarted controller needs a new session (beginSession)"
         case .sqlite(let path, let operation, let code, let message):
             return "cannot \(operation) the count database \(path): \(message) (SQLite code \(code))\(Self.advice(code: code, path: path))"
+        case .system(let path, let operation, let errno):
+            return "cannot \(operation) the count database \(path): \(SystemErrno.describe(errno))\(Self.advice(errno: errno, path: path))"
         }
     }
 
+    /// What to do about the errnos the file checks and the lock meet, with a leading "; ".
+    private static func advice(errno: Int32, path: String) -> String {
+        switch errno {
+        case EMFILE: "; this process has too many open files: raise its limit (LimitNOFILE= in the service's unit, or `ulimit -n`)"
+        case ENFILE: "; the system has too many open files: raise fs.file-max or stop what holds them"
+        case EROFS: "; the file system is read-only: remount it read-write or give --database a path on a writable one"
+        case ENOSPC, EDQUOT: diskFull(path)
+        case EIO: storageFailed
+        case ENOLCK: "; the file system gives no locks (a network file system?): put the database on a local file system"
+        case EACCES, EPERM: "; check the permissions of every directory on the way to it (`namei -l \(path)`)"
+        default: ""
+        }
+    }
+
+    private static func diskFull(_ path: String) -> String { "; the disk is full: free space on the file system of \(path)" }
+    private static let storageFailed = "; the storage failed: check the disk (`dmesg`) and the file system"
+
     private static func advice(code: Int32, path: String) -> String {
         switch ResultCode(rawValue: code & 0xFF) {
-        case .SQLITE_FULL: "; the disk is full: free space on the file system of \(path)"
+        case .SQLITE_FULL: diskFull(path)
         case .SQLITE_BUSY, .SQLITE_LOCKED: "; another process holds the database locked: stop it or try again"
         case .SQLITE_READONLY, .SQLITE_PERM: "; give the daemon's user write access to \(path) and its directory"
-        case .SQLITE_IOERR: "; the storage failed: check the disk (`dmesg`) and the file system"
+        case .SQLITE_IOERR: storageFailed
         case .SQLITE_CANTOPEN: "; check that the file and its directory exist and are accessible"
         default: ""
         }

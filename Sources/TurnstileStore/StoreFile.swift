@@ -1,9 +1,12 @@
+import ControllerFSM
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Checks on the database file and its directory made before SQLite sees them, so a missing
 /// directory or a permission problem is named as such rather than as SQLite's "unable to open".
+/// Every call goes through ``StoreSyscalls``.
 enum StoreFile {
     /// What is at the database's path.
     enum Presence { case absent, empty, nonEmpty }
@@ -12,30 +15,43 @@ enum StoreFile {
     /// its index there), and the file, if there is one, is a regular file we can read and write.
     static func checkWritable(_ path: String) throws(StoreError) -> Presence {
         let directory = directoryOf(path)
-        var info = stat()
-        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .directoryMissing(path: path, directory: directory)
+        guard let info = StoreSyscalls.status(atPath: directory) else {
+            let failure = SystemErrno.current
+            // A directory this user may not reach (EACCES) exists: saying it does not would
+            // send the operator to create it.
+            if failure == ENOENT || failure == ENOTDIR { throw .directoryMissing(path: path, directory: directory) }
+            throw .system(path: path, operation: "open", errno: failure)
         }
-        guard access(directory, W_OK | X_OK) == 0 else { throw .notWritable(path: path, what: directory) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .directoryMissing(path: path, directory: directory) }
+        try checkWriteAccess(path: path, what: directory, mode: W_OK | X_OK)
         let presence = try checkReadable(path, mustExist: false)
-        if presence != .absent, access(path, W_OK) != 0 { throw .notWritable(path: path, what: path) }
+        if presence != .absent { try checkWriteAccess(path: path, what: path, mode: W_OK) }
         return presence
+    }
+
+    /// `what` (the file or its directory) may be written: a refusal is the user's (EACCES), or
+    /// the file system's (EROFS), whose fixes differ.
+    private static func checkWriteAccess(path: String, what: String, mode: Int32) throws(StoreError) {
+        guard !StoreSyscalls.mayAccess(what, mode) else { return }
+        let failure = SystemErrno.current
+        if failure == EACCES { throw .notWritable(path: path, what: what) }
+        throw .system(path: path, operation: "write", errno: failure)
     }
 
     /// For a reader: the file exists (unless `mustExist` is false), is a regular file, and is
     /// readable.
     static func checkReadable(_ path: String, mustExist: Bool = true) throws(StoreError) -> Presence {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT {
+        guard let info = StoreSyscalls.status(atPath: path) else {
+            let failure = SystemErrno.current
+            if failure == ENOENT {
                 if mustExist { throw .missing(path: path) }
                 return .absent
             }
-            if errno == EACCES { throw .notReadable(path: path) }
-            throw .sqlite(path: path, operation: "open", code: -1, message: String(cString: strerror(errno)))
+            if failure == EACCES { throw .notReadable(path: path) }
+            throw .system(path: path, operation: "open", errno: failure)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
-        guard access(path, R_OK) == 0 else { throw .notReadable(path: path) }
+        guard StoreSyscalls.mayAccess(path, R_OK) else { throw .notReadable(path: path) }
         return info.st_size == 0 ? .empty : .nonEmpty
     }
 
@@ -45,12 +61,23 @@ enum StoreFile {
     struct Identity: Equatable, Sendable {
         var device: UInt64
         var inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
     }
 
-    static func identity(of path: String) -> Identity? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    /// The identity of the file at `path`, nil when there is none (deleted, or renamed away).
+    /// - Throws: when the file cannot be looked at for another reason (an I/O error): that is
+    ///   not a replaced file, and the operator must hear which it is.
+    static func identity(of path: String) throws(StoreError) -> Identity? {
+        guard let info = StoreSyscalls.status(atPath: path) else {
+            let failure = SystemErrno.current
+            if failure == ENOENT { return nil }
+            throw .system(path: path, operation: "check", errno: failure)
+        }
+        return Identity(info)
     }
 
     /// Opens (creating it if need be) the database file and takes an exclusive `flock` on it for
@@ -61,19 +88,24 @@ enum StoreFile {
     static func lockForWriting(_ path: String) throws(StoreError) -> (descriptor: Int32, identity: Identity) {
         // Group-readable so an operator in the daemon's group can run `stats`; SQLite gives its
         // log files the database's mode.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+        let descriptor = StoreSyscalls.openOrCreate(path, mode: 0o640)
         guard descriptor >= 0 else {
-            if errno == EACCES || errno == EROFS { throw .notWritable(path: path, what: path) }
-            throw .sqlite(path: path, operation: "open", code: -1, message: String(cString: strerror(errno)))
+            let failure = SystemErrno.current
+            if failure == EACCES { throw .notWritable(path: path, what: path) }
+            throw .system(path: path, operation: "open", errno: failure)
         }
-        var info = stat()
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &info) == 0 else {
-            let failure = errno
-            close(descriptor)
+        guard StoreSyscalls.lockExclusively(descriptor) else {
+            let failure = SystemErrno.current
+            StoreSyscalls.close(descriptor)
             if failure == EWOULDBLOCK { throw .inUse(path: path) }
-            throw .sqlite(path: path, operation: "lock", code: -1, message: String(cString: strerror(failure)))
+            throw .system(path: path, operation: "lock", errno: failure)
         }
-        return (descriptor, Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+        guard let info = StoreSyscalls.status(of: descriptor) else {
+            let failure = SystemErrno.current
+            StoreSyscalls.close(descriptor)  // and with it the lock
+            throw .system(path: path, operation: "check", errno: failure)
+        }
+        return (descriptor, Identity(info))
     }
 
     static func directoryOf(_ path: String) -> String {

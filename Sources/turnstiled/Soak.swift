@@ -4,10 +4,6 @@ import ControllerFSMSim
 import Turnstile
 import TurnstileSimulation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct Soak: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Drive the simulated turnstile with random inputs for a long time and watch its memory.",
@@ -116,18 +112,14 @@ struct Soak: ParsableCommand {
     }
 }
 
-/// Resident set size from /proc/self/statm, in KiB.
+/// Resident set size from /proc/self/statm ("size resident shared …", in pages), in KiB; 0
+/// when it cannot be read. Read as the loaders read their files (`TextFile`), so through their
+/// system call layer: once per checkpoint, never on the event path.
 func residentKiB() -> Int {
-    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-    defer { fclose(file) }
-    var size = 0
-    var resident = 0
-    guard withUnsafeMutablePointer(to: &size, { sizePointer in
-        withUnsafeMutablePointer(to: &resident) { residentPointer in
-            withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
-        }
-    }) == 2 else { return 0 }
-    return resident * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    guard let statm = try? TextFile.contents(path: "/proc/self/statm", limit: 4096) else { return 0 }
+    let fields = statm.split(separator: " ")
+    guard fields.count > 1, let resident = Int(fields[1]) else { return 0 }
+    return resident * Syscalls.pageSize / 1024
 }
 
 /// Reports nothing: soak runs only count.

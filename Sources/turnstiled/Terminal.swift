@@ -10,9 +10,9 @@ enum Terminal {
     /// Whether what goes to `descriptor` may be coloured: each stream is judged on its own, so
     /// a redirected standard error gets no escape codes when standard output is a terminal.
     static func wantsColor(on descriptor: Int32) -> Bool {
-        guard isatty(descriptor) != 0 else { return false }
-        guard let noColor = getenv("NO_COLOR") else { return true }
-        return noColor.pointee == 0
+        guard Syscalls.isTerminal(descriptor) else { return false }
+        guard let noColor = Syscalls.environment("NO_COLOR") else { return true }
+        return noColor.isEmpty
     }
 
     static func error(_ message: String) {
@@ -27,12 +27,12 @@ enum Terminal {
     /// Writes to standard error unbuffered, after flushing standard output (which a pipe
     /// buffers), so the two interleave in the order things happened.
     static func writeError(_ text: String) {
-        fflush(nil)
+        Syscalls.flushAllStreams()
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Syscalls.writeStandardError(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])))
                 if written <= 0 { return }
                 offset += written
             }

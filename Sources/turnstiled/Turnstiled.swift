@@ -1,10 +1,6 @@
 import ArgumentParser
-import CLinux
+import ControllerFSM
 import Turnstile
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 @main
 struct Turnstiled: AsyncParsableCommand {
@@ -25,13 +21,13 @@ struct Turnstiled: AsyncParsableCommand {
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""
             Terminal.error("unknown command \"\(first)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `turnstiled --help`")
-            Glibc.exit(ExitStatus.usage.rawValue)
+            Syscalls.exit(ExitStatus.usage.rawValue)
         }
         await main(arguments)
-        let code = clinux_flush_stdout()
+        let code = Syscalls.flushStandardOutput()
         if code != 0 {
-            Terminal.error("cannot write standard output: \(String(cString: strerror(code)))")
-            Glibc.exit(ExitStatus.outputFailed.rawValue)
+            Terminal.error("cannot write standard output: \(SystemErrno.describe(code))")
+            Syscalls.exit(ExitStatus.outputFailed.rawValue)
         }
     }
 }

@@ -1,3 +1,5 @@
+import ControllerFSM
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,7 +10,8 @@ import Darwin
 
 /// The system calls the board and scenario loaders make, behind one thin layer as the daemon's
 /// and the GPIO backend's are: one place to read what they ask of the kernel, and one place
-/// where a test makes a call fail (``failing``) to see the failure reported.
+/// where a test makes a call fail (``failing``) to see the failure reported. `errno` and its
+/// text are ControllerFSM's `SystemErrno`, which the other targets' layers share.
 enum FileSyscalls {
     /// The calls a test can make fail.
     enum Call: Hashable, Sendable {
@@ -20,32 +23,10 @@ enum FileSyscalls {
     /// process, and a failure armed for one must not be taken by another reading its own file.
     @TaskLocal static var failing: [Call: Int32] = [:]
 
-    /// The calling thread's `errno`.
-    static var errno: Int32 {
-        get {
-            #if canImport(Glibc)
-            Glibc.errno
-            #elseif canImport(Musl)
-            Musl.errno
-            #else
-            Darwin.errno
-            #endif
-        }
-        set {
-            #if canImport(Glibc)
-            Glibc.errno = newValue
-            #elseif canImport(Musl)
-            Musl.errno = newValue
-            #else
-            Darwin.errno = newValue
-            #endif
-        }
-    }
-
     /// True, with `errno` set, when a test made `call` fail.
     private static func fails(_ call: Call) -> Bool {
         guard let code = failing[call] else { return false }
-        errno = code
+        SystemErrno.current = code
         return true
     }
 
@@ -75,10 +56,5 @@ enum FileSyscalls {
         #else
         _ = Darwin.close(descriptor)
         #endif
-    }
-
-    /// The system's text for `code`, e.g. "No such file or directory".
-    static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }

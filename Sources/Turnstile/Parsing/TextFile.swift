@@ -1,3 +1,5 @@
+import ControllerFSM
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -35,7 +37,7 @@ package enum TextFile {
         while true {
             let count = chunk.withUnsafeMutableBytes { FileSyscalls.read(descriptor, into: $0) }
             if count < 0 {
-                if FileSyscalls.errno == EINTR { continue }
+                if SystemErrno.current == EINTR { continue }
                 throw Failure(reason: "cannot read: \(systemError())")
             }
             if count == 0 { break }
@@ -52,6 +54,6 @@ package enum TextFile {
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private static func systemError() -> String {
-        FileSyscalls.describe(FileSyscalls.errno)
+        SystemErrno.describe(SystemErrno.current)
     }
 }

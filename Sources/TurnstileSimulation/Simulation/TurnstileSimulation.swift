@@ -2,10 +2,6 @@ import Turnstile
 import ControllerFSM
 import ControllerFSMSim
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The turnstile on a simulated chip, in virtual time, played through a scenario.
 ///
 /// Inputs are physical pulses on the lines (with the board's contact bounce), so every run goes
@@ -257,10 +253,7 @@ public final class TurnstileSimulation {
     private func sleep(until target: MachineInstant) {
         let wait = target.duration(since: MonotonicClock().now())
         guard wait > .zero else { return }
-        let nanos = wait.nanosecondCount
-        var request = timespec(tv_sec: Int(nanos / 1_000_000_000), tv_nsec: Int(nanos % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        MonotonicClock.sleep(nanoseconds: wait.nanosecondCount)
     }
 }
 

@@ -75,7 +75,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         controller.driveFailMode(at: now)
         // Keep driving the fail-mode level long enough for a relay to switch before the line
         // is released to its pull (which the wiring should make the same level anyway).
-        Syscalls.sleep(nanoseconds: Self.failModeHold.nanosecondCount)
+        MonotonicClock.sleep(nanoseconds: Self.failModeHold.nanosecondCount)
         drainRings(now)
         controller.releaseLines()
         lifecycle.send(.drained)

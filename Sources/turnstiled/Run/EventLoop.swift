@@ -79,7 +79,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             let timeout = deadline == .max ? nil : (deadline <= before ? 0 : deadline &- before)
             let ready = Syscalls.wait(descriptors, count: count, timeout: timeout)
             if ready < 0 {
-                let code = Syscalls.errno
+                let code = SystemErrno.current
                 if code == EINTR { continue }
                 return .waitFailed(errno: code)
             }

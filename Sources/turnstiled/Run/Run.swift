@@ -316,7 +316,7 @@ struct Run: AsyncParsableCommand {
         switch ending {
         case .stopped: reason = "stopped"
         case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
-        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(Syscalls.describe(code))")
+        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(SystemErrno.describe(code))")
         }
         let failLevel = controller.failMode == .secure ? 1 : 0
         if json {

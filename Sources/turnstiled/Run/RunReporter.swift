@@ -68,7 +68,7 @@ final class RunReporter: @unchecked Sendable {
         Thread { [self] in
             while !stopRequested.load(ordering: .acquiring) {
                 drain()
-                Syscalls.sleep(nanoseconds: Self.drainInterval)
+                MonotonicClock.sleep(nanoseconds: Self.drainInterval)
             }
             drain()
             finished.signal()

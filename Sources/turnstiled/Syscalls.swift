@@ -4,18 +4,12 @@ import CLinux
 import Glibc
 #endif
 
-/// Every system call the daemon makes itself, behind one thin layer (swift-system's
-/// `Internals/Syscalls.swift` is the model): one place to read what the daemon asks of the
-/// kernel, and one place to fail a call from a test.
+/// Every system call the executable makes itself, behind one thin layer (swift-system's
+/// `Internals/Syscalls.swift` is the model): one place to read what turnstiled asks of the
+/// kernel, and one place to fail a call from a test. Its commands share it (`run`'s event loop,
+/// `ctl`, `simulate`, `soak`, the terminal output); `errno`, its text and sleeping are
+/// ControllerFSM's (`SystemErrno`, `MonotonicClock.sleep`), which the libraries' layers share.
 enum Syscalls {
-    /// The calling thread's `errno`.
-    static var errno: Int32 { Glibc.errno }
-
-    /// The system's text for `code`, e.g. "Interrupted system call".
-    static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
     /// Waits for `descriptors` until `deadline` (on `CLOCK_MONOTONIC`), or without limit when it
     /// is `nil`; returns how many are ready (0 on timeout), or -1 with `errno` set.
     static func wait(_ descriptors: UnsafeMutablePointer<pollfd>, count: Int, timeout nanoseconds: Int64?) -> Int32 {
@@ -33,13 +27,6 @@ enum Syscalls {
         _ = Glibc.close(descriptor)
     }
 
-    /// Sleeps for `nanoseconds`, resuming after signals.
-    static func sleep(nanoseconds: Int64) {
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR { request = remaining }
-    }
-
     /// Makes standard output line-buffered even into a pipe, so a supervisor sees each record
     /// as it happens.
     static func lineBufferStandardOutput() {
@@ -51,4 +38,7 @@ enum Syscalls {
     static func preloadedFunction(_ name: String) -> UnsafeMutableRawPointer? {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
     }
+
+    /// The size of a memory page, in bytes.
+    static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
 }
