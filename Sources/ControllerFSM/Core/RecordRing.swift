@@ -39,6 +39,10 @@ public final class RecordRing<Record>: @unchecked Sendable {
     /// Records that could not be written because the ring was full.
     public var lostCount: Int { lost.load(ordering: .relaxed) }
 
+    /// Records written so far (lost ones not counted), for the writing thread: how far its own
+    /// records go, to tell a reader on another thread (see `Turnstile`'s `ReportWatermark`).
+    public var recordedCount: Int { head.load(ordering: .relaxed) }
+
     /// Records written and not yet drained.
     public var pendingCount: Int {
         // The tail first: read after the head, it could have passed it.

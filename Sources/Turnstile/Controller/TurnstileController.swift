@@ -27,6 +27,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Every debounced edge and command taken: what a flight recorder drains.
     let inputLog: InputLog?
     private let completionClock: (any MachineClock)?
+    /// Told, at the end of every call that may write the trace or the output log, how far they
+    /// hold whole steps; for a reporter that drains them from another thread.
+    package var reportWatermark: ReportWatermark?
 
     private var machine: TurnstileMachine.Machine
     private var inputs: Chip.Inputs
@@ -147,6 +150,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Reads every input's level, starts the machine in `locked`, and — a controller started
     /// during a fire alarm — goes straight to `emergency` if the emergency line is active.
     public func start(at now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
         var emergencyActive = false
         for (index, role) in inputRoles.enumerated() {
             let active = try inputs.readValue(at: index)
@@ -164,6 +168,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Handles everything that happened up to `now`: pending edges (debounced, in time order),
     /// the machine's timers, jam detection and the end of an alarm pulse, each at its own time.
     public func process(now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
         if let chipLost { throw chipLost }
         while inputs.hasPendingEdgeEvents {
             let count = try inputs.readEdgeEvents(into: rawEdges)
@@ -186,6 +191,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// included — so a command never leaves an edge unread: the edge's debounce deadline is
     /// known again when the command returns, whatever order same-time inputs came in.
     package func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
         dispatch(event, at: now.nanoseconds)
@@ -211,6 +217,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// Drives the lock to the board's `fail_mode` level; the controller takes no more events
     /// after this (call ``releaseLines()`` next).
     package func driveFailMode(at now: MachineInstant) {
+        defer { publishSettled() }
         guard let slot = slot(of: .lock) else { return }
         let level = failMode == .secure
         do {
@@ -237,6 +244,7 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// each input is read, and one found at a level other than the last one taken becomes an
     /// edge at `now`: what changed while the chip was gone is late, never lost.
     package func reattach(to chip: Chip, at now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
         var levels = outputSettings
         for role in OutputRole.allCases {
             guard let slot = slot(of: role) else { continue }
@@ -307,6 +315,10 @@ public final class TurnstileController<Chip: GPIOChip> {
 
     /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
     /// overflowed): they cannot be recovered, but they are never silently ignored.
+    private func publishSettled() {
+        reportWatermark?.publish(trace: trace?.recordedCount ?? 0, outputs: outputLog?.recordedCount ?? 0)
+    }
+
     private func noteSequence(_ sequence: UInt64) {
         if sequence > expectedSequence {
             lostEdges += Int(clamping: sequence - expectedSequence)

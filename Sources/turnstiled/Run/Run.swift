@@ -176,11 +176,13 @@ struct Run: AsyncParsableCommand {
         let outputLog = TurnstileController<Source.Chip>.OutputLog(capacity: Self.reportRingCapacity)
         let ledger = TurnstileController<Source.Chip>.Ledger(capacity: StoreRecorder.recommendedLedgerCapacity)
         let inputLog = record == nil ? nil : TurnstileController<Source.Chip>.InputLog(capacity: Self.reportRingCapacity)
+        let watermark = ReportWatermark()
         let controller: TurnstileController<Source.Chip>
         do {
             controller = try TurnstileController(
                 chip: chip, board: boardFile, trace: trace, outputLog: outputLog, ledger: ledger, inputLog: inputLog,
                 completionClock: completionClock)
+            controller.reportWatermark = watermark
             lifecycle.send(.linesRequested)
             try afterRequest(controller)
         } catch {
@@ -247,7 +249,7 @@ struct Run: AsyncParsableCommand {
         }
         let metrics = TurnstileMetrics()
         let reporter = RunReporter(
-            trace: trace, outputLog: outputLog, inputLog: inputLog, ledger: store == nil ? ledger : nil, status: status,
+            trace: trace, outputLog: outputLog, watermark: watermark, inputLog: inputLog, ledger: store == nil ? ledger : nil, status: status,
             lostEdges: { [status] in status.snapshot().lostEdges }, origin: origin, printer: printer,
             warnings: warnings, recorder: recorder, notifier: notifier, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
         var control: ControlServer?

@@ -22,6 +22,8 @@ final class RunReporter: @unchecked Sendable {
 
     private let trace: Trace
     private let outputLog: RecordRing<OutputWrite>
+    /// The trace and the output log, whole steps at a time.
+    private var steps: WholeStepReader
     private let inputLog: RecordRing<InputRecord>?
     /// Drained here only when no store does it.
     private let ledger: RecordRing<LedgerEntry>?
@@ -46,12 +48,13 @@ final class RunReporter: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(
-        trace: Trace, outputLog: RecordRing<OutputWrite>, inputLog: RecordRing<InputRecord>?, ledger: RecordRing<LedgerEntry>?,
+        trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord>?, ledger: RecordRing<LedgerEntry>?,
         status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter,
         warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onLockLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
         self.outputLog = outputLog
+        steps = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
         self.inputLog = inputLog
         self.ledger = ledger
         self.status = status
@@ -70,7 +73,7 @@ final class RunReporter: @unchecked Sendable {
                 drain()
                 MonotonicClock.sleep(nanoseconds: Self.drainInterval)
             }
-            drain()
+            drain(everything: true)
             finished.signal()
         }.start()
     }
@@ -91,18 +94,15 @@ final class RunReporter: @unchecked Sendable {
         if let failure = recorder?.failure, !recorderWarned { warnings.refused("recording: \(failure)") }
     }
 
-    /// Both rings, merged by time; at one instant a dispatch comes before the writes it caused.
-    private func drain() {
+    /// The trace and the output log, whole steps merged by time (``WholeStepReader``); all
+    /// that is left when `everything` (the last drain, with the controller stopped). Then the
+    /// other rings.
+    private func drain(everything: Bool = false) {
         var records: [DispatchRecord<TurnstileState, TurnstileEvent>] = []
-        trace.drain { records.append($0) }
-        var writes: [OutputWrite] = []
-        outputLog.drain { writes.append($0) }
-        var next = 0
-        for write in writes {
-            while next < records.count && records[next].time <= write.time {
-                report(records[next])
-                next += 1
-            }
+        steps.read(everything: everything) { record in
+            records.append(record)
+            report(record)
+        } write: { write in
             printer.output(write.role, value: write.value, at: relative(write.time))
             if write.role == .lock, let completed = write.completed {
                 let nanoseconds = completed.nanoseconds &- write.time.nanoseconds
@@ -110,7 +110,6 @@ final class RunReporter: @unchecked Sendable {
                 onLockLatency?(nanoseconds)
             }
         }
-        for record in records[next...] { report(record) }
         let transitions = records.filter { $0.outcome == .transitioned }.map {
             TransitionSummary(time: relative($0.time).seconds, from: $0.from.name, event: $0.event.name, to: $0.to.name)
         }

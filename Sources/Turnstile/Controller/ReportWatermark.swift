@@ -1,0 +1,29 @@
+import Synchronization
+
+/// How far the controller's trace and output log hold whole steps, published together in one
+/// atomic word at the end of each of the controller's calls.
+///
+/// A reporter on another thread drains the two rings one after the other, so it could catch a
+/// step between its dispatch (in the trace) and the writes it caused (in the output log), and
+/// print the transition one drain before its writes. Reading this first and printing nothing
+/// past it keeps every transition with its writes.
+package final class ReportWatermark: Sendable {
+    /// The trace's count in the high half, the output log's in the low half: one word, so a
+    /// reader never sees one ring's count from a later step than the other's.
+    private let word = Atomic<UInt64>(0)
+
+    package init() {}
+
+    /// Records each ring had received when the controller's last call returned, modulo 2^32:
+    /// compare them with counts of your own by wrapping difference.
+    package var settled: (trace: UInt32, outputs: UInt32) {
+        let value = word.load(ordering: .acquiring)
+        return (UInt32(truncatingIfNeeded: value >> 32), UInt32(truncatingIfNeeded: value))
+    }
+
+    /// Called by the controller's thread, after the records it counts were written.
+    func publish(trace: Int, outputs: Int) {
+        let value = UInt64(UInt32(truncatingIfNeeded: trace)) << 32 | UInt64(UInt32(truncatingIfNeeded: outputs))
+        word.store(value, ordering: .releasing)
+    }
+}
