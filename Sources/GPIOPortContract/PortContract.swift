@@ -166,9 +166,12 @@ public enum PortContract {
 
     // MARK: Helpers
 
+    /// Edges taken per read; any batch works, reads repeat until none are left.
+    static let edgeReadBatch = 64
+
     /// Every pending edge, after letting the bench settle.
     static func readAll<Request: GPIOInputRequest>(_ request: Request, _ bench: some ContractBench) throws -> [EdgeEvent] {
-        let buffer = UnsafeMutableBufferPointer<EdgeEvent>.allocate(capacity: 64)
+        let buffer = UnsafeMutableBufferPointer<EdgeEvent>.allocate(capacity: edgeReadBatch)
         defer { buffer.deallocate() }
         var edges: [EdgeEvent] = []
         while request.hasPendingEdgeEvents {

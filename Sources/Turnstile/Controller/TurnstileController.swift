@@ -38,6 +38,10 @@ public final class TurnstileController<Chip: GPIOChip> {
     private let outputSettings: [OutputLineSettings]
     private var debouncer: EdgeDebouncer
     private let rawEdges: UnsafeMutableBufferPointer<EdgeEvent>
+    /// Edges taken from the chip per read; `process(now:)` reads again while more wait, so this
+    /// sets only how many reads a burst takes. The libgpiod backend's own batch
+    /// (`CGPIOD_EVENTS_PER_READ`).
+    static var edgeReadBatch: Int { 64 }
     /// The role of each line of the input request, by request index.
     private let inputRoles: [InputRole]
     /// The request index of each output role (`OutputRole.allCases` order), -1 when not wired.
@@ -140,7 +144,7 @@ public final class TurnstileController<Chip: GPIOChip> {
         debouncer = EdgeDebouncer(periods: inputSettings.map { settled ? .zero : $0.debounce })
         self.inputSettings = inputSettings
         self.outputSettings = outputSettings
-        rawEdges = .allocate(capacity: 64)
+        rawEdges = .allocate(capacity: Self.edgeReadBatch)
     }
 
     deinit {

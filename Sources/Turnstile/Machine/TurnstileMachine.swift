@@ -18,12 +18,16 @@ public enum TurnstileMachine {
         }
     }()
 
+    /// Room for events the turnstile's actions send during one dispatch. They send none today;
+    /// a few to spare, in a few bytes.
+    public static let queueCapacity = 8
+
     /// A new, unstarted machine.
     public static func makeMachine(
         timings: TurnstileTimings = TurnstileTimings(),
         trace: TraceRing<TurnstileState, TurnstileEvent>? = nil
     ) -> Machine {
-        StateMachine(table: table, context: TurnstileContext(timings: timings), queueCapacity: 8, trace: trace)
+        StateMachine(table: table, context: TurnstileContext(timings: timings), queueCapacity: queueCapacity, trace: trace)
     }
 
     public static func definition() -> Definition {

@@ -18,6 +18,9 @@ package enum TextFile {
         package var reason: String
     }
 
+    /// Bytes read at a time: a board file or a typical scenario in one read.
+    static let readChunkBytes = 64 * 1024
+
     /// The contents of `path`, or of standard input when `path` is nil, refusing more than
     /// `limit` bytes (a file that is not what it should be — `/dev/zero`, a log — must not
     /// fill memory). A UTF-8 byte order mark at the start is dropped: editors add it, and it
@@ -33,7 +36,7 @@ package enum TextFile {
         defer { if path != nil { FileSyscalls.close(descriptor) } }
 
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
         while true {
             let count = chunk.withUnsafeMutableBytes { FileSyscalls.read(descriptor, into: $0) }
             if count < 0 {

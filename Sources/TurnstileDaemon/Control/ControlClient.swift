@@ -59,10 +59,13 @@ public final class ControlClient {
         }
     }
 
+    /// Bytes read from the socket at a time: a page, many reply lines.
+    static let readChunkBytes = 4096
+
     /// The next reply line, or nil when the daemon closed the connection. Waits up to
     /// `timeoutSeconds` (nil: without limit, for a follower).
     public func nextReply(timeoutSeconds: Double?) throws(ControlClientError) -> ControlReplyLine? {
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = buffered[..<newline]

@@ -62,9 +62,13 @@ public enum DaemonLifecycle {
         }
     }()
 
+    /// Room for events the lifecycle's actions send during one dispatch: it sends none; the
+    /// smallest queue that still leaves room for one to be added.
+    public static let queueCapacity = 4
+
     /// A started machine in `starting`.
     public static func makeMachine() -> Machine {
-        var machine = Machine(table: table, context: DaemonLifecycleContext(), queueCapacity: 4)
+        var machine = Machine(table: table, context: DaemonLifecycleContext(), queueCapacity: queueCapacity)
         machine.start(at: .zero)
         return machine
     }

@@ -16,7 +16,10 @@ public final class TurnstileSimulation {
 
     private let inputOffsets: [InputRole: GPIOLineOffset]
     private let reporter: SimulationReporter
-    private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 1024)
+    /// Dispatch records between two output writes (when the trace is drained): far more than a
+    /// scenario's events at one instant.
+    static let traceCapacity = 1024
+    private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: traceCapacity)
     private let relay: OutputRelay
     private let breakage: Breakage
 
