@@ -19,6 +19,10 @@ final class SharedCell: Sendable {
 
 @main
 enum PipelineLatency {
+    /// The daemon's report rings' size (`turnstiled run`'s `reportRingCapacity`): what the consumer
+    /// thread may fall behind by before records are lost (and counted).
+    static let traceCapacity = 4096
+
     static func main() throws {
         let pulses = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 200_000 : 200_000
         let wall = MonotonicClock()
@@ -36,7 +40,7 @@ enum PipelineLatency {
         })
         let chip = simulated.chip
         lockOffset.value.store(Int64(simulated.outputRoles.first { $0.value == .lock }!.key.rawValue), ordering: .relaxed)
-        let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 4096)
+        let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: traceCapacity)
         let controller = try TurnstileController(chip: chip, board: board, trace: trace)
 
         let consumerDone = SharedCell()   // 1 when the run is over

@@ -80,7 +80,7 @@ final class TurnstileClosureDictionaryRunner: StreamRunner {
 final class TurnstileControllerFSMRunner: StreamRunner {
     private typealias Bare = BareMachine<TurnstileState, TurnstileEvent, TurnstileContext>
     // No observer at all: the bare runtime (the full one is `TurnstileFullRuntimeRunner`).
-    private var machine = Bare(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: 8)
+    private var machine = Bare(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: TurnstileMachine.queueCapacity)
 
     init() { machine.start(at: MachineInstant(nanoseconds: 0)) }
 
@@ -111,7 +111,7 @@ final class TurnstileFullRuntimeRunner: StreamRunner {
 
     init() {
         machine = Shared(
-            TracedMachine(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: 8, trace: trace),
+            TracedMachine(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: TurnstileMachine.queueCapacity, trace: trace),
             clock: ManualClock())
         machine.start()
     }
