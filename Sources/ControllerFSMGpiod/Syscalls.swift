@@ -1,3 +1,5 @@
+import ControllerFSM
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,13 +10,7 @@ import Musl
 /// layer as swift-system does, so they are found in one place.
 enum Syscalls {
     /// The calling thread's `errno`.
-    static var errno: Int32 {
-        #if canImport(Glibc)
-        Glibc.errno
-        #else
-        Musl.errno
-        #endif
-    }
+    static var errno: Int32 { SystemErrno.current }
 
     /// The entries of directory `path`, or `nil` when it cannot be read.
     static func directoryEntries(_ path: String) -> [String]? {

@@ -31,7 +31,7 @@ struct GpiodContractBench: ContractBench {
     func setWire(_ offset: GPIOLineOffset, high: Bool) {
         let path = "\(sysfs)/sim_gpio\(offset.rawValue)/pull"
         let descriptor = open(path, O_WRONLY)
-        guard descriptor >= 0 else { fatalError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { fatalError("cannot open \(path): \(SystemErrno.describe(SystemErrno.current))") }
         defer { close(descriptor) }
         let text = high ? "pull-up" : "pull-down"
         _ = text.withCString { write(descriptor, $0, strlen($0)) }
@@ -40,7 +40,7 @@ struct GpiodContractBench: ContractBench {
     func wire(_ offset: GPIOLineOffset) -> Bool {
         let path = "\(sysfs)/sim_gpio\(offset.rawValue)/value"
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { fatalError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { fatalError("cannot open \(path): \(SystemErrno.describe(SystemErrno.current))") }
         defer { close(descriptor) }
         var byte: UInt8 = 0
         _ = read(descriptor, &byte, 1)
@@ -48,9 +48,6 @@ struct GpiodContractBench: ContractBench {
     }
 
     func pass(_ duration: Duration) {
-        let nanoseconds = duration.nanosecondCount
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        MonotonicClock.sleep(nanoseconds: duration.nanosecondCount)
     }
 }

@@ -114,7 +114,7 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// `Input/output error (errno 5)`.
     static func describe(errno: Int32) -> String {
-        "\(String(cString: strerror(errno))) (errno \(errno))"
+        "\(SystemErrno.describe(errno)) (errno \(errno))"
     }
 
     /// What to do about the common errnos, with a leading space; empty when there is no advice.

@@ -1,3 +1,5 @@
+import ControllerFSM
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -33,20 +35,8 @@ enum Syscalls {
     static let injected = InjectedFaults()
 
     static var errno: Int32 {
-        get {
-            #if canImport(Glibc)
-            Glibc.errno
-            #else
-            Musl.errno
-            #endif
-        }
-        set {
-            #if canImport(Glibc)
-            Glibc.errno = newValue
-            #else
-            Musl.errno = newValue
-            #endif
-        }
+        get { SystemErrno.current }
+        set { SystemErrno.current = newValue }
     }
 
     /// -1 with `errno` set when a test armed a failure of `call`.
