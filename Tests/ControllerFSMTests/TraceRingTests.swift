@@ -1,4 +1,4 @@
-import ControllerFSM
+@testable import ControllerFSM
 import Dispatch
 import Synchronization
 import Testing
@@ -59,5 +59,56 @@ struct TraceRingTests {
         #expect(tally.count + trace.lostCount == total)
         #expect(tally.ordered)
         #expect(tally.count > 0)
+    }
+}
+
+/// The ring's own bookkeeping, apart from a machine.
+@Suite("Record ring")
+struct RecordRingTests {
+    @Test("positions that run past Int.max wrap: nothing is lost, reordered or taken for full")
+    func positionsWrap() {
+        let ring = RecordRing<Int>(capacity: 8, firstPosition: Int.max - 20)
+        var next = 0
+        var drained: [Int] = []
+        // 10 laps of the ring across the wrap, the writer running ahead of the reader by 5.
+        for _ in 0..<80 {
+            ring.record(next)
+            next += 1
+            if ring.pendingCount > 5 { ring.drain { drained.append($0) } }
+        }
+        ring.drain { drained.append($0) }
+        #expect(drained == Array(0..<80))
+        #expect(ring.lostCount == 0)
+        #expect(ring.recordedCount == (Int.max - 20) &+ 80)
+    }
+
+    @Test("a full ring counts what it cannot hold, across the wrap too")
+    func fullAcrossTheWrap() {
+        let ring = RecordRing<Int>(capacity: 4, firstPosition: Int.max - 1)
+        for value in 0..<6 { ring.record(value) }
+        #expect(ring.lostCount == 2)
+        var drained: [Int] = []
+        ring.drain { drained.append($0) }
+        #expect(drained == [0, 1, 2, 3])
+    }
+
+    @Test("records never drained are released with the ring")
+    func pendingRecordsAreReleased() {
+        final class Counter { var released = 0 }
+        final class Tracked {
+            let counter: Counter
+            init(_ counter: Counter) { self.counter = counter }
+            deinit { counter.released += 1 }
+        }
+        let released = Counter()
+        do {
+            let ring = RecordRing<Tracked>(capacity: 4)
+            for _ in 0..<3 { ring.record(Tracked(released)) }
+            ring.drain { _ in }
+            ring.record(Tracked(released))
+            ring.record(Tracked(released))
+            #expect(released.released == 3)
+        }
+        #expect(released.released == 5)
     }
 }

@@ -22,9 +22,14 @@ final class InboxRing<Entry>: @unchecked Sendable {
     /// dispatch lock reads it, without the lock, to look for entries left behind.
     @usableFromInline let nextToTake: Atomic<Int>
 
+    /// The largest capacity an inbox takes: a power of two that rounding up cannot overflow, far
+    /// past any burst of sends.
+    static var maximumCapacity: Int { 1 << 30 }
+
     /// `capacity` is rounded up to a power of two. `firstPosition` is for tests of wrapping.
     init(capacity: Int, firstPosition: Int = 0) {
         precondition(capacity > 0, "an inbox needs a capacity of at least 1, got \(capacity)")
+        precondition(capacity <= Self.maximumCapacity, "an inbox holds at most \(Self.maximumCapacity) entries, got \(capacity)")
         var size = 1
         while size < capacity { size <<= 1 }
         mask = size - 1

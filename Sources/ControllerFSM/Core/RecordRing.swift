@@ -21,16 +21,37 @@ public final class RecordRing<Record>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var tailSeenByWriter = 0
     @usableFromInline let draining = Atomic<Bool>(false)
 
+    /// The largest capacity a ring takes: a billion records, far past any trace, and a power
+    /// of two that rounding up cannot overflow.
+    public static var maximumCapacity: Int { 1 << 30 }
+
     /// `capacity` is rounded up to a power of two.
-    public init(capacity: Int) {
+    public convenience init(capacity: Int) {
+        self.init(capacity: capacity, firstPosition: 0)
+    }
+
+    /// `firstPosition` is for tests of positions that wrap.
+    init(capacity: Int, firstPosition: Int) {
         precondition(capacity > 0, "a record ring needs a capacity of at least 1, got \(capacity)")
+        precondition(capacity <= Self.maximumCapacity, "a record ring holds at most \(Self.maximumCapacity) records, got \(capacity)")
         var size = 1
         while size < capacity { size <<= 1 }
         storage = .allocate(capacity: size)
         mask = size - 1
+        head.store(firstPosition, ordering: .relaxed)
+        tail.store(firstPosition, ordering: .relaxed)
+        tailSeenByWriter = firstPosition
     }
 
     deinit {
+        // Records written and never drained are released with the ring (a record may hold
+        // references).
+        var position = tail.load(ordering: .acquiring)
+        let end = head.load(ordering: .acquiring)
+        while position != end {
+            (storage + (position & mask)).deinitialize(count: 1)
+            position &+= 1
+        }
         storage.deallocate()
     }
 
