@@ -133,12 +133,26 @@ struct AuditFindingsTests {
         ("[)\n", "line 1, column 2"), ("[# note]\n", "line 1, column 2"), ("[= a]\n", "line 1, column 2"),
         ("x = {=}\n", "line 1, column 6"), ("[a.]\n", "line 1, column 4"), ("[]\n", "line 1, column 2"),
         ("= 1\n", "line 1, column 1"), ("[a.\n", "line 1, column 4"), ("x = [1, {.=2}]\n", "line 1, column 10"),
+        // Line breaks the library sees where the scanner saw a blank: a lone carriage return
+        // (CR without LF: an old Mac line ending, or a stray byte), anywhere, and a line ending
+        // inside an inline table.
+        ("[\rinputs.coin]\n", "line 1, column 2"), ("[board]\nname = \"x\"\r", "line 2, column 11"),
+        ("[a.\rb]\n", "line 1, column 4"), ("x = 1 # note\r\ry = 2\n", "line 1, column 13"),
+        ("x = \"a\rb\"\n", "line 1, column 7"), ("x = { a = 1,\n b = 2 }\n", "line 1, column 13"),
+        ("x = {\r\n}\n", "line 1, column 7"),
     ])
     func keysTheParserWouldAbortOn(text: String, position: String) throws {
         let error = #expect(throws: BoardFileError.self) { try BoardFile.parse(text, file: "x.toml") }
         #expect(error?.description.hasPrefix("x.toml: \(position): ") == true, "\(String(describing: error))")
         let run = try Turnstiled.run(["check", "--board", directory.file("x.toml", text)])
         #expect(run.status == 2 && !run.stderr.contains("Assertion"), "\(run)")
+    }
+
+    @Test("a board file with Windows (CR LF) line endings loads as with LF")
+    func windowsLineEndings() throws {
+        let text = minimalBoard.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(text.contains("\r\n"))
+        #expect(try BoardFile.parse(text, file: "x.toml") == BoardFile.parse(minimalBoard, file: "x.toml"))
     }
 
     @Test("brackets and dots inside strings and comments do not count as nesting")

@@ -188,8 +188,10 @@ extension BoardFile {
     /// Refuses, before the TOML library sees it, text the library cannot be trusted with: too
     /// large, nested too deeply (it recurses once per level), or with something other than a key
     /// where a key must stand (its parser asserts there, aborting the process: "[)", "[#", "[=",
-    /// "x = {=}"). Everything else, values above all, is left to the library, whose errors
-    /// carry line and column.
+    /// "x = {=}", "[" then a carriage return). Line breaks are TOML's only: a carriage return
+    /// not followed by a line feed, or a line ending inside an inline table, is refused here,
+    /// since where the library meets one a key may stand. Everything else, values above all, is
+    /// left to the library, whose errors carry line and column.
     static func checkShape(_ text: String, file: String) throws(BoardFileError) {
         if text.utf8.count > maxFileSize {
             throw BoardFileError(file: file, location: .file, reason: "is larger than \(maxFileSize / 1024) KiB, too large for a board file")
@@ -197,8 +199,13 @@ extension BoardFile {
         var scanner = KeyScanner()
         var line = 1
         var column = 0
+        var previous: UInt8 = 0
         for byte in text.utf8 {
             column += 1
+            if previous == UInt8(ascii: "\r") && byte != UInt8(ascii: "\n") {
+                throw loneCarriageReturn(file: file, line: line, column: column - 1)
+            }
+            previous = byte
             if let problem = scanner.take(byte) {
                 throw BoardFileError(
                     file: file, location: .position(line: line, column: column), reason: problem.reason, hint: problem.hint)
@@ -208,6 +215,14 @@ extension BoardFile {
                 column = 0
             }
         }
+        if previous == UInt8(ascii: "\r") { throw loneCarriageReturn(file: file, line: line, column: column) }
+    }
+
+    /// TOML takes a carriage return only as the start of CR LF.
+    private static func loneCarriageReturn(file: String, line: Int, column: Int) -> BoardFileError {
+        BoardFileError(
+            file: file, location: .position(line: line, column: column), reason: "a carriage return is not followed by a line feed",
+            hint: "save the file with Unix (LF) or Windows (CR LF) line endings")
     }
 }
 
@@ -232,9 +247,14 @@ private struct KeyScanner {
 
     /// Feeds one byte; returns why the text is refused, if it is.
     mutating func take(_ byte: UInt8) -> (reason: String, hint: String)? {
+        // CR LF is one line break, taken at its LF (`checkShape` refuses a CR without one).
+        if byte == UInt8(ascii: "\r") { return nil }
         if byte == UInt8(ascii: "\n") {
             comment = false
             if quote != nil { return nil }  // a multi-line string goes on
+            if open.last == UInt8(ascii: "{") {
+                return refuse("an inline table { … } must close on the line it opens", hint: "write its keys on one line, or as a [table] of their own")
+            }
             if open.isEmpty {
                 // An unclosed "[board" the library reports well; a key missing after "[" or
                 // "." it asserts on.
@@ -256,7 +276,8 @@ private struct KeyScanner {
             }
             return nil
         }
-        let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        // TOML's only blanks: anything else where a key may stand is refused below.
+        let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
         let quoteMark = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
         switch expecting {
         case .lineStart:
