@@ -1,6 +1,7 @@
 import AllocationCounting
 import ControllerFSM
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -67,53 +68,62 @@ struct ZeroAllocationConfigurationTests {
     @Test("a shared machine whose senders contend allocates nothing on any sender")
     func contendedSharedMachine() throws {
         typealias Shared = SharedMachine<GateState, GateEvent, GateContext, TraceObserver<GateState, GateEvent>, MutexLock, ManualClock>
+        let inboxCapacity = 4
         let trace = TraceRing<GateState, GateEvent>(capacity: 1 << 16)
-        // A small inbox, so senders also wait for room (asleep on the lock) and make it themselves.
+        // A small inbox, so senders also wait for room (asleep on the lock) and are refused.
         let shared = Shared(
             TracedMachine(table: try gateTable(), context: GateContext(), trace: trace),
-            clock: ManualClock(), inboxCapacity: 4)
+            clock: ManualClock(), inboxCapacity: inboxCapacity)
         shared.start()
         let counted = Atomic<UInt64>(0)
         let queued = Atomic<Int>(0)
-        let drained = Atomic<Int>(0)
-        let sendersLeft = Atomic<Int>(Self.senders)
-        let spins = Atomic<Int>(0)
-        let helpers = DispatchGroup()
-        // Contention whatever the scheduler does: a thread that keeps taking the machine for a
-        // while, so senders find it held and queue, wait for room, or are refused.
-        DispatchQueue.global().async(group: helpers) {
-            while sendersLeft.load(ordering: .acquiring) > 0 {
-                shared.withMachine { _ in
-                    for _ in 0..<2_000 { spins.add(1, ordering: .relaxed) }
-                }
-                drained.add(trace.drain { _ in }, ordering: .relaxed)
+        let sendersCounting = Atomic<Int>(0)
+        let holding = Atomic<Bool>(false)
+        let holder = DispatchGroup()
+        // Contention whatever the scheduler does: once every sender counts its allocations, a
+        // thread takes the machine and keeps it until the inbox has filled, so senders queue,
+        // sleep waiting for room, or are refused, inside the measurement.
+        DispatchQueue.global().async(group: holder) {
+            while sendersCounting.load(ordering: .acquiring) < Self.senders {}
+            shared.withMachine { _ in
+                holding.store(true, ordering: .releasing)
+                let giveUp = MonotonicClock().now() + .seconds(2)
+                while queued.load(ordering: .acquiring) < inboxCapacity && MonotonicClock().now() < giveUp {}
             }
         }
-        DispatchQueue.concurrentPerform(iterations: Self.senders) { sender in
-            var stream = Stream(state: UInt64(sender + 1) &* 0x9E37_79B9_7F4A_7C15)
-            func run(_ count: Int) -> Int {
-                var queuedHere = 0
-                for step in 0..<count {
-                    let (event, _) = stream.next()
-                    let outcome = step & 1 == 0 ? shared.send(event) : shared.trySend(event)
-                    if case .queued = outcome { queuedHere += 1 }
+        // Threads of their own, all running at once: a pool narrower than the senders would
+        // leave the first ones spinning for the others for ever.
+        let sendersDone = DispatchGroup()
+        for sender in 0..<Self.senders {
+            sendersDone.enter()
+            Thread {
+                defer { sendersDone.leave() }
+                var stream = Stream(state: UInt64(sender + 1) &* 0x9E37_79B9_7F4A_7C15)
+                func run(_ count: Int) {
+                    for step in 0..<count {
+                        let (event, _) = stream.next()
+                        let outcome = step & 1 == 0 ? shared.send(event) : shared.trySend(event)
+                        if case .queued = outcome { queued.add(1, ordering: .releasing) }
+                    }
                 }
-                return queuedHere
-            }
-            _ = run(Self.warmUp)
-            malloc_counter_start()
-            let queuedHere = run(Self.events)
-            counted.add(malloc_counter_stop(), ordering: .relaxed)
-            queued.add(queuedHere, ordering: .relaxed)
-            sendersLeft.subtract(1, ordering: .releasing)
+                run(Self.warmUp)
+                queued.store(0, ordering: .releasing)
+                malloc_counter_start()
+                sendersCounting.add(1, ordering: .releasing)
+                while !holding.load(ordering: .acquiring) {}
+                run(Self.events)
+                counted.add(malloc_counter_stop(), ordering: .relaxed)
+            }.start()
         }
-        helpers.wait()
-        drained.add(trace.drain { _ in }, ordering: .relaxed)
+        sendersDone.wait()
+        holder.wait()
         #expect(counted.load(ordering: .relaxed) == 0)
-        #expect(queued.load(ordering: .relaxed) > 0, "the senders never contended: the test checked only the uncontended path")
+        #expect(queued.load(ordering: .relaxed) >= inboxCapacity, "the senders never filled the inbox: the test checked only the uncontended path")
         let dispatched = shared.statistics.dispatched
         let chimes = shared.withMachine { $0.context.chimes }
         #expect(dispatched == Self.senders * (Self.warmUp + Self.events) - shared.refusedCount + chimes)
-        #expect(drained.load(ordering: .relaxed) + trace.lostCount == dispatched)
+        var drained = 0
+        drained += trace.drain { _ in }
+        #expect(drained + trace.lostCount == dispatched)
     }
 }
