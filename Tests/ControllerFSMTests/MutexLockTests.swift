@@ -50,19 +50,11 @@ struct MutexLockTests {
     @Test("withLockIfAvailable runs nothing while another thread holds the lock, and runs once it is free")
     func tryPath() {
         let lock = MutexLock()
-        let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) {
-            lock.withLock {
-                held.signal()
-                release.wait()
-            }
+        whileAnotherThread(holds: lock, doing: { release.wait() }) {
+            #expect(lock.withLockIfAvailable { 1 } == nil)
+            release.signal()
         }
-        held.wait()
-        #expect(lock.withLockIfAvailable { 1 } == nil)
-        release.signal()
-        done.wait()
         #expect(lock.withLockIfAvailable { 2 } == 2)
         #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)
     }
@@ -71,27 +63,21 @@ struct MutexLockTests {
     func sleepingWaiterIsWoken() {
         let lock = MutexLock()
         let occupancy = Occupancy()
-        let held = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) {
+        whileAnotherThread(holds: lock, doing: {
+            occupancy.enter()
+            // Long enough for the waiter below to go to sleep on the futex.
+            waitUntil { lock.word.pointee.load(ordering: .relaxed) == MutexLock.lockedWithWaiters }
+            occupancy.unprotectedCount += 1
+            occupancy.leave()
+        }) {
             lock.withLock {
                 occupancy.enter()
-                held.signal()
-                // Long enough for the waiter below to go to sleep on the futex.
-                waitUntil { lock.word.pointee.load(ordering: .relaxed) == MutexLock.lockedWithWaiters }
+                // The holder's update is seen: it let go before this ran.
+                #expect(occupancy.unprotectedCount == 1)
                 occupancy.unprotectedCount += 1
                 occupancy.leave()
             }
         }
-        held.wait()
-        lock.withLock {
-            occupancy.enter()
-            // The holder's update is seen: it let go before this ran.
-            #expect(occupancy.unprotectedCount == 1)
-            occupancy.unprotectedCount += 1
-            occupancy.leave()
-        }
-        done.wait()
         #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
         #expect(occupancy.unprotectedCount == 2)
         #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)
@@ -104,26 +90,36 @@ struct MutexLockTests {
         let injected = 1_000
         Futex.spuriousWakeupsToInject.store(injected, ordering: .relaxed)
         defer { Futex.spuriousWakeupsToInject.store(0, ordering: .relaxed) }
-        let held = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) {
+        whileAnotherThread(holds: lock, doing: {
+            occupancy.enter()
+            // Hold on until the waiter has been woken early many times.
+            waitUntil { Futex.spuriousWakeupsToInject.load(ordering: .relaxed) < injected / 2 }
+            occupancy.leave()
+        }) {
             lock.withLock {
                 occupancy.enter()
-                held.signal()
-                // Hold on until the waiter has been woken early many times.
-                waitUntil { Futex.spuriousWakeupsToInject.load(ordering: .relaxed) < injected / 2 }
                 occupancy.leave()
             }
         }
-        held.wait()
-        lock.withLock {
-            occupancy.enter()
-            occupancy.leave()
-        }
-        done.wait()
         #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
         #expect(Futex.spuriousWakeupsToInject.load(ordering: .relaxed) < injected / 2)
     }
+}
+
+/// Runs `then` on this thread once another thread holds `lock` and is running `holding` in it;
+/// returns when that thread has let go.
+private func whileAnotherThread(holds lock: MutexLock, doing holding: @escaping @Sendable () -> Void, then: () -> Void) {
+    let held = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    DispatchQueue.global().async(group: done) {
+        lock.withLock {
+            held.signal()
+            holding()
+        }
+    }
+    held.wait()
+    then()
+    done.wait()
 }
 
 /// Polls `condition` every millisecond, for at most ten seconds (then the test's own checks
