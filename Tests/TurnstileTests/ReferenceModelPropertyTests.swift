@@ -36,8 +36,13 @@ struct ReferenceModelPropertyTests {
             0.5 push
             1 fault
             1 emergency on
+            1.5 event emergencyOff
             2 emergency off
-            3 repair
+            2.5 event emergencyOn
+            2.7 emergency on
+            2.8 event emergencyOff
+            2.9 emergency off
+            3 event repair
             9 coin
             9.5 coin
             10 push
@@ -119,15 +124,31 @@ struct ReferenceTurnstile {
     var jamDeadline: Double?
     var pushReleaseAt: Double?
     var jammed = false
+    /// The fire alarm's two sources: the emergency line (taken after its debounce) and
+    /// commands. The alarm is on while either says so; only its change is an event.
+    var alarmLine = false
+    var alarmCommand = false
     /// Events on their way in from the lines: (time taken, event).
     var pending: [(Double, Event)] = []
 
-    mutating func alarmAtStart() { dispatch(.emergencyOn, at: 0) }
+    mutating func alarmAtStart() { setAlarm(line: true, at: 0) }
+
+    /// One source of the fire alarm changes; the machine hears only a change of the whole.
+    mutating func setAlarm(line: Bool? = nil, command: Bool? = nil, at time: Double) {
+        let before = alarmLine || alarmCommand
+        if let line { alarmLine = line }
+        if let command { alarmCommand = command }
+        let after = alarmLine || alarmCommand
+        if after != before { dispatch(after ? .emergencyOn : .emergencyOff, at: time) }
+    }
 
     /// A scenario action at `time`: a direct fault now, a line's event a little later.
     mutating func perform(_ action: ScenarioAction, at time: Double) {
         advance(to: time)
         switch action {
+        case .command(.emergencyOn): setAlarm(command: true, at: time)
+        case .command(.emergencyOff): setAlarm(command: false, at: time)
+        case .command(.repair): dispatch(.repair, at: time)
         case .fault: dispatch(.fault, at: time)
         case .coin: pending.append((time + Self.pulseDelay, .coin))
         case .push:
@@ -170,6 +191,10 @@ struct ReferenceTurnstile {
         if item.1 == .push {
             pushReleaseAt = time
             jamDeadline = time + Self.jam
+        }
+        if item.1 == .emergencyOn || item.1 == .emergencyOff {
+            setAlarm(line: item.1 == .emergencyOn, at: time)
+            return
         }
         dispatch(item.1, at: time)
     }
@@ -265,7 +290,11 @@ struct ScenarioBuilder {
                 let hold = [1.0, 10.0, 31.0, 45.0][parameter]
                 (action, line, busy) = ("push hold \(Int(hold))", "push", hold)
             case 75..<83: (action, line) = ("repair", "service"); busy = 0.100
-            case 83..<91: (action, line) = (alarmOn ? "emergency off" : "emergency on", "emergency")
+            case 83..<89: (action, line) = (alarmOn ? "emergency off" : "emergency on", "emergency")
+            // Commands beside the line: an alarm declared, withdrawn (held by the line or not),
+            // declared twice; a repair by command.
+            case 89..<94: (action, line) = (parameter < 2 ? "event emergencyOn" : "event emergencyOff", nil)
+            case 94..<96: (action, line) = ("event repair", nil)
             default: (action, line) = ("fault", nil)
             }
             if let line {
@@ -280,7 +309,7 @@ struct ScenarioBuilder {
                 attempts += 1
             }
             if let line { freeAt[line] = time + busy + settle }
-            if action.hasPrefix("emergency") { alarmOn.toggle() }
+            if action.hasPrefix("emergency ") { alarmOn.toggle() }
             let scenarioAction = Self.action(action)
             model.perform(scenarioAction, at: time)
             lines.append("\(Self.format(time)) \(action)")
@@ -295,13 +324,14 @@ struct ScenarioBuilder {
         case "push": return words.count == 3 ? .pushHold(.seconds(Int(words[2])!)) : .push
         case "repair": return .repair
         case "emergency": return .emergency(on: words[1] == "on")
+        case "event": return .command(TurnstileEvent.directCommands.first { $0.name == words[1] }!)
         default: return .fault
         }
     }
 
     static func eventTimes(of action: String, at time: Double) -> [Double] {
         switch action.split(separator: " ").first {
-        case "fault": [time]
+        case "fault", "event": [time]
         case "emergency": [time + ReferenceTurnstile.levelDelay]
         case "push":
             action == "push" ? [time + 0.0115, time + ReferenceTurnstile.pushPulse + 0.0115]

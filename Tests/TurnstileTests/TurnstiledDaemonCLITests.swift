@@ -224,9 +224,10 @@ struct RandomDaemonScenario {
                 // An alarm is rare and short; one left on is switched off again soon.
                 if emergencyOn || random.next(in: 0...3) == 0 { choices.append(("emergency", 0, emergencyOn ? "emergency off" : "emergency on")) }
             }
-            choices.append(("", 0, "fault"))
+            // Commands, as `ctl` sends them: an emergency declared or withdrawn beside the line.
+            for command in ["fault", "event emergencyOn", "event emergencyOff", "event repair"] { choices.append(("", 0, command)) }
             let (line, busy, action) = choices[Int(random.next(in: 0...UInt64(choices.count - 1)))]
-            if action == "fault" && random.next(in: 0...2) != 0 { continue }  // faults rarer still
+            if line.isEmpty && random.next(in: 0...2) != 0 { continue }  // commands rarer still
             if line == "emergency" { emergencyOn.toggle() }
             if !line.isEmpty { free[line] = time + busy + lineGap }
             lines.append("\(Self.seconds(time)) \(action)")

@@ -59,6 +59,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// the turnstile must not return to service (a jam whose `fault` was ignored during an
     /// emergency or a repair is raised again when the machine comes back to `locked`).
     private var jammed = false
+    /// The fire alarm, as the emergency line and commands say: the machine is in `emergency`
+    /// exactly while this is active.
+    private var emergency = ConditionSources()
     /// When the alarm pulse ends; `Int64.min` when none is sounding.
     private var alarmPulseEnd = Int64.min
     private var recoveringFromWriteFailure = false
@@ -155,17 +158,16 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// during a fire alarm — goes straight to `emergency` if the emergency line is active.
     public func start(at now: MachineInstant) throws(GPIOError) {
         defer { publishSettled() }
-        var emergencyActive = false
         for (index, role) in inputRoles.enumerated() {
             let active = try inputs.readValue(at: index)
             debouncer.setLevel(active, ofLine: index)
-            if role == .emergency { emergencyActive = active }
+            if role == .emergency { _ = emergency.set(.line, active: active) }
             if role == .push && active { jamDeadline = MachineInstant.saturatingSum(now.nanoseconds, jamTimeout) }
         }
         machine.start(at: now)
         // A fire alarm already on is taken before any output is written, so the outputs go
         // from their safe initial levels straight to the emergency's: nothing shows `locked`.
-        if emergencyActive { machine.send(.emergencyOn, at: now) }
+        if emergency.isActive { machine.send(.emergencyOn, at: now) }
         settle(at: now.nanoseconds)
     }
 
@@ -189,17 +191,31 @@ public final class TurnstileController<Chip: GPIOChip> {
         runDeadlines(upTo: now.nanoseconds)
     }
 
-    /// Sends a command event (`fault`, `repair`) that no input line carries.
+    /// Sends a direct command: `fault`, `repair`, `emergencyOn`, `emergencyOff`.
     ///
     /// Everything that happened up to `now` is handled first — edges already on the chip
     /// included — so a command never leaves an edge unread: the edge's debounce deadline is
     /// known again when the command returns, whatever order same-time inputs came in.
-    package func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) {
+    ///
+    /// An emergency command is one source of the fire alarm beside the emergency line (see
+    /// ``ConditionSources``): it can declare an alarm, never end one the line still signals.
+    @discardableResult
+    package func send(_ event: TurnstileEvent, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
         defer { publishSettled() }
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
-        dispatch(event, at: now.nanoseconds)
-        cause = nil
+        defer { cause = nil }
+        switch event {
+        case .emergencyOn, .emergencyOff:
+            let declared = event == .emergencyOn
+            guard let changed = emergency.set(.command, active: declared) else {
+                return !declared && emergency.line ? .heldByLine(.emergency) : .alreadyInEffect
+            }
+            dispatch(changed ? .emergencyOn : .emergencyOff, at: now.nanoseconds)
+        default:
+            dispatch(event, at: now.nanoseconds)
+        }
+        return .dispatched
     }
 
     /// When `process(now:)` next has something to do without a new edge: a debounce period
@@ -346,7 +362,9 @@ public final class TurnstileController<Chip: GPIOChip> {
         case .service:
             if active { dispatch(.repair, at: time) }
         case .emergency:
-            dispatch(active ? .emergencyOn : .emergencyOff, at: time)
+            if let changed = emergency.set(.line, active: active) {
+                dispatch(changed ? .emergencyOn : .emergencyOff, at: time)
+            }
         }
     }
 

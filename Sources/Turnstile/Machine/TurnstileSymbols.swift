@@ -18,10 +18,17 @@ public enum TurnstileEvent: Int, MachineSymbol {
     case repair
     /// The current state's timer: relock in `unlocked`, end of repair in `outOfOrder`.
     case timeout
-    /// The fire-alarm input became active.
+    /// The fire alarm began: the emergency line became active, or a command declared it.
     case emergencyOn
-    /// The fire-alarm input became inactive.
+    /// The fire alarm ended: neither the emergency line nor a command holds it any more.
     case emergencyOff
+}
+
+extension TurnstileEvent {
+    /// The events an operator may send directly (`ctl`, a scenario's `event NAME`): the ones
+    /// no line alone must carry. `coin` and `push` come from their lines only (money), and
+    /// `timeout` from the machine's own timer.
+    public static let directCommands: [TurnstileEvent] = [.fault, .repair, .emergencyOn, .emergencyOff]
 }
 
 /// The turnstile's timers.

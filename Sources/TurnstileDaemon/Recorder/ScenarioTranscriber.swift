@@ -51,17 +51,10 @@ public struct ScenarioTranscriber {
             case (.coin, false), (.service, false): break
             }
         case .command(let event):
-            switch event {
-            case .fault: add(time, "fault")
-            case .repair where board.inputs[.service] != nil:
-                add(time &- board.inputs[.service]!.debounce.nanosecondCount, "repair")
-            case .emergencyOn where board.inputs[.emergency] != nil:
-                add(time &- board.inputs[.emergency]!.debounce.nanosecondCount, "emergency on")
-            case .emergencyOff where board.inputs[.emergency] != nil:
-                add(time &- board.inputs[.emergency]!.debounce.nanosecondCount, "emergency off")
-            default:
-                add(time, "# \(event.name) by command: this board has no line to replay it on", comment: true)
-            }
+            // As sent: `event NAME` replays through the controller's command path, so an
+            // emergency declared by command stays a command (beside the line, never instead
+            // of it) and a repair needs no service line.
+            add(time, event == .fault ? "fault" : "event \(event.name)")
         }
         return release(upTo: pushStart ?? .max)
     }
@@ -79,11 +72,11 @@ public struct ScenarioTranscriber {
         return lines
     }
 
-    private mutating func add(_ time: Int64, _ text: String, comment: Bool = false) {
+    private mutating func add(_ time: Int64, _ text: String) {
         // Never before 0 (an edge in the first debounce period) nor before a line already
         // released: a scenario's times do not go back.
         let at = Swift.max(time, lastWrittenFloor)
-        let line = comment ? text : "\(Self.seconds(at)) \(text)"
+        let line = "\(Self.seconds(at)) \(text)"
         let index = pending.firstIndex { $0.time > at } ?? pending.count
         pending.insert((at, line), at: index)
     }

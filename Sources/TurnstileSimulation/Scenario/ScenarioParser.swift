@@ -14,8 +14,8 @@ struct ScenarioParser {
     }
 
     static let knownActions = "known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, "
-        + "expect state|counter|credit|output, end"
-    private static let actionNames = ["coin", "push", "repair", "emergency", "fault", "expect", "end"]
+        + "event NAME, expect state|counter|credit|output, end"
+    private static let actionNames = ["coin", "push", "repair", "emergency", "fault", "event", "expect", "end"]
 
     mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep {
         let timeText = tokens[0]
@@ -80,7 +80,10 @@ struct ScenarioParser {
             return .repair
         case "fault":
             try expectArity(arguments, usage: ["fault"], line: line)
-            return .fault
+            return .command(.fault)
+        case "event":
+            try expectArity(arguments, usage: ["event", "NAME"], line: line)
+            return .command(try command(arguments.first!, line: line))
         case "end":
             try expectArity(arguments, usage: ["end"], line: line)
             return .end
@@ -98,6 +101,20 @@ struct ScenarioParser {
                 .compactMap { $0 }.joined(separator: " ")
             throw error(line, "unknown action \"\(name)\"", hint: hint)
         }
+    }
+
+    /// The direct command `event NAME` names; an input that comes from a line is refused with
+    /// the action that drives the line.
+    private func command(_ token: Substring, line: Int) throws(ScenarioError) -> TurnstileEvent {
+        let names = TurnstileEvent.directCommands.map(\.name)
+        if let event = TurnstileEvent.directCommands.first(where: { $0.name == token }) { return event }
+        let lineAction: [Substring: String] = ["coin": "coin", "push": "push", "timeout": "nothing: the machine's own timer sends it"]
+        if let action = lineAction[token] {
+            throw error(line, "\"\(token)\" is not a direct command", hint: "it comes from its line; write \(action)")
+        }
+        let hint = [Suggestion.didYouMean(String(token), in: names), "direct commands: \(names.joined(separator: ", "))"]
+            .compactMap { $0 }.joined(separator: " ")
+        throw error(line, "unknown command \"\(token)\"", hint: hint)
     }
 
     private func expectation(_ arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction {

@@ -16,7 +16,8 @@ public struct ScenarioStep: Hashable, Sendable {
 }
 
 /// What a scenario step does. Inputs are driven as physical pulses on their lines, with the
-/// board's contact bounce, never as direct events — except `fault`, which no line carries.
+/// board's contact bounce, never as direct events — except commands (`fault`, `event NAME`),
+/// which reach the controller as `turnstiled ctl` does.
 public enum ScenarioAction: Hashable, Sendable {
     /// `coin`: a coin pulse on the coin line.
     case coin
@@ -28,8 +29,10 @@ public enum ScenarioAction: Hashable, Sendable {
     case repair
     /// `emergency on|off`: the emergency line becomes active or inactive.
     case emergency(on: Bool)
-    /// `fault`: the mechanism reports a failure (a direct `fault` event).
-    case fault
+    /// `fault` (the mechanism reports a failure) or `event NAME`: a direct command, as `turnstiled
+    /// ctl` sends it — `fault`, `repair`, `emergencyOn`, `emergencyOff`. An emergency command
+    /// adds to the emergency line, never undoes it.
+    case command(TurnstileEvent)
     /// `expect state NAME`.
     case expectState(String)
     /// `expect counter NAME VALUE`.
@@ -40,4 +43,9 @@ public enum ScenarioAction: Hashable, Sendable {
     case expectOutput(String, Bool)
     /// `end`: virtual time stops here.
     case end
+}
+
+extension ScenarioAction {
+    /// `fault`: the mechanism reports a failure (a direct `fault` command).
+    public static var fault: ScenarioAction { .command(.fault) }
 }

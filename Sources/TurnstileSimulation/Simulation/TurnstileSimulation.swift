@@ -177,7 +177,7 @@ public final class TurnstileSimulation {
     }
 
     /// Acts on the inputs at `time` (not before the last time advanced to): a pulse or a level
-    /// on a line, or a direct `fault`. Expectations do nothing here.
+    /// on a line, or a direct command. Expectations do nothing here.
     /// - Throws: a GPIO error (an injected fault) met while handling what happened up to `time`.
     public func perform(_ action: ScenarioAction, at time: MachineInstant) throws(GPIOError) {
         let sim = board.sim
@@ -187,9 +187,9 @@ public final class TurnstileSimulation {
         case .pushHold(let hold): pulse(.push, at: time, width: hold)
         case .repair: pulse(.service, at: time, width: sim.servicePulse)
         case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
-        case .fault:
+        case .command(let event):
             chip.advance(to: time)
-            try controller.send(.fault, at: time)
+            try controller.send(event, at: time)
             try finishStep(at: time)
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
         }

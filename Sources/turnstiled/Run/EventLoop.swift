@@ -119,7 +119,13 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return nil
             }
             do {
-                try controller.send(event, at: now)
+                switch try controller.send(event, at: now) {
+                case .dispatched: break
+                case .heldByLine(let role):
+                    warnings.refused("\(event.name) by command: the \(role.rawValue) line is still active, and a command cannot end what the line signals; the turnstile stays in emergency until the line goes inactive")
+                case .alreadyInEffect:
+                    warnings.refused("\(event.name) by command: already in effect, nothing changed")
+                }
             } catch {
                 return lose(error, at: now)
             }

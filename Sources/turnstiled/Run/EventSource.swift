@@ -133,7 +133,7 @@ final class SimSource: EventSource {
         case .pushHold(let hold): schedule(.push, hold)
         case .repair: schedule(.service, sim.servicePulse)
         case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
-        case .fault: try controller.send(.fault, at: time)
+        case .command(let event): try controller.send(event, at: time)
         default: break
         }
     }
@@ -143,7 +143,7 @@ extension ScenarioAction {
     /// Whether the step acts on the turnstile (an `expect` or `end` only looks).
     var drivesInputs: Bool {
         switch self {
-        case .coin, .push, .pushHold, .repair, .emergency, .fault: true
+        case .coin, .push, .pushHold, .repair, .emergency, .command: true
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: false
         }
     }
