@@ -29,11 +29,11 @@ extension BoardFile {
             throw root.error(at: "board", "missing section", hint: "add [board] with name, backend and chip")
         }
         try board.rejectUnknownKeys(["name", "backend", "chip", "consumer"], kind: "key")
-        let name = try required(board.string("name", example: "\"sim\""), "name", in: board, example: "\"sim\"")
+        let name = try required(board.name("name", example: "\"sim\"", kind: .label), "name", in: board, example: "\"sim\"")
         let backend = try required(board.choice("backend", of: Backend.self), "backend", in: board, example: "\"libgpiod\"")
-        let chip = try required(board.string("chip", example: "\"pinctrl-bcm2835\""), "chip", in: board,
+        let chip = try required(board.name("chip", example: "\"pinctrl-bcm2835\"", kind: nil), "chip", in: board,
                                 example: "\"pinctrl-bcm2835\" (a label, a name like \"gpiochip0\" or a path)")
-        let consumer = try board.string("consumer", example: "\"turnstiled\"") ?? defaultConsumer
+        let consumer = try board.name("consumer", example: "\"turnstiled\"", kind: .kernel) ?? defaultConsumer
 
         let inputs = try roles(InputRole.self, section: "inputs", in: root, example: "\"GPIO17\"", read: inputLine)
         let outputs = try roles(OutputRole.self, section: "outputs", in: root, example: "22", read: outputLine)
@@ -118,6 +118,7 @@ extension BoardFile {
         }
         if let name = value.string {
             guard !name.isEmpty else { throw table.error(at: "line", "must not be empty", hint: hint) }
+            try table.checkName(name, at: "line", kind: .kernel)
             return .name(name)
         }
         if let offset = value.int {
