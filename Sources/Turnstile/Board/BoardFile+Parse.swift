@@ -51,7 +51,8 @@ extension BoardFile {
             return try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             // toml++ says "Error while parsing …"; lower-cased, it reads on after the location.
-            let reason = error.description.prefix(1).lowercased() + error.description.dropFirst()
+            let description = quotingOwnKey(error.description, text: text, line: error.source.begin.line)
+            let reason = description.prefix(1).lowercased() + description.dropFirst()
             let hint = if error.description.contains("could not determine value type") {
                 "text values need double quotes, e.g. bias = \"pull-up\""
             } else if error.description.contains("redefine") {
@@ -64,6 +65,41 @@ extension BoardFile {
         } catch {
             throw BoardFileError(file: file, location: .file, reason: "cannot parse: \(error)")
         }
+    }
+
+    /// toml++ quotes a key between single quotes, but misprints one with a quoted part
+    /// (`inputs."cöin"` comes out as `inputs."cöcöin"`): such a key is quoted as the file writes
+    /// it on the error's line instead. Either way the quote is bounded.
+    private static func quotingOwnKey(_ description: String, text: String, line: Int) -> String {
+        guard let open = description.firstIndex(of: "'"), let close = description.lastIndex(of: "'"), open < close else {
+            return description
+        }
+        var quoted = String(description[description.index(after: open)..<close])
+        if quoted.contains("\""), let written = keyAsWritten(onLine: line, of: text) { quoted = written }
+        return description[...open] + quoted.bounded + description[close...]
+    }
+
+    /// The `[table]` name or the key before `=` on `line` (1-based), quotes and all.
+    private static func keyAsWritten(onLine line: Int, of text: String) -> String? {
+        guard line >= 1, let source = text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false).dropFirst(line - 1).first
+        else { return nil }
+        var rest = source.drop(while: { $0 == " " || $0 == "\t" })
+        let header = rest.first == "["
+        rest = rest.drop(while: { $0 == "[" })
+        var key = ""
+        var quote: Character?
+        var escaped = false
+        for character in rest {
+            if let open = quote {
+                if escaped { escaped = false } else if open == "\"" && character == "\\" { escaped = true } else if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == (header ? "]" : "=") {
+                return String(key.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+            }
+            key.append(character)
+        }
+        return nil
     }
 
     private static func required<T>(_ value: T?, _ key: String, in table: BoardTable, example: String) throws(BoardFileError) -> T {
