@@ -42,8 +42,10 @@ extension BoardFile {
         let turnstile = try turnstileSettings(root.subtable("turnstile", example: "[turnstile]"))
         let sim = try simSettings(root.subtable("sim", example: "[sim]"), file: file)
 
-        return BoardFile(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
-                         outputs: outputs, turnstile: turnstile, sim: sim)
+        let loaded = BoardFile(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
+                               outputs: outputs, turnstile: turnstile, sim: sim)
+        for relation in TimingRelation.board { try relation.check(loaded, file: file) }
+        return loaded
     }
 
     private static func document(_ text: String, file: String) throws(BoardFileError) -> TOMLTable {
