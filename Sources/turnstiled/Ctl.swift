@@ -101,11 +101,15 @@ struct Ctl: ParsableCommand {
             throw ControlClientError.refused(ControlFailure(
                 code: "closed", message: "turnstiled closed the connection: it stopped, or this follower read too slowly and was dropped"))
         } catch {
-            Terminal.error(error.description)
+            // A failure quotes the daemon's reply: untrusted text, shown, not obeyed.
+            Terminal.error(error.description.visible)
             throw ExitStatus.refused
         }
     }
 
+    /// Prints a reply. What the daemon sent is untrusted input to the client: every string in
+    /// it is escaped (``Swift/String/visible``) before it reaches the terminal, so a control
+    /// sequence in it is shown, never obeyed; the client's own colours are added after.
     private func show(_ line: ControlReplyLine) {
         if json {
             print(String(decoding: line.encoded().dropLast(), as: UTF8.self))
@@ -116,20 +120,20 @@ struct Ctl: ParsableCommand {
         case .status(let snapshot):
             print(Self.describe(snapshot, style: style))
         case .accepted(let what):
-            print("\(style.bold(what)): queued for the controller")
+            print("\(style.bold(what.visible)): queued for the controller")
         case .transitions(let transitions):
             if transitions.isEmpty { print(style.dim("no transitions yet")) }
             for transition in transitions { print(Self.describe(transition, style: style)) }
         case .event(let transition):
             print(Self.describe(transition, style: style))
         case .failure(let failure):
-            print(failure.message)
+            print(failure.message.visible)
         }
     }
 
     static func describe(_ transition: TransitionSummary, style: Style) -> String {
         let time = (decimal(transition.time, places: 3) + " s").leftPadded(12)
-        return "\(style.dim(time))  \(transition.from) --\(style.cyan(transition.event))--> \(style.bold(transition.to))"
+        return "\(style.dim(time))  \(transition.from.visible) --\(style.cyan(transition.event.visible))--> \(style.bold(transition.to.visible))"
     }
 
     /// `seconds` with `places` decimals (standard output here does without Foundation's formatting).
@@ -147,13 +151,13 @@ struct Ctl: ParsableCommand {
 
     static func describe(_ snapshot: DaemonSnapshot, style: Style) -> String {
         var lines: [String] = []
-        let degraded = snapshot.degradedReason.map { " (\($0))" } ?? ""
-        lines.append("state    \(style.bold(snapshot.state))  phase \(snapshot.phase)\(degraded)")
+        let degraded = snapshot.degradedReason.map { " (\($0.visible))" } ?? ""
+        lines.append("state    \(style.bold(snapshot.state.visible))  phase \(snapshot.phase.visible)\(degraded)")
         lines.append("credit   \(snapshot.credit)")
         lines.append("uptime   \(decimal(snapshot.uptimeSeconds, places: 1)) s")
-        lines.append("board    \(snapshot.board)  chip \(snapshot.chip)")
+        lines.append("board    \(snapshot.board.visible)  chip \(snapshot.chip.visible)")
         lines.append("events   \(snapshot.events)  queue \(snapshot.queueDepth)  dropped commands \(snapshot.droppedCommands)  lost edges \(snapshot.lostEdges)  trace losses \(snapshot.traceLosses)")
-        let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.visible) \($0.value)" }
         lines.append("counters \(counters.joined(separator: ", "))")
         if !snapshot.lastTransitions.isEmpty {
             lines.append("last transitions:")

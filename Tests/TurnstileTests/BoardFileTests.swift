@@ -140,8 +140,10 @@ struct BoardFileTests {
         ("0.25000000000000000000s", .milliseconds(250)),
     ])
     func durationsAreReadExactly(text: String, expected: Duration) throws {
-        let board = try BoardFile.parse(minimalBoard + "[turnstile]\nrelock_timeout = \"\(text)\"\n", file: "d.toml")
-        #expect(board.turnstile.relockTimeout == expected)
+        // Read through sim.coin_pulse with clean edges: the [turnstile] timings now have floors
+        // (TimingRelation), which would refuse the short ones before they were read.
+        let board = try BoardFile.parse(minimalBoard + "[sim]\nbounce_edges = 0\ncoin_pulse = \"\(text)\"\n", file: "d.toml")
+        #expect(board.sim.coinPulse == expected)
     }
 
     @Test func dottedKeysAreTheSameAsSections() throws {

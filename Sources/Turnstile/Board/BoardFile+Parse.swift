@@ -29,11 +29,11 @@ extension BoardFile {
             throw root.error(at: "board", "missing section", hint: "add [board] with name, backend and chip")
         }
         try board.rejectUnknownKeys(["name", "backend", "chip", "consumer"], kind: "key")
-        let name = try required(board.string("name", example: "\"sim\""), "name", in: board, example: "\"sim\"")
+        let name = try required(board.name("name", example: "\"sim\"", kind: .label), "name", in: board, example: "\"sim\"")
         let backend = try required(board.choice("backend", of: Backend.self), "backend", in: board, example: "\"libgpiod\"")
-        let chip = try required(board.string("chip", example: "\"pinctrl-bcm2835\""), "chip", in: board,
+        let chip = try required(board.name("chip", example: "\"pinctrl-bcm2835\"", kind: nil), "chip", in: board,
                                 example: "\"pinctrl-bcm2835\" (a label, a name like \"gpiochip0\" or a path)")
-        let consumer = try board.string("consumer", example: "\"turnstiled\"") ?? defaultConsumer
+        let consumer = try board.name("consumer", example: "\"turnstiled\"", kind: .kernel) ?? defaultConsumer
 
         let inputs = try roles(InputRole.self, section: "inputs", in: root, example: "\"GPIO17\"", read: inputLine)
         let outputs = try roles(OutputRole.self, section: "outputs", in: root, example: "22", read: outputLine)
@@ -42,8 +42,10 @@ extension BoardFile {
         let turnstile = try turnstileSettings(root.subtable("turnstile", example: "[turnstile]"))
         let sim = try simSettings(root.subtable("sim", example: "[sim]"), file: file)
 
-        return BoardFile(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
-                         outputs: outputs, turnstile: turnstile, sim: sim)
+        let loaded = BoardFile(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
+                               outputs: outputs, turnstile: turnstile, sim: sim)
+        for relation in TimingRelation.board { try relation.check(loaded, file: file) }
+        return loaded
     }
 
     private static func document(_ text: String, file: String) throws(BoardFileError) -> TOMLTable {
@@ -51,7 +53,8 @@ extension BoardFile {
             return try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             // toml++ says "Error while parsing …"; lower-cased, it reads on after the location.
-            let reason = error.description.prefix(1).lowercased() + error.description.dropFirst()
+            let description = quotingOwnKey(error.description, text: text, line: error.source.begin.line)
+            let reason = description.prefix(1).lowercased() + description.dropFirst()
             let hint = if error.description.contains("could not determine value type") {
                 "text values need double quotes, e.g. bias = \"pull-up\""
             } else if error.description.contains("redefine") {
@@ -64,6 +67,41 @@ extension BoardFile {
         } catch {
             throw BoardFileError(file: file, location: .file, reason: "cannot parse: \(error)")
         }
+    }
+
+    /// toml++ quotes a key between single quotes, but misprints one with a quoted part
+    /// (`inputs."cöin"` comes out as `inputs."cöcöin"`): such a key is quoted as the file writes
+    /// it on the error's line instead. Either way the quote is bounded.
+    private static func quotingOwnKey(_ description: String, text: String, line: Int) -> String {
+        guard let open = description.firstIndex(of: "'"), let close = description.lastIndex(of: "'"), open < close else {
+            return description
+        }
+        var quoted = String(description[description.index(after: open)..<close])
+        if quoted.contains("\""), let written = keyAsWritten(onLine: line, of: text) { quoted = written }
+        return description[...open] + quoted.bounded + description[close...]
+    }
+
+    /// The `[table]` name or the key before `=` on `line` (1-based), quotes and all.
+    private static func keyAsWritten(onLine line: Int, of text: String) -> String? {
+        guard line >= 1, let source = text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false).dropFirst(line - 1).first
+        else { return nil }
+        var rest = source.drop(while: { $0 == " " || $0 == "\t" })
+        let header = rest.first == "["
+        rest = rest.drop(while: { $0 == "[" })
+        var key = ""
+        var quote: Character?
+        var escaped = false
+        for character in rest {
+            if let open = quote {
+                if escaped { escaped = false } else if open == "\"" && character == "\\" { escaped = true } else if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == (header ? "]" : "=") {
+                return String(key.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+            }
+            key.append(character)
+        }
+        return nil
     }
 
     private static func required<T>(_ value: T?, _ key: String, in table: BoardTable, example: String) throws(BoardFileError) -> T {
@@ -118,6 +156,7 @@ extension BoardFile {
         }
         if let name = value.string {
             guard !name.isEmpty else { throw table.error(at: "line", "must not be empty", hint: hint) }
+            try table.checkName(name, at: "line", kind: .kernel)
             return .name(name)
         }
         if let offset = value.int {
@@ -186,43 +225,36 @@ extension BoardFile {
 
 extension BoardFile {
     /// Refuses, before the TOML library sees it, text the library cannot be trusted with: too
-    /// large, nested too deeply (it recurses once per level), or with something other than a key
-    /// where a key must stand (its parser asserts there, aborting the process: "[)", "[#", "[=",
-    /// "x = {=}", "[" then a carriage return). Line breaks are TOML's only: a carriage return
-    /// not followed by a line feed, or a line ending inside an inline table, is refused here,
-    /// since where the library meets one a key may stand. Everything else, values above all, is
-    /// left to the library, whose errors carry line and column.
+    /// large, a byte ``TextCharacters`` refuses (the library takes the text as a C string, so a
+    /// NUL would end the file there, silently), a `\u0000` escape (the library hands strings and
+    /// keys back as C strings, so it would cut a value or key short), nested too deeply (it
+    /// recurses once per level), or with something other than a key where a key must stand (its
+    /// parser asserts there, aborting the process: "[)", "[#", "[=", "x = {=}", "[" then a
+    /// carriage return). A line ending inside an inline table is refused here too, since where
+    /// the library meets one a key may stand. Everything else, values above all, is left to the
+    /// library, whose errors carry line and column.
     static func checkShape(_ text: String, file: String) throws(BoardFileError) {
         if text.utf8.count > maxFileSize {
             throw BoardFileError(file: file, location: .file, reason: "is larger than \(maxFileSize / 1024) KiB, too large for a board file")
         }
+        if let refusal = TextCharacters.check(text) {
+            throw BoardFileError(file: file, location: .position(line: refusal.line, column: refusal.column),
+                                 reason: refusal.reason, hint: refusal.hint)
+        }
         var scanner = KeyScanner()
         var line = 1
         var column = 0
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
+        for scalar in text.unicodeScalars {
             column += 1
-            if previous == UInt8(ascii: "\r") && byte != UInt8(ascii: "\n") {
-                throw loneCarriageReturn(file: file, line: line, column: column - 1)
+            if let problem = scanner.take(scalar) {
+                throw BoardFileError(file: file, location: .position(line: line, column: column - problem.columnsBack),
+                                     reason: problem.reason, hint: problem.hint)
             }
-            previous = byte
-            if let problem = scanner.take(byte) {
-                throw BoardFileError(
-                    file: file, location: .position(line: line, column: column), reason: problem.reason, hint: problem.hint)
-            }
-            if byte == UInt8(ascii: "\n") {
+            if scalar == "\n" {
                 line += 1
                 column = 0
             }
         }
-        if previous == UInt8(ascii: "\r") { throw loneCarriageReturn(file: file, line: line, column: column) }
-    }
-
-    /// TOML takes a carriage return only as the start of CR LF.
-    private static func loneCarriageReturn(file: String, line: Int, column: Int) -> BoardFileError {
-        BoardFileError(
-            file: file, location: .position(line: line, column: column), reason: "a carriage return is not followed by a line feed",
-            hint: "save the file with Unix (LF) or Windows (CR LF) line endings")
     }
 }
 
@@ -244,9 +276,23 @@ private struct KeyScanner {
     private var comment = false
     /// Parts of the current dotted key or table name.
     private var keyParts = 0
+    /// Inside a `\u` or `\U` escape: the hex digits still to come and the value so far.
+    private var unicodeEscape: (remaining: Int, value: UInt32)?
+    /// Whether that escape is `\U` (8 digits) rather than `\u` (4).
+    private var escapeIsLong = false
 
-    /// Feeds one byte; returns why the text is refused, if it is.
-    mutating func take(_ byte: UInt8) -> (reason: String, hint: String)? {
+    /// Why the text is refused; the place is the character taken last, or `columnsBack` before it.
+    struct Problem {
+        var reason: String
+        var hint: String
+        var columnsBack = 0
+    }
+
+    /// Feeds one character; returns why the text is refused, if it is. Only ASCII has a meaning
+    /// in TOML's grammar outside strings and comments; the scalar itself is kept for messages.
+    mutating func take(_ scalar: Unicode.Scalar) -> Problem? {
+        let byte = scalar.isASCII ? UInt8(scalar.value) : Self.nonASCII
+        current = scalar
         // CR LF is one line break, taken at its LF (`checkShape` refuses a CR without one).
         if byte == UInt8(ascii: "\r") { return nil }
         if byte == UInt8(ascii: "\n") {
@@ -267,8 +313,16 @@ private struct KeyScanner {
         }
         if comment { return nil }
         if let open = quote {
+            if let escape = unicodeEscape {
+                if let digit = Self.hexValue(byte) { return takeEscapeDigit(digit, escape) }
+                unicodeEscape = nil  // not an escape the library takes: it reports it
+            }
             if escaped {
                 escaped = false
+                if byte == UInt8(ascii: "u") || byte == UInt8(ascii: "U") {
+                    escapeIsLong = byte == UInt8(ascii: "U")
+                    unicodeEscape = (escapeIsLong ? 8 : 4, 0)
+                }
             } else if open == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") {
                 escaped = true
             } else if byte == open {
@@ -302,7 +356,7 @@ private struct KeyScanner {
             if byte == UInt8(ascii: ".") { expecting = .keyStart; return nil }
             if inHeader && byte == UInt8(ascii: "]") { expecting = .afterHeader; return nil }
             if !inHeader && byte == UInt8(ascii: "=") { expecting = .value; return nil }
-            return refuse("\"\(Character(Unicode.Scalar(byte)))\" cannot follow a key here", hint: inHeader
+            return refuse("\"\(Character(current))\" cannot follow a key here", hint: inHeader
                 ? "a [table] name is keys joined by dots, then ]" : "a key is followed by = and a value")
         case .afterHeader:
             if blank || byte == UInt8(ascii: "]") { return nil }
@@ -329,9 +383,41 @@ private struct KeyScanner {
         return nil
     }
 
-    private mutating func startKey(_ byte: UInt8, quoteMark: Bool) -> (reason: String, hint: String)? {
+    /// The TOML library hands strings and keys back as C strings: an escaped NUL would end one
+    /// there, so that `name = "a\u0000b"` read as "a" without a word.
+    private mutating func takeEscapeDigit(_ digit: UInt32, _ escape: (remaining: Int, value: UInt32)) -> Problem? {
+        let value = escape.value << 4 | digit
+        guard escape.remaining == 1 else {
+            unicodeEscape = (escape.remaining - 1, value)
+            return nil
+        }
+        unicodeEscape = nil
+        guard value != 0 else {
+            // Placed at the backslash: "\u" and its digits are behind the last digit.
+            let digits = escapeIsLong ? 8 : 4
+            return Problem(reason: "an escaped NUL (\\u0000) cannot stand in a string or key",
+                           hint: "the TOML reader would end the text there; remove it", columnsBack: digits + 1)
+        }
+        return nil
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// Stands for every non-ASCII character: neither blank, bare, quote nor bracket.
+    private static let nonASCII: UInt8 = 0x80
+    /// The character taken last, as messages quote it.
+    private var current: Unicode.Scalar = " "
+
+    private mutating func startKey(_ byte: UInt8, quoteMark: Bool) -> Problem? {
         guard quoteMark || isBare(byte) else {
-            return refuse("\"\(Character(Unicode.Scalar(byte)))\" cannot start a key or a [table] name")
+            return refuse("\"\(Character(current))\" cannot start a key or a [table] name")
         }
         keyParts += 1
         if keyParts > BoardFile.maxNesting {
@@ -342,10 +428,10 @@ private struct KeyScanner {
         return nil
     }
 
-    private mutating func closeBracket(_ byte: UInt8) -> (reason: String, hint: String)? {
+    private mutating func closeBracket(_ byte: UInt8) -> Problem? {
         let opener = byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
         guard open.last == opener else {
-            return refuse("\"\(Character(Unicode.Scalar(byte)))\" closes nothing that is open here")
+            return refuse("\"\(Character(current))\" closes nothing that is open here")
         }
         open.removeLast()
         expecting = .value
@@ -363,8 +449,8 @@ private struct KeyScanner {
     }
 
     private func refuse(_ reason: String, hint: String = "keys are letters, digits, - and _ (or in quotes); a [table] name is keys joined by dots")
-        -> (reason: String, hint: String)
+        -> Problem
     {
-        (reason, hint)
+        Problem(reason: reason, hint: hint)
     }
 }

@@ -22,7 +22,7 @@ struct BoardTable {
     func rejectUnknownKeys(_ allowed: [String], kind: String) throws(BoardFileError) {
         for key in table.keys where !allowed.contains(key) {
             let known = "known \(kind)s: \(allowed.joined(separator: ", "))"
-            throw error(at: key, "unknown \(kind) \"\(key)\"",
+            throw error(at: key, "unknown \(kind) \"\(key.bounded)\"",
                         hint: Suggestion.didYouMean(key, in: allowed).map { "\($0) \(known)" } ?? known)
         }
     }
@@ -78,7 +78,7 @@ struct BoardTable {
                         hint: "write one of \(allowed.quotedList), in quotes")
         }
         guard let choice = T(rawValue: string) else {
-            throw error(at: key, "\"\(string)\" is not one of \(allowed.quotedList)",
+            throw error(at: key, "\"\(string.bounded)\" is not one of \(allowed.quotedList)",
                         hint: Suggestion.didYouMean(string, in: allowed))
         }
         return choice
@@ -96,22 +96,22 @@ struct BoardTable {
             throw error(at: key, "expected a duration string, got \(Self.describe(value))", hint: shape)
         }
         if text.hasPrefix("-") {
-            throw error(at: key, "\"\(text)\" is negative", hint: "durations are lengths of time, 0 or more")
+            throw error(at: key, "\"\(text.bounded)\" is negative", hint: "durations are lengths of time, 0 or more")
         }
         let number = text.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let unit = text[number.endIndex...]
         guard let exponent = Self.unitExponents[String(unit)] else {
-            let reason = unit.isEmpty ? "\"\(text)\" has no unit" : "\"\(text)\" does not end in a unit"
+            let reason = unit.isEmpty ? "\"\(text.bounded)\" has no unit" : "\"\(text.bounded)\" does not end in a unit"
             throw error(at: key, reason, hint: shape)
         }
         let duration: Duration
         switch DecimalDuration.parse(number, unitExponent: exponent, limit: limit) {
         case .success(let parsed): duration = parsed
-        case .failure(.notADecimal): throw error(at: key, "\"\(text)\" is not a duration", hint: shape)
+        case .failure(.notADecimal): throw error(at: key, "\"\(text.bounded)\" is not a duration", hint: shape)
         case .failure(.finerThanNanoseconds):
-            throw error(at: key, "\"\(text)\" is finer than a nanosecond", hint: "round it to whole nanoseconds")
+            throw error(at: key, "\"\(text.bounded)\" is finer than a nanosecond", hint: "round it to whole nanoseconds")
         case .failure(.tooLarge):
-            throw error(at: key, "\"\(text)\" is too long", hint: "\(key) is at most \(TimeLimits.describe(limit))")
+            throw error(at: key, "\"\(text.bounded)\" is too long", hint: "\(key) is at most \(TimeLimits.describe(limit))")
         }
         if zero == .refused, duration == .zero {
             throw error(at: key, "must be longer than zero", hint: "for example \(example)")
@@ -126,8 +126,8 @@ struct BoardTable {
         switch value.type {
         case .table: "a table"
         case .array: "an array"
-        case .string: "string \"\(value.string ?? "")\""
-        default: "\(value.type) \(value.debugDescription)"
+        case .string: "string \"\((value.string ?? "").bounded)\""
+        default: "\(value.type) \(value.debugDescription.bounded)"
         }
     }
 }

@@ -36,7 +36,7 @@ package struct FileProblem: Hashable, Sendable, CustomStringConvertible {
         case .wholeFile: ""
         case .line(let line): " line \(line):"
         case .position(let line, let column): " line \(line), column \(column):"
-        case .keyPath(let path): " \(path):"
+        case .keyPath(let path): " \(path.bounded):"  // an unknown key is the file's own text
         }
         // Parts may quote the file's own bytes: shown visibly, never raw.
         return ("\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")).visible

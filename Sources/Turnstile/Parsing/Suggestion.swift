@@ -10,6 +10,9 @@ package enum Suggestion {
         let allowance = max(1, target.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates.sorted() {
+            // The lengths alone set a lower bound: a word far longer than any name (a 15 MB
+            // token) is no typo of one, and is not compared character by character.
+            if abs(candidate.count - target.count) > allowance { continue }
             let distance = editDistance(target, Array(candidate.lowercased()))
             if distance <= allowance, distance < (best?.distance ?? .max) {
                 best = (candidate, distance)

@@ -6,13 +6,25 @@ extension String {
         var result = ""
         result.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse:
+            if scalar.isInvisible {
                 result += scalar == "\0" ? "\\0" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default:
+            } else {
                 result.unicodeScalars.append(scalar)
             }
         }
         return result
+    }
+}
+
+extension Unicode.Scalar {
+    /// A character that shows nothing of itself, or acts on the terminal instead: controls (C0,
+    /// DEL and C1, which holds the 8-bit escape CSI), format characters (zero-width space, byte
+    /// order mark, bidirectional overrides), line and paragraph separators, and code points
+    /// with no character. Such text is escaped on the way out and refused in names.
+    package var isInvisible: Bool {
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .surrogate, .privateUse: true
+        default: false
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ControllerFSM
 import Logging
+import Turnstile
 
 #if canImport(Glibc)
 import Glibc
@@ -35,10 +36,12 @@ public struct PlainLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let prefix = journalPrefixes ? "<\(Self.priority(of: event.level))>" : (event.level >= .warning ? "\(event.level): " : "")
-        var line = prefix + "\(event.message)"
+        // One event, one line: what a message quotes (a name from a file, a client's words) is
+        // escaped, so a line break in it cannot start a forged line of its own.
+        var line = prefix + "\(event.message)".visible
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         if !merged.isEmpty {
-            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".visible }.joined(separator: " ")
         }
         line += "\n"
         Self.output.withLock { _ in

@@ -24,10 +24,13 @@ public struct ScenarioTranscriber {
     }
 
     /// The comment lines a recording starts with.
+    /// The board's name and path are escaped: a line break in either would end the comment and
+    /// start a scenario line of its own, which the replay would play.
     public static func header(board: BoardFile, boardPath: String) -> String {
-        """
-        # Recorded by turnstiled run --record on board \(board.name) (\(boardPath)).
-        # Replay: turnstiled simulate --board \(boardPath) --script THIS-FILE
+        let (name, path) = (board.name.visible, boardPath.visible)
+        return """
+        # Recorded by turnstiled run --record on board \(name) (\(path)).
+        # Replay: turnstiled simulate --board \(path) --script THIS-FILE
         # Times are seconds since the daemon started; each input is written when its line
         # settled, so the replay takes it when the controller did (to within the bounce window).
 

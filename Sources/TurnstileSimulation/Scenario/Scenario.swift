@@ -42,6 +42,10 @@ public struct Scenario: Hashable, Sendable {
 
     /// Parses scenario text; `file` names it in errors.
     public static func parse(_ text: String, file: String, vocabulary: ScenarioVocabulary) throws(ScenarioError) -> Scenario {
+        if let refusal = TextCharacters.check(text) {
+            throw ScenarioError(file: file, place: .position(line: refusal.line, column: refusal.column),
+                                reason: refusal.reason, hint: refusal.hint)
+        }
         var parser = ScenarioParser(file: file, vocabulary: vocabulary)
         var steps: [ScenarioStep] = []
         // "\r\n" is a single Character in Swift, so it has to be named to split Windows files.

@@ -40,6 +40,11 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         problem = FileProblem(file: file, place: line.map(FileProblem.Place.line) ?? .wholeFile, reason: reason, hint: hint)
     }
 
+    /// A byte refused where it stands: line and column.
+    init(file: String, place: FileProblem.Place, reason: String, hint: String? = nil) {
+        problem = FileProblem(file: file, place: place, reason: reason, hint: hint)
+    }
+
     /// `file: line N: reason; hint`, ready to print.
     public var description: String { problem.description }
 }

@@ -21,16 +21,16 @@ struct ScenarioParser {
         let timeText = tokens[0]
         let time = try time(timeText, line: line)
         if let endLine {
-            throw error(line, "\"\(tokens.dropFirst().joined(separator: " "))\" comes after end on line \(endLine)",
+            throw error(line, "\"\(tokens.dropFirst().joined(separator: " ").bounded)\" comes after end on line \(endLine)",
                         hint: "end must be the last action")
         }
         if let previous, time < previous.time {
-            throw error(line, "time \(timeText) is earlier than \(previous.text) on line \(previous.line)",
+            throw error(line, "time \(timeText.bounded) is earlier than \(previous.text.bounded) on line \(previous.line)",
                         hint: "times must not decrease")
         }
         previous = (time, timeText, line)
         guard tokens.count > 1 else {
-            throw error(line, "missing action after time \(timeText)", hint: Self.knownActions)
+            throw error(line, "missing action after time \(timeText.bounded)", hint: Self.knownActions)
         }
         let action = try action(tokens[1], arguments: tokens[2...], line: line)
         if action == .end { endLine = line }
@@ -42,12 +42,12 @@ struct ScenarioParser {
         case .success(let time):
             return time
         case .failure(.finerThanNanoseconds):
-            throw error(line, "time \(text) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
+            throw error(line, "time \(text.bounded) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
         case .failure(.tooLarge):
-            throw error(line, "time \(text) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
+            throw error(line, "time \(text.bounded) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
         case .failure(.notADecimal):
             let hint = if Self.actionNames.contains(String(text)) {
-                "start the line with its time in seconds, e.g. \"0.5 \(text)\""
+                "start the line with its time in seconds, e.g. \"0.5 \(text.bounded)\""
             } else if text.hasPrefix("-") {
                 "times count seconds from the start of the run, so they are 0 or more"
             } else if text.count > 1, text.last == "s" || text.hasSuffix("ms") {
@@ -55,7 +55,7 @@ struct ScenarioParser {
             } else {
                 "each line starts with a time in seconds, like 0, 1.5 or 30"
             }
-            throw error(line, "bad time \"\(text)\"", hint: hint)
+            throw error(line, "bad time \"\(text.bounded)\"", hint: hint)
         }
     }
 
@@ -67,7 +67,7 @@ struct ScenarioParser {
         case "push":
             guard let first = arguments.first else { return .push }
             guard first == "hold" else {
-                throw error(line, "unexpected \"\(first)\" after \"push\"", hint: "write \"push\" or \"push hold SECONDS\"")
+                throw error(line, "unexpected \"\(first.bounded)\" after \"push\"", hint: "write \"push\" or \"push hold SECONDS\"")
             }
             try expectArity(arguments, usage: ["push", "hold", "SECONDS"], line: line, from: 1)
             let hold = try seconds(arguments[arguments.startIndex + 1], what: "the hold", line: line)
@@ -92,14 +92,14 @@ struct ScenarioParser {
             switch arguments.first! {
             case "on": return .emergency(on: true)
             case "off": return .emergency(on: false)
-            case let other: throw error(line, "\"\(other)\" is not on or off", hint: "write \"emergency on\" or \"emergency off\"")
+            case let other: throw error(line, "\"\(other.bounded)\" is not on or off", hint: "write \"emergency on\" or \"emergency off\"")
             }
         case "expect":
             return try expectation(arguments, line: line)
         default:
             let hint = [Suggestion.didYouMean(String(name), in: Self.actionNames), Self.knownActions]
                 .compactMap { $0 }.joined(separator: " ")
-            throw error(line, "unknown action \"\(name)\"", hint: hint)
+            throw error(line, "unknown action \"\(name.bounded)\"", hint: hint)
         }
     }
 
@@ -142,12 +142,12 @@ struct ScenarioParser {
             case "1": return .expectOutput(output, true)
             case "0": return .expectOutput(output, false)
             case let other:
-                throw error(line, "output value \"\(other)\" is not 0 or 1",
+                throw error(line, "output value \"\(other.bounded)\" is not 0 or 1",
                             hint: "values are logical: 1 is on (lock 1 = locked), 0 is off")
             }
         default:
             let hint = [Suggestion.didYouMean(String(kind), in: kinds), "write \(usage)"].compactMap { $0 }.joined(separator: " ")
-            throw error(line, "unknown expectation \"expect \(kind)\"", hint: hint)
+            throw error(line, "unknown expectation \"expect \(kind.bounded)\"", hint: hint)
         }
     }
 
@@ -163,7 +163,7 @@ struct ScenarioParser {
             throw error(line, "\"\(head)\" is missing \(missing)", hint: "write \"\(form)\"")
         }
         if arguments.count > expected {
-            throw error(line, "unexpected \"\(arguments[arguments.startIndex + expected])\" after \"\(head)\"",
+            throw error(line, "unexpected \"\(arguments[arguments.startIndex + expected].bounded)\" after \"\(head)\"",
                         hint: "write \"\(form)\", one action a line")
         }
     }
@@ -173,17 +173,17 @@ struct ScenarioParser {
         guard known.contains(name) else {
             let list = known.isEmpty ? "(none)" : known.sorted().joined(separator: ", ")
             let hint = [Suggestion.didYouMean(name, in: known), "known \(kind)s: \(list)"].compactMap { $0 }.joined(separator: " ")
-            throw error(line, "unknown \(kind) \"\(name)\"", hint: hint)
+            throw error(line, "unknown \(kind) \"\(name.bounded)\"", hint: hint)
         }
         return name
     }
 
     private func count(_ token: Substring, line: Int) throws(ScenarioError) -> Int {
         guard !token.isEmpty, token.allSatisfy(\.isASCIIDigit) else {
-            throw error(line, "\"\(token)\" is not a count", hint: "counts are whole numbers, 0 or more")
+            throw error(line, "\"\(token.bounded)\" is not a count", hint: "counts are whole numbers, 0 or more")
         }
         guard let value = Int(token) else {
-            throw error(line, "count \(token) is too large", hint: "counts go up to \(Int.max)")
+            throw error(line, "count \(token.bounded) is too large", hint: "counts go up to \(Int.max)")
         }
         return value
     }
@@ -192,11 +192,11 @@ struct ScenarioParser {
         switch DecimalDuration.parse(token, unitExponent: 9, limit: TimeLimits.scenarioTime) {
         case .success(let duration): return duration
         case .failure(.notADecimal):
-            throw error(line, "bad duration \"\(token)\" for \(what)", hint: "write seconds without a unit, like 35 or 0.5")
+            throw error(line, "bad duration \"\(token.bounded)\" for \(what)", hint: "write seconds without a unit, like 35 or 0.5")
         case .failure(.finerThanNanoseconds):
-            throw error(line, "duration \(token) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
+            throw error(line, "duration \(token.bounded) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
         case .failure(.tooLarge):
-            throw error(line, "duration \(token) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
+            throw error(line, "duration \(token.bounded) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
         }
     }
 

@@ -7,6 +7,7 @@ extension TurnstileSimulation {
     ///
     /// Real boards are not held to the `[sim]` section: `turnstiled run` never uses it.
     public static func checkTimings(of board: BoardFile, file: String) throws(BoardFileError) {
+        for relation in simulatedRelations { try relation.check(board, file: file) }
         let sim = board.sim
         let pulses: [(InputRole, String, Duration)] = [
             (.coin, "coin_pulse", sim.coinPulse), (.push, "push_pulse", sim.pushPulse),
@@ -37,5 +38,27 @@ extension TurnstileSimulation {
                     hint: "make the debounce longer than the bounce window, or set sim.bounce_edges = 0")
             }
         }
+    }
+
+    /// The relations a simulated board is held to beyond every board's (the table is
+    /// `TimingRelation`'s). The simulated push holds the push line for sim.push_pulse, its
+    /// release bounces for up to sim.bounce_window, and its end is seen a debounce period later:
+    /// a jam timeout within that makes every simulated passage a fault.
+    static let simulatedRelations: [TimingRelation] = [
+        TimingRelation(
+            key: "turnstile.jam_timeout", relation: "jam_timeout > sim.push_pulse + sim.bounce_window + inputs.push.debounce",
+            why: "a simulated push would last past it, and every passage would be a fault",
+            value: \.turnstile.jamTimeout,
+            smallest: { $0.sim.pushPulse + bounce($0) + TimingRelation.pushDebounce($0) + .nanoseconds(1) }),
+    ]
+
+    /// The simulated bounce at each edge of a pulse, zero for clean edges.
+    static func bounce(_ board: BoardFile) -> Duration { board.sim.bounceEdges > 0 ? board.sim.bounceWindow : .zero }
+
+    /// The shortest `push hold` the controller sees: its active level must outlast the bounce
+    /// and the push line's debounce, the rule `sim.push_pulse` is held to (`checkTimings`).
+    /// Shorter, the push never happens, and the credit it was meant to use expires.
+    static func shortestPushHold(on board: BoardFile) -> Duration {
+        TimingRelation.pushDebounce(board) + bounce(board) + .nanoseconds(1)
     }
 }

@@ -69,6 +69,14 @@ public final class TurnstileSimulation {
         var emergencyActive: (Bool, ScenarioStep)? = nil
         for step in scenario.steps {
             guard let (role, width) = drive(of: step.action, on: board) else { continue }
+            if case .pushHold(let hold) = step.action, hold < shortestPushHold(on: board) {
+                throw ScenarioError(
+                    file: scenario.file, line: step.line,
+                    reason: "a push hold of \(hold.secondsText) s is too short: it must outlast inputs.push.debounce "
+                        + "(\(TimingRelation.pushDebounce(board).secondsText) s) and sim.bounce_window (\(bounce(board).secondsText) s), "
+                        + "or the push is never seen",
+                    hint: "the smallest that works on this board is \(TimingRelation.roundedUp(shortestPushHold(on: board)).secondsText) s")
+            }
             guard let line = board.inputs[role] else {
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
