@@ -142,8 +142,8 @@ public final class CountStore: Sendable {
         }
     }
 
-    /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, and
-    /// the schema is ours and not newer than ours. Returns the connection if asked to keep it.
+    /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, the
+    /// schema is ours and not newer than ours, and the totals and sessions hold valid values. Returns the connection if asked to keep it.
     @discardableResult
     private static func verify(_ path: String, keepOpen: Bool = false) throws(StoreError) -> DatabaseQueue {
         var configuration = baseConfiguration()
@@ -171,7 +171,11 @@ public final class CountStore: Sendable {
                 let migrator = StoreSchema.migrator
                 let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
                 guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
-                if keepOpen, try !migrator.hasCompletedMigrations(db) { throw StoreError.foreignDatabase(path: path) }
+                let complete = try migrator.hasCompletedMigrations(db)
+                if keepOpen && !complete { throw StoreError.foreignDatabase(path: path) }
+                // The values a writer starts from, checked before anything can write: a refused
+                // file is left exactly as it was.
+                if complete { _ = try readTotals(db, path: path) }
             }
         } catch {
             try? queue.close()

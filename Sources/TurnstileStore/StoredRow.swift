@@ -20,7 +20,7 @@ struct StoredRow {
         self.table = table
         self.path = path
         let named = keys.filter { row.hasColumn($0) }
-        name = named.isEmpty ? "?" : named.map { "\($0) \(Self.describe(row[$0] as DatabaseValue))" }.joined(separator: ", ")
+        name = named.isEmpty ? "?" : named.map { "\($0) \(Self.describe(row[$0] as DatabaseValue, quoted: true))" }.joined(separator: ", ")
     }
 
     init(_ row: Row, table: String, path: String, key: String) {
@@ -66,7 +66,8 @@ struct StoredRow {
     }
 
     /// A value as the message shows it: text quoted (and cut short: a row may hold megabytes).
-    static func describe(_ value: DatabaseValue) -> String {
+    /// `quoted` shows text as `"coins"` (a row's key), else as `the text "coins"` (a value).
+    static func describe(_ value: DatabaseValue, quoted: Bool = false) -> String {
         switch value.storage {
         case .null: return "NULL"
         case .int64(let value): return "\(value)"
@@ -74,7 +75,8 @@ struct StoredRow {
         case .string(let text):
             let limit = 40
             let shown = text.unicodeScalars.prefix(limit).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
-            return "the text \"\(shown)\(text.unicodeScalars.count > limit ? "…" : "")\""
+            let cut = "\"\(shown)\(text.unicodeScalars.count > limit ? "…" : "")\""
+            return quoted ? cut : "the text \(cut)"
         case .blob(let data): return "a blob of \(data.count) bytes"
         }
     }
