@@ -56,7 +56,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write every input the controller takes as a scenario that `simulate --script` replays.", valueName: "file"))
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp("Serve the status page, /status, /metrics and /healthz here (port 0: any free port).", valueName: "address:port"))
+    @Option(name: .long, help: ArgumentHelp("Serve the status page, /status, /metrics and /healthz here (port \(HTTPEndpoint.ports.lowerBound) to \(HTTPEndpoint.ports.upperBound); 0: any free port).", valueName: "address:port"))
     var http = HTTPEndpoint.standard
 
     @Flag(name: .long, help: "Serve no HTTP.")
@@ -65,7 +65,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Make every count durable in this SQLite file (created if missing; a damaged one is refused and kept).", valueName: "file"))
     var database: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days; older ones live on in the daily totals (default: keep all).", valueName: "days"))
+    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days, between \(CountStore.minimumRetentionDays) and \(CountStore.maximumRetentionDays); older ones live on in the daily totals (default: keep all).", valueName: "days"))
     var retentionDays: Int?
 
     @Option(name: .long, help: ArgumentHelp("Listen for `turnstiled ctl` on this Unix socket (mode 0660).", valueName: "path"))
@@ -79,8 +79,12 @@ struct Run: AsyncParsableCommand {
 
     func validate() throws {
         if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
-        if let retentionDays, retentionDays < CountStore.minimumRetentionDays {
-            throw ValidationError("--retention-days must be at least \(CountStore.minimumRetentionDays) (got \(retentionDays))")
+        // Bounded here, not where it is used: the retention's cutoff is computed an hour into
+        // the run, and a value past the store's bound overflowed there (a crash loop under
+        // Restart=on-failure).
+        if let retentionDays, !(CountStore.minimumRetentionDays...CountStore.maximumRetentionDays).contains(retentionDays) {
+            throw ValidationError(
+                "--retention-days must be between \(CountStore.minimumRetentionDays) and \(CountStore.maximumRetentionDays), got \(retentionDays)")
         }
         if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
         if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
