@@ -43,12 +43,17 @@ public final class StoreRecorder: Sendable {
     /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
     /// of the 10,000 steps/s the recorder sustains; about 8 MB of `LedgerEntry`.
     public static let maximumPendingEntries = 65_536
+    /// The longest an idle recorder sleeps on its doorbell: the producer's ledger entry and its
+    /// ring are not one sequentially consistent publication, so a wake could in principle be
+    /// missed; this bounds how late such an entry would be committed, at one wake-up a second.
+    public static let idleBackstop: Duration = .seconds(1)
 
     private let store: CountStore
     private let ledger: RecordRing<LedgerEntry>
     private let interval: Duration
     private let maximumPending: Int
     private let retryDelays: ClosedRange<Duration>
+    private let doorbell: Doorbell?
     private let onCommit: @Sendable (DurableTotals) -> Void
     private let onFailure: @Sendable (StoreError) -> Void
     private let onRecovered: @Sendable (StoreRecovery) -> Void
@@ -67,6 +72,9 @@ public final class StoreRecorder: Sendable {
     ///   - maximumPendingEntries: entries kept in full while the store cannot write (tests make
     ///     it small).
     ///   - retryDelays: the first and the longest wait before a failed write is tried again.
+    ///   - doorbell: rung by the controller after it records (its report watermark's): with
+    ///     one, the recorder sleeps on it while the ledger stays empty instead of waking every
+    ///     `drainInterval`.
     ///   - onCommit: called on the recorder's thread with the totals after each commit returned.
     ///   - onFailure: called on the recorder's thread when a write failed after the last one
     ///     committed (once per outage).
@@ -75,6 +83,7 @@ public final class StoreRecorder: Sendable {
         store: CountStore, ledger: RecordRing<LedgerEntry>, drainInterval: Duration = StoreRecorder.drainInterval,
         maximumPendingEntries: Int = StoreRecorder.maximumPendingEntries,
         retryDelays: ClosedRange<Duration> = StoreRecorder.retryFirstDelay...StoreRecorder.retryMaximumDelay,
+        doorbell: Doorbell? = nil,
         onCommit: @escaping @Sendable (DurableTotals) -> Void, onFailure: @escaping @Sendable (StoreError) -> Void,
         onRecovered: @escaping @Sendable (StoreRecovery) -> Void = { _ in }
     ) {
@@ -84,6 +93,7 @@ public final class StoreRecorder: Sendable {
         self.interval = drainInterval
         self.maximumPending = maximumPendingEntries
         self.retryDelays = retryDelays
+        self.doorbell = doorbell
         self.onCommit = onCommit
         self.onFailure = onFailure
         self.onRecovered = onRecovered
@@ -121,8 +131,9 @@ public final class StoreRecorder: Sendable {
     public func stopAndWait(closingEntry: LedgerEntry? = nil) -> Ending {
         guard started.load(ordering: .acquiring), !stopping.load(ordering: .acquiring) else { return ending.withLock { $0 } }
         closing.withLock { $0 = closingEntry }
-        stopping.store(true, ordering: .releasing)
+        stopping.store(true, ordering: .sequentiallyConsistent)
         wake.signal()
+        doorbell?.ringAlways()
         finished.wait()
         return ending.withLock { $0 }
     }
@@ -171,7 +182,7 @@ public final class StoreRecorder: Sendable {
             // Read the flag before draining: an entry recorded before `stopAndWait` is then in
             // this drain or an earlier one.
             let last = stopping.load(ordering: .acquiring)
-            ledger.drain { keep($0, in: &pending) }
+            let drained = ledger.drain { keep($0, in: &pending) }
             if last, let closingEntry = closing.withLock({ $0 }), Self.adds(closingEntry, to: pending.newest) {
                 keep(closingEntry, in: &pending)
             }
@@ -181,6 +192,14 @@ public final class StoreRecorder: Sendable {
             if last {
                 finish(&pending)
                 break
+            }
+            if let doorbell, drained == 0, pending.entries.isEmpty, pending.failingSince == nil {
+                // Idle: sleep until the controller records (or the stop, or retention's turn).
+                let wait = min(Self.idleBackstop, max(nextRetention - clock.now, .zero))
+                doorbell.sleep(nanoseconds: Self.nanoseconds(wait)) {
+                    stopping.load(ordering: .sequentiallyConsistent) || ledger.pendingCount > 0
+                }
+                continue
             }
             var wait = interval
             if let retryAt = pending.retryAt { wait = min(wait, max(retryAt - clock.now, .zero)) }
@@ -251,6 +270,11 @@ public final class StoreRecorder: Sendable {
         } catch let keepError {
             ending.withLock { $0 = .unwritten(counts, path: path, error: error, keepError: keepError) }
         }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {

@@ -246,7 +246,7 @@ struct Run: AsyncParsableCommand {
                 throw ExitStatus.storeError
             }
             let recorder = StoreRecorder(
-                store: store, ledger: ledger,
+                store: store, ledger: ledger, doorbell: watermark.doorbell,
                 onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
                 onFailure: { error in
                     logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
