@@ -39,6 +39,10 @@ public final class Doorbell: @unchecked Sendable {
 
     @usableFromInline var hasSleepers: Bool { sleepers.load(ordering: .sequentiallyConsistent) != 0 }
 
+    /// Rings that woke (or would have woken) someone: a test's view of whether a ring cost a
+    /// system call.
+    var wakes: UInt32 { word.pointee.load(ordering: .relaxed) }
+
     /// Wakes every drainer asleep, whatever they were waiting for: a stop, a change of plan.
     public func ringAlways() {
         word.pointee.add(1, ordering: .sequentiallyConsistent)
