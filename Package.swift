@@ -114,7 +114,10 @@ let package = Package(
         .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile"]),
         .testTarget(
             name: "TurnstileStoreTests",
-            dependencies: ["TurnstileStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "TurnstileStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -31,6 +31,14 @@ int clinux_futex_wait(uint32_t *word, uint32_t expected)
     return errno;
 }
 
+int clinux_futex_wait_timeout(uint32_t *word, uint32_t expected, int64_t nanoseconds)
+{
+    struct timespec timeout = { .tv_sec = nanoseconds / 1000000000, .tv_nsec = nanoseconds % 1000000000 };
+    if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0) == 0)
+        return 0;
+    return errno;
+}
+
 int clinux_futex_wake(uint32_t *word, int count)
 {
     long woken = syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);

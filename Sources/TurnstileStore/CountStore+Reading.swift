@@ -21,6 +21,9 @@ public struct StoreStats: Sendable, Equatable {
     public var days: [DayCounts]
     /// Controller runs the database has recorded.
     public var sessions: Int
+    /// Counts a stopped daemon could not write into the database, kept beside it and included
+    /// in `totals` (not in `days`); the next run writes them in.
+    public var unwritten: UnwrittenCounts?
 
     /// The sum of `days` for each kind: the counts since `since`.
     public var periodCounts: [String: Int] {
@@ -35,35 +38,72 @@ extension CountStore {
     /// time of the latest session's last recorded step.
     public func totals() throws(StoreError) -> DurableTotals {
         do {
-            return try database.read { db in try Self.readTotals(db) }
+            return try database.read { db in try Self.readTotals(db, path: path) }
         } catch {
             throw StoreError.from(error, path: path, operation: "read")
         }
     }
 
-    /// The totals, and the counts per day from `since` (all days if `nil`).
+    /// The totals, and the counts per day from `since` (all days if `nil`), each value checked.
+    /// Counts a stopped daemon could not write (`pendingUnwritten`) are added to the totals and
+    /// named in `StoreStats.unwritten`: the next run writes them into the file.
     public func stats(since: UTCDay? = nil) throws(StoreError) -> StoreStats {
+        let unwritten = pendingUnwritten
         do {
             return try database.read { db in
-                let totals = try Self.readTotals(db)
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT day, kind, amount FROM daily_totals WHERE day >= ? ORDER BY day",
-                    arguments: [since?.description ?? ""])
+                var totals = try Self.readTotals(db, path: path)
+                let rows = try Row.fetchAll(db, sql: "SELECT day, kind, amount FROM daily_totals ORDER BY day")
                 var days: [DayCounts] = []
+                var sums: [String: Int] = [:]
                 for row in rows {
-                    let text: String = row["day"]
-                    guard let day = UTCDay(parsing: text) else { continue }
+                    let stored = StoredRow(row, table: "daily_totals", path: path, keys: ["day", "kind"])
+                    let text = try stored.text("day")
+                    guard let day = UTCDay(parsing: text) else {
+                        throw StoreError.invalidValue(
+                            path: path, table: "daily_totals", row: stored.name, column: "day",
+                            value: StoredRow.describe(row["day"] as DatabaseValue), expected: "a date as YYYY-MM-DD")
+                    }
+                    let kind = try stored.text("kind")
+                    let amount = try stored.count("amount")
+                    // Every day's count of a kind adds up to its total: a sum past the largest
+                    // count was not written by turnstiled (and would overflow the period's sum).
+                    let (sum, overflow) = sums[kind, default: 0].addingReportingOverflow(amount)
+                    guard !overflow, sum <= CountStore.maximumCount else {
+                        throw StoreError.invalidValue(
+                            path: path, table: "daily_totals", row: stored.name, column: "amount", value: "\(amount)",
+                            expected: "days whose counts of \(kind) add up to at most \(CountStore.maximumCount)")
+                    }
+                    sums[kind] = sum
+                    if let since, day < since { continue }
                     if days.last?.day != day {
                         days.append(DayCounts(day: day, counts: Dictionary(uniqueKeysWithValues: CountKind.all.map { ($0, 0) })))
                     }
-                    days[days.count - 1].counts[row["kind"], default: 0] += row["amount"] as Int
+                    days[days.count - 1].counts[kind] = amount
                 }
-                let sessions = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0
+                let sessions = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS count FROM sessions")
+                    .map { try StoredRow($0, table: "sessions", path: path, keys: []).count("count") } ?? 0
+                if let unwritten, try !Self.hasTakenIn(unwritten, db, path: path) {
+                    for (kind, amount) in unwritten.counts { totals.counters[kind, default: 0] += amount }
+                    totals.state = unwritten.state
+                    totals.credit = unwritten.credit
+                    totals.lastEventUnixNanoseconds = unwritten.time
+                    return StoreStats(totals: totals, since: since, days: days, sessions: sessions, unwritten: unwritten)
+                }
                 return StoreStats(totals: totals, since: since, days: days, sessions: sessions)
             }
         } catch {
             throw StoreError.from(error, path: path, operation: "read")
         }
+    }
+
+    /// Whether the database already holds `counts` (a run took them in and was stopped before it
+    /// removed the file): their session's last entry is at least as late.
+    static func hasTakenIn(_ counts: UnwrittenCounts, _ db: Database, path: String) throws -> Bool {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
+            throw StoreError.unwrittenFileForeign(path: UnwrittenCounts.path(forDatabase: path), database: path, session: counts.session)
+        }
+        guard let last = try StoredRow(row, table: "sessions", path: path).optionalInteger("lastEntry") else { return false }
+        return last >= counts.time
     }
 
     /// Deletes the events older than `retentionDays` before `now` (nothing without a retention).
@@ -73,6 +113,8 @@ extension CountStore {
     @discardableResult
     public func applyRetention(now: Date) throws(StoreError) -> Int {
         guard let retentionDays else { return 0 }
+        // `open` bounds the retention (`maximumRetentionDays`) and the clock is near now, so
+        // neither the product nor the difference comes near Int64's range.
         let cutoff = Self.unixNanoseconds(now) - Int64(retentionDays) * UTCDay.nanosecondsPerDay
         do {
             return try database.write { db in
@@ -84,15 +126,18 @@ extension CountStore {
         }
     }
 
-    static func readTotals(_ db: Database) throws -> DurableTotals {
-        let counters = try EventBatch.readCounters(db)
-        let latest = try Row.fetchOne(db, sql: "SELECT state, credit FROM sessions ORDER BY id DESC LIMIT 1")
-        let stateName: String? = latest?["state"]
-        let lastEntry = try Int64.fetchOne(db, sql: "SELECT MAX(lastEntry) FROM sessions")
+    static func readTotals(_ db: Database, path: String) throws -> DurableTotals {
+        let counters = try EventBatch.readCounters(db, path: path)
+        var latest: (state: TurnstileState, credit: Int)?
+        var lastEntry: Int64?
+        // Every session row is checked, not only the latest: the next run books the latest's
+        // credit, and any row's lastEntry may be the latest step. One row per run: few.
+        for row in try Row.fetchAll(db, sql: "SELECT id, state, credit, lastEntry FROM sessions ORDER BY id") {
+            let stored = StoredRow(row, table: "sessions", path: path)
+            latest = (try stored.state("state"), try stored.count("credit"))
+            if let entry = try stored.optionalInteger("lastEntry") { lastEntry = max(lastEntry ?? entry, entry) }
+        }
         return DurableTotals(
-            counters: counters,
-            credit: latest?["credit"] ?? 0,
-            state: TurnstileState.allCases.first { $0.name == stateName } ?? .locked,
-            lastEventUnixNanoseconds: lastEntry)
+            counters: counters, credit: latest?.credit ?? 0, state: latest?.state ?? .locked, lastEventUnixNanoseconds: lastEntry)
     }
 }

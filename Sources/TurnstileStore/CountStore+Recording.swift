@@ -15,23 +15,33 @@ extension CountStore {
     @discardableResult
     public func beginSession(monotonicOrigin: MachineInstant, wallClockOrigin: Date) throws(StoreError) -> DurableTotals {
         let wallClock = Self.unixNanoseconds(wallClockOrigin)
-        return try session.withLock { (current: inout SessionState) throws(StoreError) -> DurableTotals in
+        let found = pendingUnwritten
+        let totals = try session.withLock { (current: inout SessionState) throws(StoreError) -> DurableTotals in
             var totals = current.totals
             guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
             let id: Int64
             do {
                 id = try database.write { db in
-                    let previous = try Row.fetchOne(db, sql: "SELECT state, credit FROM sessions ORDER BY id DESC LIMIT 1")
+                    try checkInjectedFault()
+                    // Counts the last run could not write go in first, so its session's credit
+                    // below is the one it really ended with.
+                    if let found { try takeIn(found, db) }
+                    let previous = try Row.fetchOne(db, sql: "SELECT id, state, credit FROM sessions ORDER BY id DESC LIMIT 1")
                     try db.execute(
                         sql: "INSERT INTO sessions (started, state, credit) VALUES (?, ?, 0)",
                         arguments: [wallClock, TurnstileState.locked.name])
                     let id = db.lastInsertedRowID
-                    if let previous, let credit = previous["credit"] as Int?, credit > 0 {
-                        let state: String = previous["state"]
-                        var batch = EventBatch()
-                        batch.add(time: wallClock, kind: CountKind.creditsVoidedByRestart, amount: credit, state: state)
-                        totals.counters.merge(try batch.write(db, session: id)) { $1 }
+                    if let previous {
+                        let row = StoredRow(previous, table: "sessions", path: path)
+                        let credit = try row.count("credit")
+                        if credit > 0 {
+                            let state = try row.state("state")
+                            var batch = EventBatch()
+                            batch.add(time: wallClock, kind: CountKind.creditsVoidedByRestart, amount: credit, state: state.name)
+                            _ = try batch.write(db, session: id, path: path)
+                        }
                     }
+                    totals.counters.merge(try EventBatch.readCounters(db, path: path)) { $1 }
                     return id
                 }
             } catch {
@@ -42,6 +52,63 @@ extension CountStore {
             current = SessionState(id: id, monotonicOrigin: monotonicOrigin.nanoseconds, wallClockOrigin: wallClock, totals: totals)
             return totals
         }
+        if found != nil {
+            // Taken in: a file left behind would be taken in again (`takeIn` skips it then, by
+            // its time, but a reader would still add it).
+            _ = StoreSyscalls.remove(unwrittenPath)
+            unwritten.withLock { $0 = nil }
+        }
+        return totals
+    }
+
+    /// Writes a stopped run's unwritten counts into its session, unless the session already
+    /// has them (its last entry is as late: a daemon that crashed after taking them in and before
+    /// removing the file).
+    private func takeIn(_ counts: UnwrittenCounts, _ db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
+            throw StoreError.unwrittenFileForeign(path: unwrittenPath, database: path, session: counts.session)
+        }
+        if let last = try StoredRow(row, table: "sessions", path: path).optionalInteger("lastEntry"), last >= counts.time { return }
+        var batch = EventBatch()
+        for (name, amount) in counts.counts.sorted(by: { $0.key < $1.key }) {
+            batch.add(time: counts.time, kind: name, amount: amount, state: counts.state.name)
+        }
+        _ = try batch.write(db, session: counts.session, path: path)
+        try db.execute(
+            sql: "UPDATE sessions SET state = ?, credit = ?, lastEntry = ? WHERE id = ?",
+            arguments: [counts.state.name, counts.credit, counts.time, counts.session])
+    }
+
+    /// What `entries` would add to the database: the counts a stop could not write.
+    ///
+    /// - Returns: `nil` if the entries hold no change the database lacks.
+    public func unwrittenCounts(of entries: [LedgerEntry]) throws(StoreError) -> UnwrittenCounts? {
+        try session.withLock { (current: inout SessionState) throws(StoreError) -> UnwrittenCounts? in
+            guard let id = current.id else { throw .noSession(path: path) }
+            guard let last = entries.last else { return nil }
+            var counts: [String: Int] = [:]
+            for (name, field) in TurnstileCounters.fields {
+                let before = current.counters[keyPath: field], after = last.counters[keyPath: field]
+                guard after >= before else { throw .counterWentBackwards(path: path, counter: name, from: before, to: after) }
+                if after > before { counts[name] = after - before }
+            }
+            if counts.isEmpty && last.state == current.state && last.credit == current.credit { return nil }
+            return UnwrittenCounts(session: id, time: current.wallClock(last.time), state: last.state, credit: last.credit, counts: counts)
+        }
+    }
+
+    /// Keeps `counts` in `unwrittenPath` (replacing the file atomically, synced) for the next
+    /// start to take in.
+    public func keep(_ counts: UnwrittenCounts) throws(StoreError) {
+        guard StoreSyscalls.replaceDurably(unwrittenPath, with: Array(counts.encoded.utf8), directory: StoreFile.directoryOf(path)) else {
+            throw .system(path: unwrittenPath, operation: "keep the unwritten counts in", errno: SystemErrno.current)
+        }
+    }
+
+    /// Throws the fault a test injected (`injectedWriteFault`), inside a write transaction.
+    func checkInjectedFault() throws {
+        let code = injectedWriteFault.load(ordering: .relaxed)
+        if code != 0 { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "injected by a test") }
     }
 
     /// Records the controller's ledger entries, oldest first, in one transaction: a row for
@@ -84,7 +151,8 @@ extension CountStore {
             let counters: [String: Int]
             do {
                 counters = try database.write { db in
-                    let counters = try batch.write(db, session: id)
+                    try checkInjectedFault()
+                    let counters = try batch.write(db, session: id, path: path)
                     try db.execute(
                         sql: "UPDATE sessions SET state = ?, credit = ?, lastEntry = ? WHERE id = ?",
                         arguments: [last.state.name, last.credit, lastTime, id])
@@ -150,8 +218,8 @@ struct EventBatch {
     static let daySQL = "date(time / 1000000000 - (time < 0 AND time % 1000000000 != 0), 'unixepoch')"
 
     /// Writes the rows and adds them to the totals; returns every kind's total after that.
-    func write(_ db: Database, session: Int64) throws -> [String: Int] {
-        guard !events.isEmpty else { return try Self.readCounters(db) }
+    func write(_ db: Database, session: Int64, path: String) throws -> [String: Int] {
+        guard !events.isEmpty else { return try Self.readCounters(db, path: path) }
         let before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
         let insert = try db.cachedStatement(sql: "INSERT INTO events (time, kind, amount, state, session) VALUES (?, ?, ?, ?, ?)")
         for event in events {
@@ -168,13 +236,15 @@ struct EventBatch {
             SELECT \(Self.daySQL), kind, SUM(amount) FROM events WHERE id > ? GROUP BY 1, 2
             ON CONFLICT (day, kind) DO UPDATE SET amount = amount + excluded.amount
             """).execute(arguments: [before])
-        return try Self.readCounters(db)
+        return try Self.readCounters(db, path: path)
     }
 
-    static func readCounters(_ db: Database) throws -> [String: Int] {
+    /// Every kind's total, each checked (`StoredRow`).
+    static func readCounters(_ db: Database, path: String) throws -> [String: Int] {
         var counters: [String: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, amount FROM totals") {
-            counters[row["kind"]] = row["amount"]
+            let stored = StoredRow(row, table: "totals", path: path, key: "kind")
+            counters[try stored.text("kind")] = try stored.count("amount")
         }
         return counters
     }

@@ -1,6 +1,7 @@
 import ControllerFSM
 import Foundation
 import GRDB
+import Synchronization
 import Turnstile
 
 /// The durable record of every counted event of a turnstile: an SQLite database in WAL mode
@@ -17,6 +18,14 @@ public final class CountStore: Sendable {
     /// A retention shorter than a day would delete events while the day's report is still being
     /// read; a day is the least that makes sense.
     public static let minimumRetentionDays = 1
+    /// A century: longer keeps the events as well as keeping them all, and a bound keeps the
+    /// retention's cutoff (days in nanoseconds) far inside Int64.
+    public static let maximumRetentionDays = 36_500
+    /// The largest count, credit or total read from the database: a sixteenth of `Int64.max`,
+    /// so that neither adding what a batch brings to a total nor the money balance's sum of
+    /// five totals can overflow. A larger value read from the file was
+    /// not written by turnstiled, and is refused (`StoreError.invalidValue`).
+    public static let maximumCount = Int(Int64.max / 16)
     /// How long a connection waits for another to release its lock before failing: a `stats`
     /// reader and the daemon share the file, and a WAL checkpoint can hold it briefly.
     static let busyTimeout: TimeInterval = 5
@@ -32,6 +41,20 @@ public final class CountStore: Sendable {
     let lock: Guarded<Int32?>
     /// The file recorded into, checked before each write; `nil` for a reader.
     let identity: StoreFile.Identity?
+    /// Counts a stopped daemon could not write (`UnwrittenCounts`), found beside the database
+    /// when it was opened: the next session takes them in, a reader adds them to what it shows.
+    let unwritten = Guarded<UnwrittenCounts?>(nil)
+    /// A SQLite result code every write transaction fails with (0: none): a test's full disk
+    /// (`SQLITE_FULL`) or failing storage (`SQLITE_IOERR`), thrown inside the transaction so the
+    /// store's own rollback and error path run. The recorder's thread runs no task, so this
+    /// cannot be task-local like `StoreSyscalls.failing`.
+    let injectedWriteFault = Atomic<Int32>(0)
+
+    /// Where this database's unwritten counts are kept.
+    public var unwrittenPath: String { UnwrittenCounts.path(forDatabase: path) }
+
+    /// The unwritten counts found beside the database when it was opened and not yet taken in.
+    public var pendingUnwritten: UnwrittenCounts? { unwritten.withLock { $0 } }
 
     private init(path: String, retentionDays: Int?, database: any DatabaseWriter, lock: Int32? = nil, identity: StoreFile.Identity? = nil) {
         self.path = path
@@ -62,7 +85,9 @@ public final class CountStore: Sendable {
     ///   write, a file another process records into, a damaged file or one that is not a count database (the file is left as it was),
     ///   a database from a newer turnstiled, or a retention under `minimumRetentionDays`.
     public static func open(path: String, retentionDays: Int? = nil) throws(StoreError) -> CountStore {
-        if let retentionDays, retentionDays < minimumRetentionDays { throw .invalidRetention(days: retentionDays) }
+        if let retentionDays, !(minimumRetentionDays...maximumRetentionDays).contains(retentionDays) {
+            throw .invalidRetention(days: retentionDays)
+        }
         let presence = try StoreFile.checkWritable(path)
         let (descriptor, identity) = try StoreFile.lockForWriting(path)
         let pool: DatabasePool
@@ -83,6 +108,8 @@ public final class CountStore: Sendable {
         let store = CountStore(path: path, retentionDays: retentionDays, database: pool, lock: descriptor, identity: identity)
         let totals = try store.totals()
         store.session.withLock { $0.totals = totals }
+        let found = try UnwrittenCounts.load(store.unwrittenPath)
+        store.unwritten.withLock { $0 = found }
         return store
     }
 
@@ -91,7 +118,10 @@ public final class CountStore: Sendable {
     public static func openForReading(path: String) throws(StoreError) -> CountStore {
         _ = try StoreFile.checkReadable(path)
         let queue = try verify(path, keepOpen: true)
-        return CountStore(path: path, retentionDays: nil, database: queue)
+        let store = CountStore(path: path, retentionDays: nil, database: queue)
+        let found = try UnwrittenCounts.load(store.unwrittenPath)
+        store.unwritten.withLock { $0 = found }
+        return store
     }
 
     /// Closes the database: the write-ahead log is checkpointed into the file and emptied. Any
@@ -112,8 +142,8 @@ public final class CountStore: Sendable {
         }
     }
 
-    /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, and
-    /// the schema is ours and not newer than ours. Returns the connection if asked to keep it.
+    /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, the
+    /// schema is ours and not newer than ours, and the totals and sessions hold valid values. Returns the connection if asked to keep it.
     @discardableResult
     private static func verify(_ path: String, keepOpen: Bool = false) throws(StoreError) -> DatabaseQueue {
         var configuration = baseConfiguration()
@@ -141,7 +171,11 @@ public final class CountStore: Sendable {
                 let migrator = StoreSchema.migrator
                 let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
                 guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
-                if keepOpen, try !migrator.hasCompletedMigrations(db) { throw StoreError.foreignDatabase(path: path) }
+                let complete = try migrator.hasCompletedMigrations(db)
+                if keepOpen && !complete { throw StoreError.foreignDatabase(path: path) }
+                // The values a writer starts from, checked before anything can write: a refused
+                // file is left exactly as it was.
+                if complete { _ = try readTotals(db, path: path) }
             }
         } catch {
             try? queue.close()

@@ -30,13 +30,23 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case foreignDatabase(path: String)
     /// The database was migrated by a newer turnstiled, whose schema this one does not know.
     case newerSchema(path: String, unknownMigrations: [String])
-    /// `retentionDays` below the minimum.
+    /// `retentionDays` outside `minimumRetentionDays...maximumRetentionDays`.
     case invalidRetention(days: Int)
     /// `append` before `beginSession`: a caller's mistake.
     case noSession(path: String)
     /// A counter in the ledger went down within one session: the entries come from a controller
     /// that restarted without a new `beginSession`. Nothing of the batch was written.
     case counterWentBackwards(path: String, counter: String, from: Int, to: Int)
+    /// A value read from the database is not one turnstiled writes (text where a count belongs,
+    /// a negative count, one too large to add to): refused, naming where it is, rather than
+    /// trusted into a count or a trap.
+    case invalidValue(path: String, table: String, row: String, column: String, value: String, expected: String)
+    /// The file of counts a stopped daemon could not write (`UnwrittenCounts`) cannot be read
+    /// as one: nothing was taken from it.
+    case invalidUnwrittenFile(path: String, line: Int, reason: String)
+    /// The unwritten-counts file names a session the database does not have: it belongs to
+    /// another database.
+    case unwrittenFileForeign(path: String, database: String, session: Int64)
     /// SQLite failed while opening, reading or writing (a full disk, an I/O error, a lock held
     /// too long).
     case sqlite(path: String, operation: String, code: Int32, message: String)
@@ -78,13 +88,23 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "(migrations \(unknown.joined(separator: ", ")) unknown to this version); run the newer turnstiled "
                 + "or restore a backup made for this one"
         case .invalidRetention(let days):
-            return "invalid retention of \(days) days: keep events at least \(CountStore.minimumRetentionDays) day, "
-                + "or give no retention to keep them all"
+            return "invalid retention of \(days) days: keep events from \(CountStore.minimumRetentionDays) "
+                + "to \(CountStore.maximumRetentionDays) days, or give no retention to keep them all"
         case .noSession(let path):
             return "nothing recorded in \(path): the store was given ledger entries before a session began (call beginSession first)"
         case .counterWentBackwards(let path, let counter, let from, let to):
             return "nothing recorded in \(path): the counter \(counter) went from \(from) to \(to) within one session; "
                 + "a restarted controller needs a new session (beginSession)"
+        case .invalidValue(let path, let table, let row, let column, let value, let expected):
+            return "refusing the count database \(path): table \(table), row \(row), column \(column) holds \(value), "
+                + "where turnstiled writes \(expected); the file was kept as it is. It was changed by something other than "
+                + "turnstiled: restore a backup, or correct that row (`sqlite3 \(path)`) and start again"
+        case .invalidUnwrittenFile(let path, let line, let reason):
+            return "cannot take in the unwritten counts in \(path), line \(line): \(reason); nothing was taken from it "
+                + "and it was kept as it is. Correct the line, or move the file aside (its counts are then not in the database)"
+        case .unwrittenFileForeign(let path, let database, let session):
+            return "cannot take in the unwritten counts in \(path): they belong to session \(session), which \(database) does "
+                + "not have (the file belongs to another database); move it beside that database, or aside"
         case .sqlite(let path, let operation, let code, let message):
             return "cannot \(operation) the count database \(path): \(message) (SQLite code \(code))\(Self.advice(code: code, path: path))"
         case .system(let path, let operation, let errno):

@@ -8,9 +8,16 @@ import Turnstile
 /// every `drainInterval`, commits the batch to the `CountStore`, and only then publishes the
 /// committed totals. The controller only writes into the ring; it never waits for the disk.
 ///
-/// If a write fails (a full disk, an I/O error), the recorder reports it once through
-/// `onFailure`, stops writing and keeps draining the ring, so the controller never notices: the
-/// daemon goes degraded, the totals stop at the last commit.
+/// A write that fails (a full disk, an I/O error) is tried again, after `retryFirstDelay`
+/// doubling up to `retryMaximumDelay`, until it commits: the failure is reported once through
+/// `onFailure` (the daemon goes degraded), the commit that ends it through `onRecovered` (the
+/// daemon runs again). Meanwhile the ring keeps being drained into memory, so the controller
+/// never notices and its ring never fills. Entries carry cumulative counters, so past
+/// `maximumPendingEntries` the newest replaces the last one kept: every total stays exact, and
+/// only the detail of when those steps happened is lost, counted (`StoreRecovery.detailLost`).
+///
+/// At `stopAndWait` whatever the store still cannot take is kept beside it
+/// (`CountStore.keepUnwritten`) for the next start, and returned so the daemon says so.
 ///
 /// It also applies the store's retention when it starts and every `retentionInterval`.
 public final class StoreRecorder: Sendable {
@@ -27,15 +34,34 @@ public final class StoreRecorder: Sendable {
     /// How often old events are deleted (`CountStore.applyRetention`): retention is counted in
     /// days, so an hour late is nothing, and each pass costs a scan of the time index.
     public static let retentionInterval: Duration = .seconds(3600)
+    /// The wait before a failed write is tried again: soon enough that a disk freed by an
+    /// operator is used at once.
+    public static let retryFirstDelay: Duration = .milliseconds(100)
+    /// The longest wait between tries, which the wait doubles up to: a full disk is not hammered,
+    /// and counts wait at most this long after space comes back.
+    public static let retryMaximumDelay: Duration = .seconds(5)
+    /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
+    /// of the 10,000 steps/s the recorder sustains; about 8 MB of `LedgerEntry`.
+    public static let maximumPendingEntries = 65_536
+    /// The longest an idle recorder sleeps on its doorbell: the producer's ledger entry and its
+    /// ring are not one sequentially consistent publication, so a wake could in principle be
+    /// missed; this bounds how late such an entry would be committed, at one wake-up a second.
+    public static let idleBackstop: Duration = .seconds(1)
 
     private let store: CountStore
     private let ledger: RecordRing<LedgerEntry>
     private let interval: Duration
+    private let maximumPending: Int
+    private let retryDelays: ClosedRange<Duration>
+    private let doorbell: Doorbell?
     private let onCommit: @Sendable (DurableTotals) -> Void
     private let onFailure: @Sendable (StoreError) -> Void
+    private let onRecovered: @Sendable (StoreRecovery) -> Void
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let failed = Atomic<Bool>(false)
+    private let closing = Guarded<LedgerEntry?>(nil)
+    private let ending = Guarded<StoreRecorder.Ending>(.complete)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -43,20 +69,46 @@ public final class StoreRecorder: Sendable {
     ///   - store: the store, with its session begun.
     ///   - ledger: the controller's ledger ring; this recorder must be its only reader.
     ///   - drainInterval: the wait between drains (`StoreRecorder.drainInterval` by default).
+    ///   - maximumPendingEntries: entries kept in full while the store cannot write (tests make
+    ///     it small).
+    ///   - retryDelays: the first and the longest wait before a failed write is tried again.
+    ///   - doorbell: rung by the controller after it records (its report watermark's): with
+    ///     one, the recorder sleeps on it while the ledger stays empty instead of waking every
+    ///     `drainInterval`.
     ///   - onCommit: called on the recorder's thread with the totals after each commit returned.
-    ///   - onFailure: called once, on the recorder's thread, when a write failed.
+    ///   - onFailure: called on the recorder's thread when a write failed after the last one
+    ///     committed (once per outage).
+    ///   - onRecovered: called on the recorder's thread when a write commits after a failure.
     public init(
         store: CountStore, ledger: RecordRing<LedgerEntry>, drainInterval: Duration = StoreRecorder.drainInterval,
-        onCommit: @escaping @Sendable (DurableTotals) -> Void, onFailure: @escaping @Sendable (StoreError) -> Void
+        maximumPendingEntries: Int = StoreRecorder.maximumPendingEntries,
+        retryDelays: ClosedRange<Duration> = StoreRecorder.retryFirstDelay...StoreRecorder.retryMaximumDelay,
+        doorbell: Doorbell? = nil,
+        onCommit: @escaping @Sendable (DurableTotals) -> Void, onFailure: @escaping @Sendable (StoreError) -> Void,
+        onRecovered: @escaping @Sendable (StoreRecovery) -> Void = { _ in }
     ) {
+        precondition(maximumPendingEntries >= 2, "the recorder keeps at least two pending entries, got \(maximumPendingEntries)")
         self.store = store
         self.ledger = ledger
         self.interval = drainInterval
+        self.maximumPending = maximumPendingEntries
+        self.retryDelays = retryDelays
+        self.doorbell = doorbell
         self.onCommit = onCommit
         self.onFailure = onFailure
+        self.onRecovered = onRecovered
     }
 
-    /// Whether a write failed and the recorder stopped writing.
+    /// How a recorder's work ended.
+    public enum Ending: Sendable, Equatable {
+        /// Every entry recorded before the stop is in the database.
+        case complete
+        /// The store could not take the last entries (`error`): their counts were kept in `path`
+        /// (`kept`), or, if `keepError` says why not, nowhere but the daemon's log.
+        case unwritten(UnwrittenCounts, path: String, error: StoreError, keepError: StoreError?)
+    }
+
+    /// Whether the last write failed (the recorder is retrying it).
     public var hasFailed: Bool { failed.load(ordering: .acquiring) }
 
     /// Starts the recorder's thread (once; later calls do nothing).
@@ -68,52 +120,178 @@ public final class StoreRecorder: Sendable {
     }
 
     /// Stops the thread after a last drain and commit, and returns when that commit is done:
-    /// every entry the controller recorded before this call is then durable (unless a write
-    /// failed). Stop the controller first, so nothing is recorded after the last drain.
-    public func stopAndWait() {
-        guard started.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// every entry the controller recorded before this call is then durable, or kept beside the
+    /// database if the store still cannot write (then the ending says so). Stop the controller
+    /// first, so nothing is recorded after the last drain.
+    ///
+    /// - Parameter closingEntry: where the controller stood at its stop (time, state, credit,
+    ///   counters), committed after the ring's last entries if it differs from them: the totals
+    ///   are then right even if the ring lost entries (it was full) and no later one came.
+    @discardableResult
+    public func stopAndWait(closingEntry: LedgerEntry? = nil) -> Ending {
+        guard started.load(ordering: .acquiring), !stopping.load(ordering: .acquiring) else { return ending.withLock { $0 } }
+        closing.withLock { $0 = closingEntry }
+        stopping.store(true, ordering: .sequentiallyConsistent)
         wake.signal()
+        doorbell?.ringAlways()
         finished.wait()
+        return ending.withLock { $0 }
+    }
+
+    /// The recorder thread's own state: what waits to be committed, and the outage if any.
+    private struct Pending {
+        var entries: [LedgerEntry] = []
+        /// The newest entry given to the store or kept here: a closing entry equal to it adds
+        /// nothing.
+        var newest: LedgerEntry?
+        /// Entries replaced while `entries` was full (their detail is lost, not their counts).
+        var replaced = 0
+        /// When the current outage began; nil while writes commit.
+        var failingSince: ContinuousClock.Instant?
+        var delay = Duration.zero
+        var retryAt: ContinuousClock.Instant?
+        var lastError: StoreError?
+    }
+
+    private func keep(_ entry: LedgerEntry, in pending: inout Pending) {
+        if pending.entries.count < maximumPending {
+            pending.entries.append(entry)
+        } else {
+            pending.entries[pending.entries.count - 1] = entry
+            pending.replaced += 1
+        }
+        pending.newest = entry
     }
 
     private func run() {
-        var batch: [LedgerEntry] = []
-        batch.reserveCapacity(Self.batchCapacity)
-        let timeout = Self.dispatchInterval(interval)
+        var pending = Pending()
+        pending.entries.reserveCapacity(Self.batchCapacity)
         let clock = ContinuousClock()
         var nextRetention = clock.now
         while true {
-            if clock.now >= nextRetention && !failed.load(ordering: .relaxed) {
+            if clock.now >= nextRetention && pending.failingSince == nil {
                 nextRetention = clock.now + Self.retentionInterval
                 do {
                     try store.applyRetention(now: Date())
                 } catch {
-                    failed.store(true, ordering: .releasing)
-                    onFailure(error)
+                    // Retention is tried again at the next interval; the outage is the writes'.
+                    fail(error, &pending, clock)
+                    pending.retryAt = clock.now
                 }
             }
             // Read the flag before draining: an entry recorded before `stopAndWait` is then in
             // this drain or an earlier one.
             let last = stopping.load(ordering: .acquiring)
-            ledger.drain { batch.append($0) }
-            if !batch.isEmpty && !failed.load(ordering: .relaxed) {
-                do {
-                    let totals = try store.append(batch)
-                    onCommit(totals)
-                } catch {
-                    failed.store(true, ordering: .releasing)
-                    onFailure(error)
-                }
+            let drained = ledger.drain { keep($0, in: &pending) }
+            if last, let closingEntry = closing.withLock({ $0 }), Self.adds(closingEntry, to: pending.newest) {
+                keep(closingEntry, in: &pending)
             }
-            batch.removeAll(keepingCapacity: true)
-            if last { break }
-            _ = wake.wait(timeout: .now() + timeout)
+            if !pending.entries.isEmpty && (last || pending.retryAt.map { clock.now >= $0 } ?? true) {
+                commit(&pending, clock)
+            }
+            if last {
+                finish(&pending)
+                break
+            }
+            if let doorbell, drained == 0, pending.entries.isEmpty, pending.failingSince == nil {
+                // Idle: sleep until the controller records (or the stop, or retention's turn).
+                let wait = min(Self.idleBackstop, max(nextRetention - clock.now, .zero))
+                doorbell.sleep(nanoseconds: Self.nanoseconds(wait)) {
+                    stopping.load(ordering: .sequentiallyConsistent) || ledger.pendingCount > 0
+                }
+                continue
+            }
+            var wait = interval
+            if let retryAt = pending.retryAt { wait = min(wait, max(retryAt - clock.now, .zero)) }
+            _ = self.wake.wait(timeout: .now() + Self.dispatchInterval(wait))
         }
         finished.signal()
+    }
+
+    /// Whether the controller's closing entry says more than the newest entry seen: if the ring
+    /// lost the last entries (it was full), only the closing one brings their counts.
+    private static func adds(_ closing: LedgerEntry, to newest: LedgerEntry?) -> Bool {
+        guard let newest else { return closing.counters != TurnstileCounters() || closing.credit != 0 }
+        return closing.counters != newest.counters || closing.state != newest.state || closing.credit != newest.credit
+    }
+
+    private func commit(_ pending: inout Pending, _ clock: ContinuousClock) {
+        do {
+            let totals = try store.append(pending.entries)
+            let committed = pending.entries.count
+            pending.entries.removeAll(keepingCapacity: true)
+            if pending.entries.capacity > Self.batchCapacity * 4 {
+                // An outage's backlog is not kept reserved for ever.
+                pending.entries = []
+                pending.entries.reserveCapacity(Self.batchCapacity)
+            }
+            onCommit(totals)
+            if let since = pending.failingSince {
+                let recovery = StoreRecovery(
+                    committedEntries: committed, detailLost: pending.replaced, outage: clock.now - since,
+                    lastError: pending.lastError)
+                pending = Pending(newest: pending.newest)
+                failed.store(false, ordering: .releasing)
+                onRecovered(recovery)
+            }
+        } catch {
+            fail(error, &pending, clock)
+        }
+    }
+
+    private func fail(_ error: StoreError, _ pending: inout Pending, _ clock: ContinuousClock) {
+        if pending.failingSince == nil {
+            pending.failingSince = clock.now
+            pending.delay = retryDelays.lowerBound
+            failed.store(true, ordering: .releasing)
+            onFailure(error)
+        } else {
+            pending.delay = min(pending.delay * 2, retryDelays.upperBound)
+        }
+        pending.lastError = error
+        pending.retryAt = clock.now + pending.delay
+    }
+
+    /// At the stop: what the store could not take is kept beside it.
+    private func finish(_ pending: inout Pending) {
+        guard !pending.entries.isEmpty, let error = pending.lastError else { return }
+        let path = store.unwrittenPath
+        let counts: UnwrittenCounts?
+        do {
+            counts = try store.unwrittenCounts(of: pending.entries)
+        } catch let countError {
+            ending.withLock { $0 = .unwritten(UnwrittenCounts(session: 0, time: 0, state: .locked, credit: 0, counts: [:]), path: path, error: error, keepError: countError) }
+            return
+        }
+        guard let counts else { return }
+        do {
+            try store.keep(counts)
+            ending.withLock { $0 = .unwritten(counts, path: path, error: error, keepError: nil) }
+        } catch let keepError {
+            ending.withLock { $0 = .unwritten(counts, path: path, error: error, keepError: keepError) }
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
         let (seconds, attoseconds) = duration.components
         return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
+}
+
+/// What a recorder tells when the store writes again after failing.
+public struct StoreRecovery: Sendable, Equatable {
+    /// Entries committed by the write that succeeded (those that waited, and newer ones).
+    public var committedEntries: Int
+    /// Entries whose detail (when each count happened) was merged into a later entry because
+    /// more waited than `StoreRecorder.maximumPendingEntries`: their counts are in the totals.
+    public var detailLost: Int
+    /// How long the store could not write.
+    public var outage: Duration
+    /// The last failure before it wrote again.
+    public var lastError: StoreError?
 }

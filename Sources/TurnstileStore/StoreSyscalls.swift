@@ -16,6 +16,8 @@ enum StoreSyscalls {
         /// each write.
         case stat
         case access, open, flock, fstat
+        /// Any step of `replaceDurably` (open, write, fsync, rename): the unwritten-counts file.
+        case write
     }
 
     /// The calls that fail, with the `errno` each sets, for the current task only. Task-local,
@@ -64,6 +66,45 @@ enum StoreSyscalls {
     static func lockExclusively(_ descriptor: Int32) -> Bool {
         if fails(.flock) { return false }
         return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// Writes `bytes` to `path` so that a crash leaves the old file or the new one, never a part:
+    /// into `path.tmp`, synced, renamed over `path`, and the directory synced. False with
+    /// `errno` set.
+    static func replaceDurably(_ path: String, with bytes: [UInt8], directory: String) -> Bool {
+        if fails(.write) { return false }
+        let temporary = path + ".tmp"
+        let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o640)
+        guard descriptor >= 0 else { return false }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result < 0 && SystemErrno.current == EINTR { continue }
+            guard result > 0 else { return failed(closing: descriptor, removing: temporary) }
+            written += result
+        }
+        guard fsync(descriptor) == 0 else { return failed(closing: descriptor, removing: temporary) }
+        _ = Glibc.close(descriptor)
+        guard rename(temporary, path) == 0 else { return failed(closing: -1, removing: temporary) }
+        let directoryDescriptor = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            _ = fsync(directoryDescriptor)
+            _ = Glibc.close(directoryDescriptor)
+        }
+        return true
+    }
+
+    private static func failed(closing descriptor: Int32, removing path: String) -> Bool {
+        let code = SystemErrno.current
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        _ = unlink(path)
+        SystemErrno.current = code
+        return false
+    }
+
+    /// Removes `path`; false with `errno` set (ENOENT when there was nothing).
+    static func remove(_ path: String) -> Bool {
+        unlink(path) == 0
     }
 
     static func close(_ descriptor: Int32) {

@@ -23,10 +23,10 @@ struct Simulate: ParsableCommand {
     @Flag(name: .long, help: "Write one JSON object per line instead of the readable trace.")
     var json = false
 
-    @Option(name: .long, help: "Seeds contact bounce and breakage, so runs repeat.")
+    @Option(name: .long, help: "Seeds contact bounce and breakage, so runs repeat (0 to \(UInt64.max)).")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("After each passage, the arm breaks with this probability.", valueName: "P"))
+    @Option(name: .long, help: ArgumentHelp("After each passage, the arm breaks with this probability, 0 to 1.", valueName: "P"))
     var breakProbability: Double = 0
 
     @Flag(name: .long, help: "Follow the wall clock instead of jumping through virtual time.")

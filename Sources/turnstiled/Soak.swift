@@ -14,10 +14,10 @@ struct Soak: ParsableCommand {
             by more than 256 KiB after the first tenth of the run, or money went missing.
             """)
 
-    @Option(name: .long, help: "How many events to dispatch.")
+    @Option(name: .long, help: "How many events to dispatch, between \(Soak.minEvents) and \(Soak.maxEvents).")
     var events = 10_000_000
 
-    @Option(name: .long, help: "Seeds the inputs and the contact bounce.")
+    @Option(name: .long, help: "Seeds the inputs and the contact bounce (0 to \(UInt64.max)).")
     var seed: UInt64 = 1
 
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
@@ -26,13 +26,15 @@ struct Soak: ParsableCommand {
     /// A billion events: about half an hour at half a million a second, and about eight years
     /// of virtual time, inside the scenario time limit (TimeLimits.scenarioTime).
     static let maxEvents = 1_000_000_000
+    /// Fewer events than this leave no first tenth to measure memory growth after.
+    static let minEvents = 10
     /// Inputs in a row that dispatch nothing before soak gives up (a healthy run dispatches on
     /// almost every one).
     static let maxIdleActions = 10_000
 
     func validate() throws {
-        guard (10...Self.maxEvents).contains(events) else {
-            throw ValidationError("--events must be between 10 and \(Self.maxEvents), got \(events)")
+        guard (Self.minEvents...Self.maxEvents).contains(events) else {
+            throw ValidationError("--events must be between \(Self.minEvents) and \(Self.maxEvents), got \(events)")
         }
     }
 

@@ -49,6 +49,9 @@ struct Stats: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitStatus.storeError
         }
+        if let unwritten = stats.unwritten {
+            Terminal.log("\(unwritten.total) count(s) a stopped run could not write (\(unwritten.summary)) are in \(UnwrittenCounts.path(forDatabase: database)): included in the totals below (not in the days); the next `turnstiled run` writes them into the database")
+        }
         print(json ? StatsText.json(stats, database: database) : StatsText.table(stats, database: database, style: Style(enabled: Terminal.wantsColor)))
     }
 }

@@ -25,6 +25,9 @@ void clinux_line_buffer_stdout(void);
  * errno: EAGAIN (*word had changed), EINTR (a signal). */
 int clinux_futex_wait(uint32_t *word, uint32_t expected);
 
+/* futex(2) FUTEX_WAIT_PRIVATE with a relative timeout: as clinux_futex_wait, or ETIMEDOUT. */
+int clinux_futex_wait_timeout(uint32_t *word, uint32_t expected, int64_t nanoseconds);
+
 /* futex(2) FUTEX_WAKE_PRIVATE: wakes up to `count` threads sleeping on `word`. Returns how many
  * it woke, or -errno. */
 int clinux_futex_wake(uint32_t *word, int count);

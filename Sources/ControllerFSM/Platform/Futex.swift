@@ -17,6 +17,17 @@ enum Futex {
         _ = clinux_futex_wait(address(of: word), value)
     }
 
+    /// As `wait(on:whileItHolds:)`, returning after `nanoseconds` at the latest.
+    static func wait(on word: UnsafeMutablePointer<Atomic<UInt32>>, whileItHolds value: UInt32, nanoseconds: Int64) {
+        if takeInjectedSpuriousWakeup() { return }
+        _ = clinux_futex_wait_timeout(address(of: word), value, max(0, nanoseconds))
+    }
+
+    /// Wakes every thread sleeping on `word`.
+    static func wakeAll(on word: UnsafeMutablePointer<Atomic<UInt32>>) {
+        _ = clinux_futex_wake(address(of: word), Int32.max)
+    }
+
     /// Wakes one thread sleeping on `word`, if any.
     static func wakeOne(on word: UnsafeMutablePointer<Atomic<UInt32>>) {
         _ = clinux_futex_wake(address(of: word), 1)

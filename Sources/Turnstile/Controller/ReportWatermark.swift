@@ -1,3 +1,4 @@
+import ControllerFSM
 import Synchronization
 
 /// How far the controller's trace and output log hold whole steps, published together in one
@@ -12,7 +13,15 @@ package final class ReportWatermark: Sendable {
     /// reader never sees one ring's count from a later step than the other's.
     private let word = Atomic<UInt64>(0)
 
+    /// Rung after each publication: the reporter and the store's recorder sleep on it while
+    /// the controller is idle.
+    package let doorbell = Doorbell()
+
     package init() {}
+
+    /// The whole word, sequentially consistent: what a drainer compares with the word at its
+    /// last drain before sleeping on `doorbell` (see `Doorbell`).
+    package var current: UInt64 { word.load(ordering: .sequentiallyConsistent) }
 
     /// Records each ring had received when the controller's last call returned, modulo 2^32:
     /// compare them with counts of your own by wrapping difference.
@@ -24,6 +33,9 @@ package final class ReportWatermark: Sendable {
     /// Called by the controller's thread, after the records it counts were written.
     func publish(trace: Int, outputs: Int) {
         let value = UInt64(UInt32(truncatingIfNeeded: trace)) << 32 | UInt64(UInt32(truncatingIfNeeded: outputs))
-        word.store(value, ordering: .releasing)
+        // Sequentially consistent, not only releasing: ordered before the doorbell's look at
+        // its sleepers (one store either way; see `Doorbell`).
+        word.store(value, ordering: .sequentiallyConsistent)
+        doorbell.ring()
     }
 }

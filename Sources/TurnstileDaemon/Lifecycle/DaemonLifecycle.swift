@@ -31,6 +31,9 @@ public enum DaemonLifecycleEvent: Int, MachineSymbol {
     case selfTestFailed
     case chipLost
     case storeLost
+    /// The count store writes again after `storeLost` (the disk has room again): what waited
+    /// in memory is committed.
+    case storeRecovered
     case recovered
     case stopRequested
     case drained
@@ -97,10 +100,12 @@ public enum DaemonLifecycle {
         definition.state(.degraded) { s in
             s.on(.chipLost) { c, _ in c.chipLost = true }
             s.on(.storeLost) { c, _ in c.storeLost = true }
-            // Only the chip comes back by itself; a store that failed stays failed until restart
-            // (a disk that filled once will fill again).
+            // Each comes back by itself: the chip when it is found again, the store when a
+            // retried write commits. The daemon runs again once neither is missing.
             s.on(.recovered, when: Guard("store is fine") { !$0.storeLost }, to: .running) { c, _ in c.chipLost = false }
             s.on(.recovered, when: Guard("store lost") { $0.storeLost }) { c, _ in c.chipLost = false }
+            s.on(.storeRecovered, when: Guard("chip is fine") { !$0.chipLost }, to: .running) { c, _ in c.storeLost = false }
+            s.on(.storeRecovered, when: Guard("chip lost") { $0.chipLost }) { c, _ in c.storeLost = false }
             s.on(.stopRequested, to: .draining)
         }
 

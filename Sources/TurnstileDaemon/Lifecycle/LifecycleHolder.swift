@@ -23,7 +23,7 @@ public final class LifecycleHolder: Sendable {
                 machine.send(event, at: .zero)
                 return (before, machine.state, machine.context)
             }
-            if before != after || event == .chipLost || event == .storeLost || event == .recovered {
+            if before != after || event == .chipLost || event == .storeLost || event == .recovered || event == .storeRecovered {
                 onChange(after, context)
             }
             return after

@@ -56,7 +56,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write every input the controller takes as a scenario that `simulate --script` replays.", valueName: "file"))
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp("Serve the status page, /status, /metrics and /healthz here (port 0: any free port).", valueName: "address:port"))
+    @Option(name: .long, help: ArgumentHelp("Serve the status page, /status, /metrics and /healthz here (port \(HTTPEndpoint.ports.lowerBound) to \(HTTPEndpoint.ports.upperBound); 0: any free port).", valueName: "address:port"))
     var http = HTTPEndpoint.standard
 
     @Flag(name: .long, help: "Serve no HTTP.")
@@ -65,7 +65,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Make every count durable in this SQLite file (created if missing; a damaged one is refused and kept).", valueName: "file"))
     var database: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days; older ones live on in the daily totals (default: keep all).", valueName: "days"))
+    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days, between \(CountStore.minimumRetentionDays) and \(CountStore.maximumRetentionDays); older ones live on in the daily totals (default: keep all).", valueName: "days"))
     var retentionDays: Int?
 
     @Option(name: .long, help: ArgumentHelp("Listen for `turnstiled ctl` on this Unix socket (mode 0660).", valueName: "path"))
@@ -79,8 +79,12 @@ struct Run: AsyncParsableCommand {
 
     func validate() throws {
         if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
-        if let retentionDays, retentionDays < CountStore.minimumRetentionDays {
-            throw ValidationError("--retention-days must be at least \(CountStore.minimumRetentionDays) (got \(retentionDays))")
+        // Bounded here, not where it is used: the retention's cutoff is computed an hour into
+        // the run, and a value past the store's bound overflowed there (a crash loop under
+        // Restart=on-failure).
+        if let retentionDays, !(CountStore.minimumRetentionDays...CountStore.maximumRetentionDays).contains(retentionDays) {
+            throw ValidationError(
+                "--retention-days must be between \(CountStore.minimumRetentionDays) and \(CountStore.maximumRetentionDays), got \(retentionDays)")
         }
         if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
         if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
@@ -226,7 +230,11 @@ struct Run: AsyncParsableCommand {
         var storeRecorder: StoreRecorder?
         if let store {
             do {
+                let found = store.pendingUnwritten
                 let totals = try store.beginSession(monotonicOrigin: origin, wallClockOrigin: Date())
+                if let found {
+                    logger.notice("\(store.path): took in \(found.total) count(s) a stopped run could not write (\(found.summary)) from \(store.unwrittenPath), and removed it")
+                }
                 status.publishDurable(counters: totals.counters, credit: totals.credit)
                 if totals["creditsVoidedByRestart"] > 0 {
                     logger.notice("\(store.path): \(totals["creditsVoidedByRestart"]) credit(s) in all were standing when a run ended; counted as creditsVoidedByRestart")
@@ -238,11 +246,19 @@ struct Run: AsyncParsableCommand {
                 throw ExitStatus.storeError
             }
             let recorder = StoreRecorder(
-                store: store, ledger: ledger,
+                store: store, ledger: ledger, doorbell: watermark.doorbell,
                 onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
                 onFailure: { error in
-                    logger.error("\(error)")
+                    logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
                     lifecycle.send(.storeLost)
+                },
+                onRecovered: { recovery in
+                    var line = "\(store.path) writes again after \(recovery.outage.secondsText) s: \(recovery.committedEntries) waiting step(s) committed"
+                    if recovery.detailLost > 0 {
+                        line += "; \(recovery.detailLost) step(s) waited past \(StoreRecorder.maximumPendingEntries) and are in the totals without their own rows"
+                    }
+                    logger.notice("\(line)")
+                    lifecycle.send(.storeRecovered)
                 })
             recorder.start()
             storeRecorder = recorder
@@ -286,8 +302,11 @@ struct Run: AsyncParsableCommand {
         ) { stoppedAt in
             notifier.stopping(status: "draining")
             reporter.stopAndWait(end: stoppedAt)
-            // Every count the controller made, committed before the lines are released.
-            storeRecorder?.stopAndWait()
+            // Every count the controller made, committed before the lines are released; where
+            // the controller stood goes last, in case its ring lost the last steps.
+            let closing = LedgerEntry(
+                time: stoppedAt, state: controller.state, credit: controller.credit, counters: controller.counters, cause: nil)
+            if let ending = storeRecorder?.stopAndWait(closingEntry: closing) { Self.report(ending, lostSteps: ledger.lostCount, logger: logger) }
             if let store { try? store.endSession(at: Date()) }
             control?.stop()
         }
@@ -342,6 +361,19 @@ struct Run: AsyncParsableCommand {
             endTime: stoppedAt.duration(since: origin), failedExpectations: 0))
         if case .stopped = ending { return }
         throw ExitStatus.gpioError
+    }
+
+    /// Says loudly what the store could not take at the stop, and where it is kept.
+    private static func report(_ ending: StoreRecorder.Ending, lostSteps: Int, logger: Logger) {
+        if lostSteps > 0 {
+            logger.warning("the ledger ring was full for \(lostSteps) step(s): their counts are in the totals, without their own rows")
+        }
+        guard case .unwritten(let counts, let path, let error, let keepError) = ending else { return }
+        if let keepError {
+            logger.critical("\(error); at the stop the store still could not write, and the counts could not be kept either (\(keepError)): this run's counts are only in this log: \(counts.summary), state \(counts.state.name), credit \(counts.credit)")
+        } else {
+            logger.critical("\(error); at the stop the store still could not write \(counts.total) count(s) (\(counts.summary), credit \(counts.credit)): kept in \(path), which the next start writes into the database (stats shows them meanwhile)")
+        }
     }
 
     private func loadScript(_ path: String, board: BoardFile) throws -> Scenario {

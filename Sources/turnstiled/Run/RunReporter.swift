@@ -6,7 +6,9 @@ import Turnstile
 import TurnstileSimulation
 import TurnstileDaemon
 
-/// The thread that tells and keeps what the event loop did. Every ``drainInterval`` it drains
+/// The thread that tells and keeps what the event loop did. Every ``drainInterval`` while steps
+/// come (and at once when one comes after a quiet spell: it sleeps on the watermark's doorbell
+/// meanwhile, so an idle daemon does not wake) it drains
 /// the controller's rings: the trace (printed or logged, and the last transitions for status),
 /// the output log (printed, and the edge-to-relay latency), the input log (the flight
 /// recorder) and, with no store, the ledger (the counts status shows). Printing allocates and
@@ -22,6 +24,8 @@ final class RunReporter: @unchecked Sendable {
 
     private let trace: Trace
     private let outputLog: RecordRing<OutputWrite>
+    /// Published by the controller after each call; its doorbell wakes this thread when idle.
+    private let watermark: ReportWatermark
     /// The trace and the output log, whole steps at a time.
     private var steps: WholeStepReader
     private let inputLog: RecordRing<InputRecord>?
@@ -55,6 +59,7 @@ final class RunReporter: @unchecked Sendable {
         self.trace = trace
         self.outputLog = outputLog
         steps = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
+        self.watermark = watermark
         self.inputLog = inputLog
         self.ledger = ledger
         self.status = status
@@ -69,9 +74,21 @@ final class RunReporter: @unchecked Sendable {
 
     func start() {
         Thread { [self] in
+            var drained: UInt64?
             while !stopRequested.load(ordering: .acquiring) {
+                let published = watermark.current
                 drain()
-                MonotonicClock.sleep(nanoseconds: Self.drainInterval)
+                if published != drained {
+                    // Busy: look again after the interval, so that the controller never pays a
+                    // wake per event while steps keep coming.
+                    drained = published
+                    MonotonicClock.sleep(nanoseconds: Self.drainInterval)
+                } else {
+                    // Idle: sleep until the controller publishes a step (or the stop).
+                    watermark.doorbell.sleep(nanoseconds: nil) {
+                        stopRequested.load(ordering: .sequentiallyConsistent) || watermark.current != published
+                    }
+                }
             }
             drain(everything: true)
             finished.signal()
@@ -88,7 +105,8 @@ final class RunReporter: @unchecked Sendable {
 
     /// Reports what is left, closes the recording at `end`, and stops the thread.
     func stopAndWait(end: MachineInstant) {
-        stopRequested.store(true, ordering: .releasing)
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+        watermark.doorbell.ringAlways()
         finished.wait()
         recorder?.finish(at: end)
         if let failure = recorder?.failure, !recorderWarned { warnings.refused("recording: \(failure)") }

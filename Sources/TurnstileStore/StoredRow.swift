@@ -1,0 +1,83 @@
+import GRDB
+import Turnstile
+
+/// A row read from the database, each value checked before it is used: the file is only as
+/// trustworthy as whatever last wrote it (a hand edit, another program, a restored backup), and
+/// `quick_check` finds damage, not nonsense. GRDB's `row["column"]` traps on a value it cannot
+/// convert (text in an INTEGER column: SQLite's columns take any type); a count of Int64.max
+/// traps on the first increment. Each is refused here with the table, row, column and value
+/// (`StoreError.invalidValue`).
+struct StoredRow {
+    let row: Row
+    let table: String
+    let path: String
+    /// How the error names the row: `id 3`, `kind coins`, `day 2024-03-01, kind coins`.
+    let name: String
+
+    /// `keys` are the columns that name the row (its `id` if it has one, else all columns).
+    init(_ row: Row, table: String, path: String, keys: [String] = ["id"]) {
+        self.row = row
+        self.table = table
+        self.path = path
+        let named = keys.filter { row.hasColumn($0) }
+        name = named.isEmpty ? "?" : named.map { "\($0) \(Self.describe(row[$0] as DatabaseValue, quoted: true))" }.joined(separator: ", ")
+    }
+
+    init(_ row: Row, table: String, path: String, key: String) {
+        self.init(row, table: table, path: path, keys: [key])
+    }
+
+    private func invalid(_ column: String, _ expected: String) -> StoreError {
+        .invalidValue(
+            path: path, table: table, row: name, column: column, value: Self.describe(row[column] as DatabaseValue),
+            expected: expected)
+    }
+
+    /// A count, credit or total: an integer in 0...`CountStore.maximumCount`.
+    func count(_ column: String) throws(StoreError) -> Int {
+        let expected = "an integer from 0 to \(CountStore.maximumCount)"
+        guard case .int64(let value) = (row[column] as DatabaseValue).storage, value >= 0, value <= Int64(CountStore.maximumCount) else {
+            throw invalid(column, expected)
+        }
+        return Int(value)
+    }
+
+    /// Any integer (a time), or nil for NULL.
+    func optionalInteger(_ column: String) throws(StoreError) -> Int64? {
+        switch (row[column] as DatabaseValue).storage {
+        case .null: return nil
+        case .int64(let value): return value
+        default: throw invalid(column, "an integer or NULL")
+        }
+    }
+
+    func text(_ column: String) throws(StoreError) -> String {
+        guard case .string(let value) = (row[column] as DatabaseValue).storage else { throw invalid(column, "text") }
+        return value
+    }
+
+    /// A turnstile state's name.
+    func state(_ column: String) throws(StoreError) -> TurnstileState {
+        let names = TurnstileState.allCases.map(\.name)
+        guard case .string(let value) = (row[column] as DatabaseValue).storage,
+            let state = TurnstileState.allCases.first(where: { $0.name == value })
+        else { throw invalid(column, "a state's name (\(names.joined(separator: ", ")))") }
+        return state
+    }
+
+    /// A value as the message shows it: text quoted (and cut short: a row may hold megabytes).
+    /// `quoted` shows text as `"coins"` (a row's key), else as `the text "coins"` (a value).
+    static func describe(_ value: DatabaseValue, quoted: Bool = false) -> String {
+        switch value.storage {
+        case .null: return "NULL"
+        case .int64(let value): return "\(value)"
+        case .double(let value): return "the real number \(value)"
+        case .string(let text):
+            let limit = 40
+            let shown = text.unicodeScalars.prefix(limit).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
+            let cut = "\"\(shown)\(text.unicodeScalars.count > limit ? "…" : "")\""
+            return quoted ? cut : "the text \(cut)"
+        case .blob(let data): return "a blob of \(data.count) bytes"
+        }
+    }
+}
