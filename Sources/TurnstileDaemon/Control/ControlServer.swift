@@ -79,6 +79,8 @@ public final class ControlServer: Sendable {
         guard Syscalls.listen(listener, backlog: Self.listenBacklog) == 0 else { throw fail("listen", unlinking: true) }
         guard Syscalls.makeNonBlocking(listener), let bound = Syscalls.fileStatus(path) else { throw fail("fcntl", unlinking: true) }
         guard let wake = Syscalls.wakePipe() else { throw fail("pipe", unlinking: true) }
+        // Opened now, while there are descriptors to spare; the loop owns it from here.
+        let reserve = Syscalls.openReserve()
 
         self.path = path
         self.groupID = groupID
@@ -91,7 +93,7 @@ public final class ControlServer: Sendable {
         let daemonUID = Syscalls.effectiveUserID
         let thread = Thread {
             let loop = ControlServerLoop(
-                listener: listener, wake: wake.read, shared: shared, handler: handler,
+                listener: listener, wake: wake.read, reserve: reserve, shared: shared, handler: handler,
                 authorize: { peer in
                     PeerAuthorization.isAllowed(peer, daemonUID: daemonUID, group: groupID, groupsOfUser: Syscalls.groups(ofUser:))
                 },

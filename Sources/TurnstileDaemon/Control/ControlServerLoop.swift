@@ -42,8 +42,12 @@ final class ControlServerLoop {
     private let group: String?
     private var connections: [Connection] = []
     private var acceptPausedUntil: UInt64 = 0
+    /// A descriptor kept for the moment the process has none left: given up to accept the
+    /// client waiting and tell it so, instead of leaving it to time out without a word (and a
+    /// command's fate unknown); -1 while it could not be opened again.
+    private var reserve: Int32
 
-    init(listener: Int32, wake: Int32, shared: ControlServerShared, handler: @escaping ControlServer.Handler,
+    init(listener: Int32, wake: Int32, reserve: Int32, shared: ControlServerShared, handler: @escaping ControlServer.Handler,
          authorize: @escaping (PeerCredentials) -> Bool, group: String?) {
         self.listener = listener
         self.wake = wake
@@ -52,6 +56,7 @@ final class ControlServerLoop {
         self.handler = handler
         self.authorize = authorize
         self.group = group
+        self.reserve = reserve
     }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -97,6 +102,7 @@ final class ControlServerLoop {
         }
         for connection in connections { Syscalls.close(connection.descriptor) }
         connections.removeAll()
+        if reserve >= 0 { Syscalls.close(reserve) }
     }
 
     /// Until the nearest request deadline or the end of an accept pause; -1 when none.
@@ -216,11 +222,14 @@ final class ControlServerLoop {
 
     private func acceptConnections() {
         for _ in 0..<Self.maxAcceptsPerWake {
-            let descriptor = Syscalls.accept(listener)
+            var descriptor = Syscalls.accept(listener)
             if descriptor < 0 {
                 switch Syscalls.errno {
                 case EAGAIN, EWOULDBLOCK: return
                 case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE:
+                    descriptor = acceptWithReserve(Syscalls.errno)
+                    if descriptor < 0 { return }
                 default:
                     pauseAfterFailure()
                     return
@@ -237,6 +246,7 @@ final class ControlServerLoop {
                 refuse(descriptor, ControlFailure(code: "permission_denied", message: "permission denied: user \(peer.uid) may not control turnstiled; \(fix)"))
                 continue
             }
+            if connections.count >= limits.maxConnections { evictIdlest() }
             guard connections.count < limits.maxConnections else {
                 shared.lock.withLock { shared.statistics.refusedBusy += 1 }
                 refuse(descriptor, ControlFailure(
@@ -247,6 +257,43 @@ final class ControlServerLoop {
             shared.lock.withLock { shared.statistics.connections += 1 }
             connections.append(Connection(descriptor: descriptor, peer: peer, deadline: Self.now + UInt64(limits.readTimeoutSeconds * 1e9)))
         }
+    }
+
+    /// Out of descriptors: the reserve is given up to accept the waiting client. If the
+    /// reserve can be had again at once the shortage has passed and the client is served;
+    /// otherwise it is told why and closed, and the reserve taken back. -1 when nobody waited.
+    private func acceptWithReserve(_ code: Int32) -> Int32 {
+        pauseAfterFailure()
+        if reserve >= 0 {
+            Syscalls.close(reserve)
+            reserve = -1
+        }
+        let descriptor = Syscalls.accept(listener)
+        reserve = Syscalls.openReserve()
+        guard descriptor >= 0 else { return -1 }
+        if reserve >= 0 { return descriptor }
+        refuse(descriptor, ControlFailure(
+            code: "out_of_descriptors",
+            message: "turnstiled has no file descriptor left (\(Syscalls.describe(code))); nothing was done. See its log, and raise LimitNOFILE if it is reached in normal use"))
+        reserve = Syscalls.openReserve()
+        return -1
+    }
+
+    /// At the cap, the connection that has waited longest without a request (never a follower,
+    /// never one with a reply still going out) makes room for the new one: idle clients cannot
+    /// keep `ctl` out for their whole read timeout.
+    private func evictIdlest() {
+        let idle = connections.indices.filter {
+            let connection = connections[$0]
+            return !connection.following && !connection.closed && connection.output.isEmpty && connection.deadline != nil
+        }
+        guard let index = idle.min(by: { connections[$0].deadline! < connections[$1].deadline! }) else { return }
+        shared.lock.withLock { shared.statistics.evictedIdle += 1 }
+        let failure = ControlFailure(code: "timeout", message: "closed to make room: no complete request line came, and \(limits.maxConnections) control connections were open")
+        connections[index].output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+        flush(&connections[index])
+        Syscalls.close(connections[index].descriptor)
+        connections.remove(at: index)
     }
 
     /// One error reply, written once (a fresh connection's socket buffer takes it whole), then closed.
