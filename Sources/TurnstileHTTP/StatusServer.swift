@@ -67,7 +67,7 @@ public struct StatusServer: Service {
         let host = host, port = port, logger = logger, onListening = onListening
         let application = makeApplication { boundPort in
             listening.withLock { $0 = true }
-            logger.info("status page and metrics on http://\(host):\(boundPort)/")
+            logger.info("status page and metrics on http://\(hostPort(host, boundPort))/")
             await onListening(boundPort)
         }
         do {
@@ -104,7 +104,7 @@ public enum StatusServerError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .cannotListen(host, port, reason):
-            "cannot serve the status page and metrics on \(host):\(port): \(reason). Choose another "
+            "cannot serve the status page and metrics on \(hostPort(host, port)): \(reason). Choose another "
                 + "address or port (--http ADDRESS:PORT), stop whatever holds that port, or run "
                 + "without the endpoint (--no-http)."
         }

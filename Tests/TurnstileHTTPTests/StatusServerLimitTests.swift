@@ -90,3 +90,21 @@ import Glibc
         return false
     }
 }
+
+@Suite struct HostPortTests {
+    @Test("an address and a port joined as a URL's authority", arguments: [
+        ("127.0.0.1", 9180, "127.0.0.1:9180"),
+        ("::1", 9180, "[::1]:9180"),
+        ("[::1]", 80, "[::1]:80"),
+        ("fe80::1%eth0", 0, "[fe80::1%eth0]:0"),
+        ("localhost", 8080, "localhost:8080"),
+    ])
+    func joined(host: String, port: Int, expected: String) {
+        #expect(hostPort(host, port) == expected)
+    }
+
+    @Test func aPortInUseOnIPv6IsNamedWithBrackets() {
+        let error = StatusServerError.cannotListen(host: "::1", port: 9180, reason: "in use")
+        #expect(error.description.contains("[::1]:9180"), "\(error)")
+    }
+}
