@@ -331,7 +331,8 @@ final class ControlServerTests {
         #expect(emergency.output == "emergencyOn: queued for the controller\n")
         let refused = try Subprocess.run(turnstiled, ["ctl", "--socket", scratch.socket, "pulse", "push"])
         #expect(refused.status == 1)
-        #expect(refused.output == "turnstiled: pulse is for the simulated board only\n")
+        // Says the command was not applied (ctl's outcome line, which names it).
+        #expect(refused.output == "turnstiled: pulse push not applied: pulse is for the simulated board only\n")
         #expect(recorder.requests.map(\.0) == [.status, .command(.emergencyOn), .pulse(.push)])
     }
 
