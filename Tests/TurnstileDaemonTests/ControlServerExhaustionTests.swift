@@ -59,4 +59,35 @@ extension ControlServerTests {
         try next.send(ControlRequestLine(request: .status))
         #expect(try next.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
     }
+
+    @Test func aSlowFollowerIsToldWhyItIsDroppedAndTheDropIsLogged() throws {
+        let logged = LoggedLines()
+        let server = try ControlServer(
+            path: scratch.socket, group: nil, limits: ControlServerLimits(maxBacklogBytes: 4096, maxPendingEvents: 100_000),
+            onDrop: { logged.append($0) }, handler: recorder.handler)
+        defer { server.stop() }
+        let slow = try RawClient(path: scratch.socket)
+        slow.send(#"{"v":1,"command":"events","follow":true}"# + "\n")
+        #expect(slow.line() != nil)
+        // Far more than the socket buffer and the backlog hold, and nobody reads.
+        for index in 0..<20_000 {
+            server.publish(TransitionSummary(time: Double(index), from: "locked", event: "coin", to: "unlocked"))
+            if server.statistics.droppedSlowClients > 0 { break }
+        }
+        #expect(eventually(10) { server.statistics.droppedSlowClients == 1 })
+        // Reading now: whole lines, the last of them the reason, then the end.
+        var last: String?
+        while let line = slow.line(timeout: 10) { last = line }
+        let reply = try ControlReplyLine(parsing: Array(try #require(last, "no line before the end").utf8))
+        #expect(reply.reply.failureCode == "too_slow", "\(reply)")
+        #expect(logged.lines.count == 1 && logged.lines.first?.contains("dropped") == true, "\(logged.lines)")
+    }
+}
+
+final class LoggedLines: @unchecked Sendable {
+    // Safety: `stored` only under `lock`.
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func append(_ line: String) { lock.lock(); stored.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return stored }
 }

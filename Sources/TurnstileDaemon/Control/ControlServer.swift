@@ -43,7 +43,11 @@ public final class ControlServer: Sendable {
     ///   - group: the group to own the socket, whose members may use it; nil leaves the socket
     ///     the daemon's group and allows only root and the daemon's user.
     ///   - handler: answers each request; see ``Handler``.
-    public init(path: String, group: String?, limits: ControlServerLimits = .standard, handler: @escaping Handler) throws(ControlServerError) {
+    ///   - onDrop: told (for the log) of each client dropped for not reading its replies.
+    public init(
+        path: String, group: String?, limits: ControlServerLimits = .standard,
+        onDrop: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler
+    ) throws(ControlServerError) {
         guard let address = Syscalls.unixAddress(path) else {
             throw .pathTooLong(path: path, limit: Syscalls.maxSocketPathBytes)
         }
@@ -97,7 +101,7 @@ public final class ControlServer: Sendable {
                 authorize: { peer in
                     PeerAuthorization.isAllowed(peer, daemonUID: daemonUID, group: groupID, groupsOfUser: Syscalls.groups(ofUser:))
                 },
-                group: group)
+                group: group, onDrop: onDrop)
             loop.run()
             finished.signal()
         }

@@ -30,6 +30,8 @@ final class ControlServerLoop {
         var following = false
         /// The client shut down its writing side: answer what it sent, then close.
         var readClosed = false
+        /// Dropped for falling behind: its last line (saying so) is going out, then it closes.
+        var dropping = false
         var closed = false
     }
 
@@ -40,6 +42,8 @@ final class ControlServerLoop {
     private let handler: ControlServer.Handler
     private let authorize: (PeerCredentials) -> Bool
     private let group: String?
+    /// Told each client dropped for falling behind, for the daemon's log.
+    private let onDrop: @Sendable (String) -> Void
     private var connections: [Connection] = []
     private var acceptPausedUntil: UInt64 = 0
     /// A descriptor kept for the moment the process has none left: given up to accept the
@@ -48,7 +52,7 @@ final class ControlServerLoop {
     private var reserve: Int32
 
     init(listener: Int32, wake: Int32, reserve: Int32, shared: ControlServerShared, handler: @escaping ControlServer.Handler,
-         authorize: @escaping (PeerCredentials) -> Bool, group: String?) {
+         authorize: @escaping (PeerCredentials) -> Bool, group: String?, onDrop: @escaping @Sendable (String) -> Void) {
         self.listener = listener
         self.wake = wake
         self.shared = shared
@@ -57,6 +61,7 @@ final class ControlServerLoop {
         self.authorize = authorize
         self.group = group
         self.reserve = reserve
+        self.onDrop = onDrop
     }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -127,6 +132,7 @@ final class ControlServerLoop {
 
     private func readRequests(_ connection: inout Connection, chunk: inout [UInt8]) {
         let count = chunk.withUnsafeMutableBytes { Syscalls.read(connection.descriptor, into: $0) }
+        if connection.dropping && count > 0 { return }
         if count == 0 {
             connection.readClosed = true
             return
@@ -194,16 +200,36 @@ final class ControlServerLoop {
     /// pile up unread (one reply into an empty queue always fits). Before judging, what waits is
     /// handed to the kernel: a burst larger than the backlog is no fault of a client that reads.
     private func enqueue(_ bytes: [UInt8], on connection: inout Connection) {
+        // Its last line is queued already.
+        guard !connection.dropping else { return }
         if !connection.output.isEmpty && connection.output.count + bytes.count > limits.maxBacklogBytes {
             flush(&connection)
             if connection.closed { return }
         }
         guard connection.output.isEmpty || connection.output.count + bytes.count <= limits.maxBacklogBytes else {
-            connection.closed = true
-            shared.lock.withLock { shared.statistics.droppedSlowClients += 1 }
+            drop(&connection)
             return
         }
         connection.output.append(contentsOf: bytes)
+    }
+
+    /// A client that let ``ControlServerLimits/maxBacklogBytes`` pile up is told why before it
+    /// is closed: what waits is cut after the line already going out (so it ends whole), the
+    /// reason follows, and the connection closes once that is sent or the read timeout passes.
+    private func drop(_ connection: inout Connection) {
+        let backlog = connection.output.count
+        if let end = connection.output.firstIndex(of: UInt8(ascii: "\n")) {
+            connection.output.removeSubrange((end + 1)...)
+        }
+        let failure = ControlFailure(
+            code: "too_slow",
+            message: "dropped: \(backlog) bytes of replies were waiting unread (the limit is \(limits.maxBacklogBytes)); read as fast as transitions come, or reconnect")
+        connection.output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+        connection.following = false
+        connection.dropping = true
+        connection.deadline = Self.now + UInt64(limits.readTimeoutSeconds * 1e9)
+        shared.lock.withLock { shared.statistics.droppedSlowClients += 1 }
+        onDrop("control client (uid \(connection.peer.uid)) dropped: \(backlog) bytes of replies unread, over the limit of \(limits.maxBacklogBytes)")
     }
 
     // MARK: Followers
@@ -285,7 +311,7 @@ final class ControlServerLoop {
     private func evictIdlest() {
         let idle = connections.indices.filter {
             let connection = connections[$0]
-            return !connection.following && !connection.closed && connection.output.isEmpty && connection.deadline != nil
+            return !connection.following && !connection.dropping && !connection.closed && connection.output.isEmpty && connection.deadline != nil
         }
         guard let index = idle.min(by: { connections[$0].deadline! < connections[$1].deadline! }) else { return }
         shared.lock.withLock { shared.statistics.evictedIdle += 1 }
@@ -306,6 +332,10 @@ final class ControlServerLoop {
     private func expireIdle(now: UInt64) {
         for index in connections.indices {
             guard let deadline = connections[index].deadline, deadline <= now, !connections[index].closed else { continue }
+            if connections[index].dropping {
+                connections[index].closed = true
+                continue
+            }
             // A client that sent its request and hung up its writing side is done, not late.
             if connections[index].readClosed { continue }
             shared.lock.withLock { shared.statistics.timedOut += 1 }
@@ -334,7 +364,7 @@ final class ControlServerLoop {
 
     private func closeFinished() {
         connections.removeAll { connection in
-            let done = connection.closed || (connection.readClosed && !connection.following && connection.output.isEmpty)
+            let done = connection.closed || (connection.output.isEmpty && (connection.dropping || (connection.readClosed && !connection.following)))
             if done { Syscalls.close(connection.descriptor) }
             return done
         }

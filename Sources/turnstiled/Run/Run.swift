@@ -261,7 +261,9 @@ struct Run: AsyncParsableCommand {
         if let controlSocket {
             let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim, warnings: warnings)
             do {
-                control = try ControlServer(path: controlSocket, group: controlGroup) { request, peer in handler.answer(request, from: peer) }
+                control = try ControlServer(path: controlSocket, group: controlGroup, onDrop: { logger.warning("\($0)") }) { request, peer in
+                    handler.answer(request, from: peer)
+                }
                 logger.info("control socket \(controlSocket) (group \(controlGroup ?? "of the daemon"), mode 0660)")
             } catch {
                 Terminal.error("\(error)")
