@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 int clinux_ppoll(struct pollfd *fds, unsigned long nfds, const struct timespec *timeout)
@@ -43,4 +46,74 @@ int clinux_futex_wake(uint32_t *word, int count)
 {
     long woken = syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
     return woken < 0 ? -errno : (int)woken;
+}
+
+static int signal_trap_write_end = -1;
+
+static void signal_trap_handler(int signo)
+{
+    /* Only async-signal-safe calls here. A full pipe (thousands unread) drops the byte: the
+     * reader is behind by that many of the same signals, which it coalesces anyway. */
+    int saved = errno;
+    unsigned char byte = (unsigned char)signo;
+    ssize_t written = write(signal_trap_write_end, &byte, 1);
+    (void)written;
+    errno = saved;
+}
+
+int clinux_signal_trap_install(const int *signals, int count, const int *ignored, int ignored_count)
+{
+    if (signal_trap_write_end >= 0) {
+        errno = EBUSY;
+        return -1;
+    }
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0)
+        return -1;
+    /* The write end never blocks a handler; the read end blocks its reader thread. */
+    if (fcntl(ends[1], F_SETFL, O_NONBLOCK) != 0) {
+        int saved = errno;
+        close(ends[0]);
+        close(ends[1]);
+        errno = saved;
+        return -1;
+    }
+    signal_trap_write_end = ends[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = signal_trap_handler;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < count; i++)
+        sigaddset(&action.sa_mask, signals[i]);
+    for (int i = 0; i < count; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0)
+            return -1;
+    }
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    for (int i = 0; i < ignored_count; i++) {
+        if (sigaction(ignored[i], &ignore, NULL) != 0)
+            return -1;
+    }
+    /* Whatever mask the process was started with (a supervisor may block signals), these are
+     * now taken by the handler, or ignored. */
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    for (int i = 0; i < count; i++)
+        sigaddset(&unblock, signals[i]);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
+    return ends[0];
+}
+
+int clinux_signal_realtime_min(void)
+{
+    return SIGRTMIN;
+}
+
+int clinux_signal_realtime_max(void)
+{
+    return SIGRTMAX;
 }

@@ -1,5 +1,6 @@
 import ControllerFSM
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import TurnstileDaemon
@@ -28,6 +29,7 @@ public struct StatusServer: Service {
     /// The port asked for; 0 lets the kernel choose, and `onListening` tells which it chose.
     public let port: Int
     let routes: StatusRoutes
+    let limits: StatusServerLimits
     let logger: Logger
     let onListening: @Sendable (_ port: Int) async -> Void
 
@@ -35,6 +37,7 @@ public struct StatusServer: Service {
     ///   - host: The address to listen on (an IPv4 or IPv6 literal or a host name).
     ///   - port: The TCP port; 0 for any free one (tests).
     ///   - metrics: The metrics `/metrics` renders; the daemon feeds its latency histogram.
+    ///   - limits: How many connections at once, and how long one may idle; see ``StatusServerLimits``.
     ///   - logger: Where the HTTP server logs (start, stop, failures).
     ///   - onListening: Called once the socket is bound, with the port it is bound to.
     ///   - snapshot: The daemon's current snapshot; called once per request, from any thread.
@@ -42,6 +45,7 @@ public struct StatusServer: Service {
         host: String = StatusServer.defaultHost,
         port: Int = StatusServer.defaultPort,
         metrics: TurnstileMetrics,
+        limits: StatusServerLimits = .standard,
         logger: Logger = Logger(label: "turnstiled.http"),
         onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         snapshot: @escaping @Sendable () -> DaemonSnapshot
@@ -49,6 +53,7 @@ public struct StatusServer: Service {
         self.host = host
         self.port = port
         self.routes = StatusRoutes(metrics: metrics, snapshot: snapshot)
+        self.limits = limits
         self.logger = logger
         self.onListening = onListening
     }
@@ -62,7 +67,7 @@ public struct StatusServer: Service {
         let host = host, port = port, logger = logger, onListening = onListening
         let application = makeApplication { boundPort in
             listening.withLock { $0 = true }
-            logger.info("status page and metrics on http://\(host):\(boundPort)/")
+            logger.info("status page and metrics on http://\(hostPort(host, boundPort))/")
             await onListening(boundPort)
         }
         do {
@@ -79,7 +84,10 @@ public struct StatusServer: Service {
     ) -> some ApplicationProtocol {
         Application(
             router: routes.makeRouter(),
-            configuration: .init(address: .hostname(host, port: port), serverName: "turnstiled"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanosecondCount))),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "turnstiled", backlog: limits.backlog,
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             onServerRunning: { channel in
                 await onListening(channel.localAddress?.port ?? 0)
             },
@@ -96,7 +104,7 @@ public enum StatusServerError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .cannotListen(host, port, reason):
-            "cannot serve the status page and metrics on \(host):\(port): \(reason). Choose another "
+            "cannot serve the status page and metrics on \(hostPort(host, port)): \(reason). Choose another "
                 + "address or port (--http ADDRESS:PORT), stop whatever holds that port, or run "
                 + "without the endpoint (--no-http)."
         }

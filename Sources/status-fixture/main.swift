@@ -41,7 +41,7 @@ for microseconds in [18, 22, 35, 41, 60, 140] {
 }
 let server = StatusServer(port: port, metrics: metrics, onListening: { boundPort in
     // Straight to the descriptor: a script reading a pipe must see the line before we exit.
-    let line = Array("listening on \(StatusServer.defaultHost):\(boundPort)\n".utf8)
+    let line = Array("listening on \(hostPort(StatusServer.defaultHost, boundPort))\n".utf8)
     _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
 }) { snapshot }
 var logger = Logger(label: "status-fixture")

@@ -76,8 +76,11 @@ struct Ctl: ParsableCommand {
 
     func run() throws {
         let request = try request()
+        // Whether the request may have reached the daemon: after that, no answer is not "no".
+        var sent = false
         do throws(ControlClientError) {
             let client = try ControlClient(path: socket)
+            sent = true
             try client.send(ControlRequestLine(id: 1, request: request))
             guard let first = try client.nextReply(timeoutSeconds: Self.replyTimeoutSeconds) else {
                 throw ControlClientError.refused(ControlFailure(code: "closed", message: "turnstiled closed the connection without answering; see its log (journalctl -u turnstiled)"))
@@ -102,9 +105,28 @@ struct Ctl: ParsableCommand {
                 code: "closed", message: "turnstiled closed the connection: it stopped, or this follower read too slowly and was dropped"))
         } catch {
             // A failure quotes the daemon's reply: untrusted text, shown, not obeyed.
-            Terminal.error(error.description.visible)
+            Terminal.error(Self.outcome(of: request, error: error, sent: sent).visible)
             throw ExitStatus.refused
         }
+    }
+
+    /// What became of a command that did not come back `accepted`, said plainly: not applied
+    /// (the daemon refused it, or it never left), or unknown (sent, and no answer: the daemon
+    /// may have queued it). ctl never sends a command again by itself: a repeated `fault` or
+    /// `pulse coin` would count twice.
+    static func outcome(of request: ControlRequest, error: ControlClientError, sent: Bool) -> String {
+        let name: String
+        switch request {
+        case .command(let command): name = command.event.name
+        case .pulse(let role): name = "pulse \(role.rawValue)"
+        case .status, .events: return error.description
+        }
+        // "closed": the connection ended with no reply, which is no answer, not a refusal.
+        if case .refused(let failure) = error, failure.code != "closed" { return "\(name) not applied: \(error.description)" }
+        if case .permissionDenied = error { return "\(name) not applied: \(error.description)" }
+        guard sent else { return "\(name) not applied (nothing was sent): \(error.description)" }
+        return "\(name): fate unknown — it was sent and no answer came, so turnstiled may have taken it: \(error.description). "
+            + "Check `turnstiled ctl status` (the counters, the last transitions) before sending it again"
     }
 
     /// Prints a reply. What the daemon sent is untrusted input to the client: every string in

@@ -17,6 +17,10 @@ struct Turnstiled: AsyncParsableCommand {
     /// and output that could not be written fails the run instead of vanishing.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The daemon takes its stop and reload signals from here on: one that came while it
+        // started (before a line is requested, or just after READY=1) would otherwise end it
+        // by the signal's default action, without the fail-mode drive.
+        if arguments.first == Run._commandName { _ = SignalTrap.daemon }
         let commands = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""

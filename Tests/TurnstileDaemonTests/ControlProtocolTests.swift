@@ -108,6 +108,43 @@ struct ControlProtocolTests {
         #expect(error(#"{"v":1,"command":"status","on":true}"#)?.code == "unknown_field")
     }
 
+    @Test("a field given twice is refused by name, whichever the decoder would have kept", arguments: [
+        (#"{"v":1,"command":"pulse","line":"coin","line":"push"}"#, "line"),
+        (#"{"v":1,"command":"status","command":"pulse","line":"coin"}"#, "command"),
+        (#"{"v":1,"v":1,"command":"status"}"#, "v"),
+        // The same key spelt with an escape is the same key.
+        (#"{"v":1,"command":"status","\u0063ommand":"repair"}"#, "command"),
+        (#"{ "id" : 1 , "v":1, "command":"status", "id":2 }"#, "id"),
+    ])
+    func duplicateFieldsAreRefused(line: String, key: String) {
+        #expect(error(line) == .duplicateField(name: key), "\(line)")
+        #expect(error(line)?.message.contains("\"\(key)\"") == true)
+    }
+
+    @Test func keysInsideValuesAreNotTheRequestsFields() {
+        // A string value that looks like a key, and a nested object's keys, are not duplicates.
+        #expect(error(#"{"v":1,"command":"status","id":3}"#) == nil)
+        #expect(error(#"{"v":1,"command":"pulse","line":"coin","x":{"line":1,"line":2}}"#)?.code == "unknown_field")
+        #expect(error(#"{"v":1,"command":"pulse","line":"line"}"#)?.code == "invalid_field")
+    }
+
+    @Test("any request with one of its fields repeated is refused naming it (random order, spacing and values)")
+    func randomDuplicatesAreRefused() {
+        let seed = UInt64.random(in: 1...UInt64.max)
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<500 {
+            var fields = [(#""v""#, "1"), (#""command""#, #""pulse""#), (#""line""#, #""coin""#), (#""id""#, "7")]
+            let repeated = fields[Int.random(in: 0..<fields.count, using: &generator)]
+            let values = ["1", #""push""#, "true", "null", "[1,{\"v\":2}]", #"{"command":"x"}"#]
+            fields.append((repeated.0, values.randomElement(using: &generator)!))
+            fields.shuffle(using: &generator)
+            let space = [" ", "", "\t"].randomElement(using: &generator)!
+            let line = "{" + fields.map { "\(space)\($0.0)\(space):\(space)\($0.1)" }.joined(separator: ",") + "}"
+            let name = String(repeated.0.dropFirst().dropLast())
+            #expect(error(line) == .duplicateField(name: name), "seed \(seed): \(line)")
+        }
+    }
+
     @Test func tooLongIsRefusedBeforeJSON() {
         let padding = String(repeating: " ", count: ControlProtocol.maxRequestBytes)
         #expect(error(#"{"v":1,"command":"status"}"# + padding) == .requestTooLong(limit: ControlProtocol.maxRequestBytes))
@@ -147,5 +184,18 @@ struct ControlProtocolTests {
         #expect(throws: ControlProtocolError.unsupportedVersion(found: "2")) {
             try ControlReplyLine(parsing: Array(#"{"v":2,"ok":true,"accepted":"x"}"#.utf8))
         }
+    }
+}
+
+/// SplitMix64, so a failing seed repeats.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -173,8 +173,14 @@ final class ControlServerTests {
     @Test func connectionsBeyondTheLimitAreRefused() throws {
         let server = try start(limits: ControlServerLimits(maxConnections: 2))
         defer { server.stop() }
+        // Followers: the only connections a new one cannot displace (idle ones make room; see
+        // ControlServerExhaustionTests).
         let first = try RawClient(path: scratch.socket)
         let second = try RawClient(path: scratch.socket)
+        for client in [first, second] {
+            client.send(#"{"v":1,"command":"events","follow":true}"# + "\n")
+            _ = try client.reply()
+        }
         let third = try RawClient(path: scratch.socket)
         #expect(try third.reply().reply.failureCode == "too_many_connections")
         #expect(third.isClosed())
@@ -325,7 +331,8 @@ final class ControlServerTests {
         #expect(emergency.output == "emergencyOn: queued for the controller\n")
         let refused = try Subprocess.run(turnstiled, ["ctl", "--socket", scratch.socket, "pulse", "push"])
         #expect(refused.status == 1)
-        #expect(refused.output == "turnstiled: pulse is for the simulated board only\n")
+        // Says the command was not applied (ctl's outcome line, which names it).
+        #expect(refused.output == "turnstiled: pulse push not applied: pulse is for the simulated board only\n")
         #expect(recorder.requests.map(\.0) == [.status, .command(.emergencyOn), .pulse(.push)])
     }
 

@@ -55,10 +55,10 @@ struct TurnstiledDaemonCLITests {
 
         // 0.5 s instead of 5 s: a relock seen within 2 s of the coin can only be the new timing.
         _ = try directory.file("board.toml", original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "500ms""#))
-        // The daemon reports ready a moment before its SIGHUP handler is in place (the
-        // service group starts after): a signal in that window is lost, so it is sent again
-        // until heard. Reloading the same file twice is harmless.
-        let reread = Self.signalUntil(daemon, SIGHUP) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
+        // Once: the daemon takes SIGHUP from its first instruction, so one sent just after
+        // `ready` is heard (it used to be lost, or to kill the daemon, before the service group ran).
+        daemon.send(SIGHUP)
+        let reread = daemon.wait(for: Self.patience) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
         try #require(reread, "\(daemon.description)")
         #expect(daemon.stderr.contains("relock_timeout 0.5 s"), "\(daemon.description)")
 
@@ -149,16 +149,6 @@ struct TurnstiledDaemonCLITests {
     }
 
     // MARK: - Helpers
-
-    /// Sends `signal` every half second until `heard` holds or ``patience`` runs out.
-    static func signalUntil(_ daemon: BackgroundTurnstiled, _ signal: Int32, heard: (BackgroundTurnstiled) -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + patience
-        while ContinuousClock.now < deadline {
-            daemon.send(signal)
-            if daemon.wait(for: .milliseconds(500), until: heard) { return true }
-        }
-        return false
-    }
 
     /// boards/sim.toml with one piece of text replaced (which must be there).
     static func simBoard(replacing old: String, with new: String) throws -> String {

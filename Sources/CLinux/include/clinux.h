@@ -32,4 +32,14 @@ int clinux_futex_wait_timeout(uint32_t *word, uint32_t expected, int64_t nanosec
  * it woke, or -errno. */
 int clinux_futex_wake(uint32_t *word, int count);
 
+/* The signal trap: a handler for each of `signals` (process-wide, so every thread, whenever it
+ * was created, takes them through it) that writes the signal's number as one byte to a pipe;
+ * `ignored` are set to SIG_IGN. Returns the pipe's read end (blocking, close-on-exec), or -1 with
+ * errno. Once only: a second call fails with EBUSY. */
+int clinux_signal_trap_install(const int *signals, int count, const int *ignored, int ignored_count);
+
+/* The realtime signals' range as this C library reserves it (SIGRTMIN and SIGRTMAX are calls). */
+int clinux_signal_realtime_min(void);
+int clinux_signal_realtime_max(void);
+
 #endif

@@ -17,6 +17,8 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
     case unknownField(name: String, command: String?, hint: String?)
     /// The line is longer than ``ControlProtocol/maxRequestBytes``.
     case requestTooLong(limit: Int)
+    /// A field appears twice; which one would count is not for the decoder to guess.
+    case duplicateField(name: String)
 
     /// A stable identifier for programs (`snake_case`).
     public var code: String {
@@ -29,6 +31,7 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
         case .invalidField: "invalid_field"
         case .unknownField: "unknown_field"
         case .requestTooLong: "request_too_long"
+        case .duplicateField: "duplicate_field"
         }
     }
 
@@ -57,6 +60,8 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
             return "\(owner) \(Self.shown(name))\(hint)"
         case .requestTooLong(let limit):
             return "the request is longer than \(limit) bytes; a request is one short JSON object on one line (the rest of this line was skipped)"
+        case .duplicateField(let name):
+            return "the field \(Self.shown(name)) appears more than once; give each field once"
         }
     }
 

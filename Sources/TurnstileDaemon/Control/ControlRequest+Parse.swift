@@ -28,6 +28,7 @@ extension ControlRequestLine {
         }
         var id: Int?
         if case .integer(let value)? = fields["id"], (0...ControlProtocol.maxRequestID).contains(value) { id = value }
+        if let duplicate = JSONObjectKeys.firstDuplicate(in: data) { return (duplicate == "id" ? nil : id, .failure(.duplicateField(name: duplicate))) }
         do throws(ControlProtocolError) {
             return (id, .success(try ControlRequestLine(fields: fields)))
         } catch {

@@ -43,7 +43,11 @@ public final class ControlServer: Sendable {
     ///   - group: the group to own the socket, whose members may use it; nil leaves the socket
     ///     the daemon's group and allows only root and the daemon's user.
     ///   - handler: answers each request; see ``Handler``.
-    public init(path: String, group: String?, limits: ControlServerLimits = .standard, handler: @escaping Handler) throws(ControlServerError) {
+    ///   - onDrop: told (for the log) of each client dropped for not reading its replies.
+    public init(
+        path: String, group: String?, limits: ControlServerLimits = .standard,
+        onDrop: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler
+    ) throws(ControlServerError) {
         guard let address = Syscalls.unixAddress(path) else {
             throw .pathTooLong(path: path, limit: Syscalls.maxSocketPathBytes)
         }
@@ -79,6 +83,8 @@ public final class ControlServer: Sendable {
         guard Syscalls.listen(listener, backlog: Self.listenBacklog) == 0 else { throw fail("listen", unlinking: true) }
         guard Syscalls.makeNonBlocking(listener), let bound = Syscalls.fileStatus(path) else { throw fail("fcntl", unlinking: true) }
         guard let wake = Syscalls.wakePipe() else { throw fail("pipe", unlinking: true) }
+        // Opened now, while there are descriptors to spare; the loop owns it from here.
+        let reserve = Syscalls.openReserve()
 
         self.path = path
         self.groupID = groupID
@@ -91,11 +97,11 @@ public final class ControlServer: Sendable {
         let daemonUID = Syscalls.effectiveUserID
         let thread = Thread {
             let loop = ControlServerLoop(
-                listener: listener, wake: wake.read, shared: shared, handler: handler,
+                listener: listener, wake: wake.read, reserve: reserve, shared: shared, handler: handler,
                 authorize: { peer in
                     PeerAuthorization.isAllowed(peer, daemonUID: daemonUID, group: groupID, groupsOfUser: Syscalls.groups(ofUser:))
                 },
-                group: group)
+                group: group, onDrop: onDrop)
             loop.run()
             finished.signal()
         }

@@ -43,6 +43,8 @@ public struct ControlServerStatistics: Sendable, Equatable {
     public var refusedBusy = 0
     /// Connections closed because no complete request came in time.
     public var timedOut = 0
+    /// Idle connections closed at the cap to make room for a new one.
+    public var evictedIdle = 0
     /// Followers (or clients not reading their replies) dropped for falling behind.
     public var droppedSlowClients = 0
     /// Published transitions lost because the server thread had `maxPendingEvents` waiting.

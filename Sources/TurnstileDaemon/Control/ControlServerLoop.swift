@@ -30,6 +30,8 @@ final class ControlServerLoop {
         var following = false
         /// The client shut down its writing side: answer what it sent, then close.
         var readClosed = false
+        /// Dropped for falling behind: its last line (saying so) is going out, then it closes.
+        var dropping = false
         var closed = false
     }
 
@@ -40,11 +42,17 @@ final class ControlServerLoop {
     private let handler: ControlServer.Handler
     private let authorize: (PeerCredentials) -> Bool
     private let group: String?
+    /// Told each client dropped for falling behind, for the daemon's log.
+    private let onDrop: @Sendable (String) -> Void
     private var connections: [Connection] = []
     private var acceptPausedUntil: UInt64 = 0
+    /// A descriptor kept for the moment the process has none left: given up to accept the
+    /// client waiting and tell it so, instead of leaving it to time out without a word (and a
+    /// command's fate unknown); -1 while it could not be opened again.
+    private var reserve: Int32
 
-    init(listener: Int32, wake: Int32, shared: ControlServerShared, handler: @escaping ControlServer.Handler,
-         authorize: @escaping (PeerCredentials) -> Bool, group: String?) {
+    init(listener: Int32, wake: Int32, reserve: Int32, shared: ControlServerShared, handler: @escaping ControlServer.Handler,
+         authorize: @escaping (PeerCredentials) -> Bool, group: String?, onDrop: @escaping @Sendable (String) -> Void) {
         self.listener = listener
         self.wake = wake
         self.shared = shared
@@ -52,6 +60,8 @@ final class ControlServerLoop {
         self.handler = handler
         self.authorize = authorize
         self.group = group
+        self.reserve = reserve
+        self.onDrop = onDrop
     }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -97,6 +107,7 @@ final class ControlServerLoop {
         }
         for connection in connections { Syscalls.close(connection.descriptor) }
         connections.removeAll()
+        if reserve >= 0 { Syscalls.close(reserve) }
     }
 
     /// Until the nearest request deadline or the end of an accept pause; -1 when none.
@@ -121,6 +132,7 @@ final class ControlServerLoop {
 
     private func readRequests(_ connection: inout Connection, chunk: inout [UInt8]) {
         let count = chunk.withUnsafeMutableBytes { Syscalls.read(connection.descriptor, into: $0) }
+        if connection.dropping && count > 0 { return }
         if count == 0 {
             connection.readClosed = true
             return
@@ -188,16 +200,36 @@ final class ControlServerLoop {
     /// pile up unread (one reply into an empty queue always fits). Before judging, what waits is
     /// handed to the kernel: a burst larger than the backlog is no fault of a client that reads.
     private func enqueue(_ bytes: [UInt8], on connection: inout Connection) {
+        // Its last line is queued already.
+        guard !connection.dropping else { return }
         if !connection.output.isEmpty && connection.output.count + bytes.count > limits.maxBacklogBytes {
             flush(&connection)
             if connection.closed { return }
         }
         guard connection.output.isEmpty || connection.output.count + bytes.count <= limits.maxBacklogBytes else {
-            connection.closed = true
-            shared.lock.withLock { shared.statistics.droppedSlowClients += 1 }
+            drop(&connection)
             return
         }
         connection.output.append(contentsOf: bytes)
+    }
+
+    /// A client that let ``ControlServerLimits/maxBacklogBytes`` pile up is told why before it
+    /// is closed: what waits is cut after the line already going out (so it ends whole), the
+    /// reason follows, and the connection closes once that is sent or the read timeout passes.
+    private func drop(_ connection: inout Connection) {
+        let backlog = connection.output.count
+        if let end = connection.output.firstIndex(of: UInt8(ascii: "\n")) {
+            connection.output.removeSubrange((end + 1)...)
+        }
+        let failure = ControlFailure(
+            code: "too_slow",
+            message: "dropped: \(backlog) bytes of replies were waiting unread (the limit is \(limits.maxBacklogBytes)); read as fast as transitions come, or reconnect")
+        connection.output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+        connection.following = false
+        connection.dropping = true
+        connection.deadline = Self.now + UInt64(limits.readTimeoutSeconds * 1e9)
+        shared.lock.withLock { shared.statistics.droppedSlowClients += 1 }
+        onDrop("control client (uid \(connection.peer.uid)) dropped: \(backlog) bytes of replies unread, over the limit of \(limits.maxBacklogBytes)")
     }
 
     // MARK: Followers
@@ -216,11 +248,14 @@ final class ControlServerLoop {
 
     private func acceptConnections() {
         for _ in 0..<Self.maxAcceptsPerWake {
-            let descriptor = Syscalls.accept(listener)
+            var descriptor = Syscalls.accept(listener)
             if descriptor < 0 {
                 switch Syscalls.errno {
                 case EAGAIN, EWOULDBLOCK: return
                 case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE:
+                    descriptor = acceptWithReserve(Syscalls.errno)
+                    if descriptor < 0 { return }
                 default:
                     pauseAfterFailure()
                     return
@@ -237,6 +272,7 @@ final class ControlServerLoop {
                 refuse(descriptor, ControlFailure(code: "permission_denied", message: "permission denied: user \(peer.uid) may not control turnstiled; \(fix)"))
                 continue
             }
+            if connections.count >= limits.maxConnections { evictIdlest() }
             guard connections.count < limits.maxConnections else {
                 shared.lock.withLock { shared.statistics.refusedBusy += 1 }
                 refuse(descriptor, ControlFailure(
@@ -249,6 +285,43 @@ final class ControlServerLoop {
         }
     }
 
+    /// Out of descriptors: the reserve is given up to accept the waiting client. If the
+    /// reserve can be had again at once the shortage has passed and the client is served;
+    /// otherwise it is told why and closed, and the reserve taken back. -1 when nobody waited.
+    private func acceptWithReserve(_ code: Int32) -> Int32 {
+        pauseAfterFailure()
+        if reserve >= 0 {
+            Syscalls.close(reserve)
+            reserve = -1
+        }
+        let descriptor = Syscalls.accept(listener)
+        reserve = Syscalls.openReserve()
+        guard descriptor >= 0 else { return -1 }
+        if reserve >= 0 { return descriptor }
+        refuse(descriptor, ControlFailure(
+            code: "out_of_descriptors",
+            message: "turnstiled has no file descriptor left (\(Syscalls.describe(code))); nothing was done. See its log, and raise LimitNOFILE if it is reached in normal use"))
+        reserve = Syscalls.openReserve()
+        return -1
+    }
+
+    /// At the cap, the connection that has waited longest without a request (never a follower,
+    /// never one with a reply still going out) makes room for the new one: idle clients cannot
+    /// keep `ctl` out for their whole read timeout.
+    private func evictIdlest() {
+        let idle = connections.indices.filter {
+            let connection = connections[$0]
+            return !connection.following && !connection.dropping && !connection.closed && connection.output.isEmpty && connection.deadline != nil
+        }
+        guard let index = idle.min(by: { connections[$0].deadline! < connections[$1].deadline! }) else { return }
+        shared.lock.withLock { shared.statistics.evictedIdle += 1 }
+        let failure = ControlFailure(code: "timeout", message: "closed to make room: no complete request line came, and \(limits.maxConnections) control connections were open")
+        connections[index].output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+        flush(&connections[index])
+        Syscalls.close(connections[index].descriptor)
+        connections.remove(at: index)
+    }
+
     /// One error reply, written once (a fresh connection's socket buffer takes it whole), then closed.
     private func refuse(_ descriptor: Int32, _ failure: ControlFailure) {
         let bytes = ControlReplyLine(reply: .failure(failure)).encoded()
@@ -259,6 +332,10 @@ final class ControlServerLoop {
     private func expireIdle(now: UInt64) {
         for index in connections.indices {
             guard let deadline = connections[index].deadline, deadline <= now, !connections[index].closed else { continue }
+            if connections[index].dropping {
+                connections[index].closed = true
+                continue
+            }
             // A client that sent its request and hung up its writing side is done, not late.
             if connections[index].readClosed { continue }
             shared.lock.withLock { shared.statistics.timedOut += 1 }
@@ -287,7 +364,7 @@ final class ControlServerLoop {
 
     private func closeFinished() {
         connections.removeAll { connection in
-            let done = connection.closed || (connection.readClosed && !connection.following && connection.output.isEmpty)
+            let done = connection.closed || (connection.output.isEmpty && (connection.dropping || (connection.readClosed && !connection.following)))
             if done { Syscalls.close(connection.descriptor) }
             return done
         }

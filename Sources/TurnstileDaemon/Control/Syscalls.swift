@@ -29,6 +29,8 @@ enum Syscalls {
         case notifySocket, notifySend
         /// The log handler's write to standard error.
         case logWrite
+        /// The control server's reserve descriptor (`/dev/null`), opened again after use.
+        case reserve
     }
 
     /// Failures tests arm; each fires once, in the order armed.
@@ -115,6 +117,13 @@ enum Syscalls {
             return -1
         }
         return connection
+    }
+
+    /// A descriptor held only to be given up when the process runs out (`/dev/null`, read-only,
+    /// close-on-exec); -1 with `errno` set.
+    static func openReserve() -> Int32 {
+        if fails(.reserve) { return -1 }
+        return Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// The socket's own mode, before `bind` gives it to the file.

@@ -2,7 +2,6 @@ import ControllerFSM
 import Foundation
 import Logging
 import ServiceLifecycle
-import UnixSignals
 import Turnstile
 import TurnstileDaemon
 
@@ -26,9 +25,8 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// loop stopped.
     private let drainRings: (MachineInstant) -> Void
     /// Says the daemon is ready (sd_notify, the JSON ready line, the log): called when the
-    /// group runs this service, which is after it trapped SIGTERM and SIGINT. Announced any
-    /// earlier, a supervisor's stop signal could arrive before the trap and kill the daemon
-    /// without the fail-mode drive.
+    /// group runs this service. The signals are trapped since `main` began (SignalTrap), so a
+    /// supervisor's stop signal at any moment is a drain, never the default action.
     private let announceReady: () -> Void
     /// Counts the loop thread's allocations, when the test allocator is preloaded.
     private let probe = AllocationProbe()
@@ -82,22 +80,37 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     }
 }
 
-/// SIGHUP: the board file is read again and its `[turnstile]` timings and fail mode taken; a
-/// board whose lines changed is refused (that needs a restart), and the running configuration
-/// stays.
-struct ReloadService: Service {
+/// The daemon's signals, from the trap that took them since `main` began: SIGTERM and SIGINT
+/// stop the event loop (which then drives the fail mode and drains, and the group ends with
+/// it); SIGHUP reads the board file again and takes its `[turnstile]` timings and fail mode (a
+/// board whose lines changed is refused — that needs a restart — and the running configuration
+/// stays); any other is logged and ignored. It runs until the group shuts down, so a signal
+/// during the drain is logged, not lost; after that the trap still holds them, so no signal
+/// ever ends the daemon by its default action.
+struct SignalService: Service {
     let boardPath: String
     let running: BoardFile
     let inbox: CommandInbox
     let logger: Logger
-
-    /// Trapped before the group starts, so a SIGHUP after `READY=1` is never the default
-    /// action (which would end the daemon without the fail-mode drive).
-    let signals: UnixSignalsSequence
+    let signals: AsyncStream<Int32>
 
     func run() async {
-        for await _ in signals.cancelOnGracefulShutdown() {
-            reload()
+        var stopping = false
+        for await signal in signals.cancelOnGracefulShutdown() {
+            let name = SignalTrap.name(of: signal)
+            switch SignalTrap.meaning(of: signal) {
+            case .stop where stopping:
+                logger.notice("\(name): already stopping")
+            case .stop:
+                stopping = true
+                inbox.requestStop()
+            case .reload where stopping:
+                logger.notice("\(name): stopping; the board file is not read again")
+            case .reload:
+                reload()
+            case .ignored:
+                logger.notice("\(name) ignored: SIGTERM or SIGINT stops turnstiled, SIGHUP reloads its timings")
+            }
         }
     }
 

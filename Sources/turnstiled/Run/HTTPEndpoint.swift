@@ -22,7 +22,7 @@ struct HTTPEndpoint: ExpressibleByArgument, Sendable {
         self.port = port
     }
 
-    static var standard: HTTPEndpoint { HTTPEndpoint(argument: "\(StatusServer.defaultHost):\(StatusServer.defaultPort)")! }
+    static var standard: HTTPEndpoint { HTTPEndpoint(argument: hostPort(StatusServer.defaultHost, StatusServer.defaultPort))! }
 }
 
 /// The status server as a service that cannot take the controller down with it: a port that

@@ -5,7 +5,6 @@ import ControllerFSMSim
 import Foundation
 import Logging
 import ServiceLifecycle
-import UnixSignals
 import Turnstile
 import TurnstileSimulation
 import TurnstileDaemon
@@ -91,6 +90,12 @@ struct Run: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Installed by `main` already; taken here before anything else is touched.
+        let signals: SignalTrap
+        switch SignalTrap.daemon {
+        case .success(let trap): signals = trap
+        case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
+        }
         let boardFile = try loadBoard(board)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { PlainLogHandler(label: $0, journal: journal) }
@@ -118,7 +123,7 @@ struct Run: AsyncParsableCommand {
             let source = GpiodSource(selector: boardFile.chip)
             try await runDaemon(
                 board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)]", source: source,
-                completionClock: MonotonicClock(), logger: logger) { controller in
+                completionClock: MonotonicClock(), logger: logger, signals: signals) { controller in
                 try logLines(of: boardFile, on: chip, logger: logger)
                 _ = controller
             }
@@ -132,7 +137,7 @@ struct Run: AsyncParsableCommand {
             logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
             try await runDaemon(
                 board: boardFile, chip: simulated.chip, chipText: "\(simulated.chip.info.name) [\(simulated.chip.info.label)]",
-                source: source, completionClock: SourceClock(source), logger: logger,
+                source: source, completionClock: SourceClock(source), logger: logger, signals: signals,
                 stopAt: stopAtEnd ? source.scriptEnd : nil) { _ in }
         }
     }
@@ -140,7 +145,7 @@ struct Run: AsyncParsableCommand {
     /// The daemon on any chip: self-test, services, the loop, the drain.
     private func runDaemon<Source: EventSource>(
         board boardFile: BoardFile, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
-        logger: Logger, stopAt: MachineInstant? = nil, afterRequest: (TurnstileController<Source.Chip>) throws -> Void
+        logger: Logger, signals: SignalTrap, stopAt: MachineInstant? = nil, afterRequest: (TurnstileController<Source.Chip>) throws -> Void
     ) async throws {
         let inbox: CommandInbox
         do {
@@ -272,7 +277,9 @@ struct Run: AsyncParsableCommand {
         if let controlSocket {
             let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim, warnings: warnings)
             do {
-                control = try ControlServer(path: controlSocket, group: controlGroup) { request, peer in handler.answer(request, from: peer) }
+                control = try ControlServer(path: controlSocket, group: controlGroup, onDrop: { logger.warning("\($0)") }) { request, peer in
+                    handler.answer(request, from: peer)
+                }
                 logger.info("control socket \(controlSocket) (group \(controlGroup ?? "of the daemon"), mode 0660)")
             } catch {
                 Terminal.error("\(error)")
@@ -310,12 +317,11 @@ struct Run: AsyncParsableCommand {
             if let store { try? store.endSession(at: Date()) }
             control?.stop()
         }
-        let reload = ReloadService(
-            boardPath: board, running: boardFile, inbox: inbox, logger: logger,
-            signals: await UnixSignalsSequence(trapping: .sighup))
+        let signalService = SignalService(
+            boardPath: board, running: boardFile, inbox: inbox, logger: logger, signals: signals.signals)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: reload),
+            .init(service: signalService),
         ]
         if !noHttp {
             let endpoint = http
@@ -326,7 +332,8 @@ struct Run: AsyncParsableCommand {
         }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services,
-            gracefulShutdownSignals: [.sigterm, .sigint],
+            // None: the trap (SignalService) has every signal from the start of `main`.
+            gracefulShutdownSignals: [],
             logger: Logger(label: "turnstiled.services", factory: { _ in SwiftLogNoOpLogHandler() })))
         try await group.run()
         let loopAllocations = service.loopAllocations

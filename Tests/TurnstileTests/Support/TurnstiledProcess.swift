@@ -221,6 +221,8 @@ final class BackgroundTurnstiled: @unchecked Sendable {
     var stdout: String { lock.lock(); defer { lock.unlock() }; return stdoutText }
     var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
     var isRunning: Bool { process.isRunning }
+    /// Whether it ended by a signal's default action (after `waitForExit`).
+    var killedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
     var processIdentifier: Int32 { process.processIdentifier }
 
     /// The JSON objects printed so far (with `--json`), one per complete line.

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals at random moments of `turnstiled run`'s life, from its first instruction to the end of
+/// its drain: a stop signal always ends in the fail-mode drive and exit 0, any other never ends
+/// the daemon.
+@Suite("turnstiled run: a signal at any moment is handled, never the default action (CLI)")
+struct TurnstiledSignalCLITests {
+    static let patience: Duration = .seconds(10)
+    /// Signals whose default action ends a process, and which a supervisor or a user sends.
+    static let signals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM]
+    static let runs = 12
+
+    @Test("random signals from spawn to the end of the drain: exit 0 after the fail-mode drive, never killed")
+    func randomSignals() throws {
+        let seed = ProcessInfo.processInfo.environment["TURNSTILED_SIGNAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        let board = repositoryPath("boards/sim.toml")
+        for run in 0..<Self.runs {
+            let first = Self.signals[Int(random.next() % UInt64(Self.signals.count))]
+            // Half the runs start as systemd starts a service, with no signal blocked: the
+            // signal then comes a random time after the daemon's first log line (before it,
+            // the dynamic loader runs, which nothing in the program can protect). The other
+            // half start with the signals blocked, so one sent from the first instruction on
+            // waits for the daemon to take it.
+            let blockedAtSpawn = random.next() % 2 == 0
+            // Up to well after `running` (a debug build is there 0.1–0.5 s after its first line).
+            let firstDelay = UInt32(random.next() % 700_000)
+            // During the drain: within the fail-mode hold (50 ms) and the rings' drain after it.
+            let drainSignal = Self.signals[Int(random.next() % UInt64(Self.signals.count))]
+            let drainDelay = UInt32(random.next() % 80_000)
+            let start = blockedAtSpawn ? "spawn (signals blocked)" : "the first log line"
+            let context = "seed \(seed) (TURNSTILED_SIGNAL_SEED=\(seed) repeats it), run \(run): signal \(first) \(firstDelay) µs after \(start), then SIGTERM once running and signal \(drainSignal) \(drainDelay) µs after it"
+            let daemon = try Self.spawning(blocked: blockedAtSpawn ? Self.signals : []) {
+                try BackgroundTurnstiled(["run", "--board", board, "--no-http"])
+            }
+            if !blockedAtSpawn {
+                let started = daemon.wait(for: Self.patience) { !$0.stderr.isEmpty }
+                try #require(started, "no first line: \(context)\n\(daemon.description)")
+            }
+            usleep(firstDelay)
+            daemon.send(first)
+            if first != SIGTERM && first != SIGINT {
+                let running = daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
+                #expect(running && daemon.isRunning, "\(context)\n\(daemon.description)")
+                daemon.send(SIGTERM)
+            }
+            usleep(drainDelay)
+            daemon.send(drainSignal)
+            let status = daemon.waitForExit(timeout: Self.patience)
+            #expect(!daemon.killedBySignal, "killed by a signal's default action: \(context)\n\(daemon.description)")
+            #expect(status == 0, "\(context)\n\(daemon.description)")
+            #expect(daemon.stderr.contains("stopped: lock driven to 1 (fail_mode secure)"), "no fail-mode drive: \(context)\n\(daemon.description)")
+            if first == SIGHUP {
+                #expect(daemon.stderr.contains("SIGHUP: "), "the early SIGHUP was not applied: \(context)\n\(daemon.description)")
+            }
+        }
+    }
+
+    /// Runs `body` on this thread with exactly `signals` blocked (whatever the test runner's
+    /// thread blocks otherwise); a child spawned in it starts with that mask (it is inherited
+    /// through exec).
+    static func spawning<T>(blocked signals: [Int32], _ body: () throws -> T) rethrows -> T {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for signal in signals { sigaddset(&mask, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &mask, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+}
