@@ -144,7 +144,9 @@ struct TurnstiledDaemonCLITests {
         #expect(liveSummary.counters == replaySummary.counters, "\(mismatch)")
         // The run took what the scenario drove: every coin counted, none lost on the way.
         #expect(liveSummary.counters["coins", default: 0] + liveSummary.counters["ignored", default: 0] > 0, "\(mismatch)")
-        let recordedInputs = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty }
+        let recordedInputs = recorded.split(separator: "\n").filter {
+            !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty && !$0.hasPrefix("0 set ")
+        }
         #expect(recordedInputs.count == scenario.inputs, "every input recorded once: \(mismatch)")
     }
 

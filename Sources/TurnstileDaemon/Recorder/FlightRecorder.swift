@@ -22,6 +22,7 @@ public final class FlightRecorder {
         guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno) }
         transcriber = ScenarioTranscriber(board: board, origin: origin)
         write(ScenarioTranscriber.header(board: board, boardPath: boardPath))
+        for line in transcriber.opening() { write(line + "\n") }
     }
 
     deinit {

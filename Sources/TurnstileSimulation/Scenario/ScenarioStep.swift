@@ -30,6 +30,10 @@ public enum ScenarioAction: Hashable, Sendable {
     case emergency(on: Bool)
     /// `fault`: the mechanism reports a failure (a direct `fault` event).
     case fault
+    /// `set KEY SECONDS`: a `[turnstile]` timing changes from here on, as a reload (SIGHUP)
+    /// changes it in the daemon; a recording writes one for each timing at its start and for
+    /// each one a reload changed.
+    case set(BoardFile.TurnstileSettings.Timing, Duration)
     /// `expect state NAME`.
     case expectState(String)
     /// `expect counter NAME VALUE`.

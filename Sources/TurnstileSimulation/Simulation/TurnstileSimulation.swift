@@ -81,7 +81,7 @@ public final class TurnstileSimulation {
                     file: scenario.file, line: step.line,
                     reason: "at \(step.time.secondsText) s this \(what) while line \(holder.line)'s "
                         + "(at \(holder.time.secondsText) s) has not yet been seen to end: the two would merge into one input",
-                    hint: "move it to \(until.secondsText) s or later (the pulse and its bounce, then the \(line.debounce.secondsText) s debounce period)")
+                    hint: "move it to \(until.secondsTextRoundedUp) s or later (the pulse and its bounce, then the \(line.debounce.secondsText) s debounce period)")
             }
             if case .emergency(let on) = step.action {
                 if let (active, previous) = emergencyActive, active == on {
@@ -92,20 +92,17 @@ public final class TurnstileSimulation {
                 }
                 emergencyActive = (on, step)
             }
-            // A level holds the line for its debounce period; a pulse for its width, the bounce
-            // of its release, and then the debounce period in which its end is seen.
-            let bounce = board.sim.bounceEdges > 0 && width != nil ? board.sim.bounceWindow : .zero
-            busy[role] = (step.time + (width ?? .zero) + bounce + line.debounce, step)
+            busy[role] = (step.time + board.lineHold(role, width: width), step)
         }
     }
 
     /// The input line `action` drives and, for a pulse, how long it holds it active.
     private static func drive(of action: ScenarioAction, on board: BoardFile) -> (InputRole, Duration?)? {
         switch action {
-        case .coin: (.coin, board.sim.coinPulse)
-        case .push: (.push, board.sim.pushPulse)
+        case .coin: (.coin, board.simulatedPulseWidth(.coin))
+        case .push: (.push, board.simulatedPulseWidth(.push))
         case .pushHold(let hold): (.push, hold)
-        case .repair: (.service, board.sim.servicePulse)
+        case .repair: (.service, board.simulatedPulseWidth(.service))
         case .emergency: (.emergency, nil)
         default: nil
         }
@@ -190,6 +187,14 @@ public final class TurnstileSimulation {
         case .fault:
             chip.advance(to: time)
             try controller.send(.fault, at: time)
+            try finishStep(at: time)
+        case .set(let timing, let value):
+            // As the daemon reloads: what came before is taken with the old timings.
+            chip.advance(to: time)
+            try controller.process(now: time)
+            var settings = controller.settings
+            settings[timing] = value
+            controller.retime(settings, at: time)
             try finishStep(at: time)
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
         }

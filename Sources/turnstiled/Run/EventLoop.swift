@@ -126,7 +126,10 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
         case .pulse(let role):
             if !source.pulse(role, at: now) { warnings.refused("pulse \(role.rawValue): this board cannot drive that line") }
         case .retime(let settings):
-            controller.retime(settings)
+            // What came before the reload is taken with the old timings, as a replay of the
+            // recording takes it (a `set` line handles everything up to its time first).
+            if !chipLost, let error = turn(at: now) { return error }
+            controller.retime(settings, at: now)
         case .stop:
             break
         }

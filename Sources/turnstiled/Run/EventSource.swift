@@ -99,14 +99,8 @@ final class SimSource: EventSource {
     }
 
     func pulse(_ role: InputRole, at now: MachineInstant) -> Bool {
-        guard let line = inputOffsets[role] else { return false }
-        let width: Duration
-        switch role {
-        case .coin: width = board.sim.coinPulse
-        case .push: width = board.sim.pushPulse
-        case .service: width = board.sim.servicePulse
-        case .emergency: return false   // a level, not a pulse: `ctl emergency on|off`
-        }
+        // The emergency input is a level, not a pulse: `ctl emergency on|off`.
+        guard let line = inputOffsets[role], let width = board.simulatedPulseWidth(role) else { return false }
         schedulePulse(role, line: line, at: now, width: width)
         return true
     }
@@ -117,7 +111,7 @@ final class SimSource: EventSource {
     private func schedulePulse(_ role: InputRole, line: GPIOLineOffset, at time: MachineInstant, width: Duration) {
         let start = Swift.max(time, lineFreeAt[role, default: .zero])
         chip.schedulePulse(line: line, at: start, width: width, bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
-        lineFreeAt[role] = start + width + board.sim.bounceWindow + (board.inputs[role]?.debounce ?? .zero)
+        lineFreeAt[role] = start + board.lineHold(role, width: width)
     }
 
     func reopen() -> SimChip? { chip.isGone ? nil : chip }
@@ -134,6 +128,11 @@ final class SimSource: EventSource {
         case .repair: schedule(.service, sim.servicePulse)
         case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
         case .fault: try controller.send(.fault, at: time)
+        case .set(let timing, let value):
+            // The controller has handled everything up to `time` (advance(to:) above).
+            var settings = controller.settings
+            settings[timing] = value
+            controller.retime(settings, at: time)
         default: break
         }
     }
@@ -143,7 +142,7 @@ extension ScenarioAction {
     /// Whether the step acts on the turnstile (an `expect` or `end` only looks).
     var drivesInputs: Bool {
         switch self {
-        case .coin, .push, .pushHold, .repair, .emergency, .fault: true
+        case .coin, .push, .pushHold, .repair, .emergency, .fault, .set: true
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: false
         }
     }
