@@ -150,6 +150,80 @@ struct TurnstiledDaemonCLITests {
         #expect(recordedInputs.count == scenario.inputs, "every input recorded once: \(mismatch)")
     }
 
+    @Test("a recording of back-to-back pulses on every line replays (the recorder keeps simulate's spacing rule)")
+    func backToBackPulsesReplay() throws {
+        let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        // Each pulse starts the moment its line is free by simulate's own rule (sim.toml: 50,
+        // 150 and 100 ms pulses, 3 ms bounce, 10 ms debounce): the daemon plays them exactly
+        // that far apart, and each settles a different time into its bounce.
+        var random = SeededRandom(seed: seed)
+        let lines: [(action: String, hold: Int64)] = [("coin", 63_000_000), ("push", 163_000_000), ("repair", 113_000_000)]
+        var free: [Int64] = [200_000_000, 200_000_000, 200_000_000]
+        var steps: [(Int64, String)] = []
+        for _ in 0..<60 {
+            let line = Int(random.next(in: 0...2))
+            steps.append((free[line], lines[line].action))
+            free[line] += lines[line].hold
+        }
+        steps.sort { $0.0 < $1.0 }
+        let end = (steps.last?.0 ?? 0) + 500_000_000
+        let text = steps.map { "\(Self.nanosecondsText($0.0)) \($0.1)" }.joined(separator: "\n") + "\n\(Self.nanosecondsText(end)) end\n"
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("burst.txt", text)
+        let recording = directory.url.appendingPathComponent("recorded.txt").path
+        let board = repositoryPath("boards/sim.toml")
+        let context = "seed \(seed) (TURNSTILED_REPLAY_SEED=\(seed) repeats it)"
+
+        let live = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--record", recording, "--json", "--no-http"])
+        try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(text)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
+        try #require(replay.status == 0, "\(context)\n\(replay)\n--- recording:\n\(recorded)")
+        let liveSummary = try #require(Self.summary(live.stdout), "\(context)\n\(live)")
+        let replaySummary = try #require(Self.summary(replay.stdout), "\(context)\n\(replay)")
+        #expect(liveSummary.counters["coins"] == steps.count { $0.1 == "coin" }, "every coin counted: \(liveSummary.text)")
+        #expect(liveSummary.counters == replaySummary.counters && liveSummary.state == replaySummary.state,
+                "\(context)\n--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- recording:\n\(recorded)")
+    }
+
+    @Test("a reload that changes relock_timeout is in the recording: the replay on the old board relocks when the run did")
+    func reloadIsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let original = try Self.simBoard(replacing: #"relock_timeout = "5s""#, with: #"relock_timeout = "5s""#)
+        let board = try directory.file("board.toml", original)
+        let socket = directory.url.appendingPathComponent("control.sock").path
+        let recording = directory.url.appendingPathComponent("recorded.txt").path
+        let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http", "--control-socket", socket, "--record", recording])
+        try #require(daemon.wait(for: Self.patience) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
+
+        _ = try directory.file("board.toml", original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "300ms""#))
+        let reread = Self.signalUntil(daemon, SIGHUP) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
+        try #require(reread, "\(daemon.description)")
+        #expect(try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"]).status == 0)
+        let relocked = daemon.wait(for: .seconds(3)) { daemon in
+            daemon.records.contains { $0["type"] as? String == "transition" && $0["event"] as? String == "timeout" }
+        }
+        try #require(relocked, "no relock with relock_timeout 300ms: \(daemon.description)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+
+        // The board file as it was at the start: the recording alone must say what changed.
+        _ = try directory.file("board.toml", original)
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(recorded.contains(" set relock_timeout 0.3\n"), "\(recorded)")
+        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
+        try #require(replay.status == 0, "\(replay)\n--- recording:\n\(recorded)")
+        let liveSummary = try #require(Self.summary(daemon.stdout), "\(daemon.description)")
+        let replaySummary = try #require(Self.summary(replay.stdout), "\(replay)")
+        let mismatch = "--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- recording:\n\(recorded)"
+        #expect(liveSummary.state == "locked" && liveSummary.counters["expiredCredits"] == 1, "\(mismatch)")
+        #expect(liveSummary.state == replaySummary.state && liveSummary.counters == replaySummary.counters, "\(mismatch)")
+    }
+
+    static func nanosecondsText(_ nanoseconds: Int64) -> String {
+        String(format: "%d.%09d", nanoseconds / 1_000_000_000, nanoseconds % 1_000_000_000)
+    }
+
     // MARK: - Helpers
 
     /// Sends `signal` every half second until `heard` holds or ``patience`` runs out.
