@@ -220,6 +220,45 @@ struct TurnstiledDaemonCLITests {
         #expect(liveSummary.state == replaySummary.state && liveSummary.counters == replaySummary.counters, "\(mismatch)")
     }
 
+    @Test("run --script checks its expect lines as simulate does: each failure on stderr with its line, exit 1")
+    func runChecksExpectLines() throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("expects.txt", """
+            0.3 coin
+            0.6 expect state unlocked
+            0.6 expect counter coins 2
+            0.8 fault
+            0.8 expect state unlocked
+            1.0 expect state locked
+            1.0 expect output alarm 1
+            1.2 end
+
+            """)
+        let board = repositoryPath("boards/sim.toml")
+        let run = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--no-http"])
+        let simulate = try Turnstiled.run(["simulate", "--board", board, "--script", script])
+        #expect(run.status == 1, "\(run)")
+        #expect(simulate.status == 1, "\(simulate)")
+        #expect(!run.stdout.contains("every expect held"), "\(run)")
+        // The same lines fail, for the same reasons (a fault at 0.8 s is not seen by an expect at 0.8 s).
+        let failures = { (text: String) in text.split(separator: "\n").filter { $0.contains("expect failed") }.map { $0.drop { $0 != ":" } } }
+        #expect(failures(run.stderr).count == 2 && failures(run.stderr) == failures(simulate.stderr), "--- run:\n\(run)\n--- simulate:\n\(simulate)")
+        #expect(run.stderr.contains("line 3: at 0.6 s: expected counter coins to be 2, but it is 1"), "\(run)")
+        #expect(run.stderr.contains("line 6: at 1 s: expected state locked, but the turnstile is broken"), "\(run)")
+    }
+
+    @Test("run --script says every expect held only when each was checked and held")
+    func runClaimsOnlyWhatItChecked() throws {
+        let directory = try TemporaryDirectory()
+        let board = repositoryPath("boards/sim.toml")
+        let held = try directory.file("held.txt", "0.3 coin\n0.6 expect state unlocked\n0.8 end\n")
+        let run = try Turnstiled.run(["run", "--board", board, "--script", held, "--stop-at-end", "--no-http"])
+        #expect(run.status == 0 && run.stdout.contains("every expect held"), "\(run)")
+        let none = try directory.file("none.txt", "0.3 coin\n0.5 end\n")
+        let quiet = try Turnstiled.run(["run", "--board", board, "--script", none, "--stop-at-end", "--no-http"])
+        #expect(quiet.status == 0 && !quiet.stdout.contains("every expect held"), "no expect, no claim: \(quiet)")
+    }
+
     static func nanosecondsText(_ nanoseconds: Int64) -> String {
         String(format: "%d.%09d", nanoseconds / 1_000_000_000, nanoseconds % 1_000_000_000)
     }

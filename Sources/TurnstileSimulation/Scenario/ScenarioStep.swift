@@ -45,3 +45,14 @@ public enum ScenarioAction: Hashable, Sendable {
     /// `end`: virtual time stops here.
     case end
 }
+
+extension ScenarioAction {
+    /// Whether the step only looks (`expect …`), checked against everything strictly before
+    /// its time.
+    package var isExpectation: Bool {
+        switch self {
+        case .expectState, .expectCounter, .expectCredit, .expectOutput: true
+        case .coin, .push, .pushHold, .repair, .emergency, .fault, .set, .end: false
+        }
+    }
+}

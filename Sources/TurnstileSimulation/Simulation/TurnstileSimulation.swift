@@ -119,6 +119,7 @@ public final class TurnstileSimulation {
         if scenario.steps.contains(where: startsInAlarm) { try perform(.emergency(on: true), at: .zero) }
         let steps = scenario.steps.filter { !startsInAlarm($0) }
         var failures = 0
+        var checked = 0
         var next = 0
         wallClockStart = realtime ? MonotonicClock().now() : nil
         try start()
@@ -129,8 +130,9 @@ public final class TurnstileSimulation {
             try advance(before: time)
             var group = next
             while group < steps.count && steps[group].time == steps[next].time { group += 1 }
-            for step in steps[next..<group] {
-                if let failure = evaluate(step, file: scenario.file) {
+            for step in steps[next..<group] where step.action.isExpectation {
+                checked += 1
+                if let failure = Self.evaluate(step, file: scenario.file, on: controller) {
                     failures += 1
                     reporter.expectationFailed(failure)
                 }
@@ -143,7 +145,7 @@ public final class TurnstileSimulation {
 
         let summary = SimulationSummary(
             state: controller.state, credit: controller.credit, counters: controller.counters,
-            endTime: end.duration(since: .zero), failedExpectations: failures)
+            endTime: end.duration(since: .zero), failedExpectations: failures, checkedExpectations: checked)
         reporter.finished(summary)
         return summary
     }
@@ -223,7 +225,10 @@ public final class TurnstileSimulation {
             bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
     }
 
-    private func evaluate(_ step: ScenarioStep, file: String) -> ExpectationFailure? {
+    /// Checks an `expect` step against `controller` as it stands (the caller has made
+    /// everything strictly before the step's time happen); nil when it holds or is no `expect`.
+    /// `simulate` and `run --script` both check with this.
+    package static func evaluate<Chip: GPIOChip>(_ step: ScenarioStep, file: String, on controller: TurnstileController<Chip>) -> ExpectationFailure? {
         func failure(_ message: String) -> ExpectationFailure {
             ExpectationFailure(file: file, line: step.line, time: step.time, message: message)
         }
