@@ -259,6 +259,23 @@ struct TurnstiledDaemonCLITests {
         #expect(quiet.status == 0 && !quiet.stdout.contains("every expect held"), "no expect, no claim: \(quiet)")
     }
 
+    @Test("--record refuses the board file, the database and a file that is not a recording, before anything runs", arguments: [
+        "board", "database", "foreign",
+    ])
+    func recordRefusesFilesNotItsOwn(target: String) throws {
+        let directory = try TemporaryDirectory()
+        let boardText = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)
+        let board = try directory.file("board.toml", boardText)
+        let database = directory.url.appendingPathComponent("counts.sqlite").path
+        let foreign = try directory.file("notes.txt", "my notes\n")
+        let record = ["board": board, "database": database, "foreign": foreign][target]!
+        let run = try Turnstiled.run(["run", "--board", board, "--record", record, "--database", database, "--no-http"])
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains(target == "foreign" ? "is not a turnstiled recording" : "name the same file"), "\(run)")
+        #expect(try String(contentsOfFile: board, encoding: .utf8) == boardText, "the board file is untouched")
+        #expect(try String(contentsOfFile: foreign, encoding: .utf8) == "my notes\n")
+    }
+
     static func nanosecondsText(_ nanoseconds: Int64) -> String {
         String(format: "%d.%09d", nanoseconds / 1_000_000_000, nanoseconds % 1_000_000_000)
     }

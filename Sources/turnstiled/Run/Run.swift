@@ -87,6 +87,19 @@ struct Run: AsyncParsableCommand {
         }
         if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
         if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
+        try validatePaths()
+    }
+
+    /// Every file the daemon writes is its own, and --record never replaces a file that is not
+    /// a recording.
+    private func validatePaths() throws {
+        let named = [("--board", board), ("--record", record), ("--database", database), ("--control-socket", controlSocket)]
+        if let clash = DaemonPaths.clash(among: named.compactMap { option, path in path.map { (option, $0) } }) {
+            throw ValidationError(clash)
+        }
+        if let record {
+            do { try FlightRecorder.checkReplaceable(record) } catch { throw ValidationError("--record: \(error)") }
+        }
     }
 
     func run() async throws {
