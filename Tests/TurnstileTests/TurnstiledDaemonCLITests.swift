@@ -269,7 +269,11 @@ struct TurnstiledDaemonCLITests {
         let database = directory.url.appendingPathComponent("counts.sqlite").path
         let foreign = try directory.file("notes.txt", "my notes\n")
         let record = ["board": board, "database": database, "foreign": foreign][target]!
-        let run = try Turnstiled.run(["run", "--board", board, "--record", record, "--database", database, "--no-http"])
+        // A daemon that took the path anyway stops by itself (the code before this refusal did).
+        let script = try directory.file("stop.txt", "0.1 end\n")
+        let run = try Turnstiled.run([
+            "run", "--board", board, "--record", record, "--database", database, "--no-http", "--script", script, "--stop-at-end",
+        ])
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.contains(target == "foreign" ? "is not a turnstiled recording" : "name the same file"), "\(run)")
         #expect(try String(contentsOfFile: board, encoding: .utf8) == boardText, "the board file is untouched")
