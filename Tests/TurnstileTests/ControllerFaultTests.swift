@@ -152,7 +152,7 @@ struct ControllerFaultTests {
         var settings = simulation.board.turnstile
         settings.relockTimeout = .seconds(1)
         settings.failMode = .safe
-        simulation.controller.retime(settings)
+        simulation.controller.retime(settings, at: .zero)
         try simulation.perform(.coin, at: .zero + .seconds(1))
         try simulation.advance(through: .zero + .milliseconds(2_500))
         #expect(simulation.controller.state == .locked, "the credit expired after the new 1 s timeout")

@@ -15,11 +15,11 @@ struct ScenarioErrorTests {
 
     @Test(arguments: [
         ("0 coin\n1 coins",
-         "s.txt: line 2: unknown action \"coins\"; did you mean \"coin\"? known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, event NAME, expect state|counter|credit|output, end"),
+         "s.txt: line 2: unknown action \"coins\"; did you mean \"coin\"? known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, event NAME, set TIMING SECONDS, expect state|counter|credit|output, end"),
         ("0 dance",
-         "s.txt: line 1: unknown action \"dance\"; known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, event NAME, expect state|counter|credit|output, end"),
+         "s.txt: line 1: unknown action \"dance\"; known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, event NAME, set TIMING SECONDS, expect state|counter|credit|output, end"),
         ("3.0",
-         "s.txt: line 1: missing action after time 3.0; known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, event NAME, expect state|counter|credit|output, end"),
+         "s.txt: line 1: missing action after time 3.0; known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, event NAME, set TIMING SECONDS, expect state|counter|credit|output, end"),
     ])
     func unknownOrMissingAction(text: String, expected: String) {
         expectRefusal(text, expected)

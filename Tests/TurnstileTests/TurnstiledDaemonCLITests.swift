@@ -144,8 +144,144 @@ struct TurnstiledDaemonCLITests {
         #expect(liveSummary.counters == replaySummary.counters, "\(mismatch)")
         // The run took what the scenario drove: every coin counted, none lost on the way.
         #expect(liveSummary.counters["coins", default: 0] + liveSummary.counters["ignored", default: 0] > 0, "\(mismatch)")
-        let recordedInputs = recorded.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty }
+        let recordedInputs = recorded.split(separator: "\n").filter {
+            !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty && !$0.hasPrefix("0 set ")
+        }
         #expect(recordedInputs.count == scenario.inputs, "every input recorded once: \(mismatch)")
+    }
+
+    @Test("a recording of back-to-back pulses on every line replays (the recorder keeps simulate's spacing rule)")
+    func backToBackPulsesReplay() throws {
+        let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        // Each pulse starts the moment its line is free by simulate's own rule (sim.toml: 50,
+        // 150 and 100 ms pulses, 3 ms bounce, 10 ms debounce): the daemon plays them exactly
+        // that far apart, and each settles a different time into its bounce.
+        var random = SeededRandom(seed: seed)
+        let lines: [(action: String, hold: Int64)] = [("coin", 63_000_000), ("push", 163_000_000), ("repair", 113_000_000)]
+        var free: [Int64] = [200_000_000, 200_000_000, 200_000_000]
+        var steps: [(Int64, String)] = []
+        for _ in 0..<60 {
+            let line = Int(random.next(in: 0...2))
+            steps.append((free[line], lines[line].action))
+            free[line] += lines[line].hold
+        }
+        steps.sort { $0.0 < $1.0 }
+        let end = (steps.last?.0 ?? 0) + 500_000_000
+        let text = steps.map { "\(Self.nanosecondsText($0.0)) \($0.1)" }.joined(separator: "\n") + "\n\(Self.nanosecondsText(end)) end\n"
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("burst.txt", text)
+        let recording = directory.url.appendingPathComponent("recorded.txt").path
+        let board = repositoryPath("boards/sim.toml")
+        let context = "seed \(seed) (TURNSTILED_REPLAY_SEED=\(seed) repeats it)"
+
+        let live = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--record", recording, "--json", "--no-http"])
+        try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(text)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
+        try #require(replay.status == 0, "\(context)\n\(replay)\n--- recording:\n\(recorded)")
+        let liveSummary = try #require(Self.summary(live.stdout), "\(context)\n\(live)")
+        let replaySummary = try #require(Self.summary(replay.stdout), "\(context)\n\(replay)")
+        #expect(liveSummary.counters["coins"] == steps.count { $0.1 == "coin" }, "every coin counted: \(liveSummary.text)")
+        #expect(liveSummary.counters == replaySummary.counters && liveSummary.state == replaySummary.state,
+                "\(context)\n--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- recording:\n\(recorded)")
+    }
+
+    @Test("a reload that changes relock_timeout is in the recording: the replay on the old board relocks when the run did")
+    func reloadIsRecorded() throws {
+        let directory = try TemporaryDirectory()
+        let original = try Self.simBoard(replacing: #"relock_timeout = "5s""#, with: #"relock_timeout = "5s""#)
+        let board = try directory.file("board.toml", original)
+        let socket = directory.url.appendingPathComponent("control.sock").path
+        let recording = directory.url.appendingPathComponent("recorded.txt").path
+        let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http", "--control-socket", socket, "--record", recording])
+        try #require(daemon.wait(for: Self.patience) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
+
+        _ = try directory.file("board.toml", original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "300ms""#))
+        let reread = Self.signalUntil(daemon, SIGHUP) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
+        try #require(reread, "\(daemon.description)")
+        #expect(try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"]).status == 0)
+        let relocked = daemon.wait(for: .seconds(3)) { daemon in
+            daemon.records.contains { $0["type"] as? String == "transition" && $0["event"] as? String == "timeout" }
+        }
+        try #require(relocked, "no relock with relock_timeout 300ms: \(daemon.description)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+
+        // The board file as it was at the start: the recording alone must say what changed.
+        _ = try directory.file("board.toml", original)
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(recorded.contains(" set relock_timeout 0.3\n"), "\(recorded)")
+        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
+        try #require(replay.status == 0, "\(replay)\n--- recording:\n\(recorded)")
+        let liveSummary = try #require(Self.summary(daemon.stdout), "\(daemon.description)")
+        let replaySummary = try #require(Self.summary(replay.stdout), "\(replay)")
+        let mismatch = "--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- recording:\n\(recorded)"
+        #expect(liveSummary.state == "locked" && liveSummary.counters["expiredCredits"] == 1, "\(mismatch)")
+        #expect(liveSummary.state == replaySummary.state && liveSummary.counters == replaySummary.counters, "\(mismatch)")
+    }
+
+    @Test("run --script checks its expect lines as simulate does: each failure on stderr with its line, exit 1")
+    func runChecksExpectLines() throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("expects.txt", """
+            0.3 coin
+            0.6 expect state unlocked
+            0.6 expect counter coins 2
+            0.8 fault
+            0.8 expect state unlocked
+            1.0 expect state locked
+            1.0 expect output alarm 1
+            1.2 end
+
+            """)
+        let board = repositoryPath("boards/sim.toml")
+        let run = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--no-http"])
+        let simulate = try Turnstiled.run(["simulate", "--board", board, "--script", script])
+        #expect(run.status == 1, "\(run)")
+        #expect(simulate.status == 1, "\(simulate)")
+        #expect(!run.stdout.contains("every expect held"), "\(run)")
+        // The same lines fail, for the same reasons (a fault at 0.8 s is not seen by an expect at 0.8 s).
+        let failures = { (text: String) in text.split(separator: "\n").filter { $0.contains("expect failed") }.map { $0.drop { $0 != ":" } } }
+        #expect(failures(run.stderr).count == 2 && failures(run.stderr) == failures(simulate.stderr), "--- run:\n\(run)\n--- simulate:\n\(simulate)")
+        #expect(run.stderr.contains("line 3: at 0.6 s: expected counter coins to be 2, but it is 1"), "\(run)")
+        #expect(run.stderr.contains("line 6: at 1 s: expected state locked, but the turnstile is broken"), "\(run)")
+    }
+
+    @Test("run --script says every expect held only when each was checked and held")
+    func runClaimsOnlyWhatItChecked() throws {
+        let directory = try TemporaryDirectory()
+        let board = repositoryPath("boards/sim.toml")
+        let held = try directory.file("held.txt", "0.3 coin\n0.6 expect state unlocked\n0.8 end\n")
+        let run = try Turnstiled.run(["run", "--board", board, "--script", held, "--stop-at-end", "--no-http"])
+        #expect(run.status == 0 && run.stdout.contains("every expect held"), "\(run)")
+        let none = try directory.file("none.txt", "0.3 coin\n0.5 end\n")
+        let quiet = try Turnstiled.run(["run", "--board", board, "--script", none, "--stop-at-end", "--no-http"])
+        #expect(quiet.status == 0 && !quiet.stdout.contains("every expect held"), "no expect, no claim: \(quiet)")
+    }
+
+    @Test("--record refuses the board file, the database and a file that is not a recording, before anything runs", arguments: [
+        "board", "database", "foreign",
+    ])
+    func recordRefusesFilesNotItsOwn(target: String) throws {
+        let directory = try TemporaryDirectory()
+        let boardText = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)
+        let board = try directory.file("board.toml", boardText)
+        let database = directory.url.appendingPathComponent("counts.sqlite").path
+        let foreign = try directory.file("notes.txt", "my notes\n")
+        let record = ["board": board, "database": database, "foreign": foreign][target]!
+        // A daemon that took the path anyway stops by itself (the code before this refusal did).
+        let script = try directory.file("stop.txt", "0.1 end\n")
+        let run = try Turnstiled.run([
+            "run", "--board", board, "--record", record, "--database", database, "--no-http", "--script", script, "--stop-at-end",
+        ])
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains(target == "foreign" ? "is not a turnstiled recording" : "name the same file"), "\(run)")
+        #expect(try String(contentsOfFile: board, encoding: .utf8) == boardText, "the board file is untouched")
+        #expect(try String(contentsOfFile: foreign, encoding: .utf8) == "my notes\n")
+    }
+
+    static func nanosecondsText(_ nanoseconds: Int64) -> String {
+        String(format: "%d.%09d", nanoseconds / 1_000_000_000, nanoseconds % 1_000_000_000)
     }
 
     // MARK: - Helpers

@@ -35,3 +35,33 @@ extension BoardFile {
         public var bounceWindow: Duration
     }
 }
+
+extension BoardFile.TurnstileSettings {
+    /// The `[turnstile]` timings by their board-file key: what a reload may change, and what a
+    /// recording's `set` lines carry.
+    public enum Timing: String, CaseIterable, Hashable, Sendable {
+        case relockTimeout = "relock_timeout"
+        case repairPeriod = "repair_period"
+        case jamTimeout = "jam_timeout"
+        case alarmPulse = "alarm_pulse"
+    }
+
+    package subscript(timing: Timing) -> Duration {
+        get {
+            switch timing {
+            case .relockTimeout: relockTimeout
+            case .repairPeriod: repairPeriod
+            case .jamTimeout: jamTimeout
+            case .alarmPulse: alarmPulse
+            }
+        }
+        set {
+            switch timing {
+            case .relockTimeout: relockTimeout = newValue
+            case .repairPeriod: repairPeriod = newValue
+            case .jamTimeout: jamTimeout = newValue
+            case .alarmPulse: alarmPulse = newValue
+            }
+        }
+    }
+}

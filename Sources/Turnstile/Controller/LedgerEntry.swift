@@ -35,6 +35,9 @@ package enum ControllerInput: Hashable, Sendable {
     /// A command no input line carried (`fault`, `repair`, `emergencyOn`/`Off` from a control
     /// client, a failed relay write's `fault` is not one: the controller raises that itself).
     case command(TurnstileEvent)
+    /// New `[turnstile]` timings and fail mode (a reload): never a step's cause, only the
+    /// input log's, since a recording that left it out would replay other timings.
+    case retime(BoardFile.TurnstileSettings)
 }
 
 /// One input the controller took, with its time: what a flight recorder writes.

@@ -72,6 +72,9 @@ public final class TurnstileController<Chip: GPIOChip> {
     /// jam runs.
     private var cause: ControllerInput?
 
+    /// The `[turnstile]` section in force: the board's, or the last one ``retime(_:at:)`` took.
+    package private(set) var settings: BoardFile.TurnstileSettings
+
     /// Output writes that failed (each failed lock write also raised `fault`).
     package private(set) var outputWriteFailures = 0
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
@@ -103,6 +106,7 @@ public final class TurnstileController<Chip: GPIOChip> {
         self.inputLog = inputLog
         self.completionClock = completionClock
         let settings = board.turnstile
+        self.settings = settings
         machine = TurnstileMachine.makeMachine(
             timings: TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod),
             trace: trace)
@@ -249,9 +253,14 @@ public final class TurnstileController<Chip: GPIOChip> {
         }
     }
 
-    /// Takes new timings and a new fail mode (a reloaded board file's `[turnstile]` section).
-    /// A timer already running keeps its deadline; the next one started uses the new period.
-    package func retime(_ settings: BoardFile.TurnstileSettings) {
+    /// Takes new timings and a new fail mode (a reloaded board file's `[turnstile]` section)
+    /// at `now`. A timer already running keeps its deadline; the next one started uses the new
+    /// period. Handle everything up to `now` first (`process(now:)`), as a command does: what
+    /// came before the change is taken with the old timings. The change goes to the input log:
+    /// it changes behaviour, so a recording must hold it.
+    package func retime(_ settings: BoardFile.TurnstileSettings, at now: MachineInstant) {
+        inputLog?.record(InputRecord(time: now, input: .retime(settings)))
+        self.settings = settings
         machine.context.retime(TurnstileTimings(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod))
         jamTimeout = settings.jamTimeout.nanosecondCount
         alarmPulse = settings.alarmPulse.nanosecondCount

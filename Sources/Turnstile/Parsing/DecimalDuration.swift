@@ -66,13 +66,34 @@ extension Character {
 }
 
 extension Duration {
-    /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5").
+    /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5"); finer
+    /// digits are cut off (rounded towards zero).
     package var secondsText: String {
-        let micros = nanosecondCount / 1_000
-        let whole = micros / 1_000_000
-        var fraction = micros % 1_000_000
+        Self.decimalSeconds(nanosecondCount / 1_000, digits: 6)
+    }
+
+    /// Seconds with up to 6 decimals, rounded up to the next microsecond: for a time written
+    /// as the earliest that works ("move it to …", a recorded pulse), which rounding down would
+    /// make too early.
+    package var secondsTextRoundedUp: String {
+        let nanoseconds = nanosecondCount
+        let micros = nanoseconds / 1_000 + (nanoseconds % 1_000 > 0 ? 1 : 0)
+        return Self.decimalSeconds(micros, digits: 6)
+    }
+
+    /// Seconds to the nanosecond, trailing zeros dropped: a value read back must be the same
+    /// value (a recorded timing).
+    package var exactSecondsText: String {
+        Self.decimalSeconds(nanosecondCount, digits: 9)
+    }
+
+    private static func decimalSeconds(_ units: Int64, digits unitDigits: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<unitDigits { scale *= 10 }
+        let whole = units / scale
+        var fraction = units % scale
         if fraction == 0 { return "\(whole)" }
-        var digits = 6
+        var digits = unitDigits
         while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
         let text = String(fraction)
         return "\(whole)." + String(repeating: "0", count: digits - text.count) + text

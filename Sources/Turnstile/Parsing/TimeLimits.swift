@@ -5,7 +5,7 @@ package enum TimeLimits {
     /// of a billion events covers about eight).
     package static let scenarioTime = Duration.seconds(10 * 365 * 24 * 3600)
     /// A board's timings (relock, repair, jam, alarm pulse) and simulated pulse widths: a day.
-    static let boardTiming = Duration.seconds(24 * 3600)
+    package static let boardTiming = Duration.seconds(24 * 3600)
     /// A debounce period or a bounce window: a second is already far longer than any contact
     /// bounces (a few milliseconds).
     static let debounce = Duration.seconds(1)

@@ -19,6 +19,9 @@ enum Syscalls {
         /// The flight recorder's file: `open`, `write(2)` and `fsync` (`write` above is a
         /// socket's send).
         case open, fileWrite, fsync
+        /// The flight recorder's look at what is already at its path (open and read for the
+        /// header, `stat`/`fstat`) and its rotation of an earlier recording.
+        case fileRead, fileStatus, rename
         /// The wake-up pipes (the control server's and the command inbox's): making one, and
         /// the one-byte write that wakes its reader.
         case pipe, wake

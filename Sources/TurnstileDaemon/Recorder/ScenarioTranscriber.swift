@@ -9,6 +9,13 @@ import Turnstile
 /// the original was, to within the board's simulated bounce window. A push is written with the
 /// width it was held (`push hold`), so a jam replays as a jam. Lines come out in time order: a
 /// push that is still held holds back what came after it until it is released.
+///
+/// No two inputs on one line are written closer than `simulate` accepts
+/// (``BoardFile/lineHold(_:width:)``, the rule the daemon's simulated board spaces pulses by):
+/// one that settled sooner after the last (its bounce was shorter) is written at the earliest
+/// time that works. Times are rounded up to the microsecond, never down, so rounding cannot
+/// bring two pulses closer either. Everything else that changes behaviour is written too: the
+/// `[turnstile]` timings at the start and whenever a reload changes them (`set` lines).
 public struct ScenarioTranscriber {
     private let board: BoardFile
     /// The controller's time at the daemon's start: scenario time 0.
@@ -17,10 +24,21 @@ public struct ScenarioTranscriber {
     private var pending: [(time: Int64, text: String)] = []
     private var pushStart: Int64?
     private var lastWritten: Int64 = 0
+    /// When each input line may take its next written input, by the times as written.
+    private var lineFree: [InputRole: Int64] = [:]
+    /// The `[turnstile]` section the recording has said is in force.
+    private var settings: BoardFile.TurnstileSettings
 
     public init(board: BoardFile, origin: MachineInstant) {
         self.board = board
         self.origin = origin
+        settings = board.turnstile
+    }
+
+    /// The lines at time 0, after the header: the timings the run started with, so that the
+    /// replay runs with them whatever the board file says by then.
+    public func opening() -> [String] {
+        BoardFile.TurnstileSettings.Timing.allCases.map { "0 set \($0.rawValue) \(settings[$0].exactSecondsText)" }
     }
 
     /// The comment lines a recording starts with.
@@ -44,12 +62,12 @@ public struct ScenarioTranscriber {
         case .edge(let role, let active):
             let settled = time &- (board.inputs[role]?.debounce.nanosecondCount ?? 0)
             switch (role, active) {
-            case (.coin, true): add(settled, "coin")
-            case (.service, true): add(settled, "repair")
-            case (.emergency, let on): add(settled, "emergency \(on ? "on" : "off")")
+            case (.coin, true): add(settled, "coin", on: .coin)
+            case (.service, true): add(settled, "repair", on: .service)
+            case (.emergency, let on): add(settled, "emergency \(on ? "on" : "off")", on: .emergency)
             case (.push, true): pushStart = settled
             case (.push, false):
-                if let start = pushStart { add(start, "push hold \(Self.seconds(Swift.max(1_000, settled &- start)))") }
+                if let start = pushStart { addPush(from: start, to: settled) }
                 pushStart = nil
             case (.coin, false), (.service, false): break
             }
@@ -58,6 +76,14 @@ public struct ScenarioTranscriber {
             // emergency declared by command stays a command (beside the line, never instead
             // of it) and a repair needs no service line.
             add(time, event == .fault ? "fault" : "event \(event.name)")
+        case .retime(let new):
+            for timing in BoardFile.TurnstileSettings.Timing.allCases where new[timing] != settings[timing] {
+                add(time, "set \(timing.rawValue) \(new[timing].exactSecondsText)")
+            }
+            if new.failMode != settings.failMode {
+                add(time, "# reloaded: fail_mode \(new.failMode.rawValue) (it acts when the daemon stops, which a replay does not)", comment: true)
+            }
+            settings = new
         }
         return release(upTo: pushStart ?? .max)
     }
@@ -67,19 +93,43 @@ public struct ScenarioTranscriber {
     public mutating func finish(at end: MachineInstant) -> [String] {
         let time = end.nanoseconds &- origin.nanoseconds
         if let start = pushStart {
-            add(start, "push hold \(Self.seconds(Swift.max(1_000, time &- start)))")
+            addPush(from: start, to: time)
             pushStart = nil
         }
         var lines = release(upTo: .max)
-        lines.append("\(Self.seconds(Swift.max(time, lastWritten))) end")
+        lines.append("\(Self.seconds(Self.roundedUp(Swift.max(time, lastWritten)))) end")
         return lines
     }
 
-    private mutating func add(_ time: Int64, _ text: String) {
+    /// A push held from `start` to `end` (when the line settled each way): released at its own
+    /// time even when the line's rule moved its start later.
+    private mutating func addPush(from start: Int64, to end: Int64) {
+        let at = earliest(start, on: .push)
+        let hold = Self.roundedUp(Swift.max(1_000, end &- at))
+        add(at, "push hold \(Self.seconds(hold))", on: .push, width: .nanoseconds(hold))
+    }
+
+    /// The earliest time, rounded up to the microsecond, at or after `time` that a scenario
+    /// may give an input on `role`'s line.
+    private func earliest(_ time: Int64, on role: InputRole) -> Int64 {
+        Self.roundedUp(Swift.max(time, lastWrittenFloor, lineFree[role] ?? 0))
+    }
+
+    /// `text` at `time`, or — for an input on `role`'s line — at the earliest time the line's
+    /// rule allows; that line is then busy for the input's pulse (`width`, by default the
+    /// board's simulated pulse for `role`) or level.
+    private mutating func add(
+        _ time: Int64, _ text: String, on role: InputRole? = nil, width: Duration? = nil, comment: Bool = false
+    ) {
         // Never before 0 (an edge in the first debounce period) nor before a line already
         // released: a scenario's times do not go back.
-        let at = Swift.max(time, lastWrittenFloor)
-        let line = "\(Self.seconds(at)) \(text)"
+        var at = Self.roundedUp(Swift.max(time, lastWrittenFloor))
+        if let role {
+            at = earliest(time, on: role)
+            let hold = board.lineHold(role, width: width ?? board.simulatedPulseWidth(role))
+            lineFree[role] = at &+ hold.nanosecondCount
+        }
+        let line = comment ? text : "\(Self.seconds(at)) \(text)"
         let index = pending.firstIndex { $0.time > at } ?? pending.count
         pending.insert((at, line), at: index)
     }
@@ -98,5 +148,12 @@ public struct ScenarioTranscriber {
 
     static func seconds(_ nanoseconds: Int64) -> String {
         Duration.nanoseconds(nanoseconds).secondsText
+    }
+
+    /// Up to the next whole microsecond (the precision `seconds` writes): a time rounded down
+    /// could be earlier than the line's rule allows.
+    static func roundedUp(_ nanoseconds: Int64) -> Int64 {
+        let remainder = nanoseconds % 1_000
+        return remainder > 0 ? nanoseconds &+ (1_000 - remainder) : nanoseconds
     }
 }

@@ -14,8 +14,8 @@ struct ScenarioParser {
     }
 
     static let knownActions = "known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, "
-        + "event NAME, expect state|counter|credit|output, end"
-    private static let actionNames = ["coin", "push", "repair", "emergency", "fault", "event", "expect", "end"]
+        + "event NAME, set TIMING SECONDS, expect state|counter|credit|output, end"
+    private static let actionNames = ["coin", "push", "repair", "emergency", "fault", "event", "set", "expect", "end"]
 
     mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep {
         let timeText = tokens[0]
@@ -87,6 +87,29 @@ struct ScenarioParser {
         case "end":
             try expectArity(arguments, usage: ["end"], line: line)
             return .end
+        case "set":
+            try expectArity(arguments, usage: ["set", "TIMING", "SECONDS"], line: line)
+            let key = arguments.first!
+            let keys = BoardFile.TurnstileSettings.Timing.allCases.map(\.rawValue)
+            guard let timing = BoardFile.TurnstileSettings.Timing(rawValue: String(key)) else {
+                let hint = [Suggestion.didYouMean(String(key), in: keys), "timings: \(keys.joined(separator: ", "))"]
+                    .compactMap { $0 }.joined(separator: " ")
+                throw error(line, "unknown timing \"\(key)\"", hint: hint)
+            }
+            // The board file's own rule for the key: more than 0, at most a day.
+            let value = arguments.last!
+            switch DecimalDuration.parse(value, unitExponent: 9, limit: TimeLimits.boardTiming) {
+            case .success(let duration) where duration > .zero:
+                return .set(timing, duration)
+            case .success:
+                throw error(line, "\(key) must be longer than 0 seconds", hint: "write a time in seconds, like 5 or 0.5")
+            case .failure(.tooLarge):
+                throw error(line, "\(key) \(value) is too long", hint: "board timings are at most \(TimeLimits.describe(TimeLimits.boardTiming))")
+            case .failure(.finerThanNanoseconds):
+                throw error(line, "\(key) \(value) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
+            case .failure(.notADecimal):
+                throw error(line, "bad duration \"\(value)\" for \(key)", hint: "write seconds without a unit, like 5 or 0.5")
+            }
         case "emergency":
             try expectArity(arguments, usage: ["emergency", "on|off"], line: line)
             switch arguments.first! {

@@ -33,6 +33,10 @@ public enum ScenarioAction: Hashable, Sendable {
     /// ctl` sends it — `fault`, `repair`, `emergencyOn`, `emergencyOff`. An emergency command
     /// adds to the emergency line, never undoes it.
     case command(TurnstileEvent)
+    /// `set KEY SECONDS`: a `[turnstile]` timing changes from here on, as a reload (SIGHUP)
+    /// changes it in the daemon; a recording writes one for each timing at its start and for
+    /// each one a reload changed.
+    case set(BoardFile.TurnstileSettings.Timing, Duration)
     /// `expect state NAME`.
     case expectState(String)
     /// `expect counter NAME VALUE`.
@@ -48,4 +52,13 @@ public enum ScenarioAction: Hashable, Sendable {
 extension ScenarioAction {
     /// `fault`: the mechanism reports a failure (a direct `fault` command).
     public static var fault: ScenarioAction { .command(.fault) }
+
+    /// Whether the step only looks (`expect …`), checked against everything strictly before
+    /// its time.
+    package var isExpectation: Bool {
+        switch self {
+        case .expectState, .expectCounter, .expectCredit, .expectOutput: true
+        case .coin, .push, .pushHold, .repair, .emergency, .command, .set, .end: false
+        }
+    }
 }

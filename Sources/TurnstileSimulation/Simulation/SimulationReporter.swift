@@ -33,12 +33,19 @@ public struct SimulationSummary: Sendable, Equatable {
     /// Virtual time at the end.
     public var endTime: Duration
     public var failedExpectations: Int
+    /// How many `expect` lines were checked: "every expect held" is claimed only of those (a
+    /// run with none, or one stopped before its expects, claims nothing).
+    public var checkedExpectations: Int
 
-    public init(state: TurnstileState, credit: Int, counters: TurnstileCounters, endTime: Duration, failedExpectations: Int) {
+    public init(
+        state: TurnstileState, credit: Int, counters: TurnstileCounters, endTime: Duration, failedExpectations: Int,
+        checkedExpectations: Int = 0
+    ) {
         self.state = state
         self.credit = credit
         self.counters = counters
         self.endTime = endTime
         self.failedExpectations = failedExpectations
+        self.checkedExpectations = checkedExpectations
     }
 }

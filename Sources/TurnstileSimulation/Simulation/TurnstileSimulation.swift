@@ -89,7 +89,7 @@ public final class TurnstileSimulation {
                     file: scenario.file, line: step.line,
                     reason: "at \(step.time.secondsText) s this \(what) while line \(holder.line)'s "
                         + "(at \(holder.time.secondsText) s) has not yet been seen to end: the two would merge into one input",
-                    hint: "move it to \(until.secondsText) s or later (the pulse and its bounce, then the \(line.debounce.secondsText) s debounce period)")
+                    hint: "move it to \(until.secondsTextRoundedUp) s or later (the pulse and its bounce, then the \(line.debounce.secondsText) s debounce period)")
             }
             if case .emergency(let on) = step.action {
                 if let (active, previous) = emergencyActive, active == on {
@@ -100,20 +100,17 @@ public final class TurnstileSimulation {
                 }
                 emergencyActive = (on, step)
             }
-            // A level holds the line for its debounce period; a pulse for its width, the bounce
-            // of its release, and then the debounce period in which its end is seen.
-            let bounce = board.sim.bounceEdges > 0 && width != nil ? board.sim.bounceWindow : .zero
-            busy[role] = (step.time + (width ?? .zero) + bounce + line.debounce, step)
+            busy[role] = (step.time + board.lineHold(role, width: width), step)
         }
     }
 
     /// The input line `action` drives and, for a pulse, how long it holds it active.
     private static func drive(of action: ScenarioAction, on board: BoardFile) -> (InputRole, Duration?)? {
         switch action {
-        case .coin: (.coin, board.sim.coinPulse)
-        case .push: (.push, board.sim.pushPulse)
+        case .coin: (.coin, board.simulatedPulseWidth(.coin))
+        case .push: (.push, board.simulatedPulseWidth(.push))
         case .pushHold(let hold): (.push, hold)
-        case .repair: (.service, board.sim.servicePulse)
+        case .repair: (.service, board.simulatedPulseWidth(.service))
         case .emergency: (.emergency, nil)
         default: nil
         }
@@ -130,6 +127,7 @@ public final class TurnstileSimulation {
         if scenario.steps.contains(where: startsInAlarm) { try perform(.emergency(on: true), at: .zero) }
         let steps = scenario.steps.filter { !startsInAlarm($0) }
         var failures = 0
+        var checked = 0
         var next = 0
         wallClockStart = realtime ? MonotonicClock().now() : nil
         try start()
@@ -140,8 +138,9 @@ public final class TurnstileSimulation {
             try advance(before: time)
             var group = next
             while group < steps.count && steps[group].time == steps[next].time { group += 1 }
-            for step in steps[next..<group] {
-                if let failure = evaluate(step, file: scenario.file) {
+            for step in steps[next..<group] where step.action.isExpectation {
+                checked += 1
+                if let failure = Self.evaluate(step, file: scenario.file, on: controller) {
                     failures += 1
                     reporter.expectationFailed(failure)
                 }
@@ -154,7 +153,7 @@ public final class TurnstileSimulation {
 
         let summary = SimulationSummary(
             state: controller.state, credit: controller.credit, counters: controller.counters,
-            endTime: end.duration(since: .zero), failedExpectations: failures)
+            endTime: end.duration(since: .zero), failedExpectations: failures, checkedExpectations: checked)
         reporter.finished(summary)
         return summary
     }
@@ -199,6 +198,14 @@ public final class TurnstileSimulation {
             chip.advance(to: time)
             try controller.send(event, at: time)
             try finishStep(at: time)
+        case .set(let timing, let value):
+            // As the daemon reloads: what came before is taken with the old timings.
+            chip.advance(to: time)
+            try controller.process(now: time)
+            var settings = controller.settings
+            settings[timing] = value
+            controller.retime(settings, at: time)
+            try finishStep(at: time)
         case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
         }
     }
@@ -226,7 +233,10 @@ public final class TurnstileSimulation {
             bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
     }
 
-    private func evaluate(_ step: ScenarioStep, file: String) -> ExpectationFailure? {
+    /// Checks an `expect` step against `controller` as it stands (the caller has made
+    /// everything strictly before the step's time happen); nil when it holds or is no `expect`.
+    /// `simulate` and `run --script` both check with this.
+    package static func evaluate<Chip: GPIOChip>(_ step: ScenarioStep, file: String, on controller: TurnstileController<Chip>) -> ExpectationFailure? {
         func failure(_ message: String) -> ExpectationFailure {
             ExpectationFailure(file: file, line: step.line, time: step.time, message: message)
         }

@@ -94,7 +94,11 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 if command == .stop { return .stopped }
                 if let error = perform(command, at: now) { return .gpioError(error) }
             }
-            if let stopAt, now >= stopAt { return .stopped }
+            if let stopAt, now >= stopAt {
+                // The script's last instant is played (its expects checked) before stopping.
+                if !chipLost, let error = turn(at: stopAt) { return .gpioError(error) }
+                return .stopped
+            }
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
             status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
         }
@@ -119,6 +123,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return nil
             }
             do {
+                // A script's steps due by now come first, as their times say (and its expects
+                // then see only what happened before them).
+                try source.advance(to: now, controller: controller)
                 switch try controller.send(event, at: now) {
                 case .dispatched: break
                 case .heldByLine(let role):
@@ -132,7 +139,10 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
         case .pulse(let role):
             if !source.pulse(role, at: now) { warnings.refused("pulse \(role.rawValue): this board cannot drive that line") }
         case .retime(let settings):
-            controller.retime(settings)
+            // What came before the reload is taken with the old timings, as a replay of the
+            // recording takes it (a `set` line handles everything up to its time first).
+            if !chipLost, let error = turn(at: now) { return error }
+            controller.retime(settings, at: now)
         case .stop:
             break
         }

@@ -20,6 +20,17 @@ protocol EventSource<Chip>: SendableMetatype {
     func pulse(_ role: InputRole, at now: MachineInstant) -> Bool
     /// The chip again after it was lost, or nil while it is still gone.
     func reopen() -> Chip?
+    /// The script's `expect` lines so far (none on hardware): read after the loop stopped.
+    var expectations: ScriptExpectations { get }
+}
+
+/// What `run --script`'s `expect` lines found: the run reports each failure and exits 1, and
+/// claims "every expect held" only when every one was checked.
+struct ScriptExpectations {
+    var checked = 0
+    /// Lines the run stopped before reaching.
+    var unchecked = 0
+    var failures: [ExpectationFailure] = []
 }
 
 /// Real lines: the kernel stamps edges with CLOCK_MONOTONIC, which is the loop's clock too.
@@ -33,6 +44,7 @@ struct GpiodSource: EventSource {
     func advance(to now: MachineInstant, controller: TurnstileController<GpiodChip>) throws(GPIOError) {}
     func pulse(_ role: InputRole, at now: MachineInstant) -> Bool { false }
     func reopen() -> GpiodChip? { try? GpiodChip.open(selector) }
+    var expectations: ScriptExpectations { ScriptExpectations() }
 }
 
 /// A simulated board in real time: the chip's virtual clock follows the wall clock from the
@@ -43,9 +55,21 @@ final class SimSource: EventSource {
     private let inputOffsets: [InputRole: GPIOLineOffset]
     private let clock = MonotonicClock()
     private let origin: MachineInstant
-    /// The script's input steps, in time order, and the next one to play.
+    /// The script's steps but `end` (inputs and expects), in time order, and the next one.
     private let steps: [ScenarioStep]
     private var nextStep = 0
+    private let scriptFile: String
+    /// `0 emergency on`: the world before the controller starts (as `simulate` plays it).
+    private let startsInAlarm: Bool
+    /// `expect` lines checked so far, and those that failed (room for all of them reserved
+    /// here: the loop's thread must not allocate).
+    private var checkedExpectations = 0
+    private var failedExpectations: [ExpectationFailure] = []
+    private let expectationCount: Int
+
+    var expectations: ScriptExpectations {
+        ScriptExpectations(checked: checkedExpectations, unchecked: expectationCount - checkedExpectations, failures: failedExpectations)
+    }
     /// When the script ends (its `end`, or its last step): the daemon stops there if asked to.
     let scriptEnd: MachineInstant?
     /// When each line is free for a new pulse: a `ctl pulse` on a busy line waits its turn
@@ -58,7 +82,13 @@ final class SimSource: EventSource {
         self.chip = chip
         self.inputOffsets = inputOffsets
         origin = clock.now()
-        steps = (script?.steps ?? []).filter { $0.action.drivesInputs }
+        let initial = { (step: ScenarioStep) in step.time == .zero && step.action == .emergency(on: true) }
+        let all = script?.steps ?? []
+        startsInAlarm = all.contains(where: initial)
+        steps = all.filter { !initial($0) && $0.action != .end }
+        scriptFile = script?.file ?? ""
+        expectationCount = steps.count { $0.action.isExpectation }
+        failedExpectations.reserveCapacity(expectationCount)
         scriptEnd = script.map { MachineInstant.zero + $0.endTime }
     }
 
@@ -70,10 +100,7 @@ final class SimSource: EventSource {
 
     /// The world before the controller starts: `0 emergency on` finds the line already active.
     func applyInitialLevels() {
-        while nextStep < steps.count, steps[nextStep].time == .zero, case .emergency(on: true) = steps[nextStep].action {
-            chip.scheduleLevel(line: inputOffsets[.emergency]!, at: .zero, active: true)
-            nextStep += 1
-        }
+        if startsInAlarm { chip.scheduleLevel(line: inputOffsets[.emergency]!, at: .zero, active: true) }
         chip.advance(to: .zero)
     }
 
@@ -86,27 +113,37 @@ final class SimSource: EventSource {
         }
     }
 
+    /// Plays the script's steps due by `now`, each instant as `simulate` plays it: its
+    /// `expect`s first, checked against everything strictly before it, then its inputs.
     func advance(to now: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
         while nextStep < steps.count, MachineInstant.zero + steps[nextStep].time <= now {
-            let step = steps[nextStep]
-            nextStep += 1
-            let time = MachineInstant.zero + step.time
+            let time = MachineInstant.zero + steps[nextStep].time
+            var group = nextStep
+            while group < steps.count && steps[group].time == steps[nextStep].time { group += 1 }
+            if steps[nextStep..<group].contains(where: \.action.isExpectation) {
+                let before = MachineInstant(nanoseconds: time.nanoseconds &- 1)
+                chip.advance(to: before)
+                try controller.process(now: before)
+                for step in steps[nextStep..<group] where step.action.isExpectation {
+                    checkedExpectations += 1
+                    if let failure = TurnstileSimulation.evaluate(step, file: scriptFile, on: controller) {
+                        failedExpectations.append(failure)
+                    }
+                }
+            }
             chip.advance(to: time)
             try controller.process(now: time)
-            try perform(step.action, at: time, controller: controller)
+            for step in steps[nextStep..<group] where !step.action.isExpectation {
+                try perform(step.action, at: time, controller: controller)
+            }
+            nextStep = group
         }
         chip.advance(to: now)
     }
 
     func pulse(_ role: InputRole, at now: MachineInstant) -> Bool {
-        guard let line = inputOffsets[role] else { return false }
-        let width: Duration
-        switch role {
-        case .coin: width = board.sim.coinPulse
-        case .push: width = board.sim.pushPulse
-        case .service: width = board.sim.servicePulse
-        case .emergency: return false   // a level, not a pulse: `ctl emergency on|off`
-        }
+        // The emergency input is a level, not a pulse: `ctl emergency on|off`.
+        guard let line = inputOffsets[role], let width = board.simulatedPulseWidth(role) else { return false }
         schedulePulse(role, line: line, at: now, width: width)
         return true
     }
@@ -117,7 +154,7 @@ final class SimSource: EventSource {
     private func schedulePulse(_ role: InputRole, line: GPIOLineOffset, at time: MachineInstant, width: Duration) {
         let start = Swift.max(time, lineFreeAt[role, default: .zero])
         chip.schedulePulse(line: line, at: start, width: width, bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
-        lineFreeAt[role] = start + width + board.sim.bounceWindow + (board.inputs[role]?.debounce ?? .zero)
+        lineFreeAt[role] = start + board.lineHold(role, width: width)
     }
 
     func reopen() -> SimChip? { chip.isGone ? nil : chip }
@@ -134,17 +171,13 @@ final class SimSource: EventSource {
         case .repair: schedule(.service, sim.servicePulse)
         case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
         case .command(let event): try controller.send(event, at: time)
+        case .set(let timing, let value):
+            // The controller has handled everything up to `time` (advance(to:) above).
+            var settings = controller.settings
+            settings[timing] = value
+            controller.retime(settings, at: time)
         default: break
         }
     }
 }
 
-extension ScenarioAction {
-    /// Whether the step acts on the turnstile (an `expect` or `end` only looks).
-    var drivesInputs: Bool {
-        switch self {
-        case .coin, .push, .pushHold, .repair, .emergency, .command: true
-        case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: false
-        }
-    }
-}

@@ -36,8 +36,11 @@ struct Run: AsyncParsableCommand {
             with times in seconds since the start.
 
             Exit status: 0 after SIGTERM or SIGINT (or the end of a script with \
-            --stop-at-end), 2 for a bad board file, scenario or option, 3 when a GPIO error \
-            stopped the controller (chip not found, a line busy, permission denied).
+            --stop-at-end), 1 when an expect line of the script failed (each is reported on \
+            standard error with its line; expects are checked as in simulate, against \
+            everything strictly before their time), 2 for a bad board file, scenario or \
+            option, 3 when a GPIO error stopped the controller (chip not found, a line busy, \
+            permission denied).
             """)
 
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
@@ -87,6 +90,19 @@ struct Run: AsyncParsableCommand {
         }
         if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
         if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
+        try validatePaths()
+    }
+
+    /// Every file the daemon writes is its own, and --record never replaces a file that is not
+    /// a recording.
+    private func validatePaths() throws {
+        let named = [("--board", board), ("--record", record), ("--database", database), ("--control-socket", controlSocket)]
+        if let clash = DaemonPaths.clash(among: named.compactMap { option, path in path.map { (option, $0) } }) {
+            throw ValidationError(clash)
+        }
+        if let record {
+            do { try FlightRecorder.checkReplaceable(record) } catch { throw ValidationError("--record: \(error)") }
+        }
     }
 
     func run() async throws {
@@ -363,11 +379,19 @@ struct Run: AsyncParsableCommand {
             }
             logger.info("\(line)")
         }
+        // --script's expect lines, checked as the run reached them: each failure named, and
+        // "every expect held" claimed only when every one was reached.
+        let expectations = source.expectations
+        for failure in expectations.failures { printer.expectationFailed(failure) }
+        if expectations.unchecked > 0 {
+            Terminal.error("\(expectations.unchecked) expect line(s) of \(script ?? "the script") were not reached: the run stopped at \(stoppedAt.duration(since: origin).secondsText) s")
+        }
         printer.finished(SimulationSummary(
             state: controller.state, credit: controller.credit, counters: controller.counters,
-            endTime: stoppedAt.duration(since: origin), failedExpectations: 0))
-        if case .stopped = ending { return }
-        throw ExitStatus.gpioError
+            endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
+            checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
+        guard case .stopped = ending else { throw ExitStatus.gpioError }
+        if !expectations.failures.isEmpty { throw ExitStatus.expectationFailed }
     }
 
     /// Says loudly what the store could not take at the stop, and where it is kept.

@@ -137,6 +137,7 @@ final class RunReporter: @unchecked Sendable {
             traceLosses: trace.lostCount + outputLog.lostCount + (inputLog?.lostCount ?? 0) + (ledger?.lostCount ?? 0))
         if let inputLog, let recorder {
             inputLog.drain { recorder.take($0) }
+            recorder.checkFile()
             if let failure = recorder.failure, !recorderWarned {
                 recorderWarned = true
                 warnings.refused("recording: \(failure)")
