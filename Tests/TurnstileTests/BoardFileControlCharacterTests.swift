@@ -130,7 +130,8 @@ struct BoardFileControlCharacterTests {
         // (relock_timeout 5 s) and the reload said "read again".
         let truncating = original.replacingOccurrences(of: "# Inputs are wired", with: "# Inputs \u{0} are wired")
         _ = try directory.file("board.toml", truncating)
-        let answered = TurnstiledDaemonCLITests.signalUntil(daemon, SIGHUP) {
+        daemon.send(SIGHUP)
+        let answered = daemon.wait(for: TurnstiledDaemonCLITests.patience) {
             $0.stderr.contains("SIGHUP:") && ($0.stderr.contains("the running configuration stays") || $0.stderr.contains("read again"))
         }
         try #require(answered, "\(daemon.description)")

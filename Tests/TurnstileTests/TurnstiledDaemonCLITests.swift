@@ -197,7 +197,9 @@ struct TurnstiledDaemonCLITests {
         try #require(daemon.wait(for: Self.patience) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
 
         _ = try directory.file("board.toml", original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "300ms""#))
-        let reread = Self.signalUntil(daemon, SIGHUP) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
+        // Once: signals are taken from the daemon's first instruction.
+        daemon.send(SIGHUP)
+        let reread = daemon.wait(for: Self.patience) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
         try #require(reread, "\(daemon.description)")
         #expect(try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"]).status == 0)
         let relocked = daemon.wait(for: .seconds(3)) { daemon in
