@@ -19,10 +19,12 @@ struct TurnstiledOptionBoundsCLITests {
     }
 
     static let missing = "/nonexistent-turnstiled-test/none"
+    /// A second missing file: two options naming one file are refused before any is read.
+    static let missingDatabase = "/nonexistent-turnstiled-test/counts.sqlite"
 
     static let options: [Bounded] = [
         Bounded(
-            option: "--retention-days", command: ["run", "--board", missing, "--database", missing],
+            option: "--retention-days", command: ["run", "--board", missing, "--database", missingDatabase],
             inside: ["1", "36500"], outside: ["0", "36501", "106752", "-1", "9223372036854775808"], range: "between 1 and 36500"),
         Bounded(
             option: "--http", command: ["run", "--board", missing],
