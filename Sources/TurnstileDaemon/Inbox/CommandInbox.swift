@@ -83,6 +83,22 @@ public final class CommandInbox: Sendable {
         }
     }
 
+    /// The commands still queued once the loop stopped (`take()` answers `stop` first, so they
+    /// would go untaken): each was accepted, so the stop names them instead of dropping them in
+    /// silence. Call only after the event loop has stopped.
+    public func takeLeftovers() -> [DaemonCommand] {
+        queue.withLock { queue in
+            var commands: [DaemonCommand] = []
+            while queue.count > 0 {
+                if let command = queue.slots[queue.head], command != .stop { commands.append(command) }
+                queue.slots[queue.head] = nil
+                queue.head = (queue.head + 1) % Self.capacity
+                queue.count -= 1
+            }
+            return commands
+        }
+    }
+
     /// Empties the wake-up pipe (event loop only, before taking the commands it announced).
     public func clearWakeUps() {
         Syscalls.drainWake(readEnd)

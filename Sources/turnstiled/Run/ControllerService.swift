@@ -24,6 +24,9 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// Makes every count durable and stops the threads that drain the rings, given when the
     /// loop stopped.
     private let drainRings: (MachineInstant) -> Void
+    /// Told, at the stop, what had been accepted and was not played: queued commands and
+    /// simulated pulses still waiting for their line.
+    private let reportUnplayed: (String) -> Void
     /// Says the daemon is ready (sd_notify, the JSON ready line, the log): called when the
     /// group runs this service. The signals are trapped since `main` began (SignalTrap), so a
     /// supervisor's stop signal at any moment is a drain, never the default action.
@@ -38,8 +41,10 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
 
     init(
         loop: EventLoop<Source>, controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox,
-        lifecycle: LifecycleHolder, announceReady: @escaping () -> Void, drainRings: @escaping (MachineInstant) -> Void
+        lifecycle: LifecycleHolder, announceReady: @escaping () -> Void, reportUnplayed: @escaping (String) -> Void,
+        drainRings: @escaping (MachineInstant) -> Void
     ) {
+        self.reportUnplayed = reportUnplayed
         self.announceReady = announceReady
         self.loop = loop
         self.controller = controller
@@ -71,12 +76,31 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         let now = source.now()
         stoppedAt = now
         controller.driveFailMode(at: now)
+        if let unplayed = Self.unplayed(commands: inbox.takeLeftovers(), pulses: source.unstartedPulses(at: now)) {
+            reportUnplayed(unplayed)
+        }
         // Keep driving the fail-mode level long enough for a relay to switch before the line
         // is released to its pull (which the wiring should make the same level anyway).
         MonotonicClock.sleep(nanoseconds: Self.failModeHold.nanosecondCount)
         drainRings(now)
         controller.releaseLines()
         lifecycle.send(.drained)
+    }
+
+    /// What was accepted and will not be played, in words; nil when nothing.
+    static func unplayed(commands: [DaemonCommand], pulses: [(role: InputRole, count: Int)]) -> String? {
+        var parts = pulses.map { "\($0.count) pulse(s) on the \($0.role.rawValue) line" }
+        for command in commands {
+            switch command {
+            case .event(let event): parts.append("the command \(event.name)")
+            case .pulse(let role): parts.append("a pulse on the \(role.rawValue) line")
+            case .retime: parts.append("a reload of the timings")
+            case .stop: break
+            }
+        }
+        guard !parts.isEmpty else { return nil }
+        return "stopped before playing what had been accepted: \(parts.joined(separator: ", ")) waited and never reached the controller "
+            + "(a pulse already under way at the stop is counted only if its edge had settled)"
     }
 }
 

@@ -137,7 +137,12 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return lose(error, at: now)
             }
         case .pulse(let role):
-            if !source.pulse(role, at: now) { warnings.refused("pulse \(role.rawValue): this board cannot drive that line") }
+            switch source.pulse(role, at: now) {
+            case .scheduled: break
+            case .notDrivable: warnings.refused("pulse \(role.rawValue): this board cannot drive that line")
+            case .lineQueueFull:
+                warnings.refused("pulse \(role.rawValue): \(PendingPulses.capacityPerLine) pulses already wait on the \(role.rawValue) line; this one was not played")
+            }
         case .retime(let settings):
             // What came before the reload is taken with the old timings, as a replay of the
             // recording takes it (a `set` line handles everything up to its time first).

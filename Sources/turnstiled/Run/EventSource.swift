@@ -16,8 +16,11 @@ protocol EventSource<Chip>: SendableMetatype {
     var nextDeadline: MachineInstant? { get }
     /// Makes what the source has due by `now` happen, before the controller looks.
     func advance(to now: MachineInstant, controller: TurnstileController<Chip>) throws(GPIOError)
-    /// Drives a pulse on `role`'s simulated line, as its device would; false on hardware.
-    func pulse(_ role: InputRole, at now: MachineInstant) -> Bool
+    /// Drives a pulse on `role`'s simulated line, as its device would (or as soon as the line is
+    /// free of the pulses before it).
+    func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome
+    /// The accepted pulses that had not started by `now`, by line: what a stop then drops.
+    func unstartedPulses(at now: MachineInstant) -> [(role: InputRole, count: Int)]
     /// The chip again after it was lost, or nil while it is still gone.
     func reopen() -> Chip?
     /// The script's `expect` lines so far (none on hardware): read after the loop stopped.
@@ -33,6 +36,15 @@ struct ScriptExpectations {
     var failures: [ExpectationFailure] = []
 }
 
+/// What became of a `ctl pulse` the event loop took.
+enum PulseOutcome {
+    case scheduled
+    /// Hardware, or a role that is no pulse (the emergency input is a level).
+    case notDrivable
+    /// ``PendingPulses/capacityPerLine`` pulses already wait on the line.
+    case lineQueueFull
+}
+
 /// Real lines: the kernel stamps edges with CLOCK_MONOTONIC, which is the loop's clock too.
 struct GpiodSource: EventSource {
     let selector: GPIOChipSelector
@@ -42,7 +54,8 @@ struct GpiodSource: EventSource {
     func startInstant() -> MachineInstant { clock.now() }
     var nextDeadline: MachineInstant? { nil }
     func advance(to now: MachineInstant, controller: TurnstileController<GpiodChip>) throws(GPIOError) {}
-    func pulse(_ role: InputRole, at now: MachineInstant) -> Bool { false }
+    func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+    func unstartedPulses(at now: MachineInstant) -> [(role: InputRole, count: Int)] { [] }
     func reopen() -> GpiodChip? { try? GpiodChip.open(selector) }
     var expectations: ScriptExpectations { ScriptExpectations() }
 }
@@ -76,6 +89,8 @@ final class SimSource: EventSource {
     /// rather than merging into the pulse in progress (a coin must never vanish). Every role
     /// has its entry from the start: a dictionary that grows on the loop's thread allocates.
     private var lineFreeAt = Dictionary(uniqueKeysWithValues: InputRole.allCases.map { ($0, MachineInstant.zero) })
+    /// The `ctl pulse`s each line has waiting, so a stop can name the ones it drops.
+    private var waiting = Dictionary(uniqueKeysWithValues: InputRole.allCases.map { ($0, PendingPulses()) })
 
     init(board: BoardFile, chip: SimChip, inputOffsets: [InputRole: GPIOLineOffset], script: Scenario?) {
         self.board = board
@@ -141,11 +156,21 @@ final class SimSource: EventSource {
         chip.advance(to: now)
     }
 
-    func pulse(_ role: InputRole, at now: MachineInstant) -> Bool {
+    func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome {
         // The emergency input is a level, not a pulse: `ctl emergency on|off`.
-        guard let line = inputOffsets[role], let width = board.simulatedPulseWidth(role) else { return false }
+        guard let line = inputOffsets[role], let width = board.simulatedPulseWidth(role) else { return .notDrivable }
+        waiting[role]!.removeStarted(by: now)
+        guard waiting[role]!.append(Swift.max(now, lineFreeAt[role, default: .zero])) else { return .lineQueueFull }
         schedulePulse(role, line: line, at: now, width: width)
-        return true
+        return .scheduled
+    }
+
+    func unstartedPulses(at now: MachineInstant) -> [(role: InputRole, count: Int)] {
+        InputRole.allCases.compactMap { role in
+            waiting[role]!.removeStarted(by: now)
+            let count = waiting[role]!.count
+            return count > 0 ? (role, count) : nil
+        }
     }
 
     /// A pulse on `role`'s line at `time`, or when the one in progress there has ended and been

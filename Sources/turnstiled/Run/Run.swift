@@ -321,7 +321,8 @@ struct Run: AsyncParsableCommand {
                     print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
                 }
                 logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(failMode == .secure ? "locked" : "released"): fail_mode \(failMode.rawValue)), SIGHUP reloads the timings")
-            }
+            },
+            reportUnplayed: { logger.warning("\($0)") }
         ) { stoppedAt in
             notifier.stopping(status: "draining")
             reporter.stopAndWait(end: stoppedAt)
