@@ -19,6 +19,10 @@ final class RunReporter: @unchecked Sendable {
     /// How often the rings are drained: short enough for a person watching, long enough to
     /// cost nothing. The rings hold far more than arrives in this time.
     static let drainInterval: Int64 = 20_000_000
+    /// The longest it sleeps when idle: what it watches besides the controller's steps — the
+    /// recording's file (FlightRecorder.fileCheckInterval), lost edges, systemd's hearing — is
+    /// looked at again by then. One wake a second, not fifty.
+    static let idleBackstop: Int64 = 1_000_000_000
 
     typealias Trace = RecordRing<DispatchRecord<TurnstileState, TurnstileEvent>>
 
@@ -84,8 +88,9 @@ final class RunReporter: @unchecked Sendable {
                     drained = published
                     MonotonicClock.sleep(nanoseconds: Self.drainInterval)
                 } else {
-                    // Idle: sleep until the controller publishes a step (or the stop).
-                    watermark.doorbell.sleep(nanoseconds: nil) {
+                    // Idle: sleep until the controller publishes a step (or the stop), or the
+                    // backstop.
+                    watermark.doorbell.sleep(nanoseconds: Self.idleBackstop) {
                         stopRequested.load(ordering: .sequentiallyConsistent) || watermark.current != published
                     }
                 }
