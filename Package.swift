@@ -111,7 +111,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile"]),
+        .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile", "ControllerFSMSim"]),
         .testTarget(
             name: "TurnstileStoreTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import ControllerFSMSim
 import Testing
 import Turnstile
 @testable import TurnstileDaemon
@@ -131,7 +132,7 @@ struct ControlProtocolTests {
     @Test("any request with one of its fields repeated is refused naming it (random order, spacing and values)")
     func randomDuplicatesAreRefused() {
         let seed = UInt64.random(in: 1...UInt64.max)
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)  // a failing seed repeats
         for _ in 0..<500 {
             var fields = [(#""v""#, "1"), (#""command""#, #""pulse""#), (#""line""#, #""coin""#), (#""id""#, "7")]
             let repeated = fields[Int.random(in: 0..<fields.count, using: &generator)]
@@ -184,18 +185,5 @@ struct ControlProtocolTests {
         #expect(throws: ControlProtocolError.unsupportedVersion(found: "2")) {
             try ControlReplyLine(parsing: Array(#"{"v":2,"ok":true,"accepted":"x"}"#.utf8))
         }
-    }
-}
-
-/// SplitMix64, so a failing seed repeats.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
