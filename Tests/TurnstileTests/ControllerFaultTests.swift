@@ -146,6 +146,22 @@ struct ControllerFaultTests {
         #expect(taken == [.edge(.coin, active: true), .edge(.coin, active: false), .command(.fault)])
     }
 
+    @Test("a failed output write goes to the input log: a recording must say no replay reproduces it")
+    func failedWriteIsLogged() throws {
+        let inputs = TurnstileController<SimChip>.InputLog(capacity: 64)
+        let simulated = SimChip(
+            label: "turnstile-sim", lines: ["COIN", "PUSH", "SERVICE", "EMERGENCY", nil, nil, nil, nil].map { SimLine($0, activeLow: true) },
+            clock: ManualClock())
+        let controller = try TurnstileController(chip: simulated, board: .defaultSim, inputLog: inputs)
+        try controller.start(at: .zero)
+        simulated.failWrites(to: lockLine)
+        try controller.send(.emergencyOn, at: .zero + .seconds(1))
+        var taken: [ControllerInput] = []
+        inputs.drain { taken.append($0.input) }
+        #expect(taken.first == .command(.emergencyOn))
+        #expect(taken.contains(.outputWriteFailed(.lock)), "\(taken)")
+    }
+
     @Test("retiming takes the new relock timeout for the next timer and a new fail mode")
     func retime() throws {
         let (simulation, _) = try started()

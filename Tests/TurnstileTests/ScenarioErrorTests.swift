@@ -133,4 +133,16 @@ struct ScenarioErrorTests {
         #expect(error.reason == "unknown counter \"coins\"")
         #expect(error.hint == "known counters: (none)")
     }
+
+    @Test("a recording that says what no replay can reproduce is refused, naming its line and time")
+    func unreplayableIsRefused() throws {
+        let text = "0 coin\n1.5 unreplayable the lock write failed (the controller raised fault)\n2 coin\n"
+        let scenario = try Scenario.parse(text, file: "rec.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+        #expect(throws: ScenarioError.self) { try TurnstileSimulation.check(scenario, against: .defaultSim) }
+        do {
+            try TurnstileSimulation.check(scenario, against: .defaultSim)
+        } catch {
+            #expect(error.description.contains("rec.txt: line 2: at 1.5 s the recorded run met what a replay cannot reproduce: the lock write failed"), "\(error)")
+        }
+    }
 }

@@ -38,6 +38,10 @@ package enum ControllerInput: Hashable, Sendable {
     /// New `[turnstile]` timings and fail mode (a reload): never a step's cause, only the
     /// input log's, since a recording that left it out would replay other timings.
     case retime(BoardFile.TurnstileSettings)
+    /// A write to an output line that failed (a failed lock write also raised `fault`): no
+    /// replay on a simulated chip can make it fail again, so a recording says so and the replay
+    /// refuses rather than diverge in silence. Never a step's cause, only the input log's.
+    case outputWriteFailed(OutputRole)
 }
 
 /// One input the controller took, with its time: what a flight recorder writes.

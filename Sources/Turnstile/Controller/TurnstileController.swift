@@ -461,6 +461,7 @@ public final class TurnstileController<Chip: GPIOChip> {
                 time: MachineInstant(nanoseconds: time), role: role, value: level, completed: completionClock?.now()))
         } catch {
             outputWriteFailures += 1
+            inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: .outputWriteFailed(role)))
             if case .chipGone = error { chipLost = error }
             if role == .lock && !recoveringFromWriteFailure {
                 recoveringFromWriteFailure = true

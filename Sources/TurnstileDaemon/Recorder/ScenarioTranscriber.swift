@@ -76,6 +76,8 @@ public struct ScenarioTranscriber {
             // emergency declared by command stays a command (beside the line, never instead
             // of it) and a repair needs no service line.
             add(time, event == .fault ? "fault" : "event \(event.name)")
+        case .outputWriteFailed(let role):
+            add(time, "unreplayable the \(role.rawValue) write failed\(role == .lock ? " (the controller raised fault)" : "")")
         case .retime(let new):
             for timing in BoardFile.TurnstileSettings.Timing.allCases where new[timing] != settings[timing] {
                 add(time, "set \(timing.rawValue) \(new[timing].exactSecondsText)")

@@ -81,6 +81,11 @@ struct ScenarioParser {
         case "fault":
             try expectArity(arguments, usage: ["fault"], line: line)
             return .command(.fault)
+        case "unreplayable":
+            guard !arguments.isEmpty else {
+                throw error(line, "\"unreplayable\" is missing its reason", hint: "the flight recorder writes it with what the run met")
+            }
+            return .unreplayable(arguments.joined(separator: " "))
         case "event":
             try expectArity(arguments, usage: ["event", "NAME"], line: line)
             return .command(try command(arguments.first!, line: line))

@@ -37,6 +37,10 @@ public enum ScenarioAction: Hashable, Sendable {
     /// changes it in the daemon; a recording writes one for each timing at its start and for
     /// each one a reload changed.
     case set(BoardFile.TurnstileSettings.Timing, Duration)
+    /// `unreplayable REASON`: written by the flight recorder where the live run met what no
+    /// replay can reproduce (a failed output write); `simulate` and `check` refuse the scenario
+    /// naming the line, instead of replaying to another end and exiting 0.
+    case unreplayable(String)
     /// `expect state NAME`.
     case expectState(String)
     /// `expect counter NAME VALUE`.
@@ -58,7 +62,7 @@ extension ScenarioAction {
     package var isExpectation: Bool {
         switch self {
         case .expectState, .expectCounter, .expectCredit, .expectOutput: true
-        case .coin, .push, .pushHold, .repair, .emergency, .command, .set, .end: false
+        case .coin, .push, .pushHold, .repair, .emergency, .command, .set, .unreplayable, .end: false
         }
     }
 }

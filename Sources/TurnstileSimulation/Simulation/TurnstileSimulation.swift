@@ -68,6 +68,12 @@ public final class TurnstileSimulation {
         var busy: [InputRole: (until: Duration, step: ScenarioStep)] = [:]
         var emergencyActive: (Bool, ScenarioStep)? = nil
         for step in scenario.steps {
+            if case .unreplayable(let reason) = step.action {
+                throw ScenarioError(
+                    file: scenario.file, line: step.line,
+                    reason: "at \(step.time.secondsText) s the recorded run met what a replay cannot reproduce: \(reason)",
+                    hint: "the replay would end elsewhere; replay the part before it (cut the file before this line, and add an end)")
+            }
             guard let (role, width) = drive(of: step.action, on: board) else { continue }
             if case .pushHold(let hold) = step.action, hold < shortestPushHold(on: board) {
                 throw ScenarioError(
@@ -206,7 +212,8 @@ public final class TurnstileSimulation {
             settings[timing] = value
             controller.retime(settings, at: time)
             try finishStep(at: time)
-        case .expectState, .expectCounter, .expectCredit, .expectOutput, .end: break
+        // `unreplayable` is refused by `check` before anything runs.
+        case .expectState, .expectCounter, .expectCredit, .expectOutput, .unreplayable, .end: break
         }
     }
 
