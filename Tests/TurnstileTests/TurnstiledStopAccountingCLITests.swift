@@ -10,15 +10,17 @@ import Testing
 /// counted plus those named are every accepted pulse (give or take the one under way).
 @Suite("turnstiled run: a stop names what it accepted and did not play (CLI)")
 struct TurnstiledStopAccountingCLITests {
-    /// Enough `ctl pulse coin`s at once to queue seconds of pulses behind the coin line.
-    static let pulses = 40
+    /// Enough `ctl pulse coin`s at once to queue many seconds of pulses behind the coin line.
+    static let pulses = 20
 
     @Test("accepted simulated pulses still waiting at SIGTERM are named, and with the coins counted make up every one")
     func waitingPulsesAreNamedAtTheStop() throws {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("control.sock").path
-        let daemon = try BackgroundTurnstiled(
-            ["run", "--board", repositoryPath("boards/sim.toml"), "--json", "--no-http", "--control-socket", socket])
+        // A coin pulse of a second: the pulses queue behind the line however slowly the `ctl`s
+        // come (an instrumented build starts each in a good part of a second).
+        let board = try directory.file("board.toml", TurnstiledDaemonCLITests.simBoard(replacing: #"coin_pulse = "50ms""#, with: #"coin_pulse = "1s""#))
+        let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http", "--control-socket", socket])
         try #require(daemon.wait(for: TurnstiledDaemonCLITests.patience) { $0.records.contains { $0["type"] as? String == "ready" } },
                      "\(daemon.description)")
 
