@@ -124,20 +124,8 @@ struct TurnstiledDaemonCLITests {
     func recordAndReplay() throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
         let scenario = RandomDaemonScenario.make(seed: seed)
-        let directory = try TemporaryDirectory()
-        let script = try directory.file("random.txt", scenario.text)
-        let recording = directory.url.appendingPathComponent("recorded.txt").path
-        let board = repositoryPath("boards/sim.toml")
         let context = "seed \(seed) (TURNSTILED_REPLAY_SEED=\(seed) repeats it), \(scenario.inputs) inputs"
-
-        let live = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--record", recording, "--json", "--no-http"])
-        try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(scenario.text)")
-        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
-        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
-        try #require(replay.status == 0, "\(context)\n\(replay)\n--- recording:\n\(recorded)")
-
-        let liveSummary = try #require(Self.summary(live.stdout), "\(context)\n\(live)")
-        let replaySummary = try #require(Self.summary(replay.stdout), "\(context)\n\(replay)")
+        let (liveSummary, replaySummary, recorded) = try Self.recordAndReplay(scenario.text, context: context)
         let mismatch = "\(context)\n--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- scenario:\n\(scenario.text)\n--- recording:\n\(recorded)"
         #expect(liveSummary.state == replaySummary.state, "\(mismatch)")
         #expect(liveSummary.credit == replaySummary.credit, "\(mismatch)")
@@ -168,19 +156,8 @@ struct TurnstiledDaemonCLITests {
         steps.sort { $0.0 < $1.0 }
         let end = (steps.last?.0 ?? 0) + 500_000_000
         let text = steps.map { "\(Self.nanosecondsText($0.0)) \($0.1)" }.joined(separator: "\n") + "\n\(Self.nanosecondsText(end)) end\n"
-        let directory = try TemporaryDirectory()
-        let script = try directory.file("burst.txt", text)
-        let recording = directory.url.appendingPathComponent("recorded.txt").path
-        let board = repositoryPath("boards/sim.toml")
         let context = "seed \(seed) (TURNSTILED_REPLAY_SEED=\(seed) repeats it)"
-
-        let live = try Turnstiled.run(["run", "--board", board, "--script", script, "--stop-at-end", "--record", recording, "--json", "--no-http"])
-        try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(text)")
-        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
-        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
-        try #require(replay.status == 0, "\(context)\n\(replay)\n--- recording:\n\(recorded)")
-        let liveSummary = try #require(Self.summary(live.stdout), "\(context)\n\(live)")
-        let replaySummary = try #require(Self.summary(replay.stdout), "\(context)\n\(replay)")
+        let (liveSummary, replaySummary, recorded) = try Self.recordAndReplay(text, context: context)
         #expect(liveSummary.counters["coins"] == steps.count { $0.1 == "coin" }, "every coin counted: \(liveSummary.text)")
         #expect(liveSummary.counters == replaySummary.counters && liveSummary.state == replaySummary.state,
                 "\(context)\n--- run: \(liveSummary.text)\n--- simulate: \(replaySummary.text)\n--- recording:\n\(recorded)")
@@ -287,6 +264,23 @@ struct TurnstiledDaemonCLITests {
     }
 
     // MARK: - Helpers
+
+    /// `script` played into `run --record` on boards/sim.toml until it ends, and the recording
+    /// replayed by `simulate`: both summaries and the recording. Both runs must exit 0.
+    static func recordAndReplay(_ script: String, context: String) throws -> (live: Summary, replay: Summary, recording: String) {
+        let directory = try TemporaryDirectory()
+        let scriptPath = try directory.file("script.txt", script)
+        let recording = directory.url.appendingPathComponent("recorded.txt").path
+        let board = repositoryPath("boards/sim.toml")
+        let live = try Turnstiled.run(["run", "--board", board, "--script", scriptPath, "--stop-at-end", "--record", recording, "--json", "--no-http"])
+        try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(script)")
+        let recorded = try String(contentsOfFile: recording, encoding: .utf8)
+        let replay = try Turnstiled.run(["simulate", "--board", board, "--script", recording, "--json"])
+        try #require(replay.status == 0, "\(context)\n\(replay)\n--- recording:\n\(recorded)")
+        let liveSummary = try #require(summary(live.stdout), "\(context)\n\(live)")
+        let replaySummary = try #require(summary(replay.stdout), "\(context)\n\(replay)")
+        return (liveSummary, replaySummary, recorded)
+    }
 
     /// boards/sim.toml with one piece of text replaced (which must be there).
     static func simBoard(replacing old: String, with new: String) throws -> String {
