@@ -16,17 +16,25 @@ public struct PlainLogHandler: LogHandler {
     private let journalPrefixes: Bool
     /// Standard error, but for tests.
     private let descriptor: Int32
+    /// One line at a time, whole, from any thread: shared by every handler of one factory.
+    /// Held by each handler rather than a lazily made static: a thread that first touched a
+    /// static made on another thread would meet it through the runtime's once-guard, which
+    /// ThreadSanitizer cannot see (it reported the first log line of the signal service).
+    private let output: Guarded<Void>
 
+    /// The handlers of one process: `LoggingSystem.bootstrap(PlainLogHandler.factory(journal:))`.
     /// - Parameter journal: prefix each line with its syslog priority (set when
     ///   `$JOURNAL_STREAM` says standard error goes to the journal).
-    public init(label: String, journal: Bool) {
-        self.init(label: label, journal: journal, descriptor: STDERR_FILENO)
+    public static func factory(journal: Bool) -> @Sendable (String) -> PlainLogHandler {
+        let output = Guarded(())
+        return { label in PlainLogHandler(label: label, journal: journal, descriptor: STDERR_FILENO, output: output) }
     }
 
-    init(label: String, journal: Bool, descriptor: Int32) {
+    init(label: String, journal: Bool, descriptor: Int32, output: Guarded<Void> = Guarded(())) {
         self.label = label
         journalPrefixes = journal
         self.descriptor = descriptor
+        self.output = output
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -44,7 +52,7 @@ public struct PlainLogHandler: LogHandler {
             line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".visible }.joined(separator: " ")
         }
         line += "\n"
-        Self.output.withLock { _ in
+        output.withLock { _ in
             line.withUTF8 { bytes in
                 var offset = 0
                 while offset < bytes.count {
@@ -56,9 +64,6 @@ public struct PlainLogHandler: LogHandler {
             }
         }
     }
-
-    /// One line at a time, whole, from any thread.
-    private static let output = Guarded(())
 
     /// syslog priorities, as sd-daemon(3) reads them.
     static func priority(of level: Logger.Level) -> Int {

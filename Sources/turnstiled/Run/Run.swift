@@ -114,7 +114,7 @@ struct Run: AsyncParsableCommand {
         }
         let boardFile = try loadBoard(board)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
-        LoggingSystem.bootstrap { PlainLogHandler(label: $0, journal: journal) }
+        LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
         let logger = Logger(label: "turnstiled")
         Syscalls.lineBufferStandardOutput()
         // A reader of standard output that goes away must not kill the controller mid-run
