@@ -6,8 +6,10 @@ import ControllerFSM
 public final class LifecycleHolder: Sendable {
     private let machine: Guarded<DaemonLifecycle.Machine>
     private let onChange: @Sendable (DaemonPhase, DaemonLifecycleContext) -> Void
-    /// Serialises the change notices, so two threads' changes are told in their order.
-    private let notices = Guarded(())
+    /// Serialises the change notices, so two threads' changes are told in their order. A lock,
+    /// not a `Guarded<Void>`: an empty guarded value has no storage of its own, and
+    /// ThreadSanitizer took the accesses to it for accesses to the object's header.
+    private let notices = MutexLock()
 
     public init(onChange: @escaping @Sendable (DaemonPhase, DaemonLifecycleContext) -> Void) {
         machine = Guarded(DaemonLifecycle.makeMachine())
@@ -17,7 +19,7 @@ public final class LifecycleHolder: Sendable {
     /// Sends `event`; returns the phase after it.
     @discardableResult
     public func send(_ event: DaemonLifecycleEvent) -> DaemonPhase {
-        notices.withLock { _ in
+        notices.withLock {
             let (before, after, context) = machine.withLock { machine in
                 let before = machine.state
                 machine.send(event, at: .zero)

@@ -16,21 +16,21 @@ public struct PlainLogHandler: LogHandler {
     private let journalPrefixes: Bool
     /// Standard error, but for tests.
     private let descriptor: Int32
-    /// One line at a time, whole, from any thread: shared by every handler of one factory.
-    /// Held by each handler rather than a lazily made static: a thread that first touched a
-    /// static made on another thread would meet it through the runtime's once-guard, which
-    /// ThreadSanitizer cannot see (it reported the first log line of the signal service).
-    private let output: Guarded<Void>
+    /// One line at a time, whole, from any thread: shared by every handler of one factory. A
+    /// lock held by each handler, not a `Guarded<Void>` made lazily as a static: an empty guarded
+    /// value has no storage of its own, and ThreadSanitizer took the accesses to it for
+    /// accesses to the object's header (it reported the signal service's log lines as races).
+    private let output: MutexLock
 
     /// The handlers of one process: `LoggingSystem.bootstrap(PlainLogHandler.factory(journal:))`.
     /// - Parameter journal: prefix each line with its syslog priority (set when
     ///   `$JOURNAL_STREAM` says standard error goes to the journal).
     public static func factory(journal: Bool) -> @Sendable (String) -> PlainLogHandler {
-        let output = Guarded(())
+        let output = MutexLock()
         return { label in PlainLogHandler(label: label, journal: journal, descriptor: STDERR_FILENO, output: output) }
     }
 
-    init(label: String, journal: Bool, descriptor: Int32, output: Guarded<Void> = Guarded(())) {
+    init(label: String, journal: Bool, descriptor: Int32, output: MutexLock = MutexLock()) {
         self.label = label
         journalPrefixes = journal
         self.descriptor = descriptor
@@ -52,7 +52,7 @@ public struct PlainLogHandler: LogHandler {
             line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".visible }.joined(separator: " ")
         }
         line += "\n"
-        output.withLock { _ in
+        output.withLock {
             line.withUTF8 { bytes in
                 var offset = 0
                 while offset < bytes.count {

@@ -24,11 +24,8 @@ final class SignalTrap: Sendable {
         case ignored
     }
 
-    // Computed, not lazily made statics: the signal service reads them on another thread than
-    // the one that installed the trap, which would meet a static through the runtime's
-    // once-guard, invisible to ThreadSanitizer (as PlainLogHandler's line lock did).
-    static var stopping: [Int32] { [SIGTERM, SIGINT] }
-    static var reloading: [Int32] { [SIGHUP] }
+    static let stopping: [Int32] = [SIGTERM, SIGINT]
+    static let reloading: [Int32] = [SIGHUP]
     /// The rest of the signals whose default action ends the process and which only another
     /// process sends (the faults — SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS — are the
     /// runtime's, and SIGPROF its backtracer's).
@@ -37,7 +34,7 @@ final class SignalTrap: Sendable {
     }
     /// Ignored without a word: a write past RLIMIT_FSIZE then fails with EFBIG, which the writer
     /// (the store, the recording) reports, instead of the process dumping core.
-    static var ignored: [Int32] { [SIGXFSZ] }
+    static let ignored: [Int32] = [SIGXFSZ]
     /// Signals that arrived and were not yet taken; more of them are coalesced (as the kernel
     /// does while one is pending).
     static let backlog = 64
