@@ -13,6 +13,16 @@ import Turnstile
 /// unwritten counts the next start takes in.
 @Suite("StoreRecorder: outages that heal")
 struct StoreOutageTests {
+    /// A fresh database in its own directory, with a session begun: the start of every test
+    /// here. The directory is returned so that it lives as long as the test holds it.
+    static func storeInSession() throws -> (scratch: ScratchDirectory, path: String, store: CountStore) {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file()
+        let store = try CountStore.open(path: path)
+        try store.beginTestSession()
+        return (scratch, path, store)
+    }
+
     /// What the recorder's callbacks saw.
     final class Seen: Sendable {
         let failures = Guarded<[StoreError]>([])
@@ -51,9 +61,8 @@ struct StoreOutageTests {
 
     @Test("a full disk: the write is retried, commits when there is room again, and the recovery is told once")
     func retriesUntilTheDiskHasRoom() throws {
-        let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
-        try store.beginTestSession()
+        let session = try Self.storeInSession()
+        let store = session.store
         let ring = RecordRing<LedgerEntry>(capacity: 64)
         let seen = Seen()
         let recorder = recorder(store, ring, seen)
@@ -90,9 +99,8 @@ struct StoreOutageTests {
 
     @Test("a genuinely full database (SQLite's max_page_count): SQLITE_FULL, then the same batch commits once there is room")
     func genuineSQLiteFull() throws {
-        let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
-        try store.beginTestSession()
+        let session = try Self.storeInSession()
+        let store = session.store
         let pages = try store.database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
         try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }
         var tape = LedgerTape()
@@ -112,9 +120,8 @@ struct StoreOutageTests {
 
     @Test("an outage longer than the pending entries: the totals stay exact, the steps without rows are counted")
     func pendingOverflowKeepsTotals() throws {
-        let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
-        try store.beginTestSession()
+        let session = try Self.storeInSession()
+        let store = session.store
         let ring = RecordRing<LedgerEntry>(capacity: 16)
         let seen = Seen()
         let recorder = recorder(store, ring, seen, maximumPending: 8)
@@ -140,9 +147,8 @@ struct StoreOutageTests {
 
     @Test("a ring that lost its last entries: the closing entry brings their counts")
     func closingEntryBringsLostCounts() throws {
-        let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
-        try store.beginTestSession()
+        let session = try Self.storeInSession()
+        let store = session.store
         let ring = RecordRing<LedgerEntry>(capacity: 4)
         var tape = LedgerTape()
         var last: LedgerEntry?
@@ -163,10 +169,9 @@ struct StoreOutageTests {
 
     @Test("stopped while the disk is still full: the counts are kept beside the database, stats shows them, the next run takes them in")
     func stopDuringOutageKeepsTheCounts() throws {
-        let scratch = try ScratchDirectory()
-        let path = scratch.file()
-        var store = try CountStore.open(path: path)
-        try store.beginTestSession()
+        let session = try Self.storeInSession()
+        let path = session.path
+        var store = session.store
         var tape = LedgerTape()
         tape.coin()
         tape.push()
@@ -214,10 +219,9 @@ struct StoreOutageTests {
 
     @Test("counts taken in once: a file left behind by a run that stopped before removing it adds nothing again")
     func takenInOnce() throws {
-        let scratch = try ScratchDirectory()
-        let path = scratch.file()
-        var store = try CountStore.open(path: path)
-        try store.beginTestSession()
+        let session = try Self.storeInSession()
+        let path = session.path
+        var store = session.store
         var tape = LedgerTape()
         tape.coin()
         let counts = try #require(try store.unwrittenCounts(of: tape.take()))
