@@ -8,8 +8,8 @@ let package = Package(
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
         .library(name: "ControllerFSMGpiod", targets: ["ControllerFSMGpiod"]),
         .library(name: "Turnstile", targets: ["Turnstile"]),
-        .library(name: "TurnstileSimulation", targets: ["TurnstileSimulation"]),
-        .library(name: "TurnstileDaemon", targets: ["TurnstileDaemon"]),
+        .library(name: "ControllerSimulation", targets: ["ControllerSimulation"]),
+        .library(name: "ControllerDaemon", targets: ["ControllerDaemon"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
     dependencies: [
@@ -45,19 +45,19 @@ let package = Package(
         ),
         // The turnstile on the simulated chip: scenario files, simulated boards, the reporters'
         // protocol and the timing checks that `simulate`, `run --script` and the tests use.
-        .target(name: "TurnstileSimulation", dependencies: ["Turnstile", "ControllerFSM", "ControllerFSMSim"]),
+        .target(name: "ControllerSimulation", dependencies: ["Turnstile", "ControllerFSM", "ControllerFSMSim"]),
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
         .target(
-            name: "TurnstileDaemon",
+            name: "ControllerDaemon",
             dependencies: ["ControllerFSM", "Turnstile", .product(name: "Logging", package: "swift-log")]
         ),
         // The daemon's HTTP face: /metrics for Prometheus, /status as JSON, /healthz, and the
         // live status page. Knows the daemon's snapshot, not the controller.
         .target(
-            name: "TurnstileHTTP",
+            name: "ControllerHTTP",
             dependencies: [
-                "TurnstileDaemon",
+                "ControllerDaemon",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -68,20 +68,20 @@ let package = Package(
         .executableTarget(
             name: "status-fixture",
             dependencies: [
-                "TurnstileHTTP",
+                "ControllerHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The durable count store: every counted event and the totals in SQLite (GRDB, on the
         // system's libsqlite3), and the thread that drains the controller's ledger into it.
-        .target(name: "TurnstileStore", dependencies: ["Turnstile", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ControllerStore", dependencies: ["Turnstile", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
             dependencies: [
-                "Turnstile", "TurnstileSimulation", "TurnstileDaemon", "TurnstileHTTP", "TurnstileStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "Turnstile", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,23 +99,23 @@ let package = Package(
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "AllocationCounting", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
-            dependencies: ["Turnstile", "TurnstileSimulation", "ControllerFSMSim", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Turnstile", "ControllerSimulation", "ControllerFSMSim", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
-            name: "TurnstileHTTPTests",
+            name: "ControllerHTTPTests",
             dependencies: [
-                "TurnstileHTTP",
+                "ControllerHTTP",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "TurnstileDaemonTests", dependencies: ["TurnstileDaemon", "Turnstile", "ControllerFSMSim"]),
+        .testTarget(name: "ControllerDaemonTests", dependencies: ["ControllerDaemon", "Turnstile", "ControllerFSMSim"]),
         .testTarget(
-            name: "TurnstileStoreTests",
+            name: "ControllerStoreTests",
             dependencies: [
-                "TurnstileStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift"),
+                "ControllerStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

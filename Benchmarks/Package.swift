@@ -24,7 +24,7 @@ let package = Package(
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerFSMSim", package: "ControllerFSM"),
                 .product(name: "Turnstile", package: "ControllerFSM"),
-                .product(name: "TurnstileSimulation", package: "ControllerFSM"),
+                .product(name: "ControllerSimulation", package: "ControllerFSM"),
             ]
         ),
         // The ordo-one/benchmark suite: wall clock and mallocs, all implementations in one run.
@@ -43,7 +43,7 @@ let package = Package(
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerFSMSim", package: "ControllerFSM"),
                 .product(name: "Turnstile", package: "ControllerFSM"),
-                .product(name: "TurnstileSimulation", package: "ControllerFSM"),
+                .product(name: "ControllerSimulation", package: "ControllerFSM"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),

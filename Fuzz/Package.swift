@@ -13,16 +13,16 @@ let package = Package(
         .target(name: "CFuzzDriver"),
         .executableTarget(
             name: "FuzzBoardFile",
-            dependencies: ["CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"), .product(name: "TurnstileSimulation", package: "ControllerFSM")]),
+            dependencies: ["CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"), .product(name: "ControllerSimulation", package: "ControllerFSM")]),
         .executableTarget(
             name: "FuzzScenario",
             dependencies: [
-                "CFuzzDriver", .product(name: "TurnstileSimulation", package: "ControllerFSM"),
+                "CFuzzDriver", .product(name: "ControllerSimulation", package: "ControllerFSM"),
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
             ]),
         .executableTarget(
             name: "FuzzControlRequest",
-            dependencies: ["CFuzzDriver", .product(name: "TurnstileDaemon", package: "ControllerFSM")]),
+            dependencies: ["CFuzzDriver", .product(name: "ControllerDaemon", package: "ControllerFSM")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import Logging
 import ServiceLifecycle
-import TurnstileDaemon
-import TurnstileHTTP
+import ControllerDaemon
+import ControllerHTTP
 
 /// Test-only: serves a fixed snapshot on the status endpoints so scripts and CI can check
 /// `/metrics`, `/status`, `/healthz` and the page without a daemon or a board.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Turnstile
-import TurnstileDaemon
+import ControllerDaemon
 
 struct Ctl: ParsableCommand {
     static let configuration = CommandConfiguration(

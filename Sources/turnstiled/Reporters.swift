@@ -1,6 +1,6 @@
 import ControllerFSM
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ControllerFSM
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import ControllerFSM
 import ControllerFSMSim
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 struct Soak: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Turnstile
-import TurnstileStore
+import ControllerStore
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import Foundation
 import AllocationCounting
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// The robustness audit's findings (issue "Robustness"), each as the user met it: every one of
 /// these crashed, hung, lost money in silence or misled before its fix. Findings 1, 2 and 6

@@ -2,7 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 #if canImport(Glibc)
 import Glibc
 #endif

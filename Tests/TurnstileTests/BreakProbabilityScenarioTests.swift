@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// `--break-probability P`: after each passage taken in `unlocked`, the mechanism breaks (a
 /// `fault`) with probability P, drawn from the seeded generator.

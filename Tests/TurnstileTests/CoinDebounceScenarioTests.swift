@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A coin pulse bounces on the line; the debouncer must turn it into exactly one `coin`.
 @Suite("Scenario: a bouncy coin counts once")

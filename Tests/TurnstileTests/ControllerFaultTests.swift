@@ -2,7 +2,7 @@ import ControllerFSM
 import ControllerFSMSim
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// The controller on a chip having a bad day (the simulator's fault hooks): a failed relay
 /// write, a failed read, a chip that vanishes. No counted coin is ever lost.

@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Credit stacks while unlocked; passages spend it; the relock timeout expires what is left, and a
 /// coin or a passage with credit left restarts that timeout.

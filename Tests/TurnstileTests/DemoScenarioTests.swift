@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// The built-in demo is written for the board it runs on: any valid board gets a demo whose
 /// every expectation holds, never a crash (audit finding 6 of the robustness issue: a board

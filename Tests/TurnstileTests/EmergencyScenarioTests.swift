@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// The fire-alarm line interrupts any state: the arm is released; when it clears, a turnstile
 /// that was in service is locked and one that was broken or under repair is broken.

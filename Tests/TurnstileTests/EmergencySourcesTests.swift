@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A physical input is the truth for as long as it is wired: a command can add to what it says,
 /// never undo it. The fire alarm has two sources — the emergency line and `emergency on|off` by

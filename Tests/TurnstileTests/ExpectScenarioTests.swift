@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Every `expect` kind, holding and failing: a failure names the file, the line, the time, what
 /// was expected and what was found; the run goes on to the end.

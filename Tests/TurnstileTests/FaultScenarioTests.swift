@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// `fault` is the one scenario action that is a direct event (no line carries it): it is taken at
 /// the step's own time, with no debounce delay.

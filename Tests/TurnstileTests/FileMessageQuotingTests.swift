@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// What an error quotes from a file reads as the file wrote it, and only so much of it (issue
 /// 18, item 13): non-ASCII keys whole, not byte by byte; a duplicate quoted key as written;

@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A push while locked is forced: counted, the arm stays held, and the alarm sounds for exactly
 /// the board's alarm pulse, whatever the machine does meanwhile.

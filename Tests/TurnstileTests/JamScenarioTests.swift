@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A push line held active past the jam timeout is a mechanism fault.
 @Suite("Scenario: a jammed arm")

@@ -1,6 +1,6 @@
 import Testing
 @testable import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 #if canImport(Glibc)
 import Glibc

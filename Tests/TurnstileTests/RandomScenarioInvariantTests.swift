@@ -2,7 +2,7 @@ import ControllerFSM
 import ControllerFSMSim
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// DESIGN.md's invariants on random input streams, driven through the lines like every scenario:
 /// the relay is released exactly when the state is `unlocked` or `emergency` (checked after every

@@ -3,7 +3,7 @@ import ControllerFSMSim
 import PropertyBased
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// The turnstile on the simulated lines against a plain model of DESIGN.md's table, written
 /// here without the runtime: random *timed* scenarios — same-instant actions, faults, repairs,

@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A service pulse takes the turnstile out of order for exactly the repair period; nothing extends
 /// or shortens it.

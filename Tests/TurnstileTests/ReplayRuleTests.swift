@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// What record and replay share (issue 18, item 8): a reload's timings as `set` lines that
 /// `simulate` applies at their time, and the line rule's earliest time, never rounded down.

@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Several actions at one instant: whatever their order in the scenario, every input edge is
 /// handled within its debounce period — a direct command (`fault`) at the same time must not

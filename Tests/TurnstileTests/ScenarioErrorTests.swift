@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 @Suite("Scenarios: refusals name the file, the line and the reason")
 struct ScenarioErrorTests {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// The turnstile's names as the design lists them; the parser itself knows none of them.
 let turnstileVocabulary = ScenarioVocabulary(

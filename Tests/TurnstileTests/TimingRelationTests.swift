@@ -1,6 +1,6 @@
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Every timing relation of `TimingRelation`'s table at its boundary (issue 18, item 12): the
 /// smallest value that works is read, one nanosecond less is refused, naming the key, the

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Malformed scenario and board files are refused with exit status 2 before anything runs:
 /// nothing on standard output, and one message on standard error naming the file, the line (or

@@ -10,7 +10,7 @@ import Foundation
 import Histogram
 import Synchronization
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A number shared with the chip's output sink or the consumer thread.
 final class SharedCell: Sendable {

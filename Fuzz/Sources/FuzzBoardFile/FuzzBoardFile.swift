@@ -1,6 +1,6 @@
 import CFuzzDriver
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Any bytes as a board file: a board or a `BoardFileError`, never a crash, a hang or unbounded
 /// memory. Valid boards are then checked as `simulate` would check them.

@@ -1,5 +1,5 @@
 import CFuzzDriver
-import TurnstileDaemon
+import ControllerDaemon
 
 /// Any bytes as a control-socket request line: a request or a `ControlProtocolError`, never a
 /// crash, a hang or unbounded memory. A request must survive `ctl`'s encoding unchanged, and

@@ -1,7 +1,7 @@
 import ControllerFSM
 import CFuzzDriver
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Any bytes as a scenario for the default board: parsed, checked against the board and — when
 /// both accept it and it is short in virtual time — played. A scenario or a `ScenarioError`,

@@ -1,5 +1,5 @@
 import Turnstile
-import TurnstileDaemon
+import ControllerDaemon
 
 /// Answers `turnstiled ctl`: status from the hub, commands into the event loop's inbox. It runs
 /// on the control server's thread and never touches the controller.

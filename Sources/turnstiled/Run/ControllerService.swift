@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Turnstile
-import TurnstileDaemon
+import ControllerDaemon
 
 /// The event loop as a service of the daemon's group: it runs on a thread of its own (the
 /// loop blocks in `ppoll`, which no task may do) until SIGTERM or SIGINT asks the group to shut

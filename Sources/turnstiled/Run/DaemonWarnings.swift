@@ -1,6 +1,6 @@
 import ControllerFSM
 import Logging
-import TurnstileDaemon
+import ControllerDaemon
 
 /// The daemon's warnings, each kind rate-limited so a chattering input or a script at the
 /// control socket cannot flood the journal; a line that passes says how many were held back.

@@ -1,6 +1,6 @@
 import ControllerFSM
 import Turnstile
-import TurnstileDaemon
+import ControllerDaemon
 
 #if canImport(Glibc)
 import Glibc

@@ -2,7 +2,7 @@ import ControllerFSM
 import ControllerFSMGpiod
 import ControllerFSMSim
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// What the event loop needs from the world beyond the controller: the time on the controller's
 /// timeline, and — for a simulated board — the devices that drive the input lines.

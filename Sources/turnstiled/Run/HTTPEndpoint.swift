@@ -1,7 +1,7 @@
 import ArgumentParser
 import Logging
 import ServiceLifecycle
-import TurnstileHTTP
+import ControllerHTTP
 
 /// `--http ADDRESS:PORT`: where the status page, `/status`, `/metrics` and `/healthz` listen.
 struct HTTPEndpoint: ExpressibleByArgument, Sendable {

@@ -1,7 +1,7 @@
 import ControllerFSM
 import Logging
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// Under systemd (`$JOURNAL_STREAM` set): one swift-log line per transition and per output
 /// change, so the journal holds the story with its own timestamps and priorities; the summary

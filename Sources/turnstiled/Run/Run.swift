@@ -6,10 +6,10 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Turnstile
-import TurnstileSimulation
-import TurnstileDaemon
-import TurnstileHTTP
-import TurnstileStore
+import ControllerSimulation
+import ControllerDaemon
+import ControllerHTTP
+import ControllerStore
 
 #if canImport(Glibc)
 import Glibc

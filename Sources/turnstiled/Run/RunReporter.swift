@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import Synchronization
 import Turnstile
-import TurnstileSimulation
-import TurnstileDaemon
+import ControllerSimulation
+import ControllerDaemon
 
 /// The thread that tells and keeps what the event loop did. Every ``drainInterval`` while steps
 /// come (and at once when one comes after a quiet spell: it sleeps on the watermark's doorbell

@@ -2,7 +2,7 @@ import ControllerFSM
 import Foundation
 import Testing
 import Turnstile
-import TurnstileSimulation
+import ControllerSimulation
 
 /// A `SimulationReporter` that keeps everything it is told, in order, and checks the lock
 /// invariant as the run goes: after every dispatch record (taken or ignored), once the outputs

@@ -1,0 +1,181 @@
+import ControllerDaemon
+
+/// The status page `/`: one self-contained HTML document (inline CSS, script and SVG, nothing
+/// fetched but `/status`), usable on a phone next to the turnstile or a laptop on the site LAN.
+///
+/// The server fills in the snapshot of the moment, so the page says something even with
+/// scripting off; the script then polls `/status` every ``pollMilliseconds`` and redraws in
+/// place. Once a poll has answered, `<body data-live="yes">` tells a headless browser the
+/// script ran.
+enum StatusPage {
+    /// Twice a second: a coin or a passage shows up while the person is still at the turnstile,
+    /// and a JSON snapshot of a few hundred bytes costs the daemon nothing at that rate.
+    static let pollMilliseconds = 500
+    /// How many transitions the page lists; the snapshot may carry more.
+    static let shownTransitions = 12
+
+    static func html(_ snapshot: DaemonSnapshot) -> String {
+        let phase = snapshot.phase + (snapshot.degradedReason.map { " — \($0)" } ?? "")
+        return #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>turnstiled · \#(escape(snapshot.board))</title>
+        <style>\#(css)</style>
+        </head>
+        <body data-live="no">
+        <header>
+          <div><h1>turnstiled</h1><div class="sub"><span id="board">\#(escape(snapshot.board))</span> · <span id="chip">\#(escape(snapshot.chip))</span></div></div>
+          <div class="right"><span id="phase" class="phase" data-phase="\#(escape(snapshot.phase))">\#(escape(phase))</span><span id="live" class="live">connecting…</span></div>
+        </header>
+        <main>
+          <section class="card now">
+            <div class="label">state</div>
+            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state))</div>
+            <div class="facts">
+              <div><div class="label">credit</div><div id="credit" class="big">\#(snapshot.credit)</div></div>
+              <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
+              <div><div class="label">events</div><div id="events" class="big">\#(snapshot.events)</div></div>
+            </div>
+            <div class="label since-label">last transition</div>
+            <div id="since" class="since">\#(escape(lastTransition(snapshot)))</div>
+          </section>
+          <section class="card diagram">\#(StateDiagram.svg(current: snapshot.state))</section>
+          <section class="card"><h2>counters</h2><table id="counters"></table></section>
+          <section class="card"><h2>daemon</h2><table id="health"></table></section>
+          <section class="card wide"><h2>last transitions</h2>
+            <table id="transitions"><thead><tr><th>at uptime</th><th>from</th><th>event</th><th>to</th></tr></thead><tbody></tbody></table>
+          </section>
+        </main>
+        <script>\#(script)</script>
+        </body>
+        </html>
+        """#
+    }
+
+    /// The newest transition in words, as the script writes it too.
+    static func lastTransition(_ snapshot: DaemonSnapshot) -> String {
+        guard let last = snapshot.lastTransitions.last else { return "none yet" }
+        return "\(last.event): \(last.from) → \(last.to)"
+    }
+
+    /// Text made safe for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static let css = """
+    :root{--bg:#f4f6f9;--card:#fff;--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--accent:#2563eb}
+    *{box-sizing:border-box}
+    body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+    header{display:flex;justify-content:space-between;align-items:center;padding:14px 22px;background:#0f172a;color:#fff}
+    h1{margin:0;font-size:20px;letter-spacing:.5px}
+    .sub{color:#94a3b8;font-size:13px}
+    .right{display:flex;gap:10px;align-items:center}
+    .phase{padding:3px 10px;border-radius:999px;background:#f59e0b;color:#111;font-weight:600;font-size:13px}
+    .phase[data-phase=running]{background:#22c55e}
+    .phase[data-phase=degraded],.phase[data-phase=stopped]{background:#ef4444;color:#fff}
+    .live{font-size:12px;color:#94a3b8}
+    .live.bad{color:#fca5a5}
+    main{display:grid;grid-template-columns:260px 1fr;gap:14px;padding:14px 22px;max-width:1100px}
+    .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:14px 16px}
+    .wide{grid-column:1/-1}
+    h2{margin:0 0 8px;font-size:13px;text-transform:uppercase;letter-spacing:.8px;color:var(--muted)}
+    .label{font-size:12px;text-transform:uppercase;letter-spacing:.8px;color:var(--muted)}
+    .state{font-size:34px;font-weight:700;margin:2px 0 12px;color:var(--c,var(--accent))}
+    .facts{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px}
+    .since-label{margin-top:16px}
+    .since{font-size:14px;color:#334155}
+    .big{font-size:20px;font-weight:600;font-variant-numeric:tabular-nums}
+    [data-state=locked]{--c:#2563eb}[data-state=unlocked]{--c:#16a34a}[data-state=broken]{--c:#ea580c}
+    [data-state=outOfOrder]{--c:#ca8a04}[data-state=emergency]{--c:#dc2626}
+    #diagram{width:100%;height:auto;max-height:360px;display:block}
+    .edge{fill:none;stroke:#94a3b8;stroke-width:1.6}
+    .edge-label{font-size:13px;fill:#475569;paint-order:stroke;stroke:#fff;stroke-width:4px}
+    .condition{font-size:11px;fill:#64748b}
+    .node rect{fill:#f8fafc;stroke:#cbd5e1;stroke-width:1.5}
+    .node text{font-size:15px;font-weight:600;fill:#334155}
+    .node.current rect{fill:var(--c);stroke:var(--c);filter:drop-shadow(0 2px 6px rgba(15,23,42,.35))}
+    .node.current text{fill:#fff}
+    table{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
+    td,th{padding:3px 6px;border-bottom:1px solid var(--line);text-align:left;font-size:14px}
+    th{color:var(--muted);font-weight:500;font-size:12px;text-transform:uppercase}
+    td.n{text-align:right;font-weight:600}
+    #transitions td:first-child{color:var(--muted)}
+    @media (max-width:700px){main{grid-template-columns:1fr}}
+    """
+
+    static let script = """
+    "use strict";
+    const $ = (id) => document.getElementById(id);
+    function uptime(s) {
+      s = Math.floor(s);
+      const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
+      const hms = [h, m, s % 60].map((v) => String(v).padStart(2, "0")).join(":");
+      return d > 0 ? d + " d " + hms : hms;
+    }
+    function rows(table, pairs) {
+      table.replaceChildren(...pairs.map(([k, v]) => {
+        const tr = document.createElement("tr"), a = document.createElement("td"), b = document.createElement("td");
+        a.textContent = k; b.textContent = v; b.className = "n"; tr.append(a, b); return tr;
+      }));
+    }
+    function render(s) {
+      $("board").textContent = s.board;
+      $("chip").textContent = s.chip;
+      $("phase").textContent = s.phase + (s.degradedReason ? " — " + s.degradedReason : "");
+      $("phase").dataset.phase = s.phase;
+      $("state").textContent = s.state;
+      $("state").dataset.state = s.state;
+      $("credit").textContent = s.credit;
+      $("uptime").textContent = uptime(s.uptimeSeconds);
+      $("events").textContent = s.events;
+      const last = s.lastTransitions[s.lastTransitions.length - 1];
+      $("since").textContent = last ? last.event + ": " + last.from + " → " + last.to : "none yet";
+      document.title = "turnstiled · " + s.state + " · " + s.board;
+      for (const g of document.querySelectorAll("#diagram .node")) {
+        g.classList.toggle("current", g.dataset.state === s.state);
+      }
+      rows($("counters"), Object.keys(s.counters).sort().map((k) => [k, s.counters[k]]));
+      rows($("health"), [["queue depth", s.queueDepth], ["dropped commands", s.droppedCommands],
+        ["lost edges", s.lostEdges], ["trace losses", s.traceLosses]]);
+      const body = $("transitions").tBodies[0];
+      body.replaceChildren(...s.lastTransitions.slice(-\(shownTransitions)).reverse().map((t) => {
+        const tr = document.createElement("tr");
+        for (const v of [uptime(t.time), t.from, t.event, t.to]) {
+          const td = document.createElement("td"); td.textContent = v; tr.append(td);
+        }
+        return tr;
+      }));
+    }
+    async function poll() {
+      try {
+        const response = await fetch("/status", { cache: "no-store" });
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        render(await response.json());
+        document.body.dataset.live = "yes";
+        $("live").textContent = "live · " + new Date().toLocaleTimeString();
+        $("live").className = "live";
+      } catch (error) {
+        $("live").textContent = "no answer from the daemon (" + error.message + ")";
+        $("live").className = "live bad";
+      } finally {
+        setTimeout(poll, \(pollMilliseconds));
+      }
+    }
+    poll();
+    """
+}

@@ -1,0 +1,199 @@
+import ControllerFSM
+import Prometheus
+import Turnstile
+import ControllerDaemon
+
+/// The daemon's Prometheus metrics: the families `/metrics` serves, all named `turnstiled_…`.
+///
+/// Most of them are read from a ``DaemonSnapshot`` at each scrape (``render(_:)``); the
+/// edge-to-relay latency histogram is fed as latencies are measured
+/// (``recordLockLatency(nanoseconds:)``, safe from any thread).
+///
+/// The daemon's cumulative counts become Prometheus counters that only ever go up: each scrape
+/// adds what grew since the previous one, so a counter never decreases even if a snapshot's
+/// count were lower than one seen before (a store replaced under a running daemon).
+public final class TurnstileMetrics: Sendable {
+    /// The registry every family lives in; the daemon may register its own metrics here too.
+    public let registry: PrometheusCollectorRegistry
+
+    /// A swift-metrics factory over the same registry, for `MetricsSystem.bootstrap(_:)`: anything
+    /// instrumented with swift-metrics then appears in `/metrics` beside the daemon's families.
+    /// Labels and dimensions are made Prometheus-safe (`hb.requests` → `hb_requests`).
+    public let metricsFactory: PrometheusMetricsFactory
+
+    /// Upper bounds of the edge-to-relay latency buckets. The README measures tens of
+    /// microseconds on a Pi-class board; the buckets span 10 µs to 100 ms so that both a healthy
+    /// daemon and one starved by a busy machine land in a bucket of their own.
+    public static let defaultLatencyBuckets: [Duration] = [
+        .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100),
+        .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2500),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
+    ]
+
+    /// The daemon's phases (its lifecycle machine), each given a `turnstiled_phase` series so a
+    /// dashboard sees every one at 0 or 1 from the first scrape.
+    public static let knownPhases = ["starting", "selfTest", "running", "draining", "stopped", "degraded"]
+
+    private let latency: DurationHistogram
+    private let scrapeState: Guarded<ScrapeState>
+
+    public init(latencyBuckets: [Duration] = TurnstileMetrics.defaultLatencyBuckets) {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.nameAndLabelSanitizer = { name, labels in
+            (Self.prometheusName(name), labels.map { (Self.prometheusName($0.0), $0.1) })
+        }
+        self.metricsFactory = factory
+        latency = registry.makeDurationHistogram(
+            descriptor: turnstiled(
+                "edge_to_relay", "seconds",
+                "Time from a debounced input edge (kernel timestamp) to the relay write it caused."
+            ),
+            buckets: latencyBuckets
+        )
+        scrapeState = Guarded(ScrapeState(registry: registry))
+    }
+
+    /// Records one edge-to-relay latency. Called by the daemon's reporter thread; thread-safe.
+    public func recordLockLatency(nanoseconds: Int64) {
+        latency.recordNanoseconds(max(0, nanoseconds))
+    }
+
+    /// Brings every snapshot-fed family up to date with `snapshot` and renders the whole
+    /// registry in the Prometheus text format (version 0.0.4).
+    ///
+    /// Concurrent scrapes are serialised so that each count's growth is added exactly once.
+    public func render(_ snapshot: DaemonSnapshot) -> [UInt8] {
+        scrapeState.withLock { state in
+            state.update(from: snapshot)
+            var buffer: [UInt8] = []
+            registry.emit(into: &buffer)
+            return buffer
+        }
+    }
+
+    /// A metric or label name with every character Prometheus does not allow replaced by `_`.
+    static func prometheusName(_ name: String) -> String {
+        var result = ""
+        for (offset, character) in name.enumerated() {
+            let allowed = character.isASCII && (character.isLetter || character == "_" || character == ":"
+                || (offset > 0 && character.isNumber))
+            result.append(allowed ? character : "_")
+        }
+        return result
+    }
+}
+
+/// What the scrapes remember between them: the families' handles and the counts last added.
+private struct ScrapeState {
+    let registry: PrometheusCollectorRegistry
+    var eventCounters: [String: MonotonicCounter] = [:]
+    var stateGauges: [String: Gauge] = [:]
+    var phaseGauges: [String: Gauge] = [:]
+    var dispatched: MonotonicCounter
+    var droppedCommands: MonotonicCounter
+    var lostEdges: MonotonicCounter
+    var traceLosses: MonotonicCounter
+    let credit: Gauge
+    let queueDepth: Gauge
+    let uptime: Gauge
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        func counter(_ name: String, _ help: String) -> MonotonicCounter {
+            MonotonicCounter(registry.makeCounter(descriptor: turnstiled(name, "total", help)))
+        }
+        dispatched = counter("dispatched_events", "Events the controller dispatched since the daemon started.")
+        droppedCommands = counter("dropped_commands", "Commands refused because the event loop's inbox was full.")
+        lostEdges = counter("lost_edges", "Input edges the kernel lost before the daemon read them.")
+        traceLosses = counter("trace_losses", "Trace, ledger and output-log records lost because a ring was full.")
+        credit = registry.makeGauge(descriptor: turnstiled("credit", "", "Coins paid for passages not yet taken (durable)."))
+        queueDepth = registry.makeGauge(descriptor: turnstiled("queue_depth", "", "Commands waiting for the event loop."))
+        uptime = registry.makeGauge(descriptor: turnstiled("uptime", "seconds", "Seconds since the daemon started."))
+        for kind in TurnstileCounters.names {
+            _ = eventCounter(kind)
+        }
+        for state in TurnstileState.allCases {
+            _ = stateGauge(state.name)
+        }
+        for phase in TurnstileMetrics.knownPhases {
+            _ = phaseGauge(phase)
+        }
+    }
+
+    mutating func update(from snapshot: DaemonSnapshot) {
+        for (kind, value) in snapshot.counters {
+            eventCounter(kind).advance(to: value)
+        }
+        dispatched.advance(to: snapshot.events)
+        droppedCommands.advance(to: snapshot.droppedCommands)
+        lostEdges.advance(to: snapshot.lostEdges)
+        traceLosses.advance(to: snapshot.traceLosses)
+        credit.set(Int64(snapshot.credit))
+        queueDepth.set(Int64(snapshot.queueDepth))
+        uptime.set(snapshot.uptimeSeconds)
+        _ = stateGauge(snapshot.state)
+        for (name, gauge) in stateGauges {
+            gauge.set(name == snapshot.state ? 1.0 : 0.0)
+        }
+        _ = phaseGauge(snapshot.phase)
+        for (name, gauge) in phaseGauges {
+            gauge.set(name == snapshot.phase ? 1.0 : 0.0)
+        }
+    }
+
+    private mutating func eventCounter(_ kind: String) -> MonotonicCounter {
+        if let counter = eventCounters[kind] { return counter }
+        let counter = MonotonicCounter(registry.makeCounter(
+            descriptor: turnstiled("events", "total", "Turnstile events by kind (coins, passages, forcedPushes, ...), durable counts."),
+            labels: [("kind", kind)]
+        ))
+        eventCounters[kind] = counter
+        return counter
+    }
+
+    private mutating func stateGauge(_ state: String) -> Gauge {
+        if let gauge = stateGauges[state] { return gauge }
+        let gauge = registry.makeGauge(
+            descriptor: turnstiled("state", "", "1 for the turnstile's current state, 0 for the others."),
+            labels: [("state", state)]
+        )
+        stateGauges[state] = gauge
+        return gauge
+    }
+
+    private mutating func phaseGauge(_ phase: String) -> Gauge {
+        if let gauge = phaseGauges[phase] { return gauge }
+        let gauge = registry.makeGauge(
+            descriptor: turnstiled("phase", "", "1 for the daemon's current lifecycle phase, 0 for the others."),
+            labels: [("phase", phase)]
+        )
+        phaseGauges[phase] = gauge
+        return gauge
+    }
+}
+
+/// A family name in the daemon's namespace: `turnstiled_NAME_UNIT` (no unit: `turnstiled_NAME`).
+private func turnstiled(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+    MetricNameDescriptor(namespace: "turnstiled", metricName: name, unitName: unit, helpText: help)
+}
+
+/// A Prometheus counter fed from a cumulative count: adds what the count grew by since the last
+/// value it saw. A count lower than the last one is taken as the new base, adding nothing, so
+/// the counter never decreases and later growth is still counted.
+private final class MonotonicCounter {
+    let counter: Counter
+    var last = 0
+
+    init(_ counter: Counter) {
+        self.counter = counter
+    }
+
+    func advance(to value: Int) {
+        if value > last {
+            counter.increment(by: Int64(value - last))
+        }
+        last = value
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+@testable import ControllerDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `turnstiled ctl`'s side of the socket, failed on purpose: the user learns which socket and
+/// why. The client's calls take their own faults (`clientSend`, `clientPoll`, `clientRead`),
+/// so the server in the same process goes on untouched. Tests of the control server's suite
+/// (its set-up, and its serialization: the faults are process-wide).
+extension ControlServerTests {
+    @Test func aFailedClientSendNamesTheSocketAndTheReason() throws {
+        let server = try start()
+        defer { server.stop() }
+        let client = try ControlClient(path: scratch.socket)
+        Syscalls.injected.arm(.clientSend, errno: EPIPE)
+        let error = #expect(throws: ControlClientError.self) { try client.send(ControlRequestLine(request: .status)) }
+        #expect(error == .system(path: scratch.socket, call: "send", errno: EPIPE))
+        #expect(error?.description == "cannot talk to turnstiled on \(scratch.socket): send failed: Broken pipe")
+        #expect(recorder.requests.isEmpty)
+    }
+
+    @Test func aFailedClientPollOrReadNamesTheSocketAndTheReason() throws {
+        let server = try start()
+        defer { server.stop() }
+        let client = try ControlClient(path: scratch.socket)
+        try client.send(ControlRequestLine(request: .status))
+
+        Syscalls.injected.arm(.clientPoll, errno: ENOMEM)
+        let pollError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: 5) }
+        #expect(pollError?.description == "cannot talk to turnstiled on \(scratch.socket): poll failed: Cannot allocate memory")
+
+        Syscalls.injected.arm(.clientRead, errno: EIO)
+        let readError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: 5) }
+        #expect(readError == .system(path: scratch.socket, call: "read", errno: EIO))
+        #expect(readError?.description == "cannot talk to turnstiled on \(scratch.socket): read failed: Input/output error")
+
+        // The server took none of them: its reply is still there to read.
+        #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
+        #expect(server.statistics.systemCallFailures == 0)
+    }
+}

@@ -1,0 +1,61 @@
+import Logging
+import Testing
+@testable import ControllerDaemon
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ControlServerTests {
+    /// The log handler's write to standard error, failed on purpose: a line that cannot be
+    /// written is dropped after one try, never retried in a loop. Nested in the control
+    /// server's suite for its serialization.
+    @Suite("Log handler faults")
+    final class PlainLogHandlerFaultTests {
+        /// Standard error, as the handler sees it: a pipe the test reads.
+        let stderrRead: Int32
+        let stderrWrite: Int32
+        let logger: Logger
+
+        init() throws {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            stderrRead = ends[0]
+            stderrWrite = ends[1]
+            _ = fcntl(stderrRead, F_SETFL, O_NONBLOCK)
+            let descriptor = stderrWrite
+            logger = Logger(label: "test") { PlainLogHandler(label: $0, journal: true, descriptor: descriptor) }
+            Syscalls.injected.disarmAll()
+        }
+
+        deinit {
+            Syscalls.injected.disarmAll()
+            close(stderrRead)
+            close(stderrWrite)
+        }
+
+        /// What the handler wrote so far.
+        private func written() -> String {
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            let count = bytes.withUnsafeMutableBytes { read(stderrRead, $0.baseAddress, $0.count) }
+            return count <= 0 ? "" : String(decoding: bytes[..<count], as: UTF8.self)
+        }
+
+        @Test func aLineThatCannotBeWrittenIsDroppedAfterOneTry() {
+            Syscalls.injected.arm(.logWrite, errno: EPIPE, count: 3)
+            logger.warning("lost")
+            #expect(Syscalls.injected.pending(.logWrite) == 2, "one write, not a retry loop")
+            #expect(written() == "")
+
+            Syscalls.injected.disarmAll()
+            logger.warning("after")
+            #expect(written() == "<4>after\n")
+        }
+
+        @Test func aWriteInterruptedByASignalIsMadeAgain() {
+            Syscalls.injected.arm(.logWrite, errno: EINTR)
+            logger.error("interrupted")
+            #expect(written() == "<3>interrupted\n")
+        }
+    }
+}

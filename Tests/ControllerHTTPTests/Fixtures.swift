@@ -1,0 +1,56 @@
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import ControllerDaemon
+@testable import ControllerHTTP
+
+/// A snapshot with every field set to something recognisable.
+func fixedSnapshot(
+    phase: String = "running", degradedReason: String? = nil, state: String = "unlocked",
+    counters: [String: Int] = ["coins": 7, "passages": 4, "expiredCredits": 1, "ignored": 2],
+    events: Int = 20, droppedCommands: Int = 1, lostEdges: Int = 2, traceLosses: Int = 3
+) -> DaemonSnapshot {
+    DaemonSnapshot(
+        phase: phase, degradedReason: degradedReason, state: state, credit: 2, counters: counters,
+        uptimeSeconds: 61.25, board: "sim <test> & co", chip: "simchip0 [sim]", events: events,
+        queueDepth: 4, droppedCommands: droppedCommands, lostEdges: lostEdges, traceLosses: traceLosses,
+        lastTransitions: [
+            TransitionSummary(time: 1.5, from: "locked", event: "coin", to: "unlocked"),
+            TransitionSummary(time: 3.25, from: "unlocked", event: "push", to: "locked"),
+        ]
+    )
+}
+
+/// A snapshot the test can change between requests, as the daemon's would.
+final class SnapshotSource: Sendable {
+    private let current: Mutex<DaemonSnapshot>
+
+    init(_ snapshot: DaemonSnapshot) {
+        current = Mutex(snapshot)
+    }
+
+    func set(_ snapshot: DaemonSnapshot) {
+        current.withLock { $0 = snapshot }
+    }
+
+    func get() -> DaemonSnapshot {
+        current.withLock { $0 }
+    }
+}
+
+/// Runs `test` against the server's routes in process (no socket).
+func withRoutes<Value>(
+    _ source: SnapshotSource, metrics: TurnstileMetrics = TurnstileMetrics(),
+    _ test: @Sendable (any TestClientProtocol) async throws -> Value
+) async throws -> Value {
+    let server = StatusServer(port: 0, metrics: metrics) { source.get() }
+    return try await server.makeApplication().test(.router, test)
+}
+
+/// The value of one series (`name{labels}` exactly as emitted) in a Prometheus text body.
+func sample(_ body: String, _ series: String) -> Double? {
+    for line in body.split(separator: "\n") where line.hasPrefix(series + " ") {
+        return Double(line.dropFirst(series.count + 1))
+    }
+    return nil
+}

@@ -1,0 +1,221 @@
+import ControllerFSM
+import Foundation
+import GRDB
+import Testing
+import Turnstile
+@testable import ControllerStore
+
+@Suite("CountStore: recording")
+struct CountStoreTests {
+    @Test("a new file gets the schema, WAL and synchronous FULL")
+    func schemaAndPragmas() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        let (journal, tables) = try store.database.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+        }
+        #expect(journal == "wal")
+        let writerSynchronous = try store.database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(writerSynchronous == 2, "FULL is 2")
+        #expect(Set(tables).isSuperset(of: ["events", "daily_totals", "totals", "sessions"]))
+        #expect(try store.totals() == .zero)
+    }
+
+    @Test("each counter's increase is one row in the state before the step, and in the totals")
+    func counterDiffsBecomeRows() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        let origin = Date(timeIntervalSince1970: 1_700_000_000)
+        try store.beginTestSession(at: origin)
+        var tape = LedgerTape()
+        tape.coin()
+        tape.coin()
+        tape.push()
+        tape.push()
+        tape.push()
+        tape.emergency(true)
+        tape.push()
+        tape.emergency(false)
+        let totals = try store.append(tape.take())
+
+        let rows = try store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT time, kind, amount, state FROM events ORDER BY id")
+                .map { "\($0["kind"] as String):\($0["amount"] as Int)@\($0["state"] as String)" }
+        }
+        #expect(rows == [
+            "coins:1@locked", "coins:1@unlocked", "passages:1@unlocked", "passages:1@unlocked",
+            "forcedPushes:1@locked", "emergencyOn:1@locked", "ignored:1@emergency", "emergencyOff:1@emergency",
+        ])
+        let firstTime = try store.database.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(time) FROM events") }
+        let expectedFirstTime: Int64 = 1_700_000_000_000_000_000 + 1_000 + 1_000_000
+        #expect(firstTime == expectedFirstTime, "monotonic time mapped through the session's origin")
+        #expect(totals["coins"] == 2)
+        #expect(totals["passages"] == 2)
+        #expect(totals["forcedPushes"] == 1)
+        #expect(totals["ignored"] == 1)
+        #expect(totals[CountKind.emergencyOn] == 1)
+        #expect(totals[CountKind.emergencyOff] == 1)
+        #expect(totals.state == .locked)
+        #expect(totals.credit == 0)
+        #expect(totals.moneyInvariantHolds)
+        #expect(try store.totals() == totals, "what append returns is what the file holds")
+    }
+
+    @Test("entries missing between two (a ring overflow) lose no count")
+    func gapsKeepTotals() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        try store.beginTestSession()
+        var tape = LedgerTape()
+        for _ in 0..<10 {
+            tape.coin()
+            tape.push()
+        }
+        tape.coin()
+        var entries = tape.take()
+        // Keep every third entry: the store sees jumps of several counts at once.
+        entries = entries.enumerated().filter { $0.offset % 3 == 2 || $0.offset == entries.count - 1 }.map(\.element)
+        let totals = try store.append(entries)
+        #expect(totals["coins"] == 11)
+        #expect(totals["passages"] == 10)
+        #expect(totals.credit == 1)
+        #expect(totals.moneyInvariantHolds)
+        let rowSum = try store.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT SUM(amount) FROM events WHERE kind = 'coins'")
+        }
+        #expect(rowSum == 11)
+    }
+
+    @Test("credit standing when the daemon stopped is booked as voided, and the money balances")
+    func creditVoidedOnRestart() throws {
+        let scratch = try ScratchDirectory()
+        do {
+            let store = try CountStore.open(path: scratch.file())
+            try store.beginTestSession()
+            var tape = LedgerTape()
+            tape.coin()
+            tape.coin()
+            tape.coin()
+            tape.push()
+            let before = try store.append(tape.take())
+            #expect(before.credit == 2)
+            #expect(before.moneyInvariantHolds)
+            // A crash: no endSession, no close.
+        }
+        let store = try CountStore.open(path: scratch.file())
+        #expect(try store.totals().credit == 2, "the file still knows the credit that stood")
+        let after = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
+        #expect(after[CountKind.creditsVoidedByRestart] == 2)
+        #expect(after.credit == 0)
+        #expect(after.state == .locked)
+        #expect(after.moneyInvariantHolds)
+        #expect(try store.totals() == after)
+
+        // The next run counts from zero again; totals add up over both runs.
+        var second = LedgerTape()
+        second.coin()
+        second.push()
+        let end = try store.append(second.take())
+        #expect(end["coins"] == 4)
+        #expect(end["passages"] == 2)
+        #expect(end.moneyInvariantHolds)
+        // A clean stop with no credit voids nothing.
+        try store.endSession(at: Date(timeIntervalSince1970: 1_700_000_200))
+        let third = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_300))
+        #expect(third[CountKind.creditsVoidedByRestart] == 2)
+        #expect(third.moneyInvariantHolds)
+        let voidRow = try store.database.read { db in
+            try Row.fetchOne(db, sql: "SELECT state, amount, session FROM events WHERE kind = ?", arguments: [CountKind.creditsVoidedByRestart])
+        }
+        #expect(voidRow?["state"] == "unlocked")
+        #expect(voidRow?["amount"] == 2)
+        #expect(voidRow?["session"] == 2 as Int64)
+    }
+
+    @Test("closing and reopening keeps every total, credit, state and the last event time")
+    func reopenKeepsTotals() throws {
+        let scratch = try ScratchDirectory()
+        var store = try CountStore.open(path: scratch.file())
+        try store.beginTestSession()
+        var tape = LedgerTape()
+        for index in 0..<50 {
+            tape.coin()
+            if index % 3 != 0 { tape.push() } else { tape.expire() }
+        }
+        tape.coin()
+        let committed = try store.append(tape.take())
+        #expect(committed.lastEventUnixNanoseconds != nil)
+        try store.endSession(at: Date(timeIntervalSince1970: 1_700_001_000))
+        try store.close()
+        store = try CountStore.open(path: scratch.file())
+        #expect(try store.totals() == committed)
+        let reader = try CountStore.openForReading(path: scratch.file())
+        #expect(try reader.totals() == committed)
+    }
+
+    @Test("a counter going back within a session is refused and nothing of the batch is written")
+    func counterWentBackwards() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        try store.beginTestSession()
+        var tape = LedgerTape()
+        tape.coin()
+        tape.coin()
+        try store.append(tape.take())
+        var restarted = LedgerTape()
+        restarted.push()
+        restarted.coin()
+        #expect(throws: StoreError.counterWentBackwards(path: scratch.file(), counter: "coins", from: 2, to: 0)) {
+            try store.append(restarted.take())
+        }
+        #expect(try store.totals()["coins"] == 2)
+        #expect(try store.totals()["forcedPushes"] == 0)
+    }
+
+    @Test("a second writer is refused while the first holds the file; a reader is not")
+    func oneWriterAtATime() throws {
+        let scratch = try ScratchDirectory()
+        let first = try CountStore.open(path: scratch.file())
+        try first.beginTestSession()
+        let error = #expect(throws: StoreError.inUse(path: scratch.file())) { try CountStore.open(path: scratch.file()) }
+        #expect("\(error!)".contains("another turnstiled"))
+        #expect(try CountStore.openForReading(path: scratch.file()).totals() == .zero)
+        try first.close()
+        let second = try CountStore.open(path: scratch.file())
+        #expect(try second.totals() == .zero)
+    }
+
+    @Test("a file deleted under the store stops the recording with a message")
+    func fileDeleted() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        try store.beginTestSession()
+        var tape = LedgerTape()
+        tape.coin()
+        try store.append(tape.take())
+        try FileManager.default.removeItem(atPath: scratch.file())
+        tape.push()
+        let error = #expect(throws: StoreError.fileReplaced(path: scratch.file())) { try store.append(tape.take()) }
+        #expect("\(error!)".contains("deleted or replaced"))
+    }
+
+    @Test("appending before a session began is refused")
+    func noSession() throws {
+        let scratch = try ScratchDirectory()
+        let store = try CountStore.open(path: scratch.file())
+        var tape = LedgerTape()
+        tape.coin()
+        #expect(throws: StoreError.noSession(path: scratch.file())) { try store.append(tape.take()) }
+    }
+}
+
+@Test("the store's counter fields are the controller's counters, in the same order")
+func counterFieldsMatch() {
+    #expect(TurnstileCounters.fields.map(\.name) == TurnstileCounters.names)
+    var counters = TurnstileCounters()
+    counters.coins = 1; counters.passages = 2; counters.forcedPushes = 3; counters.expiredCredits = 4
+    counters.faults = 5; counters.coinsOutOfService = 6; counters.repairs = 7; counters.freePassages = 8
+    counters.ignored = 9
+    #expect(TurnstileCounters.fields.map { counters[keyPath: $0.value] } == counters.all.map(\.value))
+}

@@ -1,0 +1,350 @@
+import ControllerFSM
+import Dispatch
+import Foundation
+import GRDB
+import PropertyBased
+import Synchronization
+import Testing
+import Turnstile
+@testable import ControllerStore
+
+/// A store that cannot write for a while (a full disk, failing storage) and then can: every
+/// counted coin ends up durable, in the database or, at a stop during the outage, in the file of
+/// unwritten counts the next start takes in.
+@Suite("StoreRecorder: outages that heal")
+struct StoreOutageTests {
+    /// A fresh database in its own directory, with a session begun: the start of every test
+    /// here. The directory is returned so that it lives as long as the test holds it.
+    static func storeInSession() throws -> (scratch: ScratchDirectory, path: String, store: CountStore) {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file()
+        let store = try CountStore.open(path: path)
+        try store.beginTestSession()
+        return (scratch, path, store)
+    }
+
+    /// What the recorder's callbacks saw.
+    final class Seen: Sendable {
+        let failures = Guarded<[StoreError]>([])
+        let recoveries = Guarded<[StoreRecovery]>([])
+        let commits = Atomic<Int>(0)
+    }
+
+    static let fastRetry: ClosedRange<Duration> = .milliseconds(1)...(.milliseconds(8))
+
+    func recorder(
+        _ store: CountStore, _ ring: RecordRing<LedgerEntry>, _ seen: Seen, maximumPending: Int = StoreRecorder.maximumPendingEntries
+    ) -> StoreRecorder {
+        StoreRecorder(
+            store: store, ledger: ring, drainInterval: .milliseconds(1), maximumPendingEntries: maximumPending,
+            retryDelays: Self.fastRetry,
+            onCommit: { _ in seen.commits.add(1, ordering: .relaxed) },
+            onFailure: { error in seen.failures.withLock { $0.append(error) } },
+            onRecovered: { recovery in seen.recoveries.withLock { $0.append(recovery) } })
+    }
+
+    /// Waits (generously: a loaded machine) until `condition` holds.
+    func eventually(_ what: Comment, _ condition: () -> Bool, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(condition(), what, sourceLocation: sourceLocation)
+    }
+
+    /// The store's counters against the tape's, kind by kind.
+    func expectTotals(_ totals: DurableTotals, equal tape: LedgerTape, voided: Int = 0, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        for (name, field) in TurnstileCounters.fields {
+            #expect(totals[name] == tape.counters[keyPath: field], "\(name)", sourceLocation: sourceLocation)
+        }
+        #expect(totals[CountKind.creditsVoidedByRestart] == voided, sourceLocation: sourceLocation)
+        #expect(totals.moneyInvariantHolds, sourceLocation: sourceLocation)
+    }
+
+    @Test("a full disk: the write is retried, commits when there is room again, and the recovery is told once")
+    func retriesUntilTheDiskHasRoom() throws {
+        let session = try Self.storeInSession()
+        let store = session.store
+        let ring = RecordRing<LedgerEntry>(capacity: 64)
+        let seen = Seen()
+        let recorder = recorder(store, ring, seen)
+        recorder.start()
+        var tape = LedgerTape()
+        store.injectedWriteFault.store(ResultCode.SQLITE_FULL.rawValue, ordering: .relaxed)
+        // 400 pulses through a ring of 64 while the disk is full: the recorder keeps draining.
+        for index in 0..<400 {
+            if index % 5 == 4 { tape.push() } else { tape.coin() }
+            for entry in tape.take() {
+                while ring.pendingCount >= ring.capacity { Thread.sleep(forTimeInterval: 0.000_5) }
+                ring.record(entry)
+            }
+        }
+        eventually("the failure was told") { !seen.failures.withLock { $0.isEmpty } }
+        #expect(recorder.hasFailed)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(try store.totals()["coins"] == 0, "nothing committed while the disk is full")
+        store.injectedWriteFault.store(0, ordering: .relaxed)
+        eventually("the recovery was told") { !seen.recoveries.withLock { $0.isEmpty } }
+        #expect(!recorder.hasFailed)
+        #expect(recorder.stopAndWait() == .complete)
+        expectTotals(try store.totals(), equal: tape)
+        #expect(ring.lostCount == 0)
+        #expect(seen.failures.withLock { $0.count } == 1, "told once per outage, not once per try")
+        let failure = try #require(seen.failures.withLock { $0.first })
+        #expect("\(failure)".contains("the disk is full"))
+        let recovery = try #require(seen.recoveries.withLock { $0.first })
+        #expect(seen.recoveries.withLock { $0.count } == 1)
+        #expect(recovery.detailLost == 0)
+        let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }
+        #expect(rows == 400, "every step kept its own row")
+    }
+
+    @Test("a genuinely full database (SQLite's max_page_count): SQLITE_FULL, then the same batch commits once there is room")
+    func genuineSQLiteFull() throws {
+        let session = try Self.storeInSession()
+        let store = session.store
+        let pages = try store.database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
+        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }
+        var tape = LedgerTape()
+        for _ in 0..<2_000 { tape.coin() }
+        let batch = tape.take()
+        #expect {
+            try store.append(batch)
+        } throws: { error in
+            guard case .sqlite(_, _, let code, _) = error as? StoreError else { return false }
+            return code & 0xFF == ResultCode.SQLITE_FULL.rawValue && "\(error)".contains("the disk is full")
+        }
+        #expect(try store.totals()["coins"] == 0, "the failed transaction left nothing")
+        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        try store.append(batch)
+        expectTotals(try store.totals(), equal: tape)
+    }
+
+    @Test("an outage longer than the pending entries: the totals stay exact, the steps without rows are counted")
+    func pendingOverflowKeepsTotals() throws {
+        let session = try Self.storeInSession()
+        let store = session.store
+        let ring = RecordRing<LedgerEntry>(capacity: 16)
+        let seen = Seen()
+        let recorder = recorder(store, ring, seen, maximumPending: 8)
+        recorder.start()
+        store.injectedWriteFault.store(ResultCode.SQLITE_IOERR.rawValue, ordering: .relaxed)
+        var tape = LedgerTape()
+        for index in 0..<300 {
+            if index % 3 == 2 { tape.push() } else { tape.coin() }
+            for entry in tape.take() {
+                while ring.pendingCount >= ring.capacity { Thread.sleep(forTimeInterval: 0.000_5) }
+                ring.record(entry)
+            }
+        }
+        while ring.pendingCount > 0 { Thread.sleep(forTimeInterval: 0.001) }
+        store.injectedWriteFault.store(0, ordering: .relaxed)
+        eventually("the recovery was told") { !seen.recoveries.withLock { $0.isEmpty } }
+        #expect(recorder.stopAndWait() == .complete)
+        expectTotals(try store.totals(), equal: tape)
+        let recovery = try #require(seen.recoveries.withLock { $0.first })
+        #expect(recovery.detailLost == 300 - 8, "all but the 8 kept in full")
+        #expect("\(try #require(recovery.lastError))".contains("dmesg"), "an I/O error says to check the disk")
+    }
+
+    @Test("a ring that lost its last entries: the closing entry brings their counts")
+    func closingEntryBringsLostCounts() throws {
+        let session = try Self.storeInSession()
+        let store = session.store
+        let ring = RecordRing<LedgerEntry>(capacity: 4)
+        var tape = LedgerTape()
+        var last: LedgerEntry?
+        for _ in 0..<50 {
+            tape.coin()
+            tape.push()
+            for entry in tape.take() {
+                ring.record(entry)
+                last = entry
+            }
+        }
+        #expect(ring.lostCount == 96)
+        let recorder = recorder(store, ring, Seen())
+        recorder.start()
+        #expect(recorder.stopAndWait(closingEntry: last) == .complete)
+        expectTotals(try store.totals(), equal: tape)
+    }
+
+    @Test("stopped while the disk is still full: the counts are kept beside the database, stats shows them, the next run takes them in")
+    func stopDuringOutageKeepsTheCounts() throws {
+        let session = try Self.storeInSession()
+        let path = session.path
+        var store = session.store
+        var tape = LedgerTape()
+        tape.coin()
+        tape.push()
+        try store.append(tape.take())
+        let ring = RecordRing<LedgerEntry>(capacity: 64)
+        let seen = Seen()
+        let recorder = recorder(store, ring, seen)
+        recorder.start()
+        store.injectedWriteFault.store(ResultCode.SQLITE_FULL.rawValue, ordering: .relaxed)
+        for _ in 0..<5 { tape.coin() }
+        tape.push()
+        for entry in tape.take() { ring.record(entry) }
+        eventually("the failure was told") { !seen.failures.withLock { $0.isEmpty } }
+        let ending = recorder.stopAndWait()
+        guard case .unwritten(let counts, let kept, let error, let keepError) = ending else {
+            Issue.record("expected unwritten counts, got \(ending)")
+            return
+        }
+        #expect(kept == UnwrittenCounts.path(forDatabase: path) && keepError == nil)
+        #expect("\(error)".contains("the disk is full"))
+        #expect(counts.counts == ["coins": 5, "passages": 1])
+        #expect(counts.credit == 4 && counts.state == .unlocked)
+        #expect(FileManager.default.fileExists(atPath: kept))
+        try store.close()
+
+        // stats, before any run: the totals include them, and say so.
+        let reader = try CountStore.openForReading(path: path)
+        let stats = try reader.stats()
+        #expect(stats.unwritten == counts)
+        expectTotals(stats.totals, equal: tape)
+        #expect(stats.totals.credit == 4)
+        try reader.close()
+        #expect(FileManager.default.fileExists(atPath: kept), "a reader never writes")
+
+        // The next run takes them in, books the standing credit as voided, and removes the file.
+        store = try CountStore.open(path: path)
+        #expect(store.pendingUnwritten == counts)
+        let begun = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
+        expectTotals(begun, equal: tape, voided: 4)
+        expectTotals(try store.totals(), equal: tape, voided: 4)
+        #expect(!FileManager.default.fileExists(atPath: kept))
+        #expect(store.pendingUnwritten == nil)
+        try store.close()
+    }
+
+    @Test("counts taken in once: a file left behind by a run that stopped before removing it adds nothing again")
+    func takenInOnce() throws {
+        let session = try Self.storeInSession()
+        let path = session.path
+        var store = session.store
+        var tape = LedgerTape()
+        tape.coin()
+        let counts = try #require(try store.unwrittenCounts(of: tape.take()))
+        try store.keep(counts)
+        let text = try String(contentsOfFile: UnwrittenCounts.path(forDatabase: path), encoding: .utf8)
+        try store.close()
+        store = try CountStore.open(path: path)
+        try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
+        try store.close()
+        // As if that run had crashed before removing the file.
+        try text.write(toFile: UnwrittenCounts.path(forDatabase: path), atomically: true, encoding: .utf8)
+        store = try CountStore.open(path: path)
+        let totals = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_200))
+        #expect(totals["coins"] == 1)
+        #expect(totals[CountKind.creditsVoidedByRestart] == 1)
+        try store.close()
+    }
+
+    @Test("a damaged file of unwritten counts is refused by line, and kept", arguments: [
+        ("turnstiled unwritten counts v1\nsession 1\ntime 5\nstate unlocked\ncredit 1\ncoins x\n", 6, "coins x is not an integer"),
+        ("turnstiled unwritten counts v1\nsession 1\ntime 5\nstate unlocked\ncredit 1\ncoins -3\n", 6, "coins -3 is not an integer in 1..."),
+        ("turnstiled unwritten counts v1\nsession 1\ntime 5\nstate nowhere\ncredit 1\n", 4, "unknown state nowhere"),
+        ("turnstiled unwritten counts v1\nsession 1\ntime 5\nstate locked\ncredit 0\ndollars 3\n", 6, "unknown name dollars"),
+        ("something else\n", 1, "the first line"),
+    ])
+    func damagedUnwrittenFile(text: String, line: Int, reason: String) throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file()
+        try CountStore.open(path: path).close()
+        let file = UnwrittenCounts.path(forDatabase: path)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect {
+            try CountStore.open(path: path)
+        } throws: { error in
+            guard case .invalidUnwrittenFile(let where_, let at, let why) = error as? StoreError else { return false }
+            return where_ == file && at == line && why.contains(reason)
+        }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
+    }
+
+    /// One step of a random run: a turnstile action, or the store's health changing.
+    enum Op {
+        case coin, push, expire, emergency(Bool), fail(Int32), heal, pause
+    }
+
+    static let faults: [Int32] = [
+        ResultCode.SQLITE_FULL.rawValue, ResultCode.SQLITE_IOERR.rawValue, ResultCode.SQLITE_IOERR_WRITE.rawValue,
+        ResultCode.SQLITE_IOERR_FSYNC.rawValue,
+    ]
+
+    static func op(_ kind: Int, _ parameter: Int) -> Op {
+        switch kind {
+        case 0..<40: .coin
+        case 40..<70: .push
+        case 70..<75: .expire
+        case 75..<80: .emergency(parameter % 2 == 0)
+        case 80..<88: .fail(faults[parameter % faults.count])
+        case 88..<96: .heal
+        default: .pause
+        }
+    }
+
+    @Test("random coins and pushes over a store that fails at random and heals: every count durable, the outage told and ended")
+    func randomOutages() async {
+        let ops = zip(Gen.int(in: 0...99), Gen.int(in: 0...7)).array(of: 1...150)
+        let settings = zip(Gen.int(in: 2...32), Gen.bool)
+        await propertyCheck(count: 40, input: zip(ops, settings)) { ops, settings in
+            let (maximumPending, healAtEnd) = settings
+            do {
+                try Self.run(ops.map { Self.op($0.0, $0.1) }, maximumPending: maximumPending, healAtEnd: healAtEnd)
+            } catch {
+                Issue.record("the run failed: \(error)")
+            }
+        }
+    }
+
+    static func run(_ ops: [Op], maximumPending: Int, healAtEnd: Bool) throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file()
+        let store = try CountStore.open(path: path)
+        try store.beginTestSession()
+        let ring = RecordRing<LedgerEntry>(capacity: 16)
+        let seen = Seen()
+        let recorder = StoreOutageTests().recorder(store, ring, seen, maximumPending: maximumPending)
+        recorder.start()
+        var tape = LedgerTape()
+        var last: LedgerEntry?
+        for op in ops {
+            switch op {
+            case .coin: tape.coin()
+            case .push: tape.push()
+            case .expire: tape.expire()
+            case .emergency(let on): tape.emergency(on)
+            case .fail(let code): store.injectedWriteFault.store(code, ordering: .relaxed)
+            case .heal: store.injectedWriteFault.store(0, ordering: .relaxed)
+            case .pause: Thread.sleep(forTimeInterval: 0.002)
+            }
+            // As the controller does: a full ring loses the entry (the closing entry makes up).
+            for entry in tape.take() {
+                ring.record(entry)
+                last = entry
+            }
+        }
+        if healAtEnd { store.injectedWriteFault.store(0, ordering: .relaxed) }
+        let ending = recorder.stopAndWait(closingEntry: last)
+        let failures = seen.failures.withLock { $0.count }
+        let recoveries = seen.recoveries.withLock { $0.count }
+        if healAtEnd || store.injectedWriteFault.load(ordering: .relaxed) == 0 {
+            #expect(ending == .complete)
+            #expect(recoveries == failures, "every outage ended, and was told ended")
+            #expect(!recorder.hasFailed)
+            StoreOutageTests().expectTotals(try store.totals(), equal: tape)
+            #expect(try store.totals().credit == tape.credit)
+            try store.close()
+            return
+        }
+        #expect(failures >= recoveries, "no recovery without a failure")
+        if case .unwritten(_, _, _, let keepError) = ending { #expect(keepError == nil) }
+        try store.close()
+        // Every count is in the database or in the file, which the next start takes in.
+        let next = try CountStore.open(path: path)
+        let totals = try next.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
+        StoreOutageTests().expectTotals(totals, equal: tape, voided: tape.credit)
+        try next.close()
+    }
+}

@@ -1,0 +1,126 @@
+import ControllerFSM
+import Foundation
+import GRDB
+import PropertyBased
+import Testing
+@testable import ControllerStore
+
+/// A database that passes `quick_check` but holds values turnstiled never writes (a hand edit,
+/// another program): every read checks what it gets, and refuses it naming the table, the row,
+/// the column and the value, instead of trapping on it or adding to it.
+@Suite("CountStore: values read from the file are checked")
+struct StoredValueTests {
+    /// A database with a finished session (3 coins, 2 passages, credit 1) and its day's totals.
+    func database(in scratch: ScratchDirectory) throws -> String {
+        let store = try CountStore.open(path: scratch.file())
+        try store.beginTestSession()
+        var tape = LedgerTape()
+        for _ in 0..<3 { tape.coin() }
+        tape.push()
+        tape.push()
+        try store.append(tape.take())
+        try store.close()
+        return scratch.file()
+    }
+
+    /// Changes the file with SQL, as another program would.
+    func tamper(_ path: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var sql: String
+        var table: String
+        var row: String
+        var column: String
+        var value: String
+        /// Whether opening for recording reads it (it reads totals and sessions; only `stats`
+        /// reads the days).
+        var readByOpen = true
+        var testDescription: String { "\(table).\(column) = \(value)" }
+    }
+
+    static let cases: [Case] = [
+        Case(sql: "UPDATE totals SET amount = 'many' WHERE kind = 'coins'", table: "totals", row: #"kind "coins""#, column: "amount", value: #"the text "many""#),
+        Case(sql: "UPDATE totals SET amount = 9223372036854775807 WHERE kind = 'coins'", table: "totals", row: #"kind "coins""#, column: "amount", value: "9223372036854775807"),
+        Case(sql: "UPDATE totals SET amount = -1 WHERE kind = 'passages'", table: "totals", row: #"kind "passages""#, column: "amount", value: "-1"),
+        Case(sql: "UPDATE totals SET amount = 2.5 WHERE kind = 'coins'", table: "totals", row: #"kind "coins""#, column: "amount", value: "the real number 2.5"),
+        Case(sql: "UPDATE totals SET kind = x'00ff' WHERE kind = 'coins'", table: "totals", row: "kind a blob of 2 bytes", column: "kind", value: "a blob of 2 bytes"),
+        Case(sql: "UPDATE sessions SET credit = 'x'", table: "sessions", row: "id 1", column: "credit", value: #"the text "x""#),
+        Case(sql: "UPDATE sessions SET state = 'flying'", table: "sessions", row: "id 1", column: "state", value: #"the text "flying""#),
+        Case(sql: "UPDATE sessions SET lastEntry = 'late'", table: "sessions", row: "id 1", column: "lastEntry", value: #"the text "late""#),
+        Case(sql: "UPDATE daily_totals SET amount = 'x' WHERE kind = 'coins'", table: "daily_totals", row: #"day "2023-11-14", kind "coins""#, column: "amount", value: #"the text "x""#, readByOpen: false),
+        Case(sql: "UPDATE daily_totals SET day = 'yesterday' WHERE kind = 'coins'", table: "daily_totals", row: #"day "yesterday", kind "coins""#, column: "day", value: #"the text "yesterday""#, readByOpen: false),
+        Case(sql: "INSERT INTO daily_totals VALUES ('2023-11-15', 'coins', 576460752303423487)", table: "daily_totals", row: #"day "2023-11-15", kind "coins""#, column: "amount", value: "576460752303423487", readByOpen: false),
+    ]
+
+    @Test("refused by the writer and by stats, naming table, row, column and value; the file is left as it was", arguments: cases)
+    func refused(_ tampered: Case) throws {
+        let scratch = try ScratchDirectory()
+        let path = try database(in: scratch)
+        try tamper(path, tampered.sql)
+        let before = try contents(path)
+        func matches(_ error: any Error) -> Bool {
+            guard case .invalidValue(let at, let table, let row, let column, let value, _) = error as? StoreError else { return false }
+            return at == path && table == tampered.table && row == tampered.row && column == tampered.column && value == tampered.value
+        }
+        if tampered.readByOpen {
+            #expect(performing: { try CountStore.open(path: path) }, throws: matches)
+        }
+        #expect(performing: { try CountStore.openForReading(path: path).stats() }, throws: matches)
+        #expect(try contents(path) == before)
+        let stats = try StatsCommandTests.turnstiled(["stats", "--database", path])
+        #expect(stats.status == 4)
+        #expect(stats.stderr.contains("table \(tampered.table), row \(tampered.row), column \(tampered.column) holds \(tampered.value)"), "\(stats.stderr)")
+    }
+
+    @Test("the largest total read is far enough from Int64.max that the money balance and the next increments cannot overflow")
+    func headroom() {
+        let totals = DurableTotals(
+            counters: Dictionary(uniqueKeysWithValues: CountKind.all.map { ($0, CountStore.maximumCount) }), credit: CountStore.maximumCount,
+            state: .locked, lastEventUnixNanoseconds: nil)
+        _ = totals.moneyInvariantHolds  // traps if the sum overflows
+    }
+
+    @Test("any value put in any checked column: refused by name, or read as a valid count — never a trap")
+    func randomValues() async {
+        let columns: [(table: String, column: String, where_: String)] = [
+            ("totals", "amount", "kind = 'coins'"), ("totals", "kind", "kind = 'passages'"), ("sessions", "credit", "id = 1"),
+            ("sessions", "state", "id = 1"), ("sessions", "lastEntry", "id = 1"), ("daily_totals", "amount", "kind = 'coins'"),
+            ("daily_totals", "day", "kind = 'coins'"), ("daily_totals", "kind", "kind = 'coins'"),
+        ]
+        let values: [String] = [
+            "NULL", "-1", "0", "7", "9223372036854775807", "-9223372036854775808", "576460752303423487", "576460752303423488",
+            "1.5", "1e300", "'x'", "'coins'", "'locked'", "'2024-02-30'", "'2024-02-29'", "x'00'", "''", "'12'",
+        ]
+        let input = zip(Gen.int(in: 0...(columns.count - 1)), Gen.int(in: 0...(values.count - 1)))
+        await propertyCheck(count: 60, input: input) { columnIndex, valueIndex in
+            let (table, column, where_) = columns[columnIndex]
+            do {
+                let scratch = try ScratchDirectory()
+                let path = try database(in: scratch)
+                do {
+                    try tamper(path, "UPDATE \(table) SET \(column) = \(values[valueIndex]) WHERE \(where_)")
+                } catch {
+                    return  // a constraint refused the value (NOT NULL, a duplicate key): nothing to read
+                }
+                do {
+                    let stats = try CountStore.openForReading(path: path).stats()
+                    for kind in CountKind.all { #expect((0...CountStore.maximumCount).contains(stats.totals[kind])) }
+                    #expect((0...CountStore.maximumCount).contains(stats.totals.credit))
+                    _ = stats.periodCounts
+                } catch let error as StoreError {
+                    guard case .invalidValue(_, let refusedTable, _, _, _, _) = error else {
+                        Issue.record("refused with another error: \(error)")
+                        return
+                    }
+                    #expect(refusedTable == table)
+                }
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+}
