@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -18,8 +19,8 @@ struct Check: ParsableCommand {
         // A simulated board is checked as `simulate` would run it.
         if boardFile.backend == .sim { boardFile = try loadSimulatedBoard(board) }
         print("\(board): ok — board \(boardFile.name), backend \(boardFile.backend.rawValue), chip \(boardFile.chip), "
-            + "inputs \(InputRole.allCases.filter { boardFile.inputs[$0] != nil }.map(\.rawValue).joined(separator: " ")), "
-            + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0] != nil }.map(\.rawValue).joined(separator: " "))")
+            + "inputs \(InputRole.allCases.filter { boardFile.inputs[$0.name] != nil }.map(\.rawValue).joined(separator: " ")), "
+            + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0.name] != nil }.map(\.rawValue).joined(separator: " "))")
         guard let script else { return }
         do {
             let scenario = try Scenario.load(path: script, vocabulary: TurnstileSimulation.vocabulary(for: boardFile))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMSim
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import AllocationCounting
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

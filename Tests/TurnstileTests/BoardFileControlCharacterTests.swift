@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 #if canImport(Glibc)

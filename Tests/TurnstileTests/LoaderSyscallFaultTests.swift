@@ -1,4 +1,5 @@
 import Testing
+@testable import ControllerHost
 @testable import Turnstile
 import ControllerSimulation
 

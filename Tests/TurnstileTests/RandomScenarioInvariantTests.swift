@@ -1,6 +1,7 @@
 import ControllerFSM
 import ControllerFSMSim
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

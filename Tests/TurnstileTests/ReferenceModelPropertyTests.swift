@@ -2,6 +2,7 @@ import ControllerFSM
 import ControllerFSMSim
 import PropertyBased
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -252,8 +253,8 @@ struct ReferenceTurnstile {
             (.lock, !(state == .unlocked || state == .emergency)), (.ready, inService), (.inhibit, !inService),
             (.alarm, state == .broken || alarmPulseEnd != nil),
         ]
-        for (role, level) in wanted where controller.output(role) != level {
-            problems.append("output \(role.rawValue) \(controller.output(role) == true ? 1 : 0), model \(level ? 1 : 0)")
+        for (role, level) in wanted where controller.output(role.name) != level {
+            problems.append("output \(role.rawValue) \(controller.output(role.name) == true ? 1 : 0), model \(level ? 1 : 0)")
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }

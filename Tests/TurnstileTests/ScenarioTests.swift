@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

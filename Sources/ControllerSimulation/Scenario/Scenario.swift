@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 /// A simulation script (`turnstiled simulate --script FILE`): timed input actions and the
 /// expectations to check against what the turnstile does.

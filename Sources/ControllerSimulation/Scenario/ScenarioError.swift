@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 /// Why a scenario was refused (the simulator exits with status 2 before anything runs).
 ///

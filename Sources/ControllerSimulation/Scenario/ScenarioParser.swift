@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 /// Turns one scenario line's tokens into a step, remembering what the ordering rules need from
 /// earlier lines.

@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 /// One line of a scenario: what happens, and when in virtual time.
 public struct ScenarioStep: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 /// The names an `expect` may check, passed in by whoever runs the scenario so that the parser
 /// knows nothing of the turnstile's types and a misspelt name is refused before anything runs.

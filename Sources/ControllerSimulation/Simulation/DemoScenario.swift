@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 extension Scenario {
     /// The scenario `turnstiled simulate` plays without `--script`, written for `board`: every

@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 import ControllerFSM
 import ControllerFSMSim
@@ -36,11 +37,11 @@ public struct SimulatedBoard {
             }
         }
         for role in InputRole.allCases {
-            guard let line = board.inputs[role] else { continue }
+            guard let line = board.inputs[role.name] else { continue }
             inputOffsets[role] = place(line.line, activeLow: line.activeLow)
         }
         for role in OutputRole.allCases {
-            guard let line = board.outputs[role] else { continue }
+            guard let line = board.outputs[role.name] else { continue }
             outputRoles[place(line.line, activeLow: line.activeLow)] = role
         }
         let count = Int((names.keys.map(\.rawValue).max() ?? 0) + 1)

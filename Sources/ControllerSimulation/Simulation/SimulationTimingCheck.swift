@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 extension TurnstileSimulation {
     /// Refuses a board whose timings cannot be simulated faithfully: a debounce that outlasts
@@ -14,7 +15,7 @@ extension TurnstileSimulation {
             (.service, "service_pulse", sim.servicePulse),
         ]
         for (role, key, width) in pulses {
-            guard let debounce = board.inputs[role]?.debounce else { continue }
+            guard let debounce = board.inputs[role.name]?.debounce else { continue }
             // The active level is stable from the end of the bounce to the end of the pulse.
             let stable = width - (sim.bounceEdges > 0 ? sim.bounceWindow : .zero)
             if debounce >= stable {
@@ -28,7 +29,7 @@ extension TurnstileSimulation {
         }
         guard sim.bounceEdges > 0 else { return }
         for role in InputRole.allCases {
-            guard let debounce = board.inputs[role]?.debounce else { continue }
+            guard let debounce = board.inputs[role.name]?.debounce else { continue }
             if debounce <= sim.bounceWindow {
                 throw BoardFileError(
                     file: file, location: .keyPath("inputs.\(role.rawValue).debounce"),
@@ -44,12 +45,12 @@ extension TurnstileSimulation {
     /// `TimingRelation`'s). The simulated push holds the push line for sim.push_pulse, its
     /// release bounces for up to sim.bounce_window, and its end is seen a debounce period later:
     /// a jam timeout within that makes every simulated passage a fault.
-    static let simulatedRelations: [TimingRelation] = [
-        TimingRelation(
+    static let simulatedRelations: [TurnstileRelations.Relation] = [
+        TurnstileRelations.Relation(
             key: "turnstile.jam_timeout", relation: "jam_timeout > sim.push_pulse + sim.bounce_window + inputs.push.debounce",
             why: "a simulated push would last past it, and every passage would be a fault",
             value: \.turnstile.jamTimeout,
-            smallest: { $0.sim.pushPulse + bounce($0) + TimingRelation.pushDebounce($0) + .nanoseconds(1) }),
+            smallest: { $0.sim.pushPulse + bounce($0) + TurnstileRelations.pushDebounce($0) + .nanoseconds(1) }),
     ]
 
     /// The simulated bounce at each edge of a pulse, zero for clean edges.
@@ -59,6 +60,6 @@ extension TurnstileSimulation {
     /// and the push line's debounce, the rule `sim.push_pulse` is held to (`checkTimings`).
     /// Shorter, the push never happens, and the credit it was meant to use expires.
     static func shortestPushHold(on board: BoardFile) -> Duration {
-        TimingRelation.pushDebounce(board) + bounce(board) + .nanoseconds(1)
+        TurnstileRelations.pushDebounce(board) + bounce(board) + .nanoseconds(1)
     }
 }

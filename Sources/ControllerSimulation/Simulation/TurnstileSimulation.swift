@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 import ControllerFSM
 import ControllerFSMSim
@@ -79,11 +80,11 @@ public final class TurnstileSimulation {
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
                     reason: "a push hold of \(hold.secondsText) s is too short: it must outlast inputs.push.debounce "
-                        + "(\(TimingRelation.pushDebounce(board).secondsText) s) and sim.bounce_window (\(bounce(board).secondsText) s), "
+                        + "(\(TurnstileRelations.pushDebounce(board).secondsText) s) and sim.bounce_window (\(bounce(board).secondsText) s), "
                         + "or the push is never seen",
-                    hint: "the smallest that works on this board is \(TimingRelation.roundedUp(shortestPushHold(on: board)).secondsText) s")
+                    hint: "the smallest that works on this board is \(TimingRelations.roundedUp(shortestPushHold(on: board)).secondsText) s")
             }
-            guard let line = board.inputs[role] else {
+            guard let line = board.inputs[role.name] else {
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
                     reason: "this board has no \(role.rawValue) input",
@@ -113,10 +114,10 @@ public final class TurnstileSimulation {
     /// The input line `action` drives and, for a pulse, how long it holds it active.
     private static func drive(of action: ScenarioAction, on board: BoardFile) -> (InputRole, Duration?)? {
         switch action {
-        case .coin: (.coin, board.simulatedPulseWidth(.coin))
-        case .push: (.push, board.simulatedPulseWidth(.push))
+        case .coin: (.coin, board.simulatedPulseWidth(InputRole.coin))
+        case .push: (.push, board.simulatedPulseWidth(InputRole.push))
         case .pushHold(let hold): (.push, hold)
-        case .repair: (.service, board.simulatedPulseWidth(.service))
+        case .repair: (.service, board.simulatedPulseWidth(InputRole.service))
         case .emergency: (.emergency, nil)
         default: nil
         }
@@ -259,7 +260,7 @@ public final class TurnstileSimulation {
             return credit == value ? nil : failure("expected credit \(value), but it is \(credit)")
         case .expectOutput(let name, let value):
             let role = OutputRole(rawValue: name)!
-            let actual = controller.output(role) ?? false
+            let actual = controller.output(role.name) ?? false
             return actual == value ? nil : failure("expected output \(name) to be \(value ? 1 : 0), but it is \(actual ? 1 : 0)")
         default:
             return nil

@@ -1,6 +1,7 @@
 import ControllerFSM
 import ControllerFSMGpiod
 import ControllerFSMSim
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

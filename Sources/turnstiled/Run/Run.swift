@@ -5,6 +5,7 @@ import ControllerFSMSim
 import Foundation
 import Logging
 import ServiceLifecycle
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 import ControllerDaemon
@@ -222,7 +223,7 @@ struct Run: AsyncParsableCommand {
             : journal ? JournalReporter(logger: logger) as any SimulationReporter
             : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chipText)")
         for role in OutputRole.allCases {
-            if let level = controller.output(role) { printer.output(role, value: level, at: .zero) }
+            if let level = controller.output(role.name) { printer.output(role, value: level, at: .zero) }
         }
         let origin = source.startInstant()
         do {
@@ -328,7 +329,7 @@ struct Run: AsyncParsableCommand {
             reporter.stopAndWait(end: stoppedAt)
             // Every count the controller made, committed before the lines are released; where
             // the controller stood goes last, in case its ring lost the last steps.
-            let closing = LedgerEntry(
+            let closing = LedgerEntry<TurnstileApplication>(
                 time: stoppedAt, state: controller.state, credit: controller.credit, counters: controller.counters, cause: nil)
             if let ending = storeRecorder?.stopAndWait(closingEntry: closing) { Self.report(ending, lostSteps: ledger.lostCount, logger: logger) }
             if let store { try? store.endSession(at: Date()) }
@@ -423,13 +424,13 @@ struct Run: AsyncParsableCommand {
     /// One log line per wired role: the line it resolved to and how it is requested.
     private func logLines(of board: BoardFile, on chip: GpiodChip, logger: Logger) throws(GPIOError) {
         for role in InputRole.allCases {
-            guard let line = board.inputs[role] else { continue }
+            guard let line = board.inputs[role.name] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
             let wiring = "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce.secondsText) s"
             logger.info("  \(role.rawValue.padding(9)) input   \(info.id.description.padding(20)) \(wiring)")
         }
         for role in OutputRole.allCases {
-            guard let line = board.outputs[role] else { continue }
+            guard let line = board.outputs[role.name] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
             logger.info("  \(role.rawValue.padding(9)) output  \(info.id.description.padding(20)) \(line.activeLow ? "active-low" : "active-high")")
         }

@@ -1,6 +1,7 @@
 import ControllerFSM
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
