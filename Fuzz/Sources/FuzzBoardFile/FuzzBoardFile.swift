@@ -1,4 +1,5 @@
 import CFuzzDriver
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

@@ -1,5 +1,6 @@
 import ControllerFSM
 import CFuzzDriver
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
