@@ -42,14 +42,14 @@ let package = Package(
         // The turnstile: its machine and its declaration, as a library so tests can drive it.
         .target(
             name: "Turnstile",
-            dependencies: ["ControllerFSM", "ControllerHost"],
+            dependencies: ["ControllerFSM", "ControllerHost", "ControllerSimulation"],
             // boards/sim.toml, compiled into the library (a link, so the board has one source):
             // `turnstiled simulate` runs without a board path or a resource bundle beside it.
             resources: [.embedInCode("Resources/sim.toml")]
         ),
         // The turnstile on the simulated chip: scenario files, simulated boards, the reporters'
         // protocol and the timing checks that `simulate`, `run --script` and the tests use.
-        .target(name: "ControllerSimulation", dependencies: ["Turnstile", "ControllerHost", "ControllerFSM", "ControllerFSMSim"]),
+        .target(name: "ControllerSimulation", dependencies: ["ControllerHost", "ControllerFSM", "ControllerFSMSim"]),
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
         .target(

@@ -24,7 +24,7 @@ public enum TurnstileApplication: ControllerApplication {
             .duration("alarm_pulse", \.alarmPulse, summary: "how long the alarm sounds for a forced push"),
             .choice("fail_mode", \.failMode, summary: "secure: the lock is driven locked on stop; safe: released"),
         ],
-        relations: TurnstileRelations.board)
+        relations: TurnstileRelations.board, simulatedRelations: TurnstileRelations.simulated)
 
     public static func makeContext(_ settings: TurnstileSettings) -> TurnstileContext {
         TurnstileContext(timings: TurnstileTimings(settings))
@@ -68,6 +68,10 @@ public enum TurnstileApplication: ControllerApplication {
     public static let gauges: [GaugeDeclaration<Self>] = [
         GaugeDeclaration("credit", \.credit, voidedByRestart: "creditsVoidedByRestart", summary: "passages paid for and not yet taken"),
     ]
+
+    /// Each passage taken in `unlocked` may break the arm (`simulate --break-probability`).
+    public static let simulatedBreakage: SimulatedBreakage<Self>? = SimulatedBreakage(
+        after: { from, event in from == .unlocked && event == .push }, sends: .fault)
 
     public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }
 

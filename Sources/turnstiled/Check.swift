@@ -23,7 +23,7 @@ struct Check: ParsableCommand {
             + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0.name] != nil }.map(\.rawValue).joined(separator: " "))")
         guard let script else { return }
         do {
-            let scenario = try Scenario.load(path: script, vocabulary: TurnstileSimulation.vocabulary(for: boardFile))
+            let scenario = try Scenario<TurnstileApplication>.load(path: script, vocabulary: TurnstileSimulation.vocabulary(for: boardFile))
             try TurnstileSimulation.check(scenario, against: boardFile)
             print("\(scenario.file): ok — \(scenario.steps.count) steps, ends at \(scenario.endTime.secondsText) s")
         } catch {

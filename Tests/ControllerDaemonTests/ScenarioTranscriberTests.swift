@@ -6,7 +6,7 @@ import ControllerDaemon
 
 /// What the flight recorder writes for what the controller took besides edges: commands as the
 /// control socket sent them, and what no replay can reproduce.
-@Suite("Scenario transcriber: commands and the unreplayable")
+@Suite("Scenario<TurnstileApplication> transcriber: commands and the unreplayable")
 struct ScenarioTranscriberTests {
     func transcribe(_ inputs: [(Double, ControllerInput<TurnstileApplication>)]) -> [String] {
         var transcriber = ScenarioTranscriber(board: .defaultSim, origin: .zero)

@@ -5,7 +5,7 @@ import ControllerSimulation
 
 /// A service pulse takes the turnstile out of order for exactly the repair period; nothing extends
 /// or shortens it.
-@Suite("Scenario: repair")
+@Suite("Scenario<TurnstileApplication>: repair")
 struct RepairScenarioTests {
     struct From: Sendable, CustomTestStringConvertible {
         var state: TurnstileState

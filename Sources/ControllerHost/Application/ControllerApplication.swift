@@ -60,6 +60,26 @@ public protocol ControllerApplication: Sendable {
     static var commands: [DirectCommand<Self>] { get }
     /// What must hold after every step, whatever the inputs.
     static var invariants: [Invariant<Self>] { get }
+    /// The application's own scenario words on top of the generic verbs (`coin` for
+    /// `pulse coin`); none by default.
+    static var scenarioWords: [ScenarioWord<Self>] { get }
+    /// The scenario `simulate` plays without `--script`: it should visit every state `board`
+    /// can reach, with `expect` lines that say it went right.
+    static func demoScenario(for board: Board<Self>) -> String
+    /// `simulate --break-probability`: which steps may break the mechanism, and what that sends.
+    static var simulatedBreakage: SimulatedBreakage<Self>? { get }
+}
+
+/// The simulator's random breakage (`--break-probability P`): after each step `after` names,
+/// the mechanism breaks with probability P and `sends` is sent as a direct command.
+public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
+    public let after: @Sendable (App.State, App.Event) -> Bool
+    public let sends: App.Event
+
+    public init(after: @escaping @Sendable (_ from: App.State, _ event: App.Event) -> Bool, sends: App.Event) {
+        self.after = after
+        self.sends = sends
+    }
 }
 
 extension ControllerApplication {
@@ -67,6 +87,8 @@ extension ControllerApplication {
     public static var gauges: [GaugeDeclaration<Self>] { [] }
     public static var commands: [DirectCommand<Self>] { [] }
     public static var invariants: [Invariant<Self>] { [] }
+    public static var scenarioWords: [ScenarioWord<Self>] { [] }
+    public static var simulatedBreakage: SimulatedBreakage<Self>? { nil }
 
     /// The runtime's own counter, after the application's: events the table did not answer.
     public static var ignoredCounterName: String { "ignored" }

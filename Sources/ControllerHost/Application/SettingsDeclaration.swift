@@ -9,12 +9,18 @@ public struct SettingsDeclaration<App: ControllerApplication>: Sendable {
     /// Smallest values that depend on other values (a relock timeout must outlast the push
     /// line's debounce): `check`, `run`, `simulate` and a reload refuse a board below them.
     public let relations: [TimingRelation<App>]
+    /// Relations a simulated board must keep besides (the turnstile: its jam timeout must
+    /// outlast a simulated push): `simulate`, `check` and a simulated `run` refuse a board below
+    /// them.
+    public let simulatedRelations: [TimingRelation<App>]
 
-    public init(section: String, defaults: App.Settings, keys: [SettingKey<App>], relations: [TimingRelation<App>] = []) {
+    public init(section: String, defaults: App.Settings, keys: [SettingKey<App>], relations: [TimingRelation<App>] = [],
+                simulatedRelations: [TimingRelation<App>] = []) {
         self.section = section
         self.defaults = defaults
         self.keys = keys
         self.relations = relations
+        self.simulatedRelations = simulatedRelations
     }
 
     /// The key called `name`.

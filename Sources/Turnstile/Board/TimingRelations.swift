@@ -65,4 +65,14 @@ package enum TurnstileRelations {
 
     /// The push line's debounce; every loaded board wires push.
     package static func pushDebounce(_ board: BoardFile) -> Duration { board.inputs[.push]?.debounce ?? .zero }
+
+    /// The relations a simulated board is held to besides (`simulate`, `check`, a simulated
+    /// `run`): the simulated push must end before it is a jam.
+    package static let simulated: [Relation] = [
+        Relation(
+            key: "turnstile.jam_timeout", relation: "jam_timeout > sim.push_pulse + sim.bounce_window + inputs.push.debounce",
+            why: "a simulated push would last past it, and every passage would be a fault",
+            value: \.turnstile.jamTimeout,
+            smallest: { $0.sim.pushPulse + ($0.sim.bounceEdges > 0 ? $0.sim.bounceWindow : .zero) + pushDebounce($0) + .nanoseconds(1) }),
+    ]
 }

@@ -218,12 +218,12 @@ struct Run: AsyncParsableCommand {
         }
 
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
-        let printer: any SimulationReporter = json
+        let printer: any SimulationReporter<TurnstileApplication> = json
             ? JSONReporter()
-            : journal ? JournalReporter(logger: logger) as any SimulationReporter
+            : journal ? JournalReporter(logger: logger) as any SimulationReporter<TurnstileApplication>
             : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chipText)")
         for role in OutputRole.allCases {
-            if let level = controller.output(role.name) { printer.output(role, value: level, at: .zero) }
+            if let level = controller.output(role.name) { printer.output(role.name, value: level, at: .zero) }
         }
         let origin = source.startInstant()
         do {
@@ -330,7 +330,7 @@ struct Run: AsyncParsableCommand {
             // Every count the controller made, committed before the lines are released; where
             // the controller stood goes last, in case its ring lost the last steps.
             let closing = LedgerEntry<TurnstileApplication>(
-                time: stoppedAt, state: controller.state, credit: controller.credit, counters: controller.counters, cause: nil)
+                time: stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
             if let ending = storeRecorder?.stopAndWait(closingEntry: closing) { Self.report(ending, lostSteps: ledger.lostCount, logger: logger) }
             if let store { try? store.endSession(at: Date()) }
             control?.stop()
@@ -388,8 +388,8 @@ struct Run: AsyncParsableCommand {
         if expectations.unchecked > 0 {
             Terminal.error("\(expectations.unchecked) expect line(s) of \(script ?? "the script") were not reached: the run stopped at \(stoppedAt.duration(since: origin).secondsText) s")
         }
-        printer.finished(SimulationSummary(
-            state: controller.state, credit: controller.credit, counters: controller.counters,
+        printer.finished(SimulationSummary<TurnstileApplication>(
+            state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
             checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
         guard case .stopped = ending else { throw ExitStatus.gpioError }
@@ -409,9 +409,9 @@ struct Run: AsyncParsableCommand {
         }
     }
 
-    private func loadScript(_ path: String, board: BoardFile) throws -> Scenario {
+    private func loadScript(_ path: String, board: BoardFile) throws -> Scenario<TurnstileApplication> {
         do {
-            let scenario = try Scenario.load(path: path, vocabulary: TurnstileSimulation.vocabulary(for: board))
+            let scenario = try Scenario<TurnstileApplication>.load(path: path, vocabulary: TurnstileSimulation.vocabulary(for: board))
             try TurnstileSimulation.checkTimings(of: board, file: self.board)
             try TurnstileSimulation.check(scenario, against: board)
             return scenario

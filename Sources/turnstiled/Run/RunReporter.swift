@@ -39,7 +39,7 @@ final class RunReporter: @unchecked Sendable {
     private let status: StatusHub
     private let lostEdges: @Sendable () -> Int
     private let origin: MachineInstant
-    private let printer: any SimulationReporter
+    private let printer: any SimulationReporter<TurnstileApplication>
     private let warnings: DaemonWarnings
     private let recorder: FlightRecorder?
     private let notifier: SystemdNotifier
@@ -58,7 +58,7 @@ final class RunReporter: @unchecked Sendable {
 
     init(
         trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<TurnstileApplication>>?, ledger: RecordRing<LedgerEntry<TurnstileApplication>>?,
-        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter,
+        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
         warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onLockLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
@@ -127,7 +127,7 @@ final class RunReporter: @unchecked Sendable {
             records.append(record)
             report(record)
         } write: { write in
-            printer.output(OutputRole(write.role), value: write.value, at: relative(write.time))
+            printer.output(write.role, value: write.value, at: relative(write.time))
             if write.role == .lock, let completed = write.completed {
                 let nanoseconds = completed.nanoseconds &- write.time.nanoseconds
                 lockLatencies.append(nanoseconds / 1_000)
