@@ -97,11 +97,22 @@ extension ControllerApplication {
     /// `/metrics`, `stats`, scenarios and the summary use.
     public static var counterNames: [String] { counters.map(\.name) + [ignoredCounterName] }
 
-    /// The input role called `name`, by its index in ``inputs``.
-    public static func inputIndex(named name: RoleName) -> Int? { inputs.firstIndex { $0.role == name } }
+    /// The input role called `name`, by its index in ``inputs``. A plain loop: the simulated
+    /// drivers look a pulse's width up per pulse, and unspecialised `firstIndex(where:)`
+    /// allocates.
+    public static func inputIndex(named name: RoleName) -> Int? {
+        let inputs = inputs
+        for index in inputs.indices where inputs[index].role == name { return index }
+        return nil
+    }
 
-    /// The output role called `name`, by its index in ``outputs``.
-    public static func outputIndex(named name: RoleName) -> Int? { outputs.firstIndex { $0.role == name } }
+    /// The output role called `name`, by its index in ``outputs`` (a plain loop, as
+    /// ``inputIndex(named:)``).
+    public static func outputIndex(named name: RoleName) -> Int? {
+        let outputs = outputs
+        for index in outputs.indices where outputs[index].role == name { return index }
+        return nil
+    }
 
     /// The level the machine wants on every output in `state` with `context` (a pulse not
     /// included: that is the host's, in time).
