@@ -69,6 +69,15 @@ public enum TurnstileApplication: ControllerApplication {
         GaugeDeclaration("credit", \.credit, voidedByRestart: "creditsVoidedByRestart", summary: "passages paid for and not yet taken"),
     ]
 
+    public static let stateCounts: [StateCount<Self>] = [
+        .entering(.emergency, counts: "emergencyOn"),
+        .leaving(.emergency, counts: "emergencyOff"),
+    ]
+
+    public static let durableInvariants = [
+        DurableInvariant("money", "coins", equals: ["passages", "expiredCredits", "coinsOutOfService", "creditsVoidedByRestart", "credit"]),
+    ]
+
     public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }
 
     public static let invariants: [Invariant<Self>] = [
