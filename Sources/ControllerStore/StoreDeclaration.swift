@@ -44,7 +44,7 @@ struct StoreDeclaration<App: ControllerApplication>: Sendable {
         var seen: [String: String] = [:]
         func claim(_ name: String, _ what: String) {
             if let earlier = seen[name] {
-                problems.append("\(what) \"\(name)\" has the name of \(earlier): each kind and gauge needs its own")
+                problems.append("\"\(name)\" names both \(earlier) and \(what): each kind and gauge needs a name of its own")
             } else {
                 seen[name] = what
             }
