@@ -76,6 +76,15 @@ public enum TurnstileApplication: ControllerApplication {
     public static let simulatedBreakage: SimulatedBreakage<Self>? = SimulatedBreakage(
         after: { from, event in from == .unlocked && event == .push }, sends: .fault)
 
+    public static let stateCounts: [StateCount<Self>] = [
+        .entering(.emergency, counts: "emergencyOn"),
+        .leaving(.emergency, counts: "emergencyOff"),
+    ]
+
+    public static let durableInvariants = [
+        DurableInvariant("money", "coins", equals: ["passages", "expiredCredits", "coinsOutOfService", "creditsVoidedByRestart", "credit"]),
+    ]
+
     public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }
 
     public static let invariants: [Invariant<Self>] = [

@@ -56,6 +56,11 @@ public protocol ControllerApplication: Sendable {
     static var counters: [CounterDeclaration<Self>] { get }
     /// Values that are not counts (the turnstile's credit).
     static var gauges: [GaugeDeclaration<Self>] { get }
+    /// States whose entry or exit the store counts as kinds of their own (the turnstile's
+    /// `emergencyOn` and `emergencyOff`).
+    static var stateCounts: [StateCount<Self>] { get }
+    /// Balances the store's totals keep over every run (the turnstile's money).
+    static var durableInvariants: [DurableInvariant] { get }
     /// The events an operator may send directly (`ctl`, a scenario's `event NAME`).
     static var commands: [DirectCommand<Self>] { get }
     /// What must hold after every step, whatever the inputs.
@@ -85,6 +90,8 @@ public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
 extension ControllerApplication {
     public static var queueCapacity: Int { 8 }
     public static var gauges: [GaugeDeclaration<Self>] { [] }
+    public static var stateCounts: [StateCount<Self>] { [] }
+    public static var durableInvariants: [DurableInvariant] { [] }
     public static var commands: [DirectCommand<Self>] { [] }
     public static var invariants: [Invariant<Self>] { [] }
     public static var scenarioWords: [ScenarioWord<Self>] { [] }

@@ -17,7 +17,7 @@ public struct CounterDeclaration<App: ControllerApplication>: Sendable {
 }
 
 /// A value that goes up and down (the turnstile's credit): shown beside the counters, never
-/// summed.
+/// summed. The store keeps its last value in each run, a count standing: 0 or more.
 public struct GaugeDeclaration<App: ControllerApplication>: Sendable {
     public let name: String
     /// Reads the value from the context (a closure, as ``CounterDeclaration/value``).
