@@ -95,7 +95,6 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
             case .event(let event): parts.append("the command \(event.name)")
             case .pulse(let role): parts.append("a pulse on the \(role.rawValue) line")
             case .retime: parts.append("a reload of the timings")
-            case .stop: break
             }
         }
         guard !parts.isEmpty else { return nil }
