@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "ControllerFSM", targets: ["ControllerFSM"]),
         .library(name: "ControllerFSMSim", targets: ["ControllerFSMSim"]),
         .library(name: "ControllerFSMGpiod", targets: ["ControllerFSMGpiod"]),
+        .library(name: "ControllerHost", targets: ["ControllerHost"]),
         .library(name: "Turnstile", targets: ["Turnstile"]),
         .library(name: "ControllerSimulation", targets: ["ControllerSimulation"]),
         .library(name: "ControllerDaemon", targets: ["ControllerDaemon"]),
@@ -34,23 +35,26 @@ let package = Package(
         .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         // The libgpiod backend of the GPIO port: the only code that imports CGpiod.
         .target(name: "ControllerFSMGpiod", dependencies: ["ControllerFSM", "CGpiod"]),
-        // The turnstile controller and its board files, as a library so tests can drive it. It
-        // knows the GPIO port, not any backend of it.
+        // The application declaration every controller implements, the board files it reads and
+        // the host that runs any application on a GPIO chip. Knows the GPIO port, not any
+        // backend of it, and no application's words.
+        .target(name: "ControllerHost", dependencies: ["ControllerFSM", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // The turnstile: its machine and its declaration, as a library so tests can drive it.
         .target(
             name: "Turnstile",
-            dependencies: ["ControllerFSM", .product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["ControllerFSM", "ControllerHost", "ControllerSimulation"],
             // boards/sim.toml, compiled into the library (a link, so the board has one source):
             // `turnstiled simulate` runs without a board path or a resource bundle beside it.
             resources: [.embedInCode("Resources/sim.toml")]
         ),
         // The turnstile on the simulated chip: scenario files, simulated boards, the reporters'
         // protocol and the timing checks that `simulate`, `run --script` and the tests use.
-        .target(name: "ControllerSimulation", dependencies: ["Turnstile", "ControllerFSM", "ControllerFSMSim"]),
+        .target(name: "ControllerSimulation", dependencies: ["ControllerHost", "ControllerFSM", "ControllerFSMSim"]),
         // The daemon around the controller: its lifecycle, status, control socket, store and
         // recorder. Knows the turnstile, not the GPIO backend.
         .target(
             name: "ControllerDaemon",
-            dependencies: ["ControllerFSM", "Turnstile", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ControllerFSM", "ControllerHost", "Turnstile", .product(name: "Logging", package: "swift-log")]
         ),
         // The daemon's HTTP face: /metrics for Prometheus, /status as JSON, /healthz, and the
         // live status page. Knows the daemon's snapshot, not the controller.
@@ -75,13 +79,13 @@ let package = Package(
         ),
         // The durable count store: every counted event and the totals in SQLite (GRDB, on the
         // system's libsqlite3), and the thread that drains the controller's ledger into it.
-        .target(name: "ControllerStore", dependencies: ["Turnstile", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ControllerStore", dependencies: ["Turnstile", "ControllerHost", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
             name: "turnstiled",
             dependencies: [
-                "Turnstile", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -99,7 +103,7 @@ let package = Package(
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "AllocationCounting", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
-            dependencies: ["Turnstile", "ControllerSimulation", "ControllerFSMSim", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ControllerHTTPTests",
@@ -111,11 +115,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "ControllerDaemonTests", dependencies: ["ControllerDaemon", "Turnstile", "ControllerFSMSim"]),
+        .testTarget(name: "ControllerDaemonTests", dependencies: ["ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim"]),
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
-                "ControllerStore", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift"),
+                "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

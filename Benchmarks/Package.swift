@@ -23,7 +23,7 @@ let package = Package(
                 "CBaselines",
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerFSMSim", package: "ControllerFSM"),
-                .product(name: "Turnstile", package: "ControllerFSM"),
+                .product(name: "ControllerHost", package: "ControllerFSM"), .product(name: "Turnstile", package: "ControllerFSM"),
                 .product(name: "ControllerSimulation", package: "ControllerFSM"),
             ]
         ),
@@ -42,7 +42,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerFSMSim", package: "ControllerFSM"),
-                .product(name: "Turnstile", package: "ControllerFSM"),
+                .product(name: "ControllerHost", package: "ControllerFSM"), .product(name: "Turnstile", package: "ControllerFSM"),
                 .product(name: "ControllerSimulation", package: "ControllerFSM"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]

@@ -13,12 +13,12 @@ let package = Package(
         .target(name: "CFuzzDriver"),
         .executableTarget(
             name: "FuzzBoardFile",
-            dependencies: ["CFuzzDriver", .product(name: "Turnstile", package: "ControllerFSM"), .product(name: "ControllerSimulation", package: "ControllerFSM")]),
+            dependencies: ["CFuzzDriver", .product(name: "ControllerHost", package: "ControllerFSM"), .product(name: "Turnstile", package: "ControllerFSM"), .product(name: "ControllerSimulation", package: "ControllerFSM")]),
         .executableTarget(
             name: "FuzzScenario",
             dependencies: [
                 "CFuzzDriver", .product(name: "ControllerSimulation", package: "ControllerFSM"),
-                .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "ControllerHost", package: "ControllerFSM"), .product(name: "ControllerFSM", package: "ControllerFSM"),
             ]),
         .executableTarget(
             name: "FuzzControlRequest",

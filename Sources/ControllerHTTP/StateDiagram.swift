@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 
 /// The turnstile's state diagram as inline SVG: the five states and the main transitions of

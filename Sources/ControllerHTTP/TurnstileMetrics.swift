@@ -1,5 +1,6 @@
 import ControllerFSM
 import Prometheus
+import ControllerHost
 import Turnstile
 import ControllerDaemon
 

@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 
 /// The kinds of counted event the store records: a row's `kind` and a key of the totals.

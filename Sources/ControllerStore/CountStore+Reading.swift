@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ControllerHost
 import Turnstile
 
 /// One day's counts.

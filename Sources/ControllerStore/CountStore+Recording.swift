@@ -1,6 +1,7 @@
 import ControllerFSM
 import Foundation
 import GRDB
+import ControllerHost
 import Turnstile
 
 extension CountStore {
@@ -82,13 +83,13 @@ extension CountStore {
     /// What `entries` would add to the database: the counts a stop could not write.
     ///
     /// - Returns: `nil` if the entries hold no change the database lacks.
-    public func unwrittenCounts(of entries: [LedgerEntry]) throws(StoreError) -> UnwrittenCounts? {
+    public func unwrittenCounts(of entries: [LedgerEntry<TurnstileApplication>]) throws(StoreError) -> UnwrittenCounts? {
         try session.withLock { (current: inout SessionState) throws(StoreError) -> UnwrittenCounts? in
             guard let id = current.id else { throw .noSession(path: path) }
             guard let last = entries.last else { return nil }
             var counts: [String: Int] = [:]
             for (name, field) in TurnstileCounters.fields {
-                let before = current.counters[keyPath: field], after = last.counters[keyPath: field]
+                let before = current.counters[keyPath: field], after = last.turnstileCounters[keyPath: field]
                 guard after >= before else { throw .counterWentBackwards(path: path, counter: name, from: before, to: after) }
                 if after > before { counts[name] = after - before }
             }
@@ -120,7 +121,7 @@ extension CountStore {
     ///
     /// - Returns: the totals as committed. When it returns, the batch is on disk.
     @discardableResult
-    public func append(_ entries: [LedgerEntry]) throws(StoreError) -> DurableTotals {
+    public func append(_ entries: [LedgerEntry<TurnstileApplication>]) throws(StoreError) -> DurableTotals {
         try session.withLock { (current: inout SessionState) throws(StoreError) -> DurableTotals in
             guard let id = current.id else { throw .noSession(path: path) }
             guard let last = entries.last else { return current.totals }
@@ -130,7 +131,7 @@ extension CountStore {
                 let time = current.wallClock(entry.time)
                 let state = Self.stateNames[previous.state.rawValue]
                 for (name, field) in TurnstileCounters.fields {
-                    let before = previous.counters[keyPath: field], after = entry.counters[keyPath: field]
+                    let before = previous.counters[keyPath: field], after = entry.turnstileCounters[keyPath: field]
                     if after == before { continue }
                     guard after > before else {
                         throw .counterWentBackwards(path: path, counter: name, from: before, to: after)
@@ -144,7 +145,7 @@ extension CountStore {
                         batch.add(time: time, kind: CountKind.emergencyOff, amount: 1, state: state)
                     }
                 }
-                previous = (entry.counters, entry.state)
+                previous = (entry.turnstileCounters, entry.state)
             }
             let lastTime = current.wallClock(last.time)
             guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
@@ -165,7 +166,7 @@ extension CountStore {
             current.totals.credit = last.credit
             current.totals.state = last.state
             current.totals.lastEventUnixNanoseconds = lastTime
-            current.counters = last.counters
+            current.counters = last.turnstileCounters
             current.state = last.state
             current.credit = last.credit
             return current.totals

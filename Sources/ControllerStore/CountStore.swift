@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import GRDB
 import Synchronization
+import ControllerHost
 import Turnstile
 
 /// The durable record of every counted event of a turnstile: an SQLite database in WAL mode

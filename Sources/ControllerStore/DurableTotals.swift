@@ -1,4 +1,5 @@
 import Foundation
+import ControllerHost
 import Turnstile
 
 /// What the store holds as committed: every count since the database was created, and the last

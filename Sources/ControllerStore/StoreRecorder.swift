@@ -2,6 +2,7 @@ import ControllerFSM
 import Dispatch
 import Foundation
 import Synchronization
+import ControllerHost
 import Turnstile
 
 /// The thread that makes the controller's counts durable: it drains the controller's ledger ring
@@ -29,7 +30,7 @@ public final class StoreRecorder: Sendable {
     static let batchCapacity = 1024
     /// A ledger ring size for the controller (a suggestion; the daemon chooses): a second and a
     /// half of steps at 10,000 a second, so a commit stalled by a slow disk (an SD card's fsync
-    /// can take hundreds of milliseconds) loses no entry. About 2 MB of `LedgerEntry`.
+    /// can take hundreds of milliseconds) loses no entry. About 2 MB of `LedgerEntry<TurnstileApplication>`.
     public static let recommendedLedgerCapacity = 16_384
     /// How often old events are deleted (`CountStore.applyRetention`): retention is counted in
     /// days, so an hour late is nothing, and each pass costs a scan of the time index.
@@ -41,7 +42,7 @@ public final class StoreRecorder: Sendable {
     /// and counts wait at most this long after space comes back.
     public static let retryMaximumDelay: Duration = .seconds(5)
     /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
-    /// of the 10,000 steps/s the recorder sustains; about 8 MB of `LedgerEntry`.
+    /// of the 10,000 steps/s the recorder sustains; about 8 MB of `LedgerEntry<TurnstileApplication>`.
     public static let maximumPendingEntries = 65_536
     /// The longest an idle recorder sleeps on its doorbell: the producer's ledger entry and its
     /// ring are not one sequentially consistent publication, so a wake could in principle be
@@ -49,7 +50,7 @@ public final class StoreRecorder: Sendable {
     public static let idleBackstop: Duration = .seconds(1)
 
     private let store: CountStore
-    private let ledger: RecordRing<LedgerEntry>
+    private let ledger: RecordRing<LedgerEntry<TurnstileApplication>>
     private let interval: Duration
     private let maximumPending: Int
     private let retryDelays: ClosedRange<Duration>
@@ -60,7 +61,7 @@ public final class StoreRecorder: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let failed = Atomic<Bool>(false)
-    private let closing = Guarded<LedgerEntry?>(nil)
+    private let closing = Guarded<LedgerEntry<TurnstileApplication>?>(nil)
     private let ending = Guarded<StoreRecorder.Ending>(.complete)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -80,7 +81,7 @@ public final class StoreRecorder: Sendable {
     ///     committed (once per outage).
     ///   - onRecovered: called on the recorder's thread when a write commits after a failure.
     public init(
-        store: CountStore, ledger: RecordRing<LedgerEntry>, drainInterval: Duration = StoreRecorder.drainInterval,
+        store: CountStore, ledger: RecordRing<LedgerEntry<TurnstileApplication>>, drainInterval: Duration = StoreRecorder.drainInterval,
         maximumPendingEntries: Int = StoreRecorder.maximumPendingEntries,
         retryDelays: ClosedRange<Duration> = StoreRecorder.retryFirstDelay...StoreRecorder.retryMaximumDelay,
         doorbell: Doorbell? = nil,
@@ -128,7 +129,7 @@ public final class StoreRecorder: Sendable {
     ///   counters), committed after the ring's last entries if it differs from them: the totals
     ///   are then right even if the ring lost entries (it was full) and no later one came.
     @discardableResult
-    public func stopAndWait(closingEntry: LedgerEntry? = nil) -> Ending {
+    public func stopAndWait(closingEntry: LedgerEntry<TurnstileApplication>? = nil) -> Ending {
         guard started.load(ordering: .acquiring), !stopping.load(ordering: .acquiring) else { return ending.withLock { $0 } }
         closing.withLock { $0 = closingEntry }
         stopping.store(true, ordering: .sequentiallyConsistent)
@@ -140,10 +141,10 @@ public final class StoreRecorder: Sendable {
 
     /// The recorder thread's own state: what waits to be committed, and the outage if any.
     private struct Pending {
-        var entries: [LedgerEntry] = []
+        var entries: [LedgerEntry<TurnstileApplication>] = []
         /// The newest entry given to the store or kept here: a closing entry equal to it adds
         /// nothing.
-        var newest: LedgerEntry?
+        var newest: LedgerEntry<TurnstileApplication>?
         /// Entries replaced while `entries` was full (their detail is lost, not their counts).
         var replaced = 0
         /// When the current outage began; nil while writes commit.
@@ -153,7 +154,7 @@ public final class StoreRecorder: Sendable {
         var lastError: StoreError?
     }
 
-    private func keep(_ entry: LedgerEntry, in pending: inout Pending) {
+    private func keep(_ entry: LedgerEntry<TurnstileApplication>, in pending: inout Pending) {
         if pending.entries.count < maximumPending {
             pending.entries.append(entry)
         } else {
@@ -210,8 +211,8 @@ public final class StoreRecorder: Sendable {
 
     /// Whether the controller's closing entry says more than the newest entry seen: if the ring
     /// lost the last entries (it was full), only the closing one brings their counts.
-    private static func adds(_ closing: LedgerEntry, to newest: LedgerEntry?) -> Bool {
-        guard let newest else { return closing.counters != TurnstileCounters() || closing.credit != 0 }
+    private static func adds(_ closing: LedgerEntry<TurnstileApplication>, to newest: LedgerEntry<TurnstileApplication>?) -> Bool {
+        guard let newest else { return closing.turnstileCounters != TurnstileCounters() || closing.credit != 0 }
         return closing.counters != newest.counters || closing.state != newest.state || closing.credit != newest.credit
     }
 

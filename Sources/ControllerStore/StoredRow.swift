@@ -1,4 +1,5 @@
 import GRDB
+import ControllerHost
 import Turnstile
 
 /// A row read from the database, each value checked before it is used: the file is only as

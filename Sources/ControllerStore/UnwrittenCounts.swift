@@ -1,5 +1,6 @@
 import ControllerFSM
 import Foundation
+import ControllerHost
 import Turnstile
 
 /// Counts a stopping daemon could not write into its database (the disk stayed full, the storage

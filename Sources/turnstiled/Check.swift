@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -18,11 +19,11 @@ struct Check: ParsableCommand {
         // A simulated board is checked as `simulate` would run it.
         if boardFile.backend == .sim { boardFile = try loadSimulatedBoard(board) }
         print("\(board): ok — board \(boardFile.name), backend \(boardFile.backend.rawValue), chip \(boardFile.chip), "
-            + "inputs \(InputRole.allCases.filter { boardFile.inputs[$0] != nil }.map(\.rawValue).joined(separator: " ")), "
-            + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0] != nil }.map(\.rawValue).joined(separator: " "))")
+            + "inputs \(InputRole.allCases.filter { boardFile.inputs[$0.name] != nil }.map(\.rawValue).joined(separator: " ")), "
+            + "outputs \(OutputRole.allCases.filter { boardFile.outputs[$0.name] != nil }.map(\.rawValue).joined(separator: " "))")
         guard let script else { return }
         do {
-            let scenario = try Scenario.load(path: script, vocabulary: TurnstileSimulation.vocabulary(for: boardFile))
+            let scenario = try Scenario<TurnstileApplication>.load(path: script, vocabulary: TurnstileSimulation.vocabulary(for: boardFile))
             try TurnstileSimulation.check(scenario, against: boardFile)
             print("\(scenario.file): ok — \(scenario.steps.count) steps, ends at \(scenario.endTime.secondsText) s")
         } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerHost
 import Turnstile
 import ControllerDaemon
 

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -8,7 +9,8 @@ import Glibc
 
 /// `--json`: one object per line on standard output, as DESIGN.md's simulation contract gives.
 final class JSONReporter: SimulationReporter {
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {
+    func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
+        let role = OutputRole(name)
         print(#"{"type":"output","t":\#(seconds(time)),"line":"\#(role.rawValue)","value":\#(value ? 1 : 0)}"#)
     }
 
@@ -24,7 +26,7 @@ final class JSONReporter: SimulationReporter {
         Terminal.writeError("\(failure)\n")
     }
 
-    func finished(_ summary: SimulationSummary) {
+    func finished(_ summary: SimulationSummary<TurnstileApplication>) {
         let counters = summary.counters.all.map { #""\#($0.key)":\#($0.value)"# }.joined(separator: ",")
         print(#"{"type":"summary","state":"\#(summary.state.name)","credit":\#(summary.credit),"counters":{\#(counters)}}"#)
     }
@@ -45,7 +47,8 @@ final class TextReporter: SimulationReporter {
         print(style.bold("turnstiled \(command)") + style.dim(" — \(header)"))
     }
 
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {
+    func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
+        let role = OutputRole(name)
         print("\(stamp(time))  " + style.dim("\(pad(role.rawValue, 8)) = \(value ? 1 : 0)  \(meaning(role, value))"))
     }
 
@@ -65,7 +68,7 @@ final class TextReporter: SimulationReporter {
         Terminal.writeError(errorStyle.red("expect failed: ") + "\(failure)\n")
     }
 
-    func finished(_ summary: SimulationSummary) {
+    func finished(_ summary: SimulationSummary<TurnstileApplication>) {
         print("")
         print(style.bold("after \(summary.endTime.secondsText) s: ") + "state \(style.cyan(summary.state.name)), credit \(summary.credit)")
         let counters = summary.counters.all.map { "\($0.key) \($0.value)" }

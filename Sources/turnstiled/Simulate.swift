@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControllerFSM
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -42,17 +43,17 @@ struct Simulate: ParsableCommand {
         let boardFile = try loadSimulatedBoard(board)
         // Following the wall clock, each line must reach a pipe as it happens, not at exit.
         if realtime { Syscalls.lineBufferStandardOutput() }
-        let scenario: Scenario
+        let scenario: Scenario<TurnstileApplication>
         do {
             let vocabulary = TurnstileSimulation.vocabulary(for: boardFile)
-            scenario = try script.map { path throws(ScenarioError) in try Scenario.load(path: path, vocabulary: vocabulary) }
-                ?? Scenario.demo(for: boardFile)
+            scenario = try script.map { path throws(ScenarioError) in try Scenario<TurnstileApplication>.load(path: path, vocabulary: vocabulary) }
+                ?? Scenario<TurnstileApplication>.demo(for: boardFile)
             try TurnstileSimulation.check(scenario, against: boardFile)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.badInput
         }
-        let reporter: any SimulationReporter = json
+        let reporter: any SimulationReporter<TurnstileApplication> = json
             ? JSONReporter()
             : TextReporter(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script.map { $0 == "-" ? "<stdin>" : $0 } ?? "built-in demo"), seed \(seed)")
         let simulation: TurnstileSimulation
@@ -62,14 +63,14 @@ struct Simulate: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitStatus.gpioError
         }
-        let summary: SimulationSummary
+        let summary: SimulationSummary<TurnstileApplication>
         do {
             summary = try simulation.run(scenario, realtime: realtime)
         } catch {
             Terminal.error("the run stopped: \(error)")
-            reporter.finished(SimulationSummary(
-                state: simulation.controller.state, credit: simulation.controller.credit,
-                counters: simulation.controller.counters, endTime: simulation.clock.now().duration(since: .zero),
+            reporter.finished(SimulationSummary<TurnstileApplication>(
+                state: simulation.controller.state, gauges: simulation.controller.gaugeValues,
+                counters: simulation.controller.counterValues, endTime: simulation.clock.now().duration(since: .zero),
                 failedExpectations: 0))
             throw ExitStatus.gpioError
         }

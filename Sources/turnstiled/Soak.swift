@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMSim
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -91,7 +92,7 @@ struct Soak: ParsableCommand {
 
     /// Mostly coins and passages; a broken turnstile gets a service call; now and then a fault
     /// or a fire alarm — only on the inputs the board wires (service and emergency are optional).
-    private func randomAction(_ random: inout SplitMix64, state: TurnstileState, board: BoardFile) -> ScenarioAction {
+    private func randomAction(_ random: inout SplitMix64, state: TurnstileState, board: BoardFile) -> ScenarioAction<TurnstileApplication> {
         let canRepair = board.inputs[.service] != nil
         let hasAlarm = board.inputs[.emergency] != nil
         switch state {
@@ -126,8 +127,8 @@ func residentKiB() -> Int {
 
 /// Reports nothing: soak runs only count.
 final class QuietReporter: SimulationReporter {
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {}
+    func output(_ name: RoleName, value: Bool, at time: MachineInstant) {}
     func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>) {}
     func expectationFailed(_ failure: ExpectationFailure) {}
-    func finished(_ summary: SimulationSummary) {}
+    func finished(_ summary: SimulationSummary<TurnstileApplication>) {}
 }

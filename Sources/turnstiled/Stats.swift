@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ControllerHost
 import Turnstile
 import ControllerStore
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControllerFSM
+import ControllerHost
 import Turnstile
 
 @main

@@ -1,5 +1,6 @@
 import ControllerFSMSim
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerDaemon
 

@@ -1,5 +1,6 @@
 import Logging
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerDaemon
 

@@ -1,6 +1,7 @@
 import ControllerFSM
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerDaemon
 
@@ -29,8 +30,8 @@ extension ControlServerTests {
             try FlightRecorder(path: file, board: .defaultSim, boardPath: "sim.toml", origin: MachineInstant(nanoseconds: 0))
         }
 
-        private func fault(atSecond second: Int64) -> InputRecord {
-            InputRecord(time: MachineInstant(nanoseconds: second * 1_000_000_000), input: .command(.fault))
+        private func fault(atSecond second: Int64) -> InputRecord<TurnstileApplication> {
+            InputRecord<TurnstileApplication>(time: MachineInstant(nanoseconds: second * 1_000_000_000), input: .command(.fault))
         }
 
         @Test func aFullDiskStopsTheRecordingWithTheReason() throws {

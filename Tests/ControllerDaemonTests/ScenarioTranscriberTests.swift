@@ -1,17 +1,18 @@
 import ControllerFSM
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerDaemon
 
 /// What the flight recorder writes for what the controller took besides edges: commands as the
 /// control socket sent them, and what no replay can reproduce.
-@Suite("Scenario transcriber: commands and the unreplayable")
+@Suite("Scenario<TurnstileApplication> transcriber: commands and the unreplayable")
 struct ScenarioTranscriberTests {
-    func transcribe(_ inputs: [(Double, ControllerInput)]) -> [String] {
+    func transcribe(_ inputs: [(Double, ControllerInput<TurnstileApplication>)]) -> [String] {
         var transcriber = ScenarioTranscriber(board: .defaultSim, origin: .zero)
         var lines: [String] = []
         for (seconds, input) in inputs {
-            lines += transcriber.take(InputRecord(time: .zero + .milliseconds(Int64(seconds * 1000)), input: input))
+            lines += transcriber.take(InputRecord<TurnstileApplication>(time: .zero + .milliseconds(Int64(seconds * 1000)), input: input))
         }
         lines += transcriber.finish(at: .zero + .seconds(10))
         return lines.filter { !$0.contains(" set ") }

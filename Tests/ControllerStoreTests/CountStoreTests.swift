@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import GRDB
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerStore
 

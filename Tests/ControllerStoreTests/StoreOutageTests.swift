@@ -5,6 +5,7 @@ import GRDB
 import PropertyBased
 import Synchronization
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerStore
 
@@ -33,7 +34,7 @@ struct StoreOutageTests {
     static let fastRetry: ClosedRange<Duration> = .milliseconds(1)...(.milliseconds(8))
 
     func recorder(
-        _ store: CountStore, _ ring: RecordRing<LedgerEntry>, _ seen: Seen, maximumPending: Int = StoreRecorder.maximumPendingEntries
+        _ store: CountStore, _ ring: RecordRing<LedgerEntry<TurnstileApplication>>, _ seen: Seen, maximumPending: Int = StoreRecorder.maximumPendingEntries
     ) -> StoreRecorder {
         StoreRecorder(
             store: store, ledger: ring, drainInterval: .milliseconds(1), maximumPendingEntries: maximumPending,
@@ -63,7 +64,7 @@ struct StoreOutageTests {
     func retriesUntilTheDiskHasRoom() throws {
         let session = try Self.storeInSession()
         let store = session.store
-        let ring = RecordRing<LedgerEntry>(capacity: 64)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 64)
         let seen = Seen()
         let recorder = recorder(store, ring, seen)
         recorder.start()
@@ -122,7 +123,7 @@ struct StoreOutageTests {
     func pendingOverflowKeepsTotals() throws {
         let session = try Self.storeInSession()
         let store = session.store
-        let ring = RecordRing<LedgerEntry>(capacity: 16)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 16)
         let seen = Seen()
         let recorder = recorder(store, ring, seen, maximumPending: 8)
         recorder.start()
@@ -149,9 +150,9 @@ struct StoreOutageTests {
     func closingEntryBringsLostCounts() throws {
         let session = try Self.storeInSession()
         let store = session.store
-        let ring = RecordRing<LedgerEntry>(capacity: 4)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 4)
         var tape = LedgerTape()
-        var last: LedgerEntry?
+        var last: LedgerEntry<TurnstileApplication>?
         for _ in 0..<50 {
             tape.coin()
             tape.push()
@@ -176,7 +177,7 @@ struct StoreOutageTests {
         tape.coin()
         tape.push()
         try store.append(tape.take())
-        let ring = RecordRing<LedgerEntry>(capacity: 64)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 64)
         let seen = Seen()
         let recorder = recorder(store, ring, seen)
         recorder.start()
@@ -303,12 +304,12 @@ struct StoreOutageTests {
         let path = scratch.file()
         let store = try CountStore.open(path: path)
         try store.beginTestSession()
-        let ring = RecordRing<LedgerEntry>(capacity: 16)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 16)
         let seen = Seen()
         let recorder = StoreOutageTests().recorder(store, ring, seen, maximumPending: maximumPending)
         recorder.start()
         var tape = LedgerTape()
-        var last: LedgerEntry?
+        var last: LedgerEntry<TurnstileApplication>?
         for op in ops {
             switch op {
             case .coin: tape.coin()

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerStore
 
@@ -15,7 +16,7 @@ struct StoreRecorderTests {
         let failures = Guarded<[StoreError]>([])
     }
 
-    func recorder(_ store: CountStore, _ ring: RecordRing<LedgerEntry>, _ published: Published, interval: Duration = StoreRecorder.drainInterval) -> StoreRecorder {
+    func recorder(_ store: CountStore, _ ring: RecordRing<LedgerEntry<TurnstileApplication>>, _ published: Published, interval: Duration = StoreRecorder.drainInterval) -> StoreRecorder {
         StoreRecorder(store: store, ledger: ring, drainInterval: interval, onCommit: { totals in
             // Published only after the commit: a read of the file already shows these totals.
             if (try? store.totals()) != totals { published.notYetInFile.add(1, ordering: .relaxed) }
@@ -29,7 +30,7 @@ struct StoreRecorderTests {
     /// (one counted event each), `perMillisecond` at a time, or as fast as the ring has room if
     /// `perMillisecond` is nil, continuing `tape`. Returns the seconds it took.
     @discardableResult
-    func produce(_ count: Int, into ring: RecordRing<LedgerEntry>, perMillisecond: Int?, continuing tape: inout LedgerTape) -> Double {
+    func produce(_ count: Int, into ring: RecordRing<LedgerEntry<TurnstileApplication>>, perMillisecond: Int?, continuing tape: inout LedgerTape) -> Double {
         let done = DispatchSemaphore(value: 0)
         let elapsed = Guarded(0.0)
         let result = Guarded(tape)
@@ -79,7 +80,7 @@ struct StoreRecorderTests {
         let scratch = try ScratchDirectory()
         let store = try CountStore.open(path: scratch.file())
         try store.beginTestSession()
-        let ring = RecordRing<LedgerEntry>(capacity: StoreRecorder.recommendedLedgerCapacity)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: StoreRecorder.recommendedLedgerCapacity)
         let published = Published()
         let recorder = recorder(store, ring, published)
         recorder.start()
@@ -126,7 +127,7 @@ struct StoreRecorderTests {
         let scratch = try ScratchDirectory()
         let store = try CountStore.open(path: scratch.file())
         try store.beginTestSession()
-        let ring = RecordRing<LedgerEntry>(capacity: 256)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 256)
         let published = Published()
         let recorder = recorder(store, ring, published, interval: .seconds(30))
         recorder.start()
@@ -154,7 +155,7 @@ struct StoreRecorderTests {
         // No session: every append fails, as a full disk would.
         // 3,000 entries into a ring of 512: without draining it would overflow; with a drain
         // every 2 ms it has 50 ms of room for a loaded machine's scheduling.
-        let ring = RecordRing<LedgerEntry>(capacity: 512)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 512)
         let published = Published()
         let recorder = recorder(store, ring, published, interval: .milliseconds(2))
         recorder.start()
@@ -179,7 +180,7 @@ func recorderAppliesRetention() throws {
     tape.coin()
     tape.push()
     try store.append(tape.take())
-    let ring = RecordRing<LedgerEntry>(capacity: 16)
+    let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 16)
     let recorder = StoreRecorder(store: store, ledger: ring, onCommit: { _ in }, onFailure: { _ in })
     recorder.start()
     recorder.stopAndWait()

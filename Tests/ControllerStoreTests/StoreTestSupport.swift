@@ -1,5 +1,6 @@
 import ControllerFSM
 import Foundation
+import ControllerHost
 import Turnstile
 @testable import ControllerStore
 
@@ -26,7 +27,7 @@ struct LedgerTape {
     var state = TurnstileState.locked
     var credit = 0
     var counters = TurnstileCounters()
-    var entries: [LedgerEntry] = []
+    var entries: [LedgerEntry<TurnstileApplication>] = []
 
     /// Each step one millisecond after the last.
     static let step = Duration.milliseconds(1)
@@ -74,13 +75,13 @@ struct LedgerTape {
         emit(.command(on ? .emergencyOn : .emergencyOff))
     }
 
-    mutating func emit(_ cause: ControllerInput?) {
+    mutating func emit(_ cause: ControllerInput<TurnstileApplication>?) {
         time = time + Self.step
-        entries.append(LedgerEntry(time: time, state: state, credit: credit, counters: counters, cause: cause))
+        entries.append(LedgerEntry<TurnstileApplication>(time: time, state: state, credit: credit, counters: counters, cause: cause))
     }
 
     /// The entries written since the last call.
-    mutating func take() -> [LedgerEntry] {
+    mutating func take() -> [LedgerEntry<TurnstileApplication>] {
         defer { entries.removeAll() }
         return entries
     }

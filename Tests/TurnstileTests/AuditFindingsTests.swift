@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import AllocationCounting
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -23,7 +24,7 @@ struct AuditFindingsTests {
         ("1 emergency on\n1.005 emergency off\n", 2, "line 1's (at 1 s)", "1.01"),
     ])
     func overlappingPulses(text: String, line: Int, holder: String, earliest: String) throws {
-        let scenario = try Scenario.parse(text, file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+        let scenario = try Scenario<TurnstileApplication>.parse(text, file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         let error = #expect(throws: ScenarioError.self) { try TurnstileSimulation.check(scenario, against: .defaultSim) }
         #expect(error?.line == line)
         #expect(error?.description.contains(holder) == true, "\(String(describing: error))")
@@ -32,7 +33,7 @@ struct AuditFindingsTests {
 
     @Test("a level set twice is refused")
     func levelSetTwice() throws {
-        let scenario = try Scenario.parse("1 emergency on\n3 emergency on\n", file: "s.txt",
+        let scenario = try Scenario<TurnstileApplication>.parse("1 emergency on\n3 emergency on\n", file: "s.txt",
                                           vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         let error = #expect(throws: ScenarioError.self) { try TurnstileSimulation.check(scenario, against: .defaultSim) }
         #expect(error?.description == "s.txt: line 2: the emergency line is already active (line 1); remove the line, or switch it off first")
@@ -41,7 +42,7 @@ struct AuditFindingsTests {
     @Test("pulses just far enough apart are each counted")
     func adjacentPulsesCount() throws {
         let text = "0 coin\n0.063 coin\n0.126 coin\n1 expect counter coins 3\n"
-        let scenario = try Scenario.parse(text, file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+        let scenario = try Scenario<TurnstileApplication>.parse(text, file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         try TurnstileSimulation.check(scenario, against: .defaultSim)
         try playExpectingSuccess(text)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 #if canImport(Glibc)
@@ -103,7 +104,7 @@ struct BoardFileControlCharacterTests {
     ])
     func scenarioControlCharacter(text: String, message: String) {
         let error = #expect(throws: ScenarioError.self) {
-            try Scenario.parse(text, file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+            try Scenario<TurnstileApplication>.parse(text, file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         }
         #expect(error?.description.hasPrefix("s.txt: \(message)") == true, "\(String(describing: error))")
         #expect(error?.line != nil)
@@ -112,8 +113,8 @@ struct BoardFileControlCharacterTests {
     @Test("a scenario with Windows line endings and tabs still reads")
     func scenarioAllowedCharacters() throws {
         let vocabulary = TurnstileSimulation.vocabulary(for: .defaultSim)
-        let plain = try Scenario.parse("0 coin\n0.5 push # note\n", file: "s.txt", vocabulary: vocabulary)
-        let windows = try Scenario.parse("0\tcoin\r\n0.5 push\t# note\r\n", file: "s.txt", vocabulary: vocabulary)
+        let plain = try Scenario<TurnstileApplication>.parse("0 coin\n0.5 push # note\n", file: "s.txt", vocabulary: vocabulary)
+        let windows = try Scenario<TurnstileApplication>.parse("0\tcoin\r\n0.5 push\t# note\r\n", file: "s.txt", vocabulary: vocabulary)
         #expect(plain.steps == windows.steps)
     }
 

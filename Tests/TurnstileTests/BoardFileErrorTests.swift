@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 
 /// `minimalBoard` with one piece of text swapped, for cases that break a required part.

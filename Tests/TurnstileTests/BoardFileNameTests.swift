@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 
 /// The names a board file gives leave it for log lines, the recording's header, `ctl status`

@@ -1,5 +1,6 @@
 import Testing
 import ControllerFSM
+import ControllerHost
 import Turnstile
 
 /// The smallest board the loader accepts: the three required roles and nothing else.

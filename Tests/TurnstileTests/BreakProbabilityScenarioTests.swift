@@ -1,10 +1,11 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// `--break-probability P`: after each passage taken in `unlocked`, the mechanism breaks (a
 /// `fault`) with probability P, drawn from the seeded generator.
-@Suite("Scenario: random breakage")
+@Suite("Scenario<TurnstileApplication>: random breakage")
 struct BreakProbabilityScenarioTests {
     /// `count` cycles of 7 s: a coin, a passage, then a repair (which works from locked and from
     /// broken alike) and its 5 s period, so every cycle starts locked.

@@ -1,9 +1,10 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// A coin pulse bounces on the line; the debouncer must turn it into exactly one `coin`.
-@Suite("Scenario: a bouncy coin counts once")
+@Suite("Scenario<TurnstileApplication>: a bouncy coin counts once")
 struct CoinDebounceScenarioTests {
     @Test("each coin pulse is one coin, whatever the bounce and the seed",
           arguments: [0, 1, 2, 4, 6, 8], [1, 2, 3, 42, 0xDEAD_BEEF] as [UInt64])

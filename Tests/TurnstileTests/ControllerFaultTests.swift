@@ -1,6 +1,7 @@
 import ControllerFSM
 import ControllerFSMSim
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -135,13 +136,13 @@ struct ControllerFaultTests {
         simulated.advance(to: .zero + .seconds(2))
         try controller.process(now: .zero + .seconds(2))
         try controller.send(.fault, at: .zero + .seconds(3))
-        var entries: [LedgerEntry] = []
+        var entries: [LedgerEntry<TurnstileApplication>] = []
         ledger.drain { entries.append($0) }
         #expect(entries.first?.state == .locked && entries.first?.cause == nil, "start settles the outputs: one entry")
-        #expect(entries.contains { $0.cause == .edge(.coin, active: true) && $0.state == .unlocked && $0.counters.coins == 1 && $0.credit == 1 })
+        #expect(entries.contains { $0.cause == .edge(.coin, active: true) && $0.state == .unlocked && $0.turnstileCounters.coins == 1 && $0.credit == 1 })
         #expect(entries.last?.cause == .command(.fault) && entries.last?.state == .broken)
-        #expect(entries.last?.counters.expiredCredits == 1 && entries.last?.credit == 0)
-        var taken: [ControllerInput] = []
+        #expect(entries.last?.turnstileCounters.expiredCredits == 1 && entries.last?.credit == 0)
+        var taken: [ControllerInput<TurnstileApplication>] = []
         inputs.drain { taken.append($0.input) }
         #expect(taken == [.edge(.coin, active: true), .edge(.coin, active: false), .command(.fault)])
     }
@@ -156,7 +157,7 @@ struct ControllerFaultTests {
         try controller.start(at: .zero)
         simulated.failWrites(to: lockLine)
         try controller.send(.emergencyOn, at: .zero + .seconds(1))
-        var taken: [ControllerInput] = []
+        var taken: [ControllerInput<TurnstileApplication>] = []
         inputs.drain { taken.append($0.input) }
         #expect(taken.first == .command(.emergencyOn))
         #expect(taken.contains(.outputWriteFailed(.lock)), "\(taken)")

@@ -1,10 +1,11 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// Credit stacks while unlocked; passages spend it; the relock timeout expires what is left, and a
 /// coin or a passage with credit left restarts that timeout.
-@Suite("Scenario: credit and the relock timeout")
+@Suite("Scenario<TurnstileApplication>: credit and the relock timeout")
 struct CreditAndRelockScenarioTests {
     @Test("three coins give three passages; the last one relocks")
     func creditStacking() throws {

@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -35,14 +36,14 @@ struct DemoScenarioTests {
     func demoHoldsOn(_ name: String) throws {
         let text = try #require(Self.boards.first { $0.0 == name }?.1)
         let board = try BoardFile.parse(text, file: "board.toml")
-        let demo = Scenario.demoText(for: board)
+        let demo = Scenario<TurnstileApplication>.demoText(for: board)
         let run = try playExpectingSuccess(demo, board: board)
         #expect(run.taken(.coin).count > 0 && run.taken(.push).count > 0)
         #expect(run.summary?.state == .locked || board.inputs[.service] == nil, "\(demo)")
     }
 
     @Test func demoOnTheDefaultBoardVisitsEveryState() throws {
-        let run = try playExpectingSuccess(Scenario.demoText(for: .defaultSim))
+        let run = try playExpectingSuccess(Scenario<TurnstileApplication>.demoText(for: .defaultSim))
         for state in TurnstileState.allCases {
             #expect(run.records.contains { $0.to == state }, "the demo never entered \(state.name)")
         }

@@ -1,10 +1,11 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// The fire-alarm line interrupts any state: the arm is released; when it clears, a turnstile
 /// that was in service is locked and one that was broken or under repair is broken.
-@Suite("Scenario: emergency")
+@Suite("Scenario<TurnstileApplication>: emergency")
 struct EmergencyScenarioTests {
     struct From: Sendable, CustomTestStringConvertible {
         var state: TurnstileState

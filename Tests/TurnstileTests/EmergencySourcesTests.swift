@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

@@ -1,10 +1,11 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// Every `expect` kind, holding and failing: a failure names the file, the line, the time, what
 /// was expected and what was found; the run goes on to the end.
-@Suite("Scenario: expect")
+@Suite("Scenario<TurnstileApplication>: expect")
 struct ExpectScenarioTests {
     /// After this the turnstile is unlocked with credit 1: coins 2, passages 1, lock 0, alarm 0,
     /// ready 1, inhibit 0. The expect under test goes on line 4, at 2 s.

@@ -1,10 +1,11 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// `fault` is the one scenario action that is a direct event (no line carries it): it is taken at
 /// the step's own time, with no debounce delay.
-@Suite("Scenario: fault as a direct event")
+@Suite("Scenario<TurnstileApplication>: fault as a direct event")
 struct FaultScenarioTests {
     struct In: Sendable, CustomTestStringConvertible {
         var state: TurnstileState

@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -32,7 +33,7 @@ struct FileMessageQuotingTests {
     func hugeScenarioToken() {
         let token = String(repeating: "x", count: 15 * 1024 * 1024)
         let error = #expect(throws: ScenarioError.self) {
-            try Scenario.parse("0 coin\n1 \(token)\n", file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+            try Scenario<TurnstileApplication>.parse("0 coin\n1 \(token)\n", file: "s.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         }
         let shown = String(repeating: "x", count: Quoting.maxQuotedCharacters)
         #expect(error?.reason == "unknown action \"\(shown)… (15728640 bytes)\"", "\(String(describing: error).prefix(300))")
@@ -45,7 +46,7 @@ struct FileMessageQuotingTests {
     func scenarioTokensBounded(template: String) {
         let token = String(repeating: "9", count: 10_000)
         let error = #expect(throws: ScenarioError.self) {
-            try Scenario.parse(template.replacingOccurrences(of: "TOKEN", with: token), file: "s.txt",
+            try Scenario<TurnstileApplication>.parse(template.replacingOccurrences(of: "TOKEN", with: token), file: "s.txt",
                                vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         }
         #expect((error?.description.count ?? 0) < 400, "\(String(describing: error).prefix(400))")

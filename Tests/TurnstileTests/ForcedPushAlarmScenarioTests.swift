@@ -1,14 +1,15 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// A push while locked is forced: counted, the arm stays held, and the alarm sounds for exactly
 /// the board's alarm pulse, whatever the machine does meanwhile.
-@Suite("Scenario: a forced push and the alarm pulse")
+@Suite("Scenario<TurnstileApplication>: a forced push and the alarm pulse")
 struct ForcedPushAlarmScenarioTests {
     struct Meanwhile: Sendable, CustomTestStringConvertible {
         var name: String
-        /// Scenario lines after the forced push at 2.0 s.
+        /// Scenario<TurnstileApplication> lines after the forced push at 2.0 s.
         var lines: String
         var finalState: TurnstileState
         var passages = 0

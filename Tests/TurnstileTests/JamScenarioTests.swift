@@ -1,9 +1,10 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// A push line held active past the jam timeout is a mechanism fault.
-@Suite("Scenario: a jammed arm")
+@Suite("Scenario<TurnstileApplication>: a jammed arm")
 struct JamScenarioTests {
     struct Hold: Sendable, CustomTestStringConvertible {
         var jamTimeout: String

@@ -1,4 +1,5 @@
 import Testing
+@testable import ControllerHost
 @testable import Turnstile
 import ControllerSimulation
 
@@ -40,7 +41,7 @@ struct LoaderSyscallFaultTests {
     @Test func aFailingReadNamesTheScenarioFileAndTheReason() throws {
         let error = try #require(throws: ScenarioError.self) {
             try FileSyscalls.$failing.withValue([.read: EIO]) {
-                try Scenario.load(path: scenario, vocabulary: turnstileVocabulary)
+                try Scenario<TurnstileApplication>.load(path: scenario, vocabulary: turnstileVocabulary)
             }
         }
         #expect(error.description == "\(scenario): cannot read: Input/output error")
@@ -49,6 +50,6 @@ struct LoaderSyscallFaultTests {
 
     @Test func theSameFilesLoadWithoutTheFault() throws {
         #expect(try BoardFile.load(path: board) == BoardFile.defaultSim)
-        #expect(try Scenario.load(path: scenario, vocabulary: turnstileVocabulary).steps.count == 2)
+        #expect(try Scenario<TurnstileApplication>.load(path: scenario, vocabulary: turnstileVocabulary).steps.count == 2)
     }
 }

@@ -3,6 +3,7 @@ import ControllerFSM
 import ControllerFSMSim
 import Synchronization
 import Testing
+import ControllerHost
 import Turnstile
 
 /// The whole event path — a bouncy pulse on a simulated line, the chip's edge buffer, the

@@ -1,6 +1,7 @@
 import ControllerFSM
 import ControllerFSMSim
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -8,7 +9,7 @@ import ControllerSimulation
 /// the relay is released exactly when the state is `unlocked` or `emergency` (checked after every
 /// dispatch by the recorder); credit is 0 outside `unlocked` and money balances (checked at every
 /// output change and at the end); `coins` is the number of coin pulses.
-@Suite("Scenario: invariants on random input streams")
+@Suite("Scenario<TurnstileApplication>: invariants on random input streams")
 struct RandomScenarioInvariantTests {
 
     struct RandomScenario {
@@ -65,7 +66,7 @@ struct RandomScenarioInvariantTests {
     func invariants(seed: UInt64) throws {
         let generated = Self.randomScenario(seed: seed, count: 400)
         let board = BoardFile.defaultSim
-        let scenario = try Scenario.parse(generated.text, file: "random-\(seed)", vocabulary: TurnstileSimulation.vocabulary(for: board))
+        let scenario = try Scenario<TurnstileApplication>.parse(generated.text, file: "random-\(seed)", vocabulary: TurnstileSimulation.vocabulary(for: board))
         let recorder = SimulationRecorder()
         let simulation = try TurnstileSimulation(board: board, seed: seed, reporter: recorder)
         let controller = simulation.controller

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 
 @Suite("README")

@@ -2,6 +2,7 @@ import ControllerFSM
 import ControllerFSMSim
 import PropertyBased
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -55,7 +56,7 @@ struct ReferenceModelPropertyTests {
     /// Plays `text` on the simulated board beside the model; the first disagreement, if any.
     static func compare(_ text: String) throws -> String? {
         let board = BoardFile.defaultSim
-        let scenario = try Scenario.parse(text, file: "random", vocabulary: TurnstileSimulation.vocabulary(for: board))
+        let scenario = try Scenario<TurnstileApplication>.parse(text, file: "random", vocabulary: TurnstileSimulation.vocabulary(for: board))
         try TurnstileSimulation.check(scenario, against: board)
         let simulation = try TurnstileSimulation(board: board, reporter: SimulationRecorder())
         var model = ReferenceTurnstile()
@@ -88,10 +89,10 @@ struct ReferenceModelPropertyTests {
     }
 }
 
-private extension ScenarioAction {
+private extension ScenarioAction<TurnstileApplication> {
     var isExpectation: Bool {
         switch self {
-        case .expectState, .expectCounter, .expectCredit, .expectOutput: true
+        case .expectState, .expectCounter, .expectGauge, .expectOutput: true
         default: false
         }
     }
@@ -143,7 +144,7 @@ struct ReferenceTurnstile {
     }
 
     /// A scenario action at `time`: a direct fault now, a line's event a little later.
-    mutating func perform(_ action: ScenarioAction, at time: Double) {
+    mutating func perform(_ action: ScenarioAction<TurnstileApplication>, at time: Double) {
         advance(to: time)
         switch action {
         case .command(.emergencyOn): setAlarm(command: true, at: time)
@@ -154,11 +155,11 @@ struct ReferenceTurnstile {
         case .push:
             pending.append((time + Self.pulseDelay, .push))
             pending.append((time + Self.pushPulse + Self.pulseDelay, .push))  // the release, see take()
-        case .pushHold(let hold):
+        case .pulse(.push, let hold?):
             pending.append((time + Self.pulseDelay, .push))
             pending.append((time + hold.seconds + Self.pulseDelay, .push))
         case .repair: pending.append((time + Self.pulseDelay, .repair))
-        case .emergency(let on): pending.append((time + Self.levelDelay, on ? .emergencyOn : .emergencyOff))
+        case .level(.emergency, let on): pending.append((time + Self.levelDelay, on ? .emergencyOn : .emergencyOff))
         default: break
         }
         pending.sort { $0.0 < $1.0 }
@@ -252,8 +253,8 @@ struct ReferenceTurnstile {
             (.lock, !(state == .unlocked || state == .emergency)), (.ready, inService), (.inhibit, !inService),
             (.alarm, state == .broken || alarmPulseEnd != nil),
         ]
-        for (role, level) in wanted where controller.output(role) != level {
-            problems.append("output \(role.rawValue) \(controller.output(role) == true ? 1 : 0), model \(level ? 1 : 0)")
+        for (role, level) in wanted where controller.output(role.name) != level {
+            problems.append("output \(role.rawValue) \(controller.output(role.name) == true ? 1 : 0), model \(level ? 1 : 0)")
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
@@ -317,7 +318,7 @@ struct ScenarioBuilder {
         lines.append("\(Self.format(time + 40)) end")
     }
 
-    static func action(_ text: String) -> ScenarioAction {
+    static func action(_ text: String) -> ScenarioAction<TurnstileApplication> {
         let words = text.split(separator: " ")
         switch words[0] {
         case "coin": return .coin

@@ -1,10 +1,11 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// A service pulse takes the turnstile out of order for exactly the repair period; nothing extends
 /// or shortens it.
-@Suite("Scenario: repair")
+@Suite("Scenario<TurnstileApplication>: repair")
 struct RepairScenarioTests {
     struct From: Sendable, CustomTestStringConvertible {
         var state: TurnstileState

@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -31,7 +32,7 @@ struct ReplayRuleTests {
     ])
     func setRefusals(text: String, message: String) {
         #expect {
-            try Scenario.parse(text, file: scenarioFile, vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+            try Scenario<TurnstileApplication>.parse(text, file: scenarioFile, vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         } throws: { error in
             "\(error)" == message
         }
@@ -43,12 +44,12 @@ struct ReplayRuleTests {
         var board = BoardFile.defaultSim
         board.inputs[.coin]?.debounce = .nanoseconds(10_000_500)
         let vocabulary = TurnstileSimulation.vocabulary(for: board)
-        let refused = try Scenario.parse("0 coin\n0.063 coin\n", file: "s.txt", vocabulary: vocabulary)
+        let refused = try Scenario<TurnstileApplication>.parse("0 coin\n0.063 coin\n", file: "s.txt", vocabulary: vocabulary)
         let error = #expect(throws: ScenarioError.self) { try TurnstileSimulation.check(refused, against: board) }
         let hint = try #require(error?.description.split(separator: "move it to ").last, "\(String(describing: error))")
         let suggested = try #require(hint.split(separator: " ").first)
         #expect(suggested == "0.063001", "\(String(describing: error))")
-        let moved = try Scenario.parse("0 coin\n\(suggested) coin\n", file: "s.txt", vocabulary: vocabulary)
+        let moved = try Scenario<TurnstileApplication>.parse("0 coin\n\(suggested) coin\n", file: "s.txt", vocabulary: vocabulary)
         try TurnstileSimulation.check(moved, against: board)
     }
 }

@@ -1,11 +1,12 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// Several actions at one instant: whatever their order in the scenario, every input edge is
 /// handled within its debounce period — a direct command (`fault`) at the same time must not
 /// leave an edge waiting until the next action (audit finding 1 of the robustness issue).
-@Suite("Scenario: actions at the same instant, in either order")
+@Suite("Scenario<TurnstileApplication>: actions at the same instant, in either order")
 struct SameInstantScenarioTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

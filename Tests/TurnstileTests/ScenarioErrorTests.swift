@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -122,10 +123,10 @@ struct ScenarioErrorTests {
     }
 
     @Test func vocabularyIsWhatTheCallerPassesIn() throws {
-        let vocabulary = ScenarioVocabulary(states: ["idle"], counters: [], outputs: [])
-        #expect(try Scenario.parse("0 expect state idle", file: "v.txt", vocabulary: vocabulary).steps.count == 1)
+        let vocabulary = ScenarioVocabulary<TurnstileApplication>(states: ["idle"], counters: [], outputs: [])
+        #expect(try Scenario<TurnstileApplication>.parse("0 expect state idle", file: "v.txt", vocabulary: vocabulary).steps.count == 1)
         let error = try #require(throws: ScenarioError.self) {
-            try Scenario.parse("0 expect counter coins 1", file: "v.txt", vocabulary: vocabulary)
+            try Scenario<TurnstileApplication>.parse("0 expect counter coins 1", file: "v.txt", vocabulary: vocabulary)
         }
         #expect(error.description == "v.txt: line 1: unknown counter \"coins\"; known counters: (none)")
         #expect(error.file == "v.txt")
@@ -137,7 +138,7 @@ struct ScenarioErrorTests {
     @Test("a recording that says what no replay can reproduce is refused, naming its line and time")
     func unreplayableIsRefused() throws {
         let text = "0 coin\n1.5 unreplayable the lock write failed (the controller raised fault)\n2 coin\n"
-        let scenario = try Scenario.parse(text, file: "rec.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+        let scenario = try Scenario<TurnstileApplication>.parse(text, file: "rec.txt", vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         #expect(throws: ScenarioError.self) { try TurnstileSimulation.check(scenario, against: .defaultSim) }
         do {
             try TurnstileSimulation.check(scenario, against: .defaultSim)

@@ -3,18 +3,19 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
 /// The turnstile's names as the design lists them; the parser itself knows none of them.
-let turnstileVocabulary = ScenarioVocabulary(
+let turnstileVocabulary = ScenarioVocabulary<TurnstileApplication>(
     states: ["locked", "unlocked", "broken", "outOfOrder", "emergency"],
     counters: ["coins", "passages", "forcedPushes", "expiredCredits", "faults", "coinsOutOfService", "repairs",
                "freePassages", "ignored"],
     outputs: ["lock", "alarm", "ready", "inhibit"])
 
-func parseScenario(_ text: String) throws(ScenarioError) -> Scenario {
-    try Scenario.parse(text, file: "s.txt", vocabulary: turnstileVocabulary)
+func parseScenario(_ text: String) throws(ScenarioError) -> Scenario<TurnstileApplication> {
+    try Scenario<TurnstileApplication>.parse(text, file: "s.txt", vocabulary: turnstileVocabulary)
 }
 
 @Suite("Scenarios: valid forms")
@@ -32,20 +33,20 @@ struct ScenarioTests {
             """)
         #expect(scenario.file == "s.txt")
         #expect(scenario.steps == [
-            ScenarioStep(time: .zero, line: 1, action: .coin),
-            ScenarioStep(time: .milliseconds(500), line: 2, action: .push),
-            ScenarioStep(time: .seconds(1), line: 3, action: .expectState("locked")),
-            ScenarioStep(time: .seconds(1), line: 4, action: .expectCounter("passages", 1)),
-            ScenarioStep(time: .seconds(7), line: 5, action: .repair),
-            ScenarioStep(time: .seconds(20), line: 6, action: .emergency(on: true)),
-            ScenarioStep(time: .seconds(25), line: 7, action: .emergency(on: false)),
-            ScenarioStep(time: .seconds(30), line: 8, action: .end),
+            ScenarioStep<TurnstileApplication>(time: .zero, line: 1, action: .coin),
+            ScenarioStep<TurnstileApplication>(time: .milliseconds(500), line: 2, action: .push),
+            ScenarioStep<TurnstileApplication>(time: .seconds(1), line: 3, action: .expectState("locked")),
+            ScenarioStep<TurnstileApplication>(time: .seconds(1), line: 4, action: .expectCounter("passages", 1)),
+            ScenarioStep<TurnstileApplication>(time: .seconds(7), line: 5, action: .repair),
+            ScenarioStep<TurnstileApplication>(time: .seconds(20), line: 6, action: .emergency(on: true)),
+            ScenarioStep<TurnstileApplication>(time: .seconds(25), line: 7, action: .emergency(on: false)),
+            ScenarioStep<TurnstileApplication>(time: .seconds(30), line: 8, action: .end),
         ])
         #expect(scenario.endTime == .seconds(30))
     }
 
     @Test(arguments: [
-        ("coin", ScenarioAction.coin),
+        ("coin", ScenarioAction<TurnstileApplication>.coin),
         ("push", .push),
         ("push hold 35", .pushHold(.seconds(35))),
         ("push hold 0.25", .pushHold(.milliseconds(250))),
@@ -61,9 +62,9 @@ struct ScenarioTests {
         ("expect output inhibit 0", .expectOutput("inhibit", false)),
         ("end", .end),
     ])
-    func everyActionForm(line: String, action: ScenarioAction) throws {
+    func everyActionForm(line: String, action: ScenarioAction<TurnstileApplication>) throws {
         let scenario = try parseScenario("2 \(line)")
-        #expect(scenario.steps == [ScenarioStep(time: .seconds(2), line: 1, action: action)])
+        #expect(scenario.steps == [ScenarioStep<TurnstileApplication>(time: .seconds(2), line: 1, action: action)])
     }
 
     @Test(arguments: [
@@ -94,9 +95,9 @@ struct ScenarioTests {
                 .replacingOccurrences(of: "1 expect#glued comment", with: "1   expect   credit   1#glued")
                 + "   # indented comment\n2 end\n\n")
         #expect(scenario.steps == [
-            ScenarioStep(time: .milliseconds(500), line: 4, action: .coin),
-            ScenarioStep(time: .seconds(1), line: 5, action: .expectCredit(1)),
-            ScenarioStep(time: .seconds(2), line: 7, action: .end),
+            ScenarioStep<TurnstileApplication>(time: .milliseconds(500), line: 4, action: .coin),
+            ScenarioStep<TurnstileApplication>(time: .seconds(1), line: 5, action: .expectCredit(1)),
+            ScenarioStep<TurnstileApplication>(time: .seconds(2), line: 7, action: .end),
         ])
     }
 
@@ -129,7 +130,7 @@ struct ScenarioTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-\(UUID()).txt").path
         try "0 coin\n1 expect credit 1\n".write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let scenario = try Scenario.load(path: path, vocabulary: turnstileVocabulary)
+        let scenario = try Scenario<TurnstileApplication>.load(path: path, vocabulary: turnstileVocabulary)
         #expect(scenario.file == path)
         #expect(scenario.steps.count == 2)
     }
@@ -149,14 +150,14 @@ struct ScenarioTests {
             dup2(saved, STDIN_FILENO)
             close(saved)
         }
-        let scenario = try Scenario.load(path: "-", vocabulary: turnstileVocabulary)
+        let scenario = try Scenario<TurnstileApplication>.load(path: "-", vocabulary: turnstileVocabulary)
         #expect(scenario.file == "<stdin>")
         #expect(scenario.steps.map(\.action) == [.coin, .push])
     }
 
     @Test func loadNamesAMissingFile() {
         #expect {
-            try Scenario.load(path: "/nonexistent/s.txt", vocabulary: turnstileVocabulary)
+            try Scenario<TurnstileApplication>.load(path: "/nonexistent/s.txt", vocabulary: turnstileVocabulary)
         } throws: { error in
             (error as? ScenarioError)?.description == "/nonexistent/s.txt: cannot open: No such file or directory"
         }

@@ -1,4 +1,5 @@
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -84,7 +85,7 @@ struct TimingRelationTests {
         ("0.013", false), ("0.012", false), ("0.013000001", true),
     ])
     func pushHold(hold: String, works: Bool) throws {
-        let scenario = try Scenario.parse("0 coin\n0.5 push hold \(hold)\n", file: "s.txt",
+        let scenario = try Scenario<TurnstileApplication>.parse("0 coin\n0.5 push hold \(hold)\n", file: "s.txt",
                                           vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         if works {
             try TurnstileSimulation.check(scenario, against: .defaultSim)

@@ -1,5 +1,6 @@
 import ControllerFSM
 import Testing
+import ControllerHost
 import Turnstile
 
 /// Every event sequence up to depth 12 from a fresh turnstile, with timer expiries as steps, on

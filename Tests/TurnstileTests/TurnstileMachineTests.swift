@@ -1,6 +1,7 @@
 import ControllerFSM
 import PropertyBased
 import Testing
+import ControllerHost
 import Turnstile
 
 /// The turnstile's table, event by event (the scenario tests drive the same rows through the

@@ -1,6 +1,7 @@
 import ControllerFSM
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 
 /// `turnstiled graph`, `--help`, `--version`, and colour only on a terminal without `NO_COLOR`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -45,7 +46,7 @@ struct TurnstiledRefusalCLITests {
         #expect(run.stderr.split(separator: "\n").count == 1, "one message: \(run)")
         // The same words as the library's own error.
         let expected = try #require(throws: ScenarioError.self) {
-            try Scenario.parse(bad.text, file: path, vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
+            try Scenario<TurnstileApplication>.parse(bad.text, file: path, vocabulary: TurnstileSimulation.vocabulary(for: .defaultSim))
         }
         #expect(run.stderr == "turnstiled: \(expected)\n")
     }

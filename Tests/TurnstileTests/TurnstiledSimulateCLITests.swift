@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 
 /// `turnstiled simulate` as a subprocess: the demo, JSON lines, scenarios from a file or standard

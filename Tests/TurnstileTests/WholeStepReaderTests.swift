@@ -1,5 +1,6 @@
 import ControllerFSM
 import Testing
+@testable import ControllerHost
 @testable import Turnstile
 
 /// The daemon's reporter reads the trace and the output log on its own thread while the event
@@ -9,7 +10,7 @@ import Testing
 struct WholeStepReaderTests {
     enum Told: Equatable { case dispatch(TurnstileEvent), write(OutputRole, Bool) }
 
-    let trace = RecordRing<WholeStepReader.Record>(capacity: 64)
+    let trace = RecordRing<WholeStepReader<TurnstileApplication>.Record>(capacity: 64)
     let outputLog = RecordRing<OutputWrite>(capacity: 64)
     let watermark = ReportWatermark()
 
@@ -18,21 +19,21 @@ struct WholeStepReaderTests {
     }
 
     func write(_ role: OutputRole, _ value: Bool, atSecond second: Int64) {
-        outputLog.record(OutputWrite(time: .zero + .seconds(second), role: role, value: value, completed: nil))
+        outputLog.record(OutputWrite(time: .zero + .seconds(second), role: role.name, value: value, completed: nil))
     }
 
     /// What the controller does when a call returns.
     func settle() { watermark.publish(trace: trace.recordedCount, outputs: outputLog.recordedCount) }
 
-    func read(_ reader: inout WholeStepReader, everything: Bool = false) -> [Told] {
+    func read(_ reader: inout WholeStepReader<TurnstileApplication>, everything: Bool = false) -> [Told] {
         var told: [Told] = []
-        reader.read(everything: everything) { told.append(.dispatch($0.event)) } write: { told.append(.write($0.role, $0.value)) }
+        reader.read(everything: everything) { told.append(.dispatch($0.event)) } write: { told.append(.write(OutputRole($0.role), $0.value)) }
         return told
     }
 
     @Test("a step caught between its dispatch and its writes is told whole, at the next read")
     func aStepIsToldWhole() {
-        var reader = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
+        var reader = WholeStepReader<TurnstileApplication>(trace: trace, outputLog: outputLog, watermark: watermark)
         dispatch(.coin, from: .locked, to: .unlocked, atSecond: 1)
         write(.lock, false, atSecond: 1)
         settle()
@@ -47,7 +48,7 @@ struct WholeStepReaderTests {
 
     @Test("a write with no dispatch (an alarm pulse ending) is told once its call returns")
     func aWriteOfItsOwn() {
-        var reader = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
+        var reader = WholeStepReader<TurnstileApplication>(trace: trace, outputLog: outputLog, watermark: watermark)
         write(.alarm, false, atSecond: 3)
         #expect(read(&reader) == [])
         settle()
@@ -56,7 +57,7 @@ struct WholeStepReaderTests {
 
     @Test("steps at one instant keep their order: each dispatch before the writes at its time")
     func stepsAtOneInstant() {
-        var reader = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
+        var reader = WholeStepReader<TurnstileApplication>(trace: trace, outputLog: outputLog, watermark: watermark)
         dispatch(.coin, from: .locked, to: .unlocked, atSecond: 5)
         write(.lock, false, atSecond: 5)
         dispatch(.push, from: .unlocked, to: .locked, atSecond: 5)
@@ -71,7 +72,7 @@ struct WholeStepReaderTests {
 
     @Test("the last read tells everything held, settled or not")
     func theLastReadTellsEverything() {
-        var reader = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
+        var reader = WholeStepReader<TurnstileApplication>(trace: trace, outputLog: outputLog, watermark: watermark)
         dispatch(.fault, from: .locked, to: .broken, atSecond: 7)
         write(.alarm, true, atSecond: 7)
         #expect(read(&reader) == [])

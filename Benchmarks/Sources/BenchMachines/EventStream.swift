@@ -1,5 +1,6 @@
 import ControllerFSM
 import ControllerFSMSim
+import ControllerHost
 import Turnstile
 
 /// A fixed pseudo-random sequence of events, generated once, before anything is measured. Every

@@ -9,6 +9,7 @@ import ControllerFSMSim
 import Foundation
 import Histogram
 import Synchronization
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 

@@ -1,4 +1,5 @@
 import CFuzzDriver
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -10,7 +11,7 @@ public func fuzzBoardFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     do {
         let board = try BoardFile.parse(text, file: "fuzz.toml")
         try TurnstileSimulation.checkTimings(of: board, file: "fuzz.toml")
-        _ = Scenario.demoText(for: board)
+        _ = Scenario<TurnstileApplication>.demoText(for: board)
     } catch {
         _ = error.description
     }

@@ -1,5 +1,6 @@
 import ControllerFSM
 import CFuzzDriver
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -11,7 +12,7 @@ public func fuzzScenario(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let board = BoardFile.defaultSim
     do {
-        let scenario = try Scenario.parse(text, file: "fuzz.txt", vocabulary: TurnstileSimulation.vocabulary(for: board))
+        let scenario = try Scenario<TurnstileApplication>.parse(text, file: "fuzz.txt", vocabulary: TurnstileSimulation.vocabulary(for: board))
         try TurnstileSimulation.check(scenario, against: board)
         // Playing is exact and fast in virtual time, but days of it are not fuzzing.
         guard scenario.endTime <= .seconds(3600), scenario.steps.count <= 200 else { return 0 }
@@ -24,10 +25,10 @@ public func fuzzScenario(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 }
 
 final class Silent: SimulationReporter {
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {}
+    func output(_ name: RoleName, value: Bool, at time: MachineInstant) {}
     func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>) {}
     func expectationFailed(_ failure: ExpectationFailure) {}
-    func finished(_ summary: SimulationSummary) {}
+    func finished(_ summary: SimulationSummary<TurnstileApplication>) {}
 }
 
 /// The entry point SwiftPM gives an executable: hands the command line to libFuzzer.

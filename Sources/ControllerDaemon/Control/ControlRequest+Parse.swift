@@ -1,4 +1,5 @@
 import Foundation
+import ControllerHost
 import Turnstile
 
 extension ControlRequestLine {

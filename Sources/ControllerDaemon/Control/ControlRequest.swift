@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 
 /// What `turnstiled ctl` asks the daemon, once its line is parsed and checked.

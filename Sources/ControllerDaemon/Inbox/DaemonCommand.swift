@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 
 /// What other threads ask of the event loop, which alone touches the controller.

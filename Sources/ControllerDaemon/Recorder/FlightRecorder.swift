@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Turnstile
 
 #if canImport(Glibc)
@@ -51,7 +52,7 @@ public final class FlightRecorder {
         if descriptor >= 0 { Syscalls.close(descriptor) }
     }
 
-    public func take(_ record: InputRecord) {
+    public func take(_ record: InputRecord<TurnstileApplication>) {
         checkFile()
         guard failure == nil else { return }
         for line in transcriber.take(record) { write(line + "\n") }

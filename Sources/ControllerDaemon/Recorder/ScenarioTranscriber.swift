@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Turnstile
 
 /// Turns the inputs a controller took into scenario lines that `turnstiled simulate --script`
@@ -56,7 +57,7 @@ public struct ScenarioTranscriber {
     }
 
     /// Takes one input; returns the lines that are final now (in time order).
-    public mutating func take(_ record: InputRecord) -> [String] {
+    public mutating func take(_ record: InputRecord<TurnstileApplication>) -> [String] {
         let time = record.time.nanoseconds &- origin.nanoseconds
         switch record.input {
         case .edge(let role, let active):
@@ -69,7 +70,7 @@ public struct ScenarioTranscriber {
             case (.push, false):
                 if let start = pushStart { addPush(from: start, to: settled) }
                 pushStart = nil
-            case (.coin, false), (.service, false): break
+            default: break
             }
         case .command(let event):
             // As sent: `event NAME` replays through the controller's command path, so an

@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 
 /// Everything the daemon tells about itself at one moment: what `/status`, `/metrics`,

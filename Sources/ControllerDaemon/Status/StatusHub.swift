@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Turnstile
 
 /// Where the daemon's threads leave what status needs, each its own part, and where readers

@@ -1,18 +1,18 @@
-import Turnstile
+import ControllerHost
 import ControllerFSM
 import ControllerFSMSim
 
 /// A `SimChip` wired as a board file says: one line per role, named lines under their names,
 /// numbered lines at their offsets, inputs wired with the board's polarity.
-public struct SimulatedBoard {
+public struct SimulatedBoard<App: ControllerApplication> {
     public let chip: SimChip
-    public let inputOffsets: [InputRole: GPIOLineOffset]
-    public let outputRoles: [GPIOLineOffset: OutputRole]
+    public let inputOffsets: [RoleName: GPIOLineOffset]
+    public let outputRoles: [GPIOLineOffset: RoleName]
 
-    public init(board: BoardFile, clock: ManualClock, seed: UInt64, outputSink: @escaping @Sendable (SimOutputChange) -> Void) {
+    public init(board: Board<App>, clock: ManualClock, seed: UInt64, outputSink: @escaping @Sendable (SimOutputChange) -> Void) {
         var names: [GPIOLineOffset: SimLine] = [:]
-        var inputOffsets: [InputRole: GPIOLineOffset] = [:]
-        var outputRoles: [GPIOLineOffset: OutputRole] = [:]
+        var inputOffsets: [RoleName: GPIOLineOffset] = [:]
+        var outputRoles: [GPIOLineOffset: RoleName] = [:]
         // Numbered lines first, so named ones take the free offsets around them.
         var taken = Set<UInt32>()
         for line in board.inputs.values.map(\.line) + board.outputs.values.map(\.line) {
@@ -35,12 +35,10 @@ public struct SimulatedBoard {
                 return at
             }
         }
-        for role in InputRole.allCases {
-            guard let line = board.inputs[role] else { continue }
+        for (role, line) in board.inputs.wired {
             inputOffsets[role] = place(line.line, activeLow: line.activeLow)
         }
-        for role in OutputRole.allCases {
-            guard let line = board.outputs[role] else { continue }
+        for (role, line) in board.outputs.wired {
             outputRoles[place(line.line, activeLow: line.activeLow)] = role
         }
         let count = Int((names.keys.map(\.rawValue).max() ?? 0) + 1)

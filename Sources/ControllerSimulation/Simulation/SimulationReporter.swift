@@ -1,17 +1,18 @@
-import Turnstile
+import ControllerHost
 import ControllerFSM
 
 /// Where a simulation's story goes: the CLI prints it as text or JSON lines, tests collect it.
 /// Called on the simulating thread, in the order things happened.
-public protocol SimulationReporter: AnyObject {
+public protocol SimulationReporter<App>: AnyObject {
+    associatedtype App: ControllerApplication
     /// An output line changed (including the initial values, first).
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant)
+    func output(_ role: RoleName, value: Bool, at time: MachineInstant)
     /// An event was dispatched: taken (with or without a transition) or ignored.
-    func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>)
+    func dispatched(_ record: DispatchRecord<App.State, App.Event>)
     /// An `expect` did not hold.
     func expectationFailed(_ failure: ExpectationFailure)
     /// The run ended.
-    func finished(_ summary: SimulationSummary)
+    func finished(_ summary: SimulationSummary<App>)
 }
 
 /// An `expect` line that did not hold.
@@ -26,26 +27,36 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The state of the turnstile when the run ended.
-public struct SimulationSummary: Sendable, Equatable {
-    public var state: TurnstileState
-    public var credit: Int
-    public var counters: TurnstileCounters
-    /// Virtual time at the end.
+public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable {
+    public var state: App.State
+    /// Every gauge at the end, in ``ControllerApplication/gauges`` order.
+    public var gauges: CounterValues
+    /// Every counter at the end, in ``ControllerApplication/counterNames`` order.
+    public var counterValues: CounterValues
     public var endTime: Duration
     public var failedExpectations: Int
-    /// How many `expect` lines were checked: "every expect held" is claimed only of those (a
-    /// run with none, or one stopped before its expects, claims nothing).
+    /// How many `expect` steps were checked.
     public var checkedExpectations: Int
 
     public init(
-        state: TurnstileState, credit: Int, counters: TurnstileCounters, endTime: Duration, failedExpectations: Int,
+        state: App.State, gauges: CounterValues, counters: CounterValues, endTime: Duration, failedExpectations: Int,
         checkedExpectations: Int = 0
     ) {
         self.state = state
-        self.credit = credit
-        self.counters = counters
+        self.gauges = gauges
+        counterValues = counters
         self.endTime = endTime
         self.failedExpectations = failedExpectations
         self.checkedExpectations = checkedExpectations
+    }
+
+    /// Every counter with its name, in declaration order (`ignored` last).
+    public var namedCounters: [(name: String, value: Int)] {
+        zip(App.counterNames, counterValues.values).map { ($0, $1) }
+    }
+
+    /// Every gauge with its name, in declaration order.
+    public var namedGauges: [(name: String, value: Int)] {
+        zip(App.gauges.map(\.name), gauges.values).map { ($0, $1) }
     }
 }

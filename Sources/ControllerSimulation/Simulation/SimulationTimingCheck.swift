@@ -1,37 +1,34 @@
-import Turnstile
-extension TurnstileSimulation {
+import ControllerHost
+extension Simulation {
     /// Refuses a board whose timings cannot be simulated faithfully: a debounce that outlasts
     /// the pulses it filters (every coin would vanish), or one too short for the simulated
     /// contact bounce (a coin would count several times). Money must not be lost or invented
     /// by the model of the inputs, so these are errors, named by key path like any other.
     ///
     /// Real boards are not held to the `[sim]` section: `turnstiled run` never uses it.
-    public static func checkTimings(of board: BoardFile, file: String) throws(BoardFileError) {
-        for relation in simulatedRelations { try relation.check(board, file: file) }
+    public static func checkTimings(of board: Board<App>, file: String) throws(BoardFileError) {
+        for relation in App.settings.simulatedRelations { try relation.check(board, file: file) }
         let sim = board.sim
-        let pulses: [(InputRole, String, Duration)] = [
-            (.coin, "coin_pulse", sim.coinPulse), (.push, "push_pulse", sim.pushPulse),
-            (.service, "service_pulse", sim.servicePulse),
-        ]
+        let pulses = zip(App.inputs, sim.pulses).compactMap { input, width in width.map { (input.role, "\(input.role)_pulse", $0) } }
         for (role, key, width) in pulses {
             guard let debounce = board.inputs[role]?.debounce else { continue }
             // The active level is stable from the end of the bounce to the end of the pulse.
             let stable = width - (sim.bounceEdges > 0 ? sim.bounceWindow : .zero)
             if debounce >= stable {
                 throw BoardFileError(
-                    file: file, location: .keyPath("inputs.\(role.rawValue).debounce"),
-                    reason: "\(debounce.secondsText) s is not shorter than the time a simulated \(role.rawValue) pulse "
+                    file: file, location: .keyPath("inputs.\(role).debounce"),
+                    reason: "\(debounce.secondsText) s is not shorter than the time a simulated \(role) pulse "
                         + "stays active (sim.\(key) \(width.secondsText) s less sim.bounce_window "
-                        + "\(sim.bounceWindow.secondsText) s of bounce): every \(role.rawValue) would be lost",
+                        + "\(sim.bounceWindow.secondsText) s of bounce): every \(role) would be lost",
                     hint: "shorten the debounce, or lengthen sim.\(key)")
             }
         }
         guard sim.bounceEdges > 0 else { return }
-        for role in InputRole.allCases {
-            guard let debounce = board.inputs[role]?.debounce else { continue }
+        for (role, line) in board.inputs.wired {
+            let debounce = line.debounce
             if debounce <= sim.bounceWindow {
                 throw BoardFileError(
-                    file: file, location: .keyPath("inputs.\(role.rawValue).debounce"),
+                    file: file, location: .keyPath("inputs.\(role).debounce"),
                     reason: "\(debounce.secondsText) s does not outlast the simulated contact bounce "
                         + "(sim.bounce_edges \(sim.bounceEdges) within sim.bounce_window \(sim.bounceWindow.secondsText) s): "
                         + "one pulse could count several times",
@@ -44,21 +41,13 @@ extension TurnstileSimulation {
     /// `TimingRelation`'s). The simulated push holds the push line for sim.push_pulse, its
     /// release bounces for up to sim.bounce_window, and its end is seen a debounce period later:
     /// a jam timeout within that makes every simulated passage a fault.
-    static let simulatedRelations: [TimingRelation] = [
-        TimingRelation(
-            key: "turnstile.jam_timeout", relation: "jam_timeout > sim.push_pulse + sim.bounce_window + inputs.push.debounce",
-            why: "a simulated push would last past it, and every passage would be a fault",
-            value: \.turnstile.jamTimeout,
-            smallest: { $0.sim.pushPulse + bounce($0) + TimingRelation.pushDebounce($0) + .nanoseconds(1) }),
-    ]
-
     /// The simulated bounce at each edge of a pulse, zero for clean edges.
-    static func bounce(_ board: BoardFile) -> Duration { board.sim.bounceEdges > 0 ? board.sim.bounceWindow : .zero }
+    package static func bounce(_ board: Board<App>) -> Duration { board.sim.bounceEdges > 0 ? board.sim.bounceWindow : .zero }
 
-    /// The shortest `push hold` the controller sees: its active level must outlast the bounce
-    /// and the push line's debounce, the rule `sim.push_pulse` is held to (`checkTimings`).
-    /// Shorter, the push never happens, and the credit it was meant to use expires.
-    static func shortestPushHold(on board: BoardFile) -> Duration {
-        TimingRelation.pushDebounce(board) + bounce(board) + .nanoseconds(1)
+    /// The shortest hold of `role` the controller sees (the turnstile's `push hold`): its
+    /// active level must outlast the bounce and the line's debounce, the rule every `[sim]`
+    /// pulse is held to (`checkTimings`). Shorter, the input never happens.
+    package static func shortestHold(of role: RoleName, on board: Board<App>) -> Duration {
+        (board.inputs[role]?.debounce ?? .zero) + bounce(board) + .nanoseconds(1)
     }
 }

@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Where the lock relay is left when the daemon stops.
 package enum FailMode: String, CaseIterable, Hashable, Sendable {
     /// Driven locked: nobody passes unpaid while the controller is down.
@@ -6,37 +8,25 @@ package enum FailMode: String, CaseIterable, Hashable, Sendable {
     case safe
 }
 
-extension BoardFile {
-    /// The `[turnstile]` section: the machine's timings and how it fails.
-    public struct TurnstileSettings: Hashable, Sendable {
-        /// How long `unlocked` waits for a push before the credit expires.
-        package var relockTimeout: Duration
-        /// How long `outOfOrder` lasts before the turnstile returns to service.
-        package var repairPeriod: Duration
-        /// How long the push sensor may stay active before it counts as a jam (`fault`).
-        package var jamTimeout: Duration
-        /// How long the alarm sounds for a forced push.
-        package var alarmPulse: Duration
-        /// Where the lock is driven when the daemon stops.
-        package var failMode: FailMode
-    }
+/// The `[turnstile]` section: the machine's timings and how it fails.
+public struct TurnstileSettings: Hashable, Sendable {
+    /// How long `unlocked` waits for a push before the credit expires.
+    package var relockTimeout: Duration
+    /// How long `outOfOrder` lasts before the turnstile returns to service.
+    package var repairPeriod: Duration
+    /// How long the push sensor may stay active before it counts as a jam (`fault`).
+    package var jamTimeout: Duration
+    /// How long the alarm sounds for a forced push.
+    package var alarmPulse: Duration
+    /// Where the lock is driven when the daemon stops.
+    package var failMode: FailMode
 
-    /// The `[sim]` section: how the simulator drives the input lines.
-    public struct SimSettings: Hashable, Sendable {
-        /// How long a coin pulse holds the coin line active.
-        public var coinPulse: Duration
-        /// How long one passage holds the push line active.
-        public var pushPulse: Duration
-        /// How long a repair request holds the service line active.
-        package var servicePulse: Duration
-        /// Extra edges of contact bounce after each change of level (0: clean edges).
-        public var bounceEdges: Int
-        /// The time within which those extra edges fall.
-        public var bounceWindow: Duration
-    }
+    /// The defaults: what a board without a `[turnstile]` section gets.
+    package static let defaults = TurnstileSettings(
+        relockTimeout: .seconds(5), repairPeriod: .seconds(5), jamTimeout: .seconds(30), alarmPulse: .milliseconds(500), failMode: .secure)
 }
 
-extension BoardFile.TurnstileSettings {
+extension TurnstileSettings {
     /// The `[turnstile]` timings by their board-file key: what a reload may change, and what a
     /// recording's `set` lines carry.
     public enum Timing: String, CaseIterable, Hashable, Sendable {

@@ -1,3 +1,4 @@
+import ControllerHost
 import Turnstile
 import ControllerDaemon
 

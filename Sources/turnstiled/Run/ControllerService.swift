@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import Logging
 import ServiceLifecycle
+import ControllerHost
 import Turnstile
 import ControllerDaemon
 

@@ -1,6 +1,7 @@
 import ControllerFSM
 import ControllerFSMGpiod
 import ControllerFSMSim
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -65,11 +66,11 @@ struct GpiodSource: EventSource {
 final class SimSource: EventSource {
     let chip: SimChip
     let board: BoardFile
-    private let inputOffsets: [InputRole: GPIOLineOffset]
+    private let inputOffsets: [RoleName: GPIOLineOffset]
     private let clock = MonotonicClock()
     private let origin: MachineInstant
     /// The script's steps but `end` (inputs and expects), in time order, and the next one.
-    private let steps: [ScenarioStep]
+    private let steps: [ScenarioStep<TurnstileApplication>]
     private var nextStep = 0
     private let scriptFile: String
     /// `0 emergency on`: the world before the controller starts (as `simulate` plays it).
@@ -92,12 +93,12 @@ final class SimSource: EventSource {
     /// The `ctl pulse`s each line has waiting, so a stop can name the ones it drops.
     private var waiting = Dictionary(uniqueKeysWithValues: InputRole.allCases.map { ($0, PendingPulses()) })
 
-    init(board: BoardFile, chip: SimChip, inputOffsets: [InputRole: GPIOLineOffset], script: Scenario?) {
+    init(board: BoardFile, chip: SimChip, inputOffsets: [RoleName: GPIOLineOffset], script: Scenario<TurnstileApplication>?) {
         self.board = board
         self.chip = chip
         self.inputOffsets = inputOffsets
         origin = clock.now()
-        let initial = { (step: ScenarioStep) in step.time == .zero && step.action == .emergency(on: true) }
+        let initial = { (step: ScenarioStep<TurnstileApplication>) in step.time == .zero && step.action == .emergency(on: true) }
         let all = script?.steps ?? []
         startsInAlarm = all.contains(where: initial)
         steps = all.filter { !initial($0) && $0.action != .end }
@@ -158,7 +159,7 @@ final class SimSource: EventSource {
 
     func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome {
         // The emergency input is a level, not a pulse: `ctl emergency on|off`.
-        guard let line = inputOffsets[role], let width = board.simulatedPulseWidth(role) else { return .notDrivable }
+        guard let line = inputOffsets[role.name], let width = board.simulatedPulseWidth(role) else { return .notDrivable }
         waiting[role]!.removeStarted(by: now)
         guard waiting[role]!.append(Swift.max(now, lineFreeAt[role, default: .zero])) else { return .lineQueueFull }
         schedulePulse(role, line: line, at: now, width: width)
@@ -184,23 +185,17 @@ final class SimSource: EventSource {
 
     func reopen() -> SimChip? { chip.isGone ? nil : chip }
 
-    private func perform(_ action: ScenarioAction, at time: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
-        let sim = board.sim
-        func schedule(_ role: InputRole, _ width: Duration) {
-            schedulePulse(role, line: inputOffsets[role]!, at: time, width: width)
-        }
+    private func perform(_ action: ScenarioAction<TurnstileApplication>, at time: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
         switch action {
-        case .coin: schedule(.coin, sim.coinPulse)
-        case .push: schedule(.push, sim.pushPulse)
-        case .pushHold(let hold): schedule(.push, hold)
-        case .repair: schedule(.service, sim.servicePulse)
-        case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
+        case .pulse(let role, let width):
+            guard let width = width ?? board.simulatedPulseWidth(role), let line = inputOffsets[role] else { break }
+            schedulePulse(InputRole(rawValue: role.rawValue)!, line: line, at: time, width: width)
+        case .level(let role, let on): chip.scheduleLevel(line: inputOffsets[role]!, at: time, active: on)
         case .command(let event): try controller.send(event, at: time)
-        case .set(let timing, let value):
+        case .set(let key, let value):
             // The controller has handled everything up to `time` (advance(to:) above).
-            var settings = controller.settings
-            settings[timing] = value
-            controller.retime(settings, at: time)
+            guard let key = TurnstileApplication.settings.key(named: key) else { break }
+            controller.retime(key.setting(value, in: controller.settings), at: time)
         default: break
         }
     }

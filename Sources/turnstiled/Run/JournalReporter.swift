@@ -1,5 +1,6 @@
 import ControllerFSM
 import Logging
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -13,7 +14,8 @@ final class JournalReporter: SimulationReporter {
         self.logger = logger
     }
 
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {
+    func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
+        let role = OutputRole(name)
         logger.info("\(role.rawValue) = \(value ? 1 : 0)")
     }
 
@@ -27,7 +29,7 @@ final class JournalReporter: SimulationReporter {
 
     func expectationFailed(_ failure: ExpectationFailure) {}
 
-    func finished(_ summary: SimulationSummary) {
+    func finished(_ summary: SimulationSummary<TurnstileApplication>) {
         let counters = summary.counters.all.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         logger.info("state \(summary.state.name), credit \(summary.credit); this run: \(counters)")
     }

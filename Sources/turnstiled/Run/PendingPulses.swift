@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Turnstile
 
 /// The simulated pulses a line has been given and not yet started, in start order: a `ctl

@@ -5,6 +5,7 @@ import ControllerFSMSim
 import Foundation
 import Logging
 import ServiceLifecycle
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 import ControllerDaemon
@@ -217,12 +218,12 @@ struct Run: AsyncParsableCommand {
         }
 
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
-        let printer: any SimulationReporter = json
+        let printer: any SimulationReporter<TurnstileApplication> = json
             ? JSONReporter()
-            : journal ? JournalReporter(logger: logger) as any SimulationReporter
+            : journal ? JournalReporter(logger: logger) as any SimulationReporter<TurnstileApplication>
             : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chipText)")
         for role in OutputRole.allCases {
-            if let level = controller.output(role) { printer.output(role, value: level, at: .zero) }
+            if let level = controller.output(role.name) { printer.output(role.name, value: level, at: .zero) }
         }
         let origin = source.startInstant()
         do {
@@ -328,8 +329,8 @@ struct Run: AsyncParsableCommand {
             reporter.stopAndWait(end: stoppedAt)
             // Every count the controller made, committed before the lines are released; where
             // the controller stood goes last, in case its ring lost the last steps.
-            let closing = LedgerEntry(
-                time: stoppedAt, state: controller.state, credit: controller.credit, counters: controller.counters, cause: nil)
+            let closing = LedgerEntry<TurnstileApplication>(
+                time: stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
             if let ending = storeRecorder?.stopAndWait(closingEntry: closing) { Self.report(ending, lostSteps: ledger.lostCount, logger: logger) }
             if let store { try? store.endSession(at: Date()) }
             control?.stop()
@@ -387,8 +388,8 @@ struct Run: AsyncParsableCommand {
         if expectations.unchecked > 0 {
             Terminal.error("\(expectations.unchecked) expect line(s) of \(script ?? "the script") were not reached: the run stopped at \(stoppedAt.duration(since: origin).secondsText) s")
         }
-        printer.finished(SimulationSummary(
-            state: controller.state, credit: controller.credit, counters: controller.counters,
+        printer.finished(SimulationSummary<TurnstileApplication>(
+            state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
             checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
         guard case .stopped = ending else { throw ExitStatus.gpioError }
@@ -408,9 +409,9 @@ struct Run: AsyncParsableCommand {
         }
     }
 
-    private func loadScript(_ path: String, board: BoardFile) throws -> Scenario {
+    private func loadScript(_ path: String, board: BoardFile) throws -> Scenario<TurnstileApplication> {
         do {
-            let scenario = try Scenario.load(path: path, vocabulary: TurnstileSimulation.vocabulary(for: board))
+            let scenario = try Scenario<TurnstileApplication>.load(path: path, vocabulary: TurnstileSimulation.vocabulary(for: board))
             try TurnstileSimulation.checkTimings(of: board, file: self.board)
             try TurnstileSimulation.check(scenario, against: board)
             return scenario
@@ -423,13 +424,13 @@ struct Run: AsyncParsableCommand {
     /// One log line per wired role: the line it resolved to and how it is requested.
     private func logLines(of board: BoardFile, on chip: GpiodChip, logger: Logger) throws(GPIOError) {
         for role in InputRole.allCases {
-            guard let line = board.inputs[role] else { continue }
+            guard let line = board.inputs[role.name] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
             let wiring = "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce.secondsText) s"
             logger.info("  \(role.rawValue.padding(9)) input   \(info.id.description.padding(20)) \(wiring)")
         }
         for role in OutputRole.allCases {
-            guard let line = board.outputs[role] else { continue }
+            guard let line = board.outputs[role.name] else { continue }
             let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
             logger.info("  \(role.rawValue.padding(9)) output  \(info.id.description.padding(20)) \(line.activeLow ? "active-low" : "active-high")")
         }

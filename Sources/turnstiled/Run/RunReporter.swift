@@ -2,6 +2,7 @@ import ControllerFSM
 import Dispatch
 import Foundation
 import Synchronization
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 import ControllerDaemon
@@ -31,14 +32,14 @@ final class RunReporter: @unchecked Sendable {
     /// Published by the controller after each call; its doorbell wakes this thread when idle.
     private let watermark: ReportWatermark
     /// The trace and the output log, whole steps at a time.
-    private var steps: WholeStepReader
-    private let inputLog: RecordRing<InputRecord>?
+    private var steps: WholeStepReader<TurnstileApplication>
+    private let inputLog: RecordRing<InputRecord<TurnstileApplication>>?
     /// Drained here only when no store does it.
-    private let ledger: RecordRing<LedgerEntry>?
+    private let ledger: RecordRing<LedgerEntry<TurnstileApplication>>?
     private let status: StatusHub
     private let lostEdges: @Sendable () -> Int
     private let origin: MachineInstant
-    private let printer: any SimulationReporter
+    private let printer: any SimulationReporter<TurnstileApplication>
     private let warnings: DaemonWarnings
     private let recorder: FlightRecorder?
     private let notifier: SystemdNotifier
@@ -56,13 +57,13 @@ final class RunReporter: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(
-        trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord>?, ledger: RecordRing<LedgerEntry>?,
-        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter,
+        trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<TurnstileApplication>>?, ledger: RecordRing<LedgerEntry<TurnstileApplication>>?,
+        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
         warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onLockLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
         self.outputLog = outputLog
-        steps = WholeStepReader(trace: trace, outputLog: outputLog, watermark: watermark)
+        steps = WholeStepReader<TurnstileApplication>(trace: trace, outputLog: outputLog, watermark: watermark)
         self.watermark = watermark
         self.inputLog = inputLog
         self.ledger = ledger
@@ -117,7 +118,7 @@ final class RunReporter: @unchecked Sendable {
         if let failure = recorder?.failure, !recorderWarned { warnings.refused("recording: \(failure)") }
     }
 
-    /// The trace and the output log, whole steps merged by time (``WholeStepReader``); all
+    /// The trace and the output log, whole steps merged by time (``WholeStepReader<TurnstileApplication>``); all
     /// that is left when `everything` (the last drain, with the controller stopped). Then the
     /// other rings.
     private func drain(everything: Bool = false) {
@@ -149,11 +150,11 @@ final class RunReporter: @unchecked Sendable {
             }
         }
         if let ledger {
-            var last: LedgerEntry?
+            var last: LedgerEntry<TurnstileApplication>?
             ledger.drain { last = $0 }
             if let last {
                 var counters: [String: Int] = [:]
-                for (name, value) in last.counters.all { counters[name] = value }
+                for (name, value) in last.turnstileCounters.all { counters[name] = value }
                 status.publishDurable(counters: counters, credit: last.credit)
             }
         }

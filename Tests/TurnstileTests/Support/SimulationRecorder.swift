@@ -1,6 +1,7 @@
 import ControllerFSM
 import Foundation
 import Testing
+import ControllerHost
 import Turnstile
 import ControllerSimulation
 
@@ -27,7 +28,7 @@ final class SimulationRecorder: SimulationReporter {
     private(set) var outputs: [OutputChange] = []
     private(set) var records: [Record] = []
     private(set) var failures: [ExpectationFailure] = []
-    private(set) var summary: SimulationSummary?
+    private(set) var summary: SimulationSummary<TurnstileApplication>?
     /// Every time the lock output disagreed with the state a record left the machine in.
     private(set) var lockViolations: [String] = []
     /// The level of each output as reported so far.
@@ -41,7 +42,8 @@ final class SimulationRecorder: SimulationReporter {
 
     private var unsettled: Record?
 
-    func output(_ role: OutputRole, value: Bool, at time: MachineInstant) {
+    func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
+        let role = OutputRole(name)
         let change = OutputChange(role: role, value: value, time: time.duration(since: .zero))
         outputs.append(change)
         levels[role] = value
@@ -61,7 +63,7 @@ final class SimulationRecorder: SimulationReporter {
         log.append("failed \(failure)")
     }
 
-    func finished(_ summary: SimulationSummary) {
+    func finished(_ summary: SimulationSummary<TurnstileApplication>) {
         settle()
         if let problem = probe?() { probeViolations.append("at the end: \(problem)") }
         self.summary = summary
@@ -128,7 +130,7 @@ let scenarioFile = "run.scenario"
 func play(_ text: String, board: BoardFile = .defaultSim, seed: UInt64 = 1, breakProbability: Double = 0) throws
     -> SimulationRecorder
 {
-    let scenario = try Scenario.parse(text, file: scenarioFile, vocabulary: TurnstileSimulation.vocabulary(for: board))
+    let scenario = try Scenario<TurnstileApplication>.parse(text, file: scenarioFile, vocabulary: TurnstileSimulation.vocabulary(for: board))
     let recorder = SimulationRecorder()
     let simulation = try TurnstileSimulation(board: board, seed: seed, breakProbability: breakProbability, reporter: recorder)
     let summary = try simulation.run(scenario)

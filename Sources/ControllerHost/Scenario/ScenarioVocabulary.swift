@@ -1,13 +1,18 @@
-import Turnstile
 /// The names an `expect` may check, passed in by whoever runs the scenario so that the parser
 /// knows nothing of the turnstile's types and a misspelt name is refused before anything runs.
-public struct ScenarioVocabulary: Hashable, Sendable {
+public struct ScenarioVocabulary<App: ControllerApplication>: Hashable, Sendable {
     /// Names accepted by `expect state NAME`.
     public var states: Set<String>
     /// Names accepted by `expect counter NAME VALUE`.
     public var counters: Set<String>
     /// Names accepted by `expect output NAME 0|1` (typically the outputs the board wires).
     public var outputs: Set<String>
+
+    /// The application's states and counters, and the outputs `board` wires.
+    public init(for board: Board<App>) {
+        self.init(states: Set(App.State.allCases.map(\.name)), counters: Set(App.counterNames),
+                  outputs: Set(board.outputs.keys.map(\.rawValue)))
+    }
 
     public init(states: Set<String>, counters: Set<String>, outputs: Set<String>) {
         self.states = states

@@ -87,6 +87,16 @@ extension Duration {
         Self.decimalSeconds(nanosecondCount, digits: 9)
     }
 
+    /// The shortest whole number of a unit, as a board file writes a default: "5s", "500ms",
+    /// "50us"; a duration that is no whole number of microseconds in nanoseconds.
+    package var exampleText: String {
+        let nanoseconds = nanosecondCount
+        for (unit, size) in [("s", Int64(1_000_000_000)), ("ms", 1_000_000), ("us", 1_000)] where nanoseconds % size == 0 {
+            return "\(nanoseconds / size)\(unit)"
+        }
+        return "\(nanoseconds)ns"
+    }
+
     private static func decimalSeconds(_ units: Int64, digits unitDigits: Int) -> String {
         var scale: Int64 = 1
         for _ in 0..<unitDigits { scale *= 10 }

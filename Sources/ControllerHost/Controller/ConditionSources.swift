@@ -45,7 +45,7 @@ package enum CommandOutcome: Sendable, Equatable {
     case dispatched
     /// `emergency off` while the emergency line is active: the command's own declaration is
     /// withdrawn, but the alarm goes on until the line goes inactive.
-    case heldByLine(InputRole)
+    case heldByLine(RoleName)
     /// `emergency on|off` that changes nothing: the condition was already at that level.
     case alreadyInEffect
 }

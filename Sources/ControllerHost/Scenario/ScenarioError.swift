@@ -1,4 +1,3 @@
-import Turnstile
 /// Why a scenario was refused (the simulator exits with status 2 before anything runs).
 ///
 /// Its `description` is one line: the file, the line, the reason and a hint, e.g.
@@ -36,12 +35,12 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         set { problem.hint = newValue }
     }
 
-    init(file: String, line: Int?, reason: String, hint: String? = nil) {
+    package init(file: String, line: Int?, reason: String, hint: String? = nil) {
         problem = FileProblem(file: file, place: line.map(FileProblem.Place.line) ?? .wholeFile, reason: reason, hint: hint)
     }
 
     /// A byte refused where it stands: line and column.
-    init(file: String, place: FileProblem.Place, reason: String, hint: String? = nil) {
+    package init(file: String, place: FileProblem.Place, reason: String, hint: String? = nil) {
         problem = FileProblem(file: file, place: place, reason: reason, hint: hint)
     }
 

@@ -4,8 +4,8 @@ import ControllerFSM
 /// the ``ReportWatermark``, read before either ring), merged by time: at one instant a dispatch
 /// comes before the writes it caused. What was drained past the watermark waits here for the
 /// next read, so a transition is never told before its writes are there to be told with it.
-package struct WholeStepReader {
-    package typealias Record = DispatchRecord<TurnstileState, TurnstileEvent>
+package struct WholeStepReader<App: ControllerApplication> {
+    package typealias Record = DispatchRecord<App.State, App.Event>
 
     private let trace: RecordRing<Record>
     private let outputLog: RecordRing<OutputWrite>

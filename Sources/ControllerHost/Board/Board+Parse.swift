@@ -1,17 +1,26 @@
 import ControllerFSM
 import TOMLKit
 
-extension BoardFile {
-    /// The consumer name lines are requested under when `[board]` does not set one.
-    static let defaultConsumer = "turnstiled"
+/// The board-file bounds every application shares.
+enum BoardFileLimits {
     /// The largest board file read: a full board with comments is about 3 KiB.
     static let maxFileSize = 64 * 1024
     /// How deeply tables and arrays may nest; the format's deepest key is `inputs.coin.line`.
     /// The TOML library recurses once per level, so an absurd depth would overflow its stack.
     static let maxNesting = 8
 
+}
+
+extension Board {
+    static var maxFileSize: Int { BoardFileLimits.maxFileSize }
+    static var maxNesting: Int { BoardFileLimits.maxNesting }
+
+    /// The consumer name lines are requested under when `[board]` does not set one: the
+    /// application's daemon (`turnstiled`).
+    static var defaultConsumer: String { "\(App.name)d" }
+
     /// Reads and validates the board file at `path`.
-    package static func load(path: String) throws(BoardFileError) -> BoardFile {
+    package static func load(path: String) throws(BoardFileError) -> Board {
         let text: String
         do { text = try TextFile.contents(path: path, limit: maxFileSize) } catch {
             throw BoardFileError(file: path, location: .file, reason: error.reason)
@@ -20,10 +29,11 @@ extension BoardFile {
     }
 
     /// Parses and validates board-file text; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(BoardFileError) -> BoardFile {
+    public static func parse(_ text: String, file: String) throws(BoardFileError) -> Board {
         try checkShape(text, file: file)
         let root = BoardTable(table: try document(text, file: file), path: "", file: file)
-        try root.rejectUnknownKeys(["board", "inputs", "outputs", "turnstile", "sim"], kind: "section")
+        let section = App.settings.section
+        try root.rejectUnknownKeys(["board", "inputs", "outputs", section, "sim"], kind: "section")
 
         guard let board = try root.subtable("board", example: "[board]") else {
             throw root.error(at: "board", "missing section", hint: "add [board] with name, backend and chip")
@@ -33,18 +43,20 @@ extension BoardFile {
         let backend = try required(board.choice("backend", of: Backend.self), "backend", in: board, example: "\"libgpiod\"")
         let chip = try required(board.name("chip", example: "\"pinctrl-bcm2835\"", kind: nil), "chip", in: board,
                                 example: "\"pinctrl-bcm2835\" (a label, a name like \"gpiochip0\" or a path)")
-        let consumer = try board.name("consumer", example: "\"turnstiled\"", kind: .kernel) ?? defaultConsumer
+        let consumer = try board.name("consumer", example: "\"\(defaultConsumer)\"", kind: .kernel) ?? defaultConsumer
 
-        let inputs = try roles(InputRole.self, section: "inputs", in: root, example: "\"GPIO17\"", read: inputLine)
-        let outputs = try roles(OutputRole.self, section: "outputs", in: root, example: "22", read: outputLine)
+        let inputs = try roles(App.inputs.map { ($0.role, $0.isRequired) }, section: "inputs", in: root, example: "\"GPIO17\"",
+                               read: inputLine)
+        let outputs = try roles(App.outputs.map { ($0.role, $0.isRequired) }, section: "outputs", in: root, example: "22",
+                                read: outputLine)
         try rejectSharedLines(inputs: inputs, outputs: outputs, file: file)
 
-        let turnstile = try turnstileSettings(root.subtable("turnstile", example: "[turnstile]"))
+        let settings = try applicationSettings(root.subtable(section, example: "[\(section)]"))
         let sim = try simSettings(root.subtable("sim", example: "[sim]"), file: file)
 
-        let loaded = BoardFile(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
-                               outputs: outputs, turnstile: turnstile, sim: sim)
-        for relation in TimingRelation.board { try relation.check(loaded, file: file) }
+        let loaded = Board(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
+                           outputs: outputs, settings: settings, sim: sim)
+        for relation in App.settings.relations { try relation.check(loaded, file: file) }
         return loaded
     }
 
@@ -111,23 +123,23 @@ extension BoardFile {
 
     /// Reads `[inputs.*]` or `[outputs.*]`: every present role through `read`, and refuses unknown
     /// and missing required roles.
-    private static func roles<Role: BoardRole, Line>(
-        _: Role.Type, section: String, in root: BoardTable, example: String,
+    private static func roles<Line>(
+        _ declared: [(name: RoleName, isRequired: Bool)], section: String, in root: BoardTable, example: String,
         read: (BoardTable) throws(BoardFileError) -> Line
-    ) throws(BoardFileError) -> [Role: Line] {
-        let names = Role.allCases.map(\.rawValue)
+    ) throws(BoardFileError) -> RoleLines<Line> {
+        let names = declared.map(\.name)
         let kind = section == "inputs" ? "input role" : "output role"
         let table = try root.subtable(section, example: "[\(section).\(names[0])]")
-        try table?.rejectUnknownKeys(names, kind: kind)
-        var lines: [Role: Line] = [:]
-        for role in Role.allCases {
-            if let roleTable = try table?.subtable(role.rawValue, example: "[\(section).\(role.rawValue)]") {
-                lines[role] = try read(roleTable)
+        try table?.rejectUnknownKeys(names.map(\.rawValue), kind: kind)
+        var lines = RoleLines<Line>(roles: names)
+        for (index, role) in names.enumerated() {
+            if let roleTable = try table?.subtable(role.rawValue, example: "[\(section).\(role)]") {
+                lines[index] = try read(roleTable)
             }
         }
-        let required = Role.allCases.filter(\.isRequired)
+        let required = declared.filter(\.isRequired).map(\.name)
         for role in required where lines[role] == nil {
-            let path = "\(section).\(role.rawValue)"
+            let path = "\(section).\(role)"
             let wired = required.map(\.rawValue).joined(separator: " and ")
             throw BoardFileError(file: root.file, location: .keyPath(path), reason: "missing section",
                                  hint: "every board wires \(wired): add [\(path)] with line = \(example)")
@@ -170,10 +182,9 @@ extension BoardFile {
     }
 
     /// The chip cannot hand one line to two roles, and a board that tried would be miswired.
-    private static func rejectSharedLines(inputs: [InputRole: InputLine], outputs: [OutputRole: OutputLine],
+    private static func rejectSharedLines(inputs: RoleLines<InputLine>, outputs: RoleLines<OutputLine>,
                                           file: String) throws(BoardFileError) {
-        let uses = InputRole.allCases.compactMap { role in inputs[role].map { ("inputs.\(role.rawValue)", $0.line) } }
-            + OutputRole.allCases.compactMap { role in outputs[role].map { ("outputs.\(role.rawValue)", $0.line) } }
+        let uses = inputs.wired.map { ("inputs.\($0.role)", $0.line.line) } + outputs.wired.map { ("outputs.\($0.role)", $0.line.line) }
         var owner: [LineSelector: String] = [:]
         for (path, line) in uses {
             if let first = owner[line] {
@@ -185,22 +196,39 @@ extension BoardFile {
         }
     }
 
-    private static func turnstileSettings(_ table: BoardTable?) throws(BoardFileError) -> TurnstileSettings {
-        try table?.rejectUnknownKeys(["relock_timeout", "repair_period", "jam_timeout", "alarm_pulse", "fail_mode"], kind: "key")
-        return TurnstileSettings(
-            relockTimeout: try table?.duration("relock_timeout", zero: .refused, limit: TimeLimits.boardTiming, example: "5s") ?? .seconds(5),
-            repairPeriod: try table?.duration("repair_period", zero: .refused, limit: TimeLimits.boardTiming, example: "5s") ?? .seconds(5),
-            jamTimeout: try table?.duration("jam_timeout", zero: .refused, limit: TimeLimits.boardTiming, example: "30s") ?? .seconds(30),
-            alarmPulse: try table?.duration("alarm_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "500ms") ?? .milliseconds(500),
-            failMode: try table?.choice("fail_mode", of: FailMode.self) ?? .secure)
+    /// The application's section: every declared key, its default where the file leaves it out.
+    private static func applicationSettings(_ table: BoardTable?) throws(BoardFileError) -> App.Settings {
+        let declaration = App.settings
+        try table?.rejectUnknownKeys(declaration.keys.map(\.name), kind: "key")
+        var settings = declaration.defaults
+        guard let table else { return settings }
+        for key in declaration.keys {
+            switch key.kind {
+            case .duration(let path):
+                let example = settings[keyPath: path.keyPath].exampleText
+                if let value = try table.duration(key.name, zero: .refused, limit: TimeLimits.boardTiming, example: example) {
+                    settings[keyPath: path.keyPath] = value
+                }
+            case .choice(let values, _, let write):
+                if let word = try table.choice(key.name, among: values) { write(&settings, word) }
+            }
+        }
+        return settings
     }
 
     private static func simSettings(_ table: BoardTable?, file: String) throws(BoardFileError) -> SimSettings {
-        try table?.rejectUnknownKeys(["coin_pulse", "push_pulse", "service_pulse", "bounce_edges", "bounce_window"], kind: "key")
+        let pulseKeys = App.inputs.map { $0.simulatedPulse == nil ? nil : "\($0.role)_pulse" }
+        try table?.rejectUnknownKeys(pulseKeys.compactMap { $0 } + ["bounce_edges", "bounce_window"], kind: "key")
+        var pulses: [Duration?] = []
+        for (input, key) in zip(App.inputs, pulseKeys) {
+            guard let key, let width = input.simulatedPulse else {
+                pulses.append(nil)
+                continue
+            }
+            pulses.append(try table?.duration(key, zero: .refused, limit: TimeLimits.boardTiming, example: width.exampleText) ?? width)
+        }
         let settings = SimSettings(
-            coinPulse: try table?.duration("coin_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "50ms") ?? .milliseconds(50),
-            pushPulse: try table?.duration("push_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "150ms") ?? .milliseconds(150),
-            servicePulse: try table?.duration("service_pulse", zero: .refused, limit: TimeLimits.boardTiming, example: "100ms") ?? .milliseconds(100),
+            pulses: pulses,
             bounceEdges: try table?.integer("bounce_edges", in: 0...100) ?? 4,
             bounceWindow: try table?.duration("bounce_window", zero: .allowed, limit: TimeLimits.debounce, example: "3ms") ?? .milliseconds(3))
         guard settings.bounceEdges > 0 else { return settings }
@@ -213,8 +241,8 @@ extension BoardFile {
                                  reason: "must be longer than zero when bounce_edges is more than 0",
                                  hint: "set bounce_edges = 0 for clean edges")
         }
-        for (key, pulse) in [("coin_pulse", settings.coinPulse), ("push_pulse", settings.pushPulse),
-                             ("service_pulse", settings.servicePulse)] where settings.bounceWindow >= pulse {
+        for (key, pulse) in zip(pulseKeys, settings.pulses) {
+            guard let key, let pulse, settings.bounceWindow >= pulse else { continue }
             throw BoardFileError(file: file, location: .keyPath(path),
                                  reason: "must be shorter than sim.\(key)",
                                  hint: "contact bounce lasts a few milliseconds at each edge of a pulse")
@@ -223,7 +251,7 @@ extension BoardFile {
     }
 }
 
-extension BoardFile {
+extension Board {
     /// Refuses, before the TOML library sees it, text the library cannot be trusted with: too
     /// large, a byte ``TextCharacters`` refuses (the library takes the text as a C string, so a
     /// NUL would end the file there, silently), a `\u0000` escape (the library hands strings and
@@ -368,8 +396,8 @@ private struct KeyScanner {
             case UInt8(ascii: "#"): comment = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 open.append(byte)
-                if open.count > BoardFile.maxNesting {
-                    return refuse("nested more than \(BoardFile.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
+                if open.count > BoardFileLimits.maxNesting {
+                    return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
                 }
                 if byte == UInt8(ascii: "{") { (expecting, keyParts) = (.keyStart, 0) }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
@@ -420,8 +448,8 @@ private struct KeyScanner {
             return refuse("\"\(Character(current))\" cannot start a key or a [table] name")
         }
         keyParts += 1
-        if keyParts > BoardFile.maxNesting {
-            return refuse("nested more than \(BoardFile.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
+        if keyParts > BoardFileLimits.maxNesting {
+            return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
         }
         if quoteMark { quote = byte }
         expecting = .keyRest

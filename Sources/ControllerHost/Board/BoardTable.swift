@@ -71,17 +71,21 @@ struct BoardTable {
     /// One of `T`'s raw values; a near miss gets a "did you mean".
     func choice<T: RawRepresentable & CaseIterable>(_ key: String, of _: T.Type) throws(BoardFileError) -> T?
     where T.RawValue == String {
-        let allowed = T.allCases.map(\.rawValue)
+        try choice(key, among: T.allCases.map(\.rawValue)).flatMap(T.init(rawValue:))
+    }
+
+    /// One of the words `allowed`; a near miss gets a "did you mean".
+    func choice(_ key: String, among allowed: [String]) throws(BoardFileError) -> String? {
         guard let value = table[key] else { return nil }
         guard let string = value.string else {
             throw error(at: key, "expected a string, got \(Self.describe(value))",
                         hint: "write one of \(allowed.quotedList), in quotes")
         }
-        guard let choice = T(rawValue: string) else {
+        guard allowed.contains(string) else {
             throw error(at: key, "\"\(string.bounded)\" is not one of \(allowed.quotedList)",
                         hint: Suggestion.didYouMean(string, in: allowed))
         }
-        return choice
+        return string
     }
 
     /// Whether a zero length is accepted for a duration.

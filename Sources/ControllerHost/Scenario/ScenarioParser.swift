@@ -1,23 +1,33 @@
-import Turnstile
 /// Turns one scenario line's tokens into a step, remembering what the ordering rules need from
 /// earlier lines.
-struct ScenarioParser {
+struct ScenarioParser<App: ControllerApplication> {
     let file: String
-    let vocabulary: ScenarioVocabulary
+    let vocabulary: ScenarioVocabulary<App>
     /// The latest time so far, as written, so a complaint can quote the file back to its author.
     private var previous: (time: Duration, text: Substring, line: Int)?
     private var endLine: Int?
 
-    init(file: String, vocabulary: ScenarioVocabulary) {
+    init(file: String, vocabulary: ScenarioVocabulary<App>) {
         self.file = file
         self.vocabulary = vocabulary
     }
 
-    static let knownActions = "known actions: coin, push, push hold SECONDS, repair, emergency on|off, fault, "
-        + "event NAME, set TIMING SECONDS, expect state|counter|credit|output, end"
-    private static let actionNames = ["coin", "push", "repair", "emergency", "fault", "event", "set", "expect", "end"]
+    /// The generic verbs for the lines; an application's own words stand for them in the list
+    /// of known actions when it has any.
+    private static var lineVerbs: [String] { ["pulse ROLE [SECONDS]", "hold ROLE SECONDS", "set ROLE on|off"] }
 
-    mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep {
+    static var knownActions: String {
+        let words = App.scenarioWords.flatMap(\.usages)
+        let expectations = (["state", "counter"] + App.gauges.map(\.name) + ["output"]).joined(separator: "|")
+        let actions = (words.isEmpty ? lineVerbs : words) + ["event NAME", "set TIMING SECONDS", "expect \(expectations)", "end"]
+        return "known actions: " + actions.joined(separator: ", ")
+    }
+
+    private static var actionNames: [String] {
+        App.scenarioWords.map(\.name) + ["pulse", "hold", "event", "set", "expect", "end"]
+    }
+
+    mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep<App> {
         let timeText = tokens[0]
         let time = try time(timeText, line: line)
         if let endLine {
@@ -59,44 +69,44 @@ struct ScenarioParser {
         }
     }
 
-    private func action(_ name: Substring, arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction {
+    private func action(_ name: Substring, arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction<App> {
+        var reader = ScenarioWordReader(arguments: arguments, file: file, line: line)
+        if let word = App.scenarioWords.first(where: { $0.name == name }) {
+            return try word.read(&reader)
+        }
         switch name {
-        case "coin":
-            try expectArity(arguments, usage: ["coin"], line: line)
-            return .coin
-        case "push":
-            guard let first = arguments.first else { return .push }
-            guard first == "hold" else {
-                throw error(line, "unexpected \"\(first.bounded)\" after \"push\"", hint: "write \"push\" or \"push hold SECONDS\"")
+        case "pulse":
+            guard arguments.count == 1 || arguments.count == 2 else {
+                try reader.expectArity(usage: ["pulse", "ROLE", "SECONDS"])
+                throw error(line, "\"pulse\" is missing ROLE", hint: "write \"pulse ROLE\" or \"pulse ROLE SECONDS\"")
             }
-            try expectArity(arguments, usage: ["push", "hold", "SECONDS"], line: line, from: 1)
-            let hold = try seconds(arguments[arguments.startIndex + 1], what: "the hold", line: line)
-            guard hold > .zero else {
-                throw error(line, "a push hold must last longer than 0 seconds", hint: "write \"push\" for an ordinary passage")
-            }
-            return .pushHold(hold)
-        case "repair":
-            try expectArity(arguments, usage: ["repair"], line: line)
-            return .repair
-        case "fault":
-            try expectArity(arguments, usage: ["fault"], line: line)
-            return .command(.fault)
+            let role = try inputRole(arguments.first!, level: false, line: line)
+            guard arguments.count == 2 else { return .pulse(role, width: nil) }
+            return .pulse(role, width: try positive(reader.seconds(arguments.last!, what: "the pulse"), what: "a pulse", line: line))
+        case "hold":
+            try reader.expectArity(usage: ["hold", "ROLE", "SECONDS"])
+            let role = try inputRole(arguments.first!, level: false, line: line)
+            return .pulse(role, width: try positive(reader.seconds(arguments.last!, what: "the hold"), what: "a hold", line: line))
         case "unreplayable":
             guard !arguments.isEmpty else {
                 throw error(line, "\"unreplayable\" is missing its reason", hint: "the flight recorder writes it with what the run met")
             }
             return .unreplayable(arguments.joined(separator: " "))
         case "event":
-            try expectArity(arguments, usage: ["event", "NAME"], line: line)
+            try reader.expectArity(usage: ["event", "NAME"])
             return .command(try command(arguments.first!, line: line))
         case "end":
-            try expectArity(arguments, usage: ["end"], line: line)
+            try reader.expectArity(usage: ["end"])
             return .end
         case "set":
-            try expectArity(arguments, usage: ["set", "TIMING", "SECONDS"], line: line)
+            if let role = arguments.first, App.inputs.contains(where: { $0.role.rawValue == role && $0.binding.isLevel }) {
+                try reader.expectArity(usage: ["set", String(role), "on|off"], from: 1)
+                return .level(RoleName(String(role)), on: try reader.onOff(arguments.last!, usage: "\"set \(role) on\" or \"set \(role) off\""))
+            }
+            try reader.expectArity(usage: ["set", "TIMING", "SECONDS"])
             let key = arguments.first!
-            let keys = BoardFile.TurnstileSettings.Timing.allCases.map(\.rawValue)
-            guard let timing = BoardFile.TurnstileSettings.Timing(rawValue: String(key)) else {
+            let keys = App.settings.durationKeys.map(\.name)
+            guard keys.contains(String(key)) else {
                 let hint = [Suggestion.didYouMean(String(key), in: keys), "timings: \(keys.joined(separator: ", "))"]
                     .compactMap { $0 }.joined(separator: " ")
                 throw error(line, "unknown timing \"\(key)\"", hint: hint)
@@ -105,7 +115,7 @@ struct ScenarioParser {
             let value = arguments.last!
             switch DecimalDuration.parse(value, unitExponent: 9, limit: TimeLimits.boardTiming) {
             case .success(let duration) where duration > .zero:
-                return .set(timing, duration)
+                return .set(String(key), duration)
             case .success:
                 throw error(line, "\(key) must be longer than 0 seconds", hint: "write a time in seconds, like 5 or 0.5")
             case .failure(.tooLarge):
@@ -114,13 +124,6 @@ struct ScenarioParser {
                 throw error(line, "\(key) \(value) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
             case .failure(.notADecimal):
                 throw error(line, "bad duration \"\(value)\" for \(key)", hint: "write seconds without a unit, like 5 or 0.5")
-            }
-        case "emergency":
-            try expectArity(arguments, usage: ["emergency", "on|off"], line: line)
-            switch arguments.first! {
-            case "on": return .emergency(on: true)
-            case "off": return .emergency(on: false)
-            case let other: throw error(line, "\"\(other.bounded)\" is not on or off", hint: "write \"emergency on\" or \"emergency off\"")
             }
         case "expect":
             return try expectation(arguments, line: line)
@@ -131,13 +134,33 @@ struct ScenarioParser {
         }
     }
 
+    /// An input role the board's application declares, of the right kind for the verb.
+    private func inputRole(_ token: Substring, level: Bool, line: Int) throws(ScenarioError) -> RoleName {
+        let roles = App.inputs.filter { $0.binding.isLevel == level }.map(\.role.rawValue)
+        guard roles.contains(String(token)) else {
+            let kind = level ? "level input" : "pulse input"
+            let hint = [Suggestion.didYouMean(String(token), in: roles), "\(kind)s: \(roles.joined(separator: ", "))"]
+                .compactMap { $0 }.joined(separator: " ")
+            throw error(line, "unknown \(kind) \"\(token.bounded)\"", hint: hint)
+        }
+        return RoleName(String(token))
+    }
+
+    private func positive(_ duration: Duration, what: String, line: Int) throws(ScenarioError) -> Duration {
+        guard duration > .zero else {
+            throw error(line, "\(what) must last longer than 0 seconds", hint: "write a time in seconds, like 2 or 0.5")
+        }
+        return duration
+    }
+
     /// The direct command `event NAME` names; an input that comes from a line is refused with
     /// the action that drives the line.
-    private func command(_ token: Substring, line: Int) throws(ScenarioError) -> TurnstileEvent {
-        let names = TurnstileEvent.directCommands.map(\.name)
-        if let event = TurnstileEvent.directCommands.first(where: { $0.name == token }) { return event }
-        let lineAction: [Substring: String] = ["coin": "coin", "push": "push", "timeout": "nothing: the machine's own timer sends it"]
-        if let action = lineAction[token] {
+    private func command(_ token: Substring, line: Int) throws(ScenarioError) -> App.Event {
+        let commands = App.commands.map(\.event)
+        let names = commands.map(\.name)
+        if let event = commands.first(where: { $0.name == token }) { return event }
+        if let event = App.Event.allCases.first(where: { $0.name == token }) {
+            let action = drivingAction(of: event) ?? "nothing: the machine's own timer sends it"
             throw error(line, "\"\(token)\" is not a direct command", hint: "it comes from its line; write \(action)")
         }
         let hint = [Suggestion.didYouMean(String(token), in: names), "direct commands: \(names.joined(separator: ", "))"]
@@ -145,9 +168,29 @@ struct ScenarioParser {
         throw error(line, "unknown command \"\(token)\"", hint: hint)
     }
 
-    private func expectation(_ arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction {
-        let kinds = ["state", "counter", "credit", "output"]
-        let usage = "expect state NAME, expect counter NAME VALUE, expect credit N or expect output NAME 0|1"
+    /// How a scenario drives the line that sends `event`: the application's word for it, or
+    /// the generic verb.
+    private func drivingAction(of event: App.Event) -> String? {
+        for input in App.inputs {
+            let action: ScenarioAction<App>
+            switch input.binding {
+            case .pulse(let sent) where sent == event: action = .pulse(input.role, width: nil)
+            case .level(let on, let off, _) where on == event || off == event: action = .level(input.role, on: on == event)
+            case .condition(let on, let off) where on == event || off == event: action = .level(input.role, on: on == event)
+            default: continue
+            }
+            if let word = App.scenarioWords.lazy.compactMap({ $0.writes(action) }).first { return word }
+            if case .level(let role, let on) = action { return "set \(role) \(on ? "on" : "off")" }
+            return "pulse \(input.role)"
+        }
+        return nil
+    }
+
+    private func expectation(_ arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction<App> {
+        let gauges = App.gauges.map(\.name)
+        let kinds = ["state", "counter"] + gauges + ["output"]
+        let usage = (["expect state NAME", "expect counter NAME VALUE"] + gauges.map { "expect \($0) N" }).joined(separator: ", ")
+            + " or expect output NAME 0|1"
         guard let kind = arguments.first else {
             throw error(line, "\"expect\" needs something to check", hint: "write \(usage)")
         }
@@ -160,9 +203,9 @@ struct ScenarioParser {
             try expectArity(arguments, usage: ["expect", "counter", "NAME", "VALUE"], line: line, from: 1)
             let counter = try name(values.first!, in: vocabulary.counters, kind: "counter", line: line)
             return .expectCounter(counter, try count(values.last!, line: line))
-        case "credit":
-            try expectArity(arguments, usage: ["expect", "credit", "N"], line: line, from: 1)
-            return .expectCredit(try count(values.first!, line: line))
+        case let gauge where gauges.contains(String(gauge)):
+            try expectArity(arguments, usage: ["expect", String(gauge), "N"], line: line, from: 1)
+            return .expectGauge(String(gauge), try count(values.first!, line: line))
         case "output":
             try expectArity(arguments, usage: ["expect", "output", "NAME", "0|1"], line: line, from: 1)
             let output = try name(values.first!, in: vocabulary.outputs, kind: "output", line: line)
@@ -183,17 +226,7 @@ struct ScenarioParser {
     /// `usage` spells the whole form (`["expect", "counter", "NAME", "VALUE"]`), of which the first
     /// `1 + from` words are the action's name; the rest are placeholders.
     private func expectArity(_ arguments: ArraySlice<Substring>, usage: [String], line: Int, from: Int = 0) throws(ScenarioError) {
-        let expected = usage.count - 1
-        let form = usage.joined(separator: " ")
-        let head = usage.prefix(1 + from).joined(separator: " ")
-        if arguments.count < expected {
-            let missing = usage[(arguments.count + 1)...].joined(separator: " ")
-            throw error(line, "\"\(head)\" is missing \(missing)", hint: "write \"\(form)\"")
-        }
-        if arguments.count > expected {
-            throw error(line, "unexpected \"\(arguments[arguments.startIndex + expected].bounded)\" after \"\(head)\"",
-                        hint: "write \"\(form)\", one action a line")
-        }
+        try ScenarioWordReader(arguments: arguments, file: file, line: line).expectArity(usage: usage, from: from)
     }
 
     private func name(_ token: Substring, in known: Set<String>, kind: String, line: Int) throws(ScenarioError) -> String {
@@ -214,18 +247,6 @@ struct ScenarioParser {
             throw error(line, "count \(token.bounded) is too large", hint: "counts go up to \(Int.max)")
         }
         return value
-    }
-
-    private func seconds(_ token: Substring, what: String, line: Int) throws(ScenarioError) -> Duration {
-        switch DecimalDuration.parse(token, unitExponent: 9, limit: TimeLimits.scenarioTime) {
-        case .success(let duration): return duration
-        case .failure(.notADecimal):
-            throw error(line, "bad duration \"\(token.bounded)\" for \(what)", hint: "write seconds without a unit, like 35 or 0.5")
-        case .failure(.finerThanNanoseconds):
-            throw error(line, "duration \(token.bounded) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
-        case .failure(.tooLarge):
-            throw error(line, "duration \(token.bounded) is too large", hint: "scenarios run for at most \(TimeLimits.describe(TimeLimits.scenarioTime))")
-        }
     }
 
     private func error(_ line: Int, _ reason: String, hint: String?) -> ScenarioError {

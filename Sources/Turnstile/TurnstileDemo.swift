@@ -1,5 +1,6 @@
-import Turnstile
-extension Scenario {
+import ControllerHost
+
+extension TurnstileApplication {
     /// The scenario `turnstiled simulate` plays without `--script`, written for `board`: every
     /// state and every input the board wires, paced by its timings and pulse widths, with checks
     /// that say it went right. On `boards/sim.toml` it visits all five states in 56 s.
@@ -7,13 +8,8 @@ extension Scenario {
     /// It is built rather than fixed so that any valid board gets a demo that holds: one without
     /// a service input never repairs (so the jam comes last), one without an emergency input has
     /// no fire alarm, one without an alarm output checks no alarm.
-    public static func demoText(for board: BoardFile) -> String {
+    public static func demoScenario(for board: BoardFile) -> String {
         DemoBuilder(board: board).text
-    }
-
-    /// The demo for `board`, parsed.
-    public static func demo(for board: BoardFile) throws(ScenarioError) -> Scenario {
-        try parse(demoText(for: board), file: "<demo>", vocabulary: TurnstileSimulation.vocabulary(for: board))
     }
 }
 

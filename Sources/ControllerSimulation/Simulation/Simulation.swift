@@ -1,36 +1,36 @@
-import Turnstile
+import ControllerHost
 import ControllerFSM
 import ControllerFSMSim
 
-/// The turnstile on a simulated chip, in virtual time, played through a scenario.
+/// An application on a simulated chip, in virtual time, played through a scenario.
 ///
 /// Inputs are physical pulses on the lines (with the board's contact bounce), so every run goes
 /// through the same path as the hardware: edge → debouncer → machine → output write. Time jumps
 /// from one thing to the next (an edge, a debounce period ending, a timer), so a minute of
-/// turnstile takes milliseconds, unless `realtime` asks to follow the wall clock.
-public final class TurnstileSimulation {
-    public let board: BoardFile
+/// controller takes milliseconds, unless `realtime` asks to follow the wall clock.
+public final class Simulation<App: ControllerApplication> {
+    public let board: Board<App>
     public let clock = ManualClock()
-    public let controller: TurnstileController<SimChip>
+    public let controller: Controller<App, SimChip>
     public let chip: SimChip
 
-    private let inputOffsets: [InputRole: GPIOLineOffset]
-    private let reporter: SimulationReporter
+    private let inputOffsets: [RoleName: GPIOLineOffset]
+    private let reporter: any SimulationReporter<App>
     /// Dispatch records between two output writes (when the trace is drained): far more than a
     /// scenario's events at one instant.
-    static let traceCapacity = 1024
-    private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: traceCapacity)
+    static var traceCapacity: Int { 1024 }
+    private let trace = TraceRing<App.State, App.Event>(capacity: Simulation.traceCapacity)
     private let relay: OutputRelay
-    private let breakage: Breakage
+    private let breakage: Breakage<App>
 
     /// Builds the simulated chip from `board` and requests its lines. The outputs' initial
     /// values reach `reporter` at once.
-    public init(board: BoardFile, seed: UInt64 = 1, breakProbability: Double = 0, reporter: SimulationReporter) throws(GPIOError) {
+    public init(board: Board<App>, seed: UInt64 = 1, breakProbability: Double = 0, reporter: any SimulationReporter<App>) throws(GPIOError) {
         precondition((0...1).contains(breakProbability), "breakProbability is a probability, got \(breakProbability)")
         self.board = board
         self.reporter = reporter
         let relay = OutputRelay()
-        let simulated = SimulatedBoard(board: board, clock: clock, seed: seed) { change in relay.forward(change) }
+        let simulated = SimulatedBoard<App>(board: board, clock: clock, seed: seed) { change in relay.forward(change) }
         relay.roles = simulated.outputRoles
         relay.report = { [trace, unowned reporter] role, value, time in
             // Dispatches recorded before this write come first in the story.
@@ -40,33 +40,30 @@ public final class TurnstileSimulation {
         self.relay = relay
         chip = simulated.chip
         inputOffsets = simulated.inputOffsets
-        controller = try TurnstileController(chip: chip, board: board, trace: trace)
+        controller = try Controller(chip: chip, board: board, trace: trace)
         breakage = Breakage(probability: breakProbability, seed: seed)
-        var hooks = MachineHooks<TurnstileState, TurnstileEvent>()
-        hooks.afterEvent = { [breakage] record in
-            if record.from == .unlocked && record.event == .push && record.outcome.wasTaken {
-                breakage.passagesToJudge += 1
+        if let rule = App.simulatedBreakage {
+            var hooks = MachineHooks<App.State, App.Event>()
+            hooks.afterEvent = { [breakage] record in
+                if record.outcome.wasTaken && rule.after(record.from, record.event) { breakage.toJudge += 1 }
             }
+            controller.setHooks(hooks)
         }
-        controller.setHooks(hooks)
     }
 
     /// The names a scenario for `board` may use in `expect` lines.
-    public static func vocabulary(for board: BoardFile) -> ScenarioVocabulary {
-        ScenarioVocabulary(
-            states: Set(TurnstileState.allCases.map(\.name)),
-            counters: Set(TurnstileCounters.names),
-            outputs: Set(board.outputs.keys.map(\.rawValue)))
+    public static func vocabulary(for board: Board<App>) -> ScenarioVocabulary<App> {
+        ScenarioVocabulary(for: board)
     }
 
     /// Refuses a scenario that drives a line `board` does not have, or that drives one line in
     /// a way the controller could not see as separate inputs: a pulse starting before the last
     /// one on its line has ended and been seen to end (they would merge into one coin — money
     /// lost in silence), a level set twice, or a level changed back within its debounce period.
-    public static func check(_ scenario: Scenario, against board: BoardFile) throws(ScenarioError) {
+    public static func check(_ scenario: Scenario<App>, against board: Board<App>) throws(ScenarioError) {
         /// When each line is next free, and the step that holds it until then.
-        var busy: [InputRole: (until: Duration, step: ScenarioStep)] = [:]
-        var emergencyActive: (Bool, ScenarioStep)? = nil
+        var busy: [RoleName: (until: Duration, step: ScenarioStep<App>)] = [:]
+        var levels: [RoleName: (Bool, ScenarioStep<App>)] = [:]
         for step in scenario.steps {
             if case .unreplayable(let reason) = step.action {
                 throw ScenarioError(
@@ -75,49 +72,47 @@ public final class TurnstileSimulation {
                     hint: "the replay would end elsewhere; replay the part before it (cut the file before this line, and add an end)")
             }
             guard let (role, width) = drive(of: step.action, on: board) else { continue }
-            if case .pushHold(let hold) = step.action, hold < shortestPushHold(on: board) {
+            if case .pulse(_, let hold?) = step.action, hold < shortestHold(of: role, on: board) {
+                let debounce = board.inputs[role]?.debounce ?? .zero
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
-                    reason: "a push hold of \(hold.secondsText) s is too short: it must outlast inputs.push.debounce "
-                        + "(\(TimingRelation.pushDebounce(board).secondsText) s) and sim.bounce_window (\(bounce(board).secondsText) s), "
-                        + "or the push is never seen",
-                    hint: "the smallest that works on this board is \(TimingRelation.roundedUp(shortestPushHold(on: board)).secondsText) s")
+                    reason: "a \(role) hold of \(hold.secondsText) s is too short: it must outlast inputs.\(role).debounce "
+                        + "(\(debounce.secondsText) s) and sim.bounce_window (\(bounce(board).secondsText) s), "
+                        + "or the \(role) is never seen",
+                    hint: "the smallest that works on this board is \(TimingRelations.roundedUp(shortestHold(of: role, on: board)).secondsText) s")
             }
             guard let line = board.inputs[role] else {
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
-                    reason: "this board has no \(role.rawValue) input",
-                    hint: "add an [inputs.\(role.rawValue)] section to the board file, or remove the line")
+                    reason: "this board has no \(role) input",
+                    hint: "add an [inputs.\(role)] section to the board file, or remove the line")
             }
             if let (until, holder) = busy[role], step.time < until {
-                let what = width == nil ? "changes the \(role.rawValue) line" : "starts a pulse on the \(role.rawValue) line"
+                let what = width == nil ? "changes the \(role) line" : "starts a pulse on the \(role) line"
                 throw ScenarioError(
                     file: scenario.file, line: step.line,
                     reason: "at \(step.time.secondsText) s this \(what) while line \(holder.line)'s "
                         + "(at \(holder.time.secondsText) s) has not yet been seen to end: the two would merge into one input",
                     hint: "move it to \(until.secondsTextRoundedUp) s or later (the pulse and its bounce, then the \(line.debounce.secondsText) s debounce period)")
             }
-            if case .emergency(let on) = step.action {
-                if let (active, previous) = emergencyActive, active == on {
+            if case .level(_, let on) = step.action {
+                if let (active, previous) = levels[role], active == on {
                     throw ScenarioError(
                         file: scenario.file, line: step.line,
-                        reason: "the emergency line is already \(on ? "active" : "inactive") (line \(previous.line))",
+                        reason: "the \(role) line is already \(on ? "active" : "inactive") (line \(previous.line))",
                         hint: "remove the line, or switch it \(on ? "off" : "on") first")
                 }
-                emergencyActive = (on, step)
+                levels[role] = (on, step)
             }
             busy[role] = (step.time + board.lineHold(role, width: width), step)
         }
     }
 
     /// The input line `action` drives and, for a pulse, how long it holds it active.
-    private static func drive(of action: ScenarioAction, on board: BoardFile) -> (InputRole, Duration?)? {
+    private static func drive(of action: ScenarioAction<App>, on board: Board<App>) -> (RoleName, Duration?)? {
         switch action {
-        case .coin: (.coin, board.simulatedPulseWidth(.coin))
-        case .push: (.push, board.simulatedPulseWidth(.push))
-        case .pushHold(let hold): (.push, hold)
-        case .repair: (.service, board.simulatedPulseWidth(.service))
-        case .emergency: (.emergency, nil)
+        case .pulse(let role, let width): (role, width ?? board.simulatedPulseWidth(role))
+        case .level(let role, _): (role, nil)
         default: nil
         }
     }
@@ -125,13 +120,17 @@ public final class TurnstileSimulation {
     /// Plays `scenario` to its end and returns the summary; failed `expect`s go to the reporter
     /// as they are found. A GPIO error (a fault injected into the chip) ends the run early.
     @discardableResult
-    public func run(_ scenario: Scenario, realtime: Bool = false) throws(GPIOError) -> SimulationSummary {
+    public func run(_ scenario: Scenario<App>, realtime: Bool = false) throws(GPIOError) -> SimulationSummary<App> {
         let end = MachineInstant.zero + scenario.endTime
-        // `0 emergency on` is the world before the controller starts: it comes up during a fire
-        // alarm and must find the line already active, whatever else happens at 0.
-        let startsInAlarm = { (step: ScenarioStep) in step.time == .zero && step.action == .emergency(on: true) }
-        if scenario.steps.contains(where: startsInAlarm) { try perform(.emergency(on: true), at: .zero) }
-        let steps = scenario.steps.filter { !startsInAlarm($0) }
+        // A level set active at 0 (`0 emergency on`) is the world before the controller starts:
+        // it comes up during a fire alarm and must find the line already active, whatever else
+        // happens at 0.
+        let setBeforeStart = { (step: ScenarioStep<App>) -> Bool in
+            guard step.time == .zero, case .level(_, on: true) = step.action else { return false }
+            return true
+        }
+        for step in scenario.steps where setBeforeStart(step) { try perform(step.action, at: .zero) }
+        let steps = scenario.steps.filter { !setBeforeStart($0) }
         var failures = 0
         var checked = 0
         var next = 0
@@ -157,8 +156,8 @@ public final class TurnstileSimulation {
         try advance(through: end)
         wallClockStart = nil
 
-        let summary = SimulationSummary(
-            state: controller.state, credit: controller.credit, counters: controller.counters,
+        let summary = SimulationSummary<App>(
+            state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: end.duration(since: .zero), failedExpectations: failures, checkedExpectations: checked)
         reporter.finished(summary)
         return summary
@@ -192,28 +191,25 @@ public final class TurnstileSimulation {
     /// Acts on the inputs at `time` (not before the last time advanced to): a pulse or a level
     /// on a line, or a direct command. Expectations do nothing here.
     /// - Throws: a GPIO error (an injected fault) met while handling what happened up to `time`.
-    public func perform(_ action: ScenarioAction, at time: MachineInstant) throws(GPIOError) {
-        let sim = board.sim
+    public func perform(_ action: ScenarioAction<App>, at time: MachineInstant) throws(GPIOError) {
         switch action {
-        case .coin: pulse(.coin, at: time, width: sim.coinPulse)
-        case .push: pulse(.push, at: time, width: sim.pushPulse)
-        case .pushHold(let hold): pulse(.push, at: time, width: hold)
-        case .repair: pulse(.service, at: time, width: sim.servicePulse)
-        case .emergency(let on): chip.scheduleLevel(line: inputOffsets[.emergency]!, at: time, active: on)
+        case .pulse(let role, let width):
+            guard let width = width ?? board.simulatedPulseWidth(role) else { break }
+            pulse(role, at: time, width: width)
+        case .level(let role, let on): chip.scheduleLevel(line: inputOffsets[role]!, at: time, active: on)
         case .command(let event):
             chip.advance(to: time)
             try controller.send(event, at: time)
             try finishStep(at: time)
-        case .set(let timing, let value):
+        case .set(let key, let value):
             // As the daemon reloads: what came before is taken with the old timings.
             chip.advance(to: time)
             try controller.process(now: time)
-            var settings = controller.settings
-            settings[timing] = value
-            controller.retime(settings, at: time)
+            guard let key = App.settings.key(named: key) else { break }
+            controller.retime(key.setting(value, in: controller.settings), at: time)
             try finishStep(at: time)
         // `unreplayable` is refused by `check` before anything runs.
-        case .expectState, .expectCounter, .expectCredit, .expectOutput, .unreplayable, .end: break
+        case .expectState, .expectCounter, .expectGauge, .expectOutput, .unreplayable, .end: break
         }
     }
 
@@ -234,7 +230,7 @@ public final class TurnstileSimulation {
 
     // MARK: Steps
 
-    private func pulse(_ role: InputRole, at time: MachineInstant, width: Duration) {
+    private func pulse(_ role: RoleName, at time: MachineInstant, width: Duration) {
         chip.schedulePulse(
             line: inputOffsets[role]!, at: time, width: width,
             bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
@@ -243,34 +239,35 @@ public final class TurnstileSimulation {
     /// Checks an `expect` step against `controller` as it stands (the caller has made
     /// everything strictly before the step's time happen); nil when it holds or is no `expect`.
     /// `simulate` and `run --script` both check with this.
-    package static func evaluate<Chip: GPIOChip>(_ step: ScenarioStep, file: String, on controller: TurnstileController<Chip>) -> ExpectationFailure? {
+    package static func evaluate<Chip: GPIOChip>(_ step: ScenarioStep<App>, file: String, on controller: Controller<App, Chip>) -> ExpectationFailure? {
         func failure(_ message: String) -> ExpectationFailure {
             ExpectationFailure(file: file, line: step.line, time: step.time, message: message)
         }
         switch step.action {
         case .expectState(let name):
             let state = controller.state.name
-            return state == name ? nil : failure("expected state \(name), but the turnstile is \(state)")
+            return state == name ? nil : failure("expected state \(name), but the \(App.name) is \(state)")
         case .expectCounter(let name, let value):
-            let actual = controller.counters.value(named: name) ?? 0
+            let actual = App.counterNames.firstIndex(of: name).map { controller.counterValues[$0] } ?? 0
             return actual == value ? nil : failure("expected counter \(name) to be \(value), but it is \(actual)")
-        case .expectCredit(let value):
-            let credit = controller.credit
-            return credit == value ? nil : failure("expected credit \(value), but it is \(credit)")
+        case .expectGauge(let name, let value):
+            let actual = App.gauges.firstIndex { $0.name == name }.map { controller.gaugeValues[$0] } ?? 0
+            return actual == value ? nil : failure("expected \(name) \(value), but it is \(actual)")
         case .expectOutput(let name, let value):
-            let role = OutputRole(rawValue: name)!
-            let actual = controller.output(role) ?? false
+            let actual = controller.output(RoleName(name)) ?? false
             return actual == value ? nil : failure("expected output \(name) to be \(value ? 1 : 0), but it is \(actual ? 1 : 0)")
         default:
             return nil
         }
     }
 
-    /// `--break-probability`: each passage taken in `unlocked` may break the mechanism.
+    /// `--break-probability`: each step the application's breakage rule names may break the
+    /// mechanism (the turnstile: each passage taken in `unlocked`).
     private func judgePassages(at now: MachineInstant) throws(GPIOError) {
-        while breakage.passagesToJudge > 0 {
-            breakage.passagesToJudge -= 1
-            if breakage.breaks() { try controller.send(.fault, at: now) }
+        guard let rule = App.simulatedBreakage else { return }
+        while breakage.toJudge > 0 {
+            breakage.toJudge -= 1
+            if breakage.breaks() { try controller.send(rule.sends, at: now) }
         }
     }
 
@@ -288,8 +285,8 @@ public final class TurnstileSimulation {
 /// Carries output changes from the chip's sink (which must be `Sendable`) to the reporter.
 /// The simulation runs on one thread, which is also the one that writes outputs.
 private final class OutputRelay: @unchecked Sendable {
-    var roles: [GPIOLineOffset: OutputRole] = [:]
-    var report: ((OutputRole, Bool, MachineInstant) -> Void)?
+    var roles: [GPIOLineOffset: RoleName] = [:]
+    var report: ((RoleName, Bool, MachineInstant) -> Void)?
 
     func forward(_ change: SimOutputChange) {
         guard let role = roles[change.offset] else { return }
@@ -298,10 +295,10 @@ private final class OutputRelay: @unchecked Sendable {
 }
 
 /// The arm model's random breakage (`--break-probability`), seeded so runs repeat.
-private final class Breakage {
+private final class Breakage<App> {
     let probability: Double
     var random: SplitMix64
-    var passagesToJudge = 0
+    var toJudge = 0
 
     init(probability: Double, seed: UInt64) {
         self.probability = probability

@@ -1,0 +1,111 @@
+import ControllerFSM
+
+/// A controller, declared once in its own vocabulary: everything the runtime needs to read its
+/// board file, drive its lines, run it as a daemon, store and show its counts, simulate it and
+/// test it. The host, the simulator, the daemon, the store, HTTP and the command line read this
+/// declaration; none of them knows any application's words.
+///
+/// An application is usually a caseless enum:
+///
+/// ```swift
+/// enum Door: ControllerApplication {
+///     static let name = "door"
+///     static let table = try! doorDefinition().compile()
+///     static let settings = SettingsDeclaration(section: "door", defaults: DoorSettings(), keys: [
+///         .duration("close_delay", \.closeDelay, summary: "how long the door stays open"),
+///     ])
+///     static func makeContext(_ settings: DoorSettings) -> DoorContext { DoorContext(settings) }
+///     static func apply(_ settings: DoorSettings, to context: inout DoorContext) { context.settings = settings }
+///     static let inputs: [InputDeclaration<Door>] = [
+///         .pulse("button", sends: .open, required: true, simulatedPulse: .milliseconds(100)),
+///     ]
+///     static let outputs: [OutputDeclaration<Door>] = [
+///         .level("motor", required: true, initial: false) { state, _ in state == .opening },
+///     ]
+///     static let counters: [CounterDeclaration<Door>] = [.init("openings", \.openings)]
+/// }
+/// ```
+public protocol ControllerApplication: Sendable {
+    associatedtype State: MachineSymbol & Hashable
+    associatedtype Event: MachineSymbol & Hashable
+    associatedtype Context: Sendable
+    /// The typed values of the application's board-file section (`[turnstile]`, `[barrier]`).
+    associatedtype Settings: Hashable & Sendable
+
+    /// The application's name: its board-file section, and how logs and messages call it.
+    static var name: String { get }
+    /// The machine, compiled once.
+    static var table: TransitionTable<State, Event, Context> { get }
+    /// Room for the events the machine's actions send during one dispatch.
+    static var queueCapacity: Int { get }
+
+    /// The settings section: its keys, their types, defaults and limits.
+    static var settings: SettingsDeclaration<Self> { get }
+    /// The context a new machine starts with.
+    static func makeContext(_ settings: Settings) -> Context
+    /// Takes new settings (a reloaded board file) into a running machine's context; timers
+    /// already running keep their deadlines.
+    static func apply(_ settings: Settings, to context: inout Context)
+
+    /// The input roles, in the order boards list them and the host requests them.
+    static var inputs: [InputDeclaration<Self>] { get }
+    /// The output roles, in the order the host writes them after each step.
+    static var outputs: [OutputDeclaration<Self>] { get }
+    /// What the application counts, named once. The runtime adds `ignored` (events the table
+    /// does not answer) after them.
+    static var counters: [CounterDeclaration<Self>] { get }
+    /// Values that are not counts (the turnstile's credit).
+    static var gauges: [GaugeDeclaration<Self>] { get }
+    /// The events an operator may send directly (`ctl`, a scenario's `event NAME`).
+    static var commands: [DirectCommand<Self>] { get }
+    /// What must hold after every step, whatever the inputs.
+    static var invariants: [Invariant<Self>] { get }
+    /// The application's own scenario words on top of the generic verbs (`coin` for
+    /// `pulse coin`); none by default.
+    static var scenarioWords: [ScenarioWord<Self>] { get }
+    /// The scenario `simulate` plays without `--script`: it should visit every state `board`
+    /// can reach, with `expect` lines that say it went right.
+    static func demoScenario(for board: Board<Self>) -> String
+    /// `simulate --break-probability`: which steps may break the mechanism, and what that sends.
+    static var simulatedBreakage: SimulatedBreakage<Self>? { get }
+}
+
+/// The simulator's random breakage (`--break-probability P`): after each step `after` names,
+/// the mechanism breaks with probability P and `sends` is sent as a direct command.
+public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
+    public let after: @Sendable (App.State, App.Event) -> Bool
+    public let sends: App.Event
+
+    public init(after: @escaping @Sendable (_ from: App.State, _ event: App.Event) -> Bool, sends: App.Event) {
+        self.after = after
+        self.sends = sends
+    }
+}
+
+extension ControllerApplication {
+    public static var queueCapacity: Int { 8 }
+    public static var gauges: [GaugeDeclaration<Self>] { [] }
+    public static var commands: [DirectCommand<Self>] { [] }
+    public static var invariants: [Invariant<Self>] { [] }
+    public static var scenarioWords: [ScenarioWord<Self>] { [] }
+    public static var simulatedBreakage: SimulatedBreakage<Self>? { nil }
+
+    /// The runtime's own counter, after the application's: events the table did not answer.
+    public static var ignoredCounterName: String { "ignored" }
+
+    /// Every counter's name, the application's then `ignored`: the order the store, `/status`,
+    /// `/metrics`, `stats`, scenarios and the summary use.
+    public static var counterNames: [String] { counters.map(\.name) + [ignoredCounterName] }
+
+    /// The input role called `name`, by its index in ``inputs``.
+    public static func inputIndex(named name: RoleName) -> Int? { inputs.firstIndex { $0.role == name } }
+
+    /// The output role called `name`, by its index in ``outputs``.
+    public static func outputIndex(named name: RoleName) -> Int? { outputs.firstIndex { $0.role == name } }
+
+    /// The level the machine wants on every output in `state` with `context` (a pulse not
+    /// included: that is the host's, in time).
+    public static func outputLevel(_ index: Int, state: State, context: Context) -> Bool {
+        outputs[index].level(state, context)
+    }
+}

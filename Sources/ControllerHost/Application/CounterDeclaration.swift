@@ -1,0 +1,34 @@
+/// A count the application keeps in its context, named once: the store's ledger kind, the
+/// `/status` and `/metrics` name, the `stats` line, the scenario's `expect counter NAME` and the
+/// summary's field all take this name.
+public struct CounterDeclaration<App: ControllerApplication>: Sendable {
+    public let name: String
+    public let value: SendableKeyPath<App.Context, Int>
+    /// One line for `/metrics`' help and the README.
+    public let summary: String
+
+    public init(_ name: String, _ value: KeyPath<App.Context, Int>, summary: String = "") {
+        self.name = name
+        self.value = SendableKeyPath(value)
+        self.summary = summary
+    }
+}
+
+/// A value that goes up and down (the turnstile's credit): shown beside the counters, never
+/// summed.
+public struct GaugeDeclaration<App: ControllerApplication>: Sendable {
+    public let name: String
+    public let value: SendableKeyPath<App.Context, Int>
+    /// When a run ends without the gauge back at zero (killed, power lost), the store books its
+    /// last value under this counted kind as the next run begins (the turnstile's credit that
+    /// a restart voids: `creditsVoidedByRestart`); `nil` books nothing.
+    public let voidedByRestart: String?
+    public let summary: String
+
+    public init(_ name: String, _ value: KeyPath<App.Context, Int>, voidedByRestart: String? = nil, summary: String = "") {
+        self.name = name
+        self.value = SendableKeyPath(value)
+        self.voidedByRestart = voidedByRestart
+        self.summary = summary
+    }
+}

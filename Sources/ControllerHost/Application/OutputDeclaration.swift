@@ -1,0 +1,51 @@
+import ControllerFSM
+
+/// An output role: the level the machine wants on it, how it starts and stops, and what a failed
+/// write to it means.
+public struct OutputDeclaration<App: ControllerApplication>: Sendable {
+    /// The role's name: its key under `[outputs]` in a board file.
+    public let role: RoleName
+    /// Whether every board must wire it.
+    public let isRequired: Bool
+    /// The level requested with the line, before the machine starts: the safe one.
+    public let initialLevel: Bool
+    /// The level the machine wants, from its state and context (logical: 1 is asserted).
+    public let level: @Sendable (App.State, App.Context) -> Bool
+    /// A pulse on top of ``level``: the output is also on for a set time after an action asks.
+    public let pulse: OutputPulse<App>?
+    /// The level driven when the controller stops, from the settings in force; `nil` leaves the
+    /// line at the level it has.
+    public let stopLevel: (@Sendable (App.Settings) -> Bool)?
+    /// Sent to the machine when a write to this line fails (the turnstile's lock: `fault`).
+    /// The host sends it once per failed write, never from within its own handling.
+    public let writeFailure: App.Event?
+    /// One line for `--help`, board-file messages and the README.
+    public let summary: String
+
+    public init(
+        _ role: RoleName, required: Bool = false, initial: Bool, pulse: OutputPulse<App>? = nil,
+        stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, summary: String = "",
+        level: @escaping @Sendable (App.State, App.Context) -> Bool
+    ) {
+        self.role = role
+        isRequired = required
+        initialLevel = initial
+        self.level = level
+        self.pulse = pulse
+        stopLevel = stop
+        writeFailure = onWriteFailure
+        self.summary = summary
+    }
+}
+
+/// An output pulse: an action sets `request` in the context; the host clears it and holds the
+/// output on for `length` (a setting), whatever the machine does meanwhile.
+public struct OutputPulse<App: ControllerApplication>: Sendable {
+    public let request: SendableWritableKeyPath<App.Context, Bool>
+    public let length: SendableKeyPath<App.Settings, Duration>
+
+    public init(requestedBy request: WritableKeyPath<App.Context, Bool>, length: KeyPath<App.Settings, Duration>) {
+        self.request = SendableWritableKeyPath(request)
+        self.length = SendableKeyPath(length)
+    }
+}

@@ -1,0 +1,85 @@
+/// An application's board-file section (`[turnstile]`, `[barrier]`): its typed keys, their
+/// defaults (in `defaults`) and limits, and the relations between them the board must keep.
+public struct SettingsDeclaration<App: ControllerApplication>: Sendable {
+    /// The section's name in a board file.
+    public let section: String
+    /// Every key's value when the board does not give it.
+    public let defaults: App.Settings
+    public let keys: [SettingKey<App>]
+    /// Smallest values that depend on other values (a relock timeout must outlast the push
+    /// line's debounce): `check`, `run`, `simulate` and a reload refuse a board below them.
+    public let relations: [TimingRelation<App>]
+    /// Relations a simulated board must keep besides (the turnstile: its jam timeout must
+    /// outlast a simulated push): `simulate`, `check` and a simulated `run` refuse a board below
+    /// them.
+    public let simulatedRelations: [TimingRelation<App>]
+
+    public init(section: String, defaults: App.Settings, keys: [SettingKey<App>], relations: [TimingRelation<App>] = [],
+                simulatedRelations: [TimingRelation<App>] = []) {
+        self.section = section
+        self.defaults = defaults
+        self.keys = keys
+        self.relations = relations
+        self.simulatedRelations = simulatedRelations
+    }
+
+    /// The key called `name`.
+    public func key(named name: String) -> SettingKey<App>? { keys.first { $0.name == name } }
+
+    /// The duration keys: what a reload may change and a recording's `set KEY SECONDS` carries.
+    public var durationKeys: [SettingKey<App>] { keys.filter(\.isDuration) }
+}
+
+/// One key of an application's settings section.
+public struct SettingKey<App: ControllerApplication>: Sendable {
+    public enum Kind: Sendable {
+        /// A positive duration, at most a day (`TimeLimits.boardTiming`), written `"5s"`.
+        case duration(SendableWritableKeyPath<App.Settings, Duration>)
+        /// One of a fixed set of words.
+        case choice(values: [String], read: @Sendable (App.Settings) -> String,
+                    write: @Sendable (inout App.Settings, String) -> Void)
+    }
+
+    /// The key as the board file writes it (`relock_timeout`).
+    public let name: String
+    public let kind: Kind
+    public let summary: String
+
+    /// A duration setting.
+    public static func duration(_ name: String, _ keyPath: WritableKeyPath<App.Settings, Duration>, summary: String = "") -> Self {
+        Self(name: name, kind: .duration(SendableWritableKeyPath(keyPath)), summary: summary)
+    }
+
+    /// A setting that is one of the cases of `Choice`, written as its raw value.
+    public static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
+        _ name: String, _ keyPath: WritableKeyPath<App.Settings, Choice>, summary: String = ""
+    ) -> Self {
+        let path = SendableWritableKeyPath(keyPath)
+        return Self(
+            name: name,
+            kind: .choice(
+                values: Choice.allCases.map(\.rawValue),
+                read: { $0[keyPath: path.keyPath].rawValue },
+                write: { settings, word in if let value = Choice(rawValue: word) { settings[keyPath: path.keyPath] = value } }),
+            summary: summary)
+    }
+
+    public var isDuration: Bool {
+        if case .duration = kind { return true }
+        return false
+    }
+
+    /// The duration this key holds in `settings` (zero for a choice).
+    public func duration(in settings: App.Settings) -> Duration {
+        guard case .duration(let path) = kind else { return .zero }
+        return settings[keyPath: path.keyPath]
+    }
+
+    /// `settings` with this duration key set to `value` (unchanged for a choice).
+    public func setting(_ value: Duration, in settings: App.Settings) -> App.Settings {
+        guard case .duration(let path) = kind else { return settings }
+        var changed = settings
+        changed[keyPath: path.keyPath] = value
+        return changed
+    }
+}

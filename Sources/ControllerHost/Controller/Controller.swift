@@ -1,0 +1,533 @@
+import ControllerFSM
+
+/// An application on a GPIO chip: edges in, debounced, turned into events as the application's
+/// input declarations say, dispatched to its machine, outputs written as its output
+/// declarations say.
+///
+/// Generic over the application and the chip so the same code runs every controller on
+/// libgpiod and on the simulator, with concrete calls on the event path. Everything the path
+/// touches — the raw edge buffer, the debouncer, the machine, the output levels, the deadlines —
+/// is reserved here, so `process(now:)` does not allocate.
+///
+/// Single-threaded: one event loop calls `start`, then `process(now:)` whenever an input is
+/// readable or `nextDeadline` passes, and `stop` at the end.
+public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
+    public typealias Trace = TraceRing<App.State, App.Event>
+    public typealias OutputLog = RecordRing<OutputWrite>
+    public typealias Ledger = RecordRing<LedgerEntry<App>>
+    public typealias InputLog = RecordRing<InputRecord<App>>
+    public typealias Machine = StateMachine<App.State, App.Event, App.Context>
+
+    let board: Board<App>
+    let trace: Trace?
+    /// Every output write that succeeded after the request (the initial levels are
+    /// ``output(_:)``'s answers before ``start(at:)``).
+    let outputLog: OutputLog?
+    /// Where the controller stood after every step: what a durable store drains.
+    let ledger: Ledger?
+    /// Every debounced edge and command taken: what a flight recorder drains.
+    let inputLog: InputLog?
+    private let completionClock: (any MachineClock)?
+    /// Told, at the end of every call that may write the trace or the output log, how far they
+    /// hold whole steps; for a reporter that drains them from another thread.
+    package var reportWatermark: ReportWatermark?
+
+    private var machine: Machine
+    private var inputs: Chip.Inputs
+    private var outputs: Chip.Outputs
+    private let inputSettings: [InputLineSettings]
+    private let outputSettings: [OutputLineSettings]
+    private var debouncer: EdgeDebouncer
+    private let rawEdges: UnsafeMutableBufferPointer<EdgeEvent>
+    /// Edges taken from the chip per read; `process(now:)` reads again while more wait, so this
+    /// sets only how many reads a burst takes. The libgpiod backend's own batch
+    /// (`CGPIOD_EVENTS_PER_READ`).
+    static var edgeReadBatch: Int { 64 }
+
+    /// The declaration index of each line of the input request, by request index.
+    private let inputRoles: [Int]
+    /// The request index of each declared output, -1 when not wired.
+    private let outputSlots: [Int]
+    /// The logical level last written to each output, by request index.
+    private var written: [Bool]
+
+    /// The settings in force: the board's, or the last ones ``retime(_:at:)`` took.
+    package private(set) var settings: App.Settings
+    /// When each declared input's held level becomes "held too long"; `Int64.max` when it is
+    /// not held (or the input declares no such limit).
+    private var heldDeadlines: [Int64]
+    /// Each held-too-long limit in force, in nanoseconds, by declared input.
+    private var heldLimits: [Int64]
+    /// Held past its limit and still held: the sensor is stuck, so its event is raised again
+    /// whenever the machine settles where the declaration says it must not stay.
+    private var heldTooLong: [Bool]
+    /// Each condition input's two sources (line and commands), by declared input.
+    private var conditions: [ConditionSources]
+    /// When each declared output's pulse ends; `Int64.min` when none is on.
+    private var pulseEnds: [Int64]
+    /// Each output pulse's length in force, in nanoseconds, by declared output.
+    private var pulseLengths: [Int64]
+    /// Ignored dispatches of level events that keep the context: handled, not ignored.
+    private var uncountedIgnored = 0
+    private var recoveringFromWriteFailure = false
+    /// Set when a write found the chip gone: nothing can be controlled any more, and the next
+    /// `process(now:)` says so.
+    private var chipLost: GPIOError?
+    /// The input being handled, for the ledger entry its step makes; `nil` while a timer or a
+    /// held-too-long deadline runs.
+    private var cause: ControllerInput<App>?
+
+    /// Output writes that failed (each failed write with a declared failure event also sent it).
+    package private(set) var outputWriteFailures = 0
+    /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
+    package private(set) var lostEdges = 0
+    /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
+    /// so edges lost before the first read are counted too.
+    private var expectedSequence: UInt64 = 0
+
+    /// Requests the board's lines from `chip`: inputs with both edges, outputs at their declared
+    /// safe initial levels.
+    /// - Parameters:
+    ///   - trace: receives every dispatch, for another thread to report.
+    ///   - outputLog: receives every output write, for another thread to report.
+    ///   - ledger: receives the state, gauges and counters after every step, for another
+    ///     thread to make durable.
+    ///   - inputLog: receives every debounced edge and command taken, for another thread to
+    ///     record as a scenario.
+    ///   - completionClock: stamps each logged write with when it completed, on the timeline
+    ///     of the edges' timestamps (the kernel's monotonic clock), so the reporter can tell the
+    ///     edge-to-output latency.
+    public init(
+        chip: Chip, board: Board<App>, trace: Trace? = nil, outputLog: OutputLog? = nil,
+        ledger: Ledger? = nil, inputLog: InputLog? = nil, completionClock: (any MachineClock)? = nil
+    ) throws(GPIOError) {
+        self.board = board
+        self.trace = trace
+        self.outputLog = outputLog
+        self.ledger = ledger
+        self.inputLog = inputLog
+        self.completionClock = completionClock
+        settings = board.settings
+        machine = StateMachine(table: App.table, context: App.makeContext(board.settings), queueCapacity: App.queueCapacity, trace: trace)
+        heldDeadlines = Array(repeating: .max, count: App.inputs.count)
+        heldLimits = App.inputs.map { $0.heldTooLong.map { board.settings[keyPath: $0.limit.keyPath].nanosecondCount } ?? .max }
+        heldTooLong = Array(repeating: false, count: App.inputs.count)
+        conditions = Array(repeating: ConditionSources(), count: App.inputs.count)
+        pulseEnds = Array(repeating: .min, count: App.outputs.count)
+        pulseLengths = App.outputs.map { $0.pulse.map { board.settings[keyPath: $0.length.keyPath].nanosecondCount } ?? 0 }
+
+        var roles: [Int] = []
+        var inputSettings: [InputLineSettings] = []
+        for (index, line) in board.inputs.lines.enumerated() {
+            guard let line else { continue }
+            roles.append(index)
+            inputSettings.append(InputLineSettings(
+                offset: try Self.offset(of: line.line, on: chip),
+                activeLow: line.activeLow, bias: line.bias, debounce: line.debounce))
+        }
+        var slots = [Int](repeating: -1, count: App.outputs.count)
+        var outputSettings: [OutputLineSettings] = []
+        for (index, line) in board.outputs.lines.enumerated() {
+            guard let line else { continue }
+            slots[index] = outputSettings.count
+            outputSettings.append(OutputLineSettings(
+                offset: try Self.offset(of: line.line, on: chip),
+                activeLow: line.activeLow, initialValue: App.outputs[index].initialLevel))
+        }
+        inputRoles = roles
+        outputSlots = slots
+        written = outputSettings.map(\.initialValue)
+        // Outputs first: from this moment every output is held at its safe level, before any
+        // input can be taken.
+        let consumer = board.consumer
+        outputs = try chip.requestOutputs(outputSettings, consumer: consumer)
+        do {
+            inputs = try chip.requestInputs(inputSettings, consumer: consumer)
+        } catch {
+            outputs.release()
+            throw error
+        }
+        // Where the backend debounces (the kernel's debounce in libgpiod v2), edges arrive
+        // settled; filtering them again would delay each by a second period.
+        let settled = inputs.edgesAreDebounced
+        debouncer = EdgeDebouncer(periods: inputSettings.map { settled ? .zero : $0.debounce })
+        self.inputSettings = inputSettings
+        self.outputSettings = outputSettings
+        rawEdges = .allocate(capacity: Self.edgeReadBatch)
+    }
+
+    deinit {
+        rawEdges.deallocate()
+    }
+
+    /// Reads every input's level and starts the machine in its initial state. Levels kept in the
+    /// context are written there first; a condition found active (a controller started during
+    /// a fire alarm) is taken at once, before any output is written, so the outputs go from
+    /// their safe initial levels straight to the condition's; a held line starts its
+    /// held-too-long clock.
+    public func start(at now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
+        var conditionsOn: [App.Event] = []
+        for (index, role) in inputRoles.enumerated() {
+            let active = try inputs.readValue(at: index)
+            debouncer.setLevel(active, ofLine: index)
+            switch App.inputs[role].binding {
+            case .condition(let on, _):
+                if conditions[role].set(.line, active: active) == true { conditionsOn.append(on) }
+            case .level(_, _, let kept?):
+                machine.context[keyPath: kept.keyPath] = active
+            case .level, .pulse:
+                break
+            }
+            if active && heldLimits[role] != .max {
+                heldDeadlines[role] = MachineInstant.saturatingSum(now.nanoseconds, heldLimits[role])
+            }
+        }
+        machine.start(at: now)
+        for event in conditionsOn { machine.send(event, at: now) }
+        settle(at: now.nanoseconds)
+    }
+
+    /// Handles everything that happened up to `now`: pending edges (debounced, in time order),
+    /// the machine's timers, held-too-long inputs and the end of output pulses, each at its
+    /// own time.
+    public func process(now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
+        if let chipLost { throw chipLost }
+        while inputs.hasPendingEdgeEvents {
+            let count = try inputs.readEdgeEvents(into: rawEdges)
+            for index in 0..<count {
+                noteSequence(rawEdges[index].sequence)
+                debouncer.feed(rawEdges[index])
+            }
+            if count < rawEdges.count { break }
+        }
+        while let edge = debouncer.nextAcceptedEdge(now: now) {
+            runDeadlines(upTo: edge.timestamp.nanoseconds)
+            handle(edge)
+        }
+        runDeadlines(upTo: now.nanoseconds)
+    }
+
+    /// Sends a direct command (one of the application's ``ControllerApplication/commands``).
+    ///
+    /// Everything that happened up to `now` is handled first — edges already on the chip
+    /// included — so a command never leaves an edge unread: the edge's debounce deadline is
+    /// known again when the command returns, whatever order same-time inputs came in.
+    ///
+    /// A command that is a condition input's on or off event is that condition's second source
+    /// beside the line (see ``ConditionSources``): it can declare the condition, never end one
+    /// the line still signals.
+    @discardableResult
+    package func send(_ event: App.Event, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
+        defer { publishSettled() }
+        try process(now: now)
+        take(.command(event), at: now.nanoseconds)
+        defer { cause = nil }
+        for (index, input) in App.inputs.enumerated() {
+            guard case .condition(let on, let off) = input.binding, event == on || event == off else { continue }
+            let declared = event == on
+            guard let changed = conditions[index].set(.command, active: declared) else {
+                return !declared && conditions[index].line ? .heldByLine(input.role) : .alreadyInEffect
+            }
+            dispatch(changed ? on : off, at: now.nanoseconds)
+            return .dispatched
+        }
+        dispatch(event, at: now.nanoseconds)
+        return .dispatched
+    }
+
+    /// When `process(now:)` next has something to do without a new edge: a debounce period
+    /// ending, a timer, a held-too-long deadline, the end of an output pulse.
+    public var nextDeadline: MachineInstant? {
+        var earliest = machine.nextDeadline?.nanoseconds ?? .max
+        for deadline in heldDeadlines { earliest = Swift.min(earliest, deadline) }
+        for end in pulseEnds where end != .min { earliest = Swift.min(earliest, end) }
+        if let debounce = debouncer.nextDeadline { earliest = Swift.min(earliest, debounce.nanoseconds) }
+        return earliest == .max ? nil : MachineInstant(nanoseconds: earliest)
+    }
+
+    /// Drives every output that declares a stop level to it (from the settings in force) and
+    /// gives the lines back.
+    package func stop(at now: MachineInstant) {
+        driveStopLevels(at: now)
+        releaseLines()
+    }
+
+    /// Drives every output that declares a stop level to it; the controller takes no more
+    /// events after this (call ``releaseLines()`` next).
+    package func driveStopLevels(at now: MachineInstant) {
+        defer { publishSettled() }
+        for (index, output) in App.outputs.enumerated() {
+            guard let stopLevel = output.stopLevel, let slot = slot(of: index) else { continue }
+            let level = stopLevel(settings)
+            do {
+                try outputs.write(level, at: slot)
+                written[slot] = level
+                outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
+            } catch {
+                outputWriteFailures += 1
+            }
+        }
+    }
+
+    /// Takes new settings (a reloaded board file's section) at `now`. A timer already running
+    /// keeps its deadline; the next one started uses the new period. Handle everything up to
+    /// `now` first (`process(now:)`), as a command does: what came before the change is taken
+    /// with the old settings. The change goes to the input log: it changes behaviour, so a
+    /// recording must hold it.
+    package func retime(_ settings: App.Settings, at now: MachineInstant) {
+        inputLog?.record(InputRecord(time: now, input: .retime(settings)))
+        self.settings = settings
+        App.apply(settings, to: &machine.context)
+        for (index, input) in App.inputs.enumerated() {
+            if let held = input.heldTooLong { heldLimits[index] = settings[keyPath: held.limit.keyPath].nanosecondCount }
+        }
+        for (index, output) in App.outputs.enumerated() {
+            if let pulse = output.pulse { pulseLengths[index] = settings[keyPath: pulse.length.keyPath].nanosecondCount }
+        }
+    }
+
+    /// Requests the board's lines again, from `chip`, after the chip the controller had went
+    /// away (an expander unplugged and plugged back, a driver rebound). The machine keeps its
+    /// state, context and counters. Outputs are requested at the levels the machine wants now;
+    /// each input is read, and one found at a level other than the last one taken becomes an
+    /// edge at `now`: what changed while the chip was gone is late, never lost.
+    package func reattach(to chip: Chip, at now: MachineInstant) throws(GPIOError) {
+        defer { publishSettled() }
+        var levels = outputSettings
+        for index in App.outputs.indices {
+            guard let slot = slot(of: index) else { continue }
+            levels[slot].initialValue = wantedLevel(index)
+        }
+        let newOutputs = try chip.requestOutputs(levels, consumer: board.consumer)
+        let newInputs: Chip.Inputs
+        do {
+            newInputs = try chip.requestInputs(inputSettings, consumer: board.consumer)
+        } catch {
+            newOutputs.release()
+            throw error
+        }
+        outputs.release()
+        inputs.release()
+        outputs = newOutputs
+        inputs = newInputs
+        for (slot, setting) in levels.enumerated() { written[slot] = setting.initialValue }
+        chipLost = nil
+        // A new request numbers its edges from 0.
+        expectedSequence = 0
+        let settled = inputs.edgesAreDebounced
+        debouncer = EdgeDebouncer(
+            periods: inputSettings.map { settled ? .zero : $0.debounce },
+            initialLevels: (0..<inputRoles.count).map { debouncer.level(ofLine: $0) })
+        for index in inputRoles.indices {
+            let active = try inputs.readValue(at: index)
+            guard active != debouncer.level(ofLine: index) else { continue }
+            debouncer.setLevel(active, ofLine: index)
+            handle(EdgeEvent(lineIndex: index, kind: EdgeKind(becameActive: active), timestamp: now, sequence: 0))
+        }
+        settle(at: now.nanoseconds)
+    }
+
+    /// Gives the lines back: outputs first, so that nothing taken after the stop levels could
+    /// move them. A released output is no longer driven and falls to its pull.
+    package func releaseLines() {
+        outputs.release()
+        inputs.release()
+    }
+
+    /// A descriptor that polls readable when input edges wait (`nil` on the simulator): what
+    /// an event loop waits on, with ``nextDeadline`` as its timeout.
+    package var pollDescriptor: Int32? { inputs.pollDescriptor }
+
+    package var state: App.State { machine.state }
+    package var context: App.Context { machine.context }
+    package var statistics: MachineStatistics { machine.statistics }
+
+    /// Events the table did not answer (level events that keep the context excepted).
+    package var ignoredCount: Int { machine.statistics.ignored - uncountedIgnored }
+
+    /// Every counter, in ``ControllerApplication/counterNames`` order (`ignored` last).
+    package var counterValues: CounterValues {
+        var values = CounterValues(count: App.counters.count + 1)
+        for (index, counter) in App.counters.enumerated() { values[index] = machine.context[keyPath: counter.value.keyPath] }
+        values[App.counters.count] = ignoredCount
+        return values
+    }
+
+    /// Every gauge, in ``ControllerApplication/gauges`` order.
+    package var gaugeValues: CounterValues {
+        var values = CounterValues(count: App.gauges.count)
+        for (index, gauge) in App.gauges.enumerated() { values[index] = machine.context[keyPath: gauge.value.keyPath] }
+        return values
+    }
+
+    /// The logical level last written to `role`'s line; `nil` when the board does not wire it.
+    package func output(_ role: RoleName) -> Bool? {
+        App.outputIndex(named: role).flatMap(slot(of:)).map { written[$0] }
+    }
+
+    /// Sets hooks on the machine (e.g. to watch passages in a simulation).
+    package func setHooks(_ hooks: MachineHooks<App.State, App.Event>) {
+        machine.hooks = hooks
+    }
+
+    // MARK: The event path
+
+    private func publishSettled() {
+        reportWatermark?.publish(trace: trace?.recordedCount ?? 0, outputs: outputLog?.recordedCount ?? 0)
+    }
+
+    /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
+    /// overflowed): they cannot be recovered, but they are never silently ignored.
+    private func noteSequence(_ sequence: UInt64) {
+        if sequence > expectedSequence {
+            lostEdges += Int(clamping: sequence - expectedSequence)
+        }
+        expectedSequence = sequence &+ 1
+    }
+
+    private func handle(_ edge: EdgeEvent) {
+        let time = edge.timestamp.nanoseconds
+        let active = edge.kind.isActive
+        let role = inputRoles[edge.lineIndex]
+        let input = App.inputs[role]
+        take(.edge(input.role, active: active), at: time)
+        defer { cause = nil }
+        if heldLimits[role] != .max {
+            heldDeadlines[role] = active ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
+            if !active { heldTooLong[role] = false }
+        }
+        switch input.binding {
+        case .pulse(let event):
+            if active { dispatch(event, at: time) }
+        case .level(let on, let off, let kept):
+            if let kept { machine.context[keyPath: kept.keyPath] = active }
+            dispatch(active ? on : off, at: time, countIfIgnored: kept == nil)
+        case .condition(let on, let off):
+            if let changed = conditions[role].set(.line, active: active) {
+                dispatch(changed ? on : off, at: time)
+            }
+        }
+    }
+
+    /// Whatever falls due by `limit`, earliest first: held-too-long inputs, the machine's
+    /// timers, the end of output pulses.
+    private func runDeadlines(upTo limit: Int64) {
+        while true {
+            let timer = machine.nextDeadline?.nanoseconds ?? .max
+            var held = Int64.max
+            var heldRole = -1
+            for (role, deadline) in heldDeadlines.enumerated() where deadline < held {
+                (held, heldRole) = (deadline, role)
+            }
+            var pulseEnd = Int64.max
+            for end in pulseEnds where end != .min { pulseEnd = Swift.min(pulseEnd, end) }
+            let due = Swift.min(held, timer, pulseEnd)
+            if due > limit { return }
+            if due == held, let stuck = App.inputs[heldRole].heldTooLong {
+                heldDeadlines[heldRole] = .max
+                heldTooLong[heldRole] = true
+                dispatch(stuck.event, at: due)
+            } else if due == timer {
+                machine.advance(to: MachineInstant(nanoseconds: due))
+                settle(at: due)
+            } else {
+                applyOutputs(at: due)
+            }
+        }
+    }
+
+    /// Notes an input for the flight recorder and as the cause of the step it makes.
+    private func take(_ input: ControllerInput<App>, at time: Int64) {
+        cause = input
+        inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: input))
+    }
+
+    private func dispatch(_ event: App.Event, at time: Int64, countIfIgnored: Bool = true) {
+        let outcome = machine.send(event, at: MachineInstant(nanoseconds: time))
+        if !countIfIgnored && outcome == .ignored { uncountedIgnored += 1 }
+        settle(at: time)
+    }
+
+    /// After the machine moved: drive the outputs, and if it settled where a sensor still held
+    /// too long must not let it stay, raise that sensor's event again.
+    private func settle(at time: Int64) {
+        applyOutputs(at: time)
+        for (role, stuck) in heldTooLong.enumerated() where stuck {
+            guard let held = App.inputs[role].heldTooLong, held.again(machine.state) else { continue }
+            machine.send(held.event, at: MachineInstant(nanoseconds: time))
+            applyOutputs(at: time)
+        }
+        ledger?.record(LedgerEntry(
+            time: MachineInstant(nanoseconds: time), state: machine.state, gauges: gaugeValues,
+            counters: counterValues, cause: cause))
+    }
+
+    /// Starts any pulse an action asked for, ends those due, then writes each output whose
+    /// wanted level differs from the last one written. A failed write to an output that
+    /// declares a failure event sends it (the machine's answer drives the outputs again).
+    private func applyOutputs(at time: Int64) {
+        for (index, output) in App.outputs.enumerated() {
+            if let pulse = output.pulse, machine.context[keyPath: pulse.request.keyPath] {
+                machine.context[keyPath: pulse.request.keyPath] = false
+                pulseEnds[index] = MachineInstant.saturatingSum(time, pulseLengths[index])
+            }
+            if pulseEnds[index] != .min && time >= pulseEnds[index] { pulseEnds[index] = .min }
+        }
+        for index in App.outputs.indices { write(index, at: time) }
+    }
+
+    /// The level the machine wants on the declared output `index` now. Read afresh for every
+    /// write: a failed write may move the machine, whose outputs must win over the ones the
+    /// interrupted pass started with.
+    private func wantedLevel(_ index: Int) -> Bool {
+        App.outputs[index].level(machine.state, machine.context) || pulseEnds[index] != .min
+    }
+
+    private func write(_ index: Int, at time: Int64) {
+        guard let slot = slot(of: index) else { return }
+        let level = wantedLevel(index)
+        guard written[slot] != level else { return }
+        let output = App.outputs[index]
+        do {
+            try outputs.write(level, at: slot)
+            written[slot] = level
+            outputLog?.record(OutputWrite(
+                time: MachineInstant(nanoseconds: time), role: output.role, value: level, completed: completionClock?.now()))
+        } catch {
+            outputWriteFailures += 1
+            inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: .outputWriteFailed(output.role)))
+            if case .chipGone = error { chipLost = error }
+            if let event = output.writeFailure, !recoveringFromWriteFailure {
+                recoveringFromWriteFailure = true
+                dispatch(event, at: time)
+                recoveringFromWriteFailure = false
+            }
+        }
+    }
+
+    private func slot(of index: Int) -> Int? {
+        let slot = outputSlots[index]
+        return slot < 0 ? nil : slot
+    }
+
+    /// The offset of the line a board file names, by name or number.
+    package static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
+        switch selector {
+        case .name(let name): try chip.offset(ofLineNamed: name)
+        case .offset(let offset): GPIOLineOffset(offset)
+        }
+    }
+}
+
+/// One output write, as ``Controller/outputLog`` records it.
+public struct OutputWrite: Hashable, Sendable {
+    /// When the event that caused the write happened (an edge's kernel timestamp, a deadline).
+    package var time: MachineInstant
+    package var role: RoleName
+    /// The logical level written.
+    package var value: Bool
+    /// When the write returned, if the controller was given a completion clock.
+    package var completed: MachineInstant?
+}

@@ -1,0 +1,99 @@
+import ControllerFSM
+import ControllerHost
+
+/// The turnstile, declared once for the runtime (DESIGN.md, "The turnstile"): its machine, how
+/// its lines bind to it, its `[turnstile]` section, what it counts, what an operator may send
+/// it and what must always hold. The host, simulator, daemon, store, HTTP and command line take
+/// everything else from here.
+public enum TurnstileApplication: ControllerApplication {
+    public typealias State = TurnstileState
+    public typealias Event = TurnstileEvent
+    public typealias Context = TurnstileContext
+    public typealias Settings = TurnstileSettings
+
+    public static let name = "turnstile"
+    public static var table: TurnstileMachine.Table { TurnstileMachine.table }
+    public static var queueCapacity: Int { TurnstileMachine.queueCapacity }
+
+    public static let settings = SettingsDeclaration<Self>(
+        section: "turnstile", defaults: .defaults,
+        keys: [
+            .duration("relock_timeout", \.relockTimeout, summary: "how long unlocked waits for a push before the credit expires"),
+            .duration("repair_period", \.repairPeriod, summary: "how long outOfOrder lasts"),
+            .duration("jam_timeout", \.jamTimeout, summary: "how long the push sensor may stay active before it is a jam"),
+            .duration("alarm_pulse", \.alarmPulse, summary: "how long the alarm sounds for a forced push"),
+            .choice("fail_mode", \.failMode, summary: "secure: the lock is driven locked on stop; safe: released"),
+        ],
+        relations: TurnstileRelations.board, simulatedRelations: TurnstileRelations.simulated)
+
+    public static func makeContext(_ settings: TurnstileSettings) -> TurnstileContext {
+        TurnstileContext(timings: TurnstileTimings(settings))
+    }
+
+    public static func apply(_ settings: TurnstileSettings, to context: inout TurnstileContext) {
+        context.retime(TurnstileTimings(settings))
+    }
+
+    public static let inputs: [InputDeclaration<Self>] = [
+        .pulse("coin", sends: .coin, required: true, simulatedPulse: .milliseconds(50),
+               summary: "the coin acceptor's pulse output: one pulse per accepted coin"),
+        .pulse("push", sends: .push, required: true, simulatedPulse: .milliseconds(150),
+               heldTooLong: HeldTooLong(after: \.jamTimeout, sends: .fault, againWhen: { $0.isInService }),
+               summary: "the passage sensor on the arm: one pulse per push; held active, it is a jam"),
+        .pulse("service", sends: .repair, simulatedPulse: .milliseconds(100), summary: "the service key: a pulse requests a repair"),
+        .condition("emergency", on: .emergencyOn, off: .emergencyOff,
+                   summary: "the fire-alarm contact: a level, active for as long as the alarm lasts"),
+    ]
+
+    public static let outputs: [OutputDeclaration<Self>] = [
+        OutputDeclaration("lock", required: true, initial: true, stop: { $0.failMode == .secure }, onWriteFailure: .fault,
+                          summary: "the lock relay: 1 holds the arm") { _, c in c.outputs.lock },
+        OutputDeclaration("alarm", initial: false, pulse: OutputPulse(requestedBy: \.outputs.alarmPulseRequested, length: \.alarmPulse),
+                          summary: "the alarm sounder") { _, c in c.outputs.alarm },
+        OutputDeclaration("ready", initial: false, summary: "the ready lamp, on while in service") { _, c in c.outputs.ready },
+        OutputDeclaration("inhibit", initial: true, summary: "the coin acceptor's inhibit input: 1 returns coins") { _, c in c.outputs.inhibit },
+    ]
+
+    public static let counters: [CounterDeclaration<Self>] = [
+        CounterDeclaration("coins", \.counters.coins, summary: "coins accepted"),
+        CounterDeclaration("passages", \.counters.passages, summary: "paid passages"),
+        CounterDeclaration("forcedPushes", \.counters.forcedPushes, summary: "pushes on the locked arm"),
+        CounterDeclaration("expiredCredits", \.counters.expiredCredits, summary: "credit that expired unused"),
+        CounterDeclaration("faults", \.counters.faults, summary: "mechanism faults"),
+        CounterDeclaration("coinsOutOfService", \.counters.coinsOutOfService, summary: "coins taken while out of service"),
+        CounterDeclaration("repairs", \.counters.repairs, summary: "repairs begun"),
+        CounterDeclaration("freePassages", \.counters.freePassages, summary: "passages during an emergency"),
+    ]
+
+    public static let gauges: [GaugeDeclaration<Self>] = [
+        GaugeDeclaration("credit", \.credit, voidedByRestart: "creditsVoidedByRestart", summary: "passages paid for and not yet taken"),
+    ]
+
+    /// Each passage taken in `unlocked` may break the arm (`simulate --break-probability`).
+    public static let simulatedBreakage: SimulatedBreakage<Self>? = SimulatedBreakage(
+        after: { from, event in from == .unlocked && event == .push }, sends: .fault)
+
+    public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }
+
+    public static let invariants: [Invariant<Self>] = [
+        Invariant("the relay is released exactly in unlocked and emergency") { state, c in
+            c.outputs.lock == !(state == .unlocked || state == .emergency)
+        },
+        Invariant("coins == passages + expiredCredits + coinsOutOfService + credit") { _, c in
+            c.counters.coins == c.counters.passages + c.counters.expiredCredits + c.counters.coinsOutOfService + c.credit
+        },
+        Invariant("credit is 0 outside unlocked") { state, c in state == .unlocked || c.credit == 0 },
+    ]
+}
+
+extension TurnstileTimings {
+    init(_ settings: TurnstileSettings) {
+        self.init(relockTimeout: settings.relockTimeout, repairPeriod: settings.repairPeriod)
+    }
+}
+
+/// A board file for the turnstile.
+public typealias BoardFile = Board<TurnstileApplication>
+
+/// The turnstile on a GPIO chip.
+public typealias TurnstileController<Chip: GPIOChip> = Controller<TurnstileApplication, Chip>
