@@ -18,13 +18,17 @@ let package = Package(
         // The barrier's machine, its declaration to the runtime and its simulated arm.
         .target(
             name: "ParkingBarrier",
-            dependencies: [.product(name: "ControllerFSM", package: "ControllerFSM")]
+            dependencies: [
+                .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "ControllerHost", package: "ControllerFSM"),
+            ]
         ),
         .testTarget(
             name: "ParkingBarrierTests",
             dependencies: [
                 "ParkingBarrier",
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "ControllerHost", package: "ControllerFSM"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

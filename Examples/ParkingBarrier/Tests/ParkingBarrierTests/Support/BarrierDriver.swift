@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import ParkingBarrier
 
 /// The barrier's machine driven the way the generic host drives it: a level input's edge writes
@@ -6,30 +7,11 @@ import ParkingBarrier
 /// table does not answer it (never counted as ignored); time moves (timers expire) before the
 /// edge is taken. Pulses and commands are plain events. Outputs are read after every step.
 struct BarrierDriver {
-    /// The four level inputs the context keeps.
+    /// The four level inputs the context keeps, bound as the declaration binds them.
     enum Level: CaseIterable, CustomStringConvertible {
         case loop, photocell, upLimit, downLimit
 
-        var keyPath: WritableKeyPath<BarrierContext, Bool> {
-            switch self {
-            case .loop: \.loop
-            case .photocell: \.photocell
-            case .upLimit: \.upLimit
-            case .downLimit: \.downLimit
-            }
-        }
-
-        /// The events of its active and inactive edges.
-        func event(_ active: Bool) -> BarrierEvent {
-            switch self {
-            case .loop: active ? .vehicleIn : .vehicleOut
-            case .photocell: active ? .blocked : .unblocked
-            case .upLimit: active ? .upReached : .upLeft
-            case .downLimit: active ? .downReached : .downLeft
-            }
-        }
-
-        var description: String {
+        var role: RoleName {
             switch self {
             case .loop: "loop"
             case .photocell: "photocell"
@@ -37,6 +19,18 @@ struct BarrierDriver {
             case .downLimit: "down_limit"
             }
         }
+
+        /// The declaration's binding: the edges' events and where the level is kept.
+        var binding: (on: BarrierEvent, off: BarrierEvent, kept: WritableKeyPath<BarrierContext, Bool>) {
+            guard let index = ParkingBarrier.inputIndex(named: role),
+                  case .level(let on, let off, let kept?) = ParkingBarrier.inputs[index].binding
+            else { fatalError("the declaration has no kept level input \(role)") }
+            return (on, off, kept.keyPath)
+        }
+
+        var keyPath: WritableKeyPath<BarrierContext, Bool> { binding.kept }
+        func event(_ active: Bool) -> BarrierEvent { active ? binding.on : binding.off }
+        var description: String { role.rawValue }
     }
 
     /// The outputs' logical levels.
@@ -58,12 +52,12 @@ struct BarrierDriver {
     /// A started machine whose levels are read at start-up, as the host reads its lines.
     init(settings: BarrierSettings = BarrierSettings(), armDown: Bool = true, armUp: Bool = false,
          loop: Bool = false, photocell: Bool = false, at start: MachineInstant = .zero) {
-        var context = BarrierContext(settings: settings)
+        var context = ParkingBarrier.makeContext(settings)
         context.downLimit = armDown
         context.upLimit = armUp
         context.loop = loop
         context.photocell = photocell
-        machine = BarrierMachine.Machine(table: BarrierMachine.table, context: context, queueCapacity: 8)
+        machine = BarrierMachine.Machine(table: ParkingBarrier.table, context: context, queueCapacity: ParkingBarrier.queueCapacity)
         machine.start(at: start)
     }
 
@@ -76,19 +70,19 @@ struct BarrierDriver {
     /// The latest time the driver has brought the machine to.
     private(set) var lastTime = MachineInstant.zero
 
+    /// The outputs as the declaration derives them from state and context.
     var outputs: Outputs {
-        let state = machine.state, c = machine.context
-        return Outputs(motorUp: state.motorUp(c), motorDown: state.motorDown(c), green: state.green, red: state.red, alarm: state.alarm)
+        func level(_ role: RoleName) -> Bool {
+            ParkingBarrier.outputLevel(ParkingBarrier.outputIndex(named: role)!, state: machine.state, context: machine.context)
+        }
+        return Outputs(motorUp: level("motor_up"), motorDown: level("motor_down"), green: level("green"), red: level("red"), alarm: level("alarm"))
     }
 
-    /// Every counter by name, `ignored` included.
+    /// Every counter by its declared name, and `ignored`.
     var namedCounters: [String: Int] {
-        let c = counters
-        return [
-            "requests": c.requests, "refusedRequests": c.refusedRequests, "passages": c.passages,
-            "expiredOpenings": c.expiredOpenings, "reversals": c.reversals, "faults": c.faults,
-            "repairs": c.repairs, "ignored": ignored,
-        ]
+        var named = [ParkingBarrier.ignoredCounterName: ignored]
+        for counter in ParkingBarrier.counters { named[counter.name] = machine.context[keyPath: counter.value.keyPath] }
+        return named
     }
 
     /// A pulse or a direct command.

@@ -1,3 +1,4 @@
+import ControllerHost
 import ParkingBarrier
 
 /// DESIGN.md's invariants of the barrier, and one more the table implies: what must hold after
@@ -5,6 +6,7 @@ import ParkingBarrier
 enum BarrierInvariants {
     static func violation(of driver: BarrierDriver) -> String? {
         let state = driver.state, c = driver.context, out = driver.outputs
+        if let broken = ParkingBarrier.invariants.first(where: { !$0.holds(state, c) }) { return "\(broken.name), in \(state.name)" }
         if out.motorUp && out.motorDown { return "both motors on in \(state.name)" }
         if out.motorDown && (c.loop || c.photocell) {
             return "motor_down on in \(state.name) with \(c.loop ? "a vehicle on the loop" : "the beam broken")"
