@@ -86,39 +86,34 @@ struct BarrierRun {
 
     /// One action at the current time.
     private mutating func perform(_ kind: Int) -> String? {
-        let now = MachineInstant(nanoseconds: time)
         let action: String
         switch kind {
-        case 0..<30:
-            action = "request"
-            driver.send(.request, at: now)
-            model.take(.request, at: time)
+        case 0..<30: action = send(.request)
         case 30..<45: action = edge(.loop, !driver.context.loop)
         case 45..<55: action = edge(.photocell, !driver.context.photocell)
-        case 55..<62:
-            action = "fault"
-            driver.send(.fault, at: now)
-            model.take(.fault, at: time)
-        case 62..<72:
-            action = "repair"
-            driver.send(.repair, at: now)
-            model.take(.repair, at: time)
+        case 55..<62: action = send(.fault)
+        case 62..<72: action = send(.repair)
         case 72..<80:
             alarm.toggle()
-            action = "emergency \(alarm ? "on" : "off")"
-            driver.send(alarm ? .emergencyOn : .emergencyOff, at: now)
-            model.take(alarm ? .emergencyOn : .emergencyOff, at: time)
+            action = send(alarm ? .emergencyOn : .emergencyOff)
         case 80..<86:
             action = plant.isStuck ? "arm free" : "arm stuck"
-            plant.setStuck(!plant.isStuck, at: now)
+            plant.setStuck(!plant.isStuck, at: MachineInstant(nanoseconds: time))
         default: return nil
         }
         log.append("\(Self.seconds(time)) \(action)")
         return sync()
     }
 
+    /// A pulse or a command, to the machine and to the model.
+    mutating func send(_ event: BarrierEvent) -> String {
+        driver.send(event, at: MachineInstant(nanoseconds: time))
+        model.take(ReferenceBarrier.Event.allCases.first { "\($0)" == event.name }!, at: time)
+        return event.name
+    }
+
     /// A level's edge, to the machine through the host's path and to the model.
-    private mutating func edge(_ level: BarrierDriver.Level, _ active: Bool) -> String {
+    mutating func edge(_ level: BarrierDriver.Level, _ active: Bool) -> String {
         driver.set(level, active, at: MachineInstant(nanoseconds: time))
         let event: ReferenceBarrier.Event = switch level {
         case .loop: active ? .vehicleIn : .vehicleOut
@@ -132,7 +127,7 @@ struct BarrierRun {
 
     /// Everything due by `end` — timer expiries and the arm reaching an end — in time order,
     /// a timer first at one instant.
-    private mutating func settle(until end: Int64) -> String? {
+    mutating func settle(until end: Int64) -> String? {
         while true {
             let deadline = driver.machine.nextDeadline?.nanoseconds
             guard let next = [deadline, plant.nextArrival?.nanoseconds].compactMap({ $0 }).min(), next <= end else { break }
@@ -151,7 +146,7 @@ struct BarrierRun {
 
     /// The motors as the machine now drives them move the arm; each limit switch's edge goes
     /// to both, one at a time, until nothing changes.
-    private mutating func sync() -> String? {
+    mutating func sync() -> String? {
         let now = MachineInstant(nanoseconds: time)
         for _ in 0..<8 {
             statesSeen.insert(driver.state.name)

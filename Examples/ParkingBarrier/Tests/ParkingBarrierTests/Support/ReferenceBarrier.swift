@@ -3,7 +3,7 @@
 /// the ParkingBarrier module or the runtime.
 struct ReferenceBarrier {
     enum State: String, CaseIterable { case closed, opening, open, closing, fault, emergency }
-    enum Event {
+    enum Event: CaseIterable {
         case request, vehicleIn, vehicleOut, blocked, unblocked, upReached, upLeft, downReached, downLeft
         case timeout, fault, repair, emergencyOn, emergencyOff
     }
