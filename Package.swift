@@ -77,9 +77,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The durable count store: every counted event and the totals in SQLite (GRDB, on the
-        // system's libsqlite3), and the thread that drains the controller's ledger into it.
-        .target(name: "ControllerStore", dependencies: ["Turnstile", "ControllerHost", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The durable count store of any application: every counted event and the totals in
+        // SQLite (GRDB, on the system's libsqlite3), and the thread that drains the controller's
+        // ledger into it. Its kinds, gauges and balances come from the declaration.
+        .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         .executableTarget(
@@ -119,9 +120,12 @@ let package = Package(
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
-                "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", .product(name: "GRDB", package: "GRDB.swift"),
+                "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", "ControllerFSMSim", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ],
+            // A count database made by an earlier turnstiled, and the scenarios that made it:
+            // read by path (`#filePath`), not bundled.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,21 +1,20 @@
 import Foundation
 import GRDB
 import ControllerHost
-import Turnstile
 
 /// One day's counts.
 public struct DayCounts: Sendable, Equatable {
     public var day: UTCDay
-    /// Every kind in `CountKind.all`, zero when nothing of it happened that day.
+    /// Every kind in `CountStore.kinds`, zero when nothing of it happened that day.
     public var counts: [String: Int]
 
     public subscript(kind: String) -> Int { counts[kind] ?? 0 }
 }
 
-/// What `turnstiled stats` prints: the totals, and the counts of each day that had any.
-public struct StoreStats: Sendable, Equatable {
+/// What `stats` prints: the totals, and the counts of each day that had any.
+public struct StoreStats<App: ControllerApplication>: Sendable, Equatable {
     /// Everything since the database was created (retention never removes from these).
-    public var totals: DurableTotals
+    public var totals: DurableTotals<App>
     /// The first day asked for, or `nil` for all days.
     public var since: UTCDay?
     /// Each day from `since` with a count, oldest first.
@@ -24,22 +23,22 @@ public struct StoreStats: Sendable, Equatable {
     public var sessions: Int
     /// Counts a stopped daemon could not write into the database, kept beside it and included
     /// in `totals` (not in `days`); the next run writes them in.
-    public var unwritten: UnwrittenCounts?
+    public var unwritten: UnwrittenCounts<App>?
 
     /// The sum of `days` for each kind: the counts since `since`.
     public var periodCounts: [String: Int] {
-        var sums = Dictionary(uniqueKeysWithValues: CountKind.all.map { ($0, 0) })
+        var sums = StoreDeclaration<App>().zeroCounts
         for day in days { sums.merge(day.counts, uniquingKeysWith: +) }
         return sums
     }
 }
 
 extension CountStore {
-    /// The committed totals, read from the file: every kind's count, and the state, credit and
+    /// The committed totals, read from the file: every kind's count, and the state, gauges and
     /// time of the latest session's last recorded step.
-    public func totals() throws(StoreError) -> DurableTotals {
+    public func totals() throws(StoreError) -> DurableTotals<App> {
         do {
-            return try database.read { db in try Self.readTotals(db, path: path) }
+            return try database.read { db in try Self.readTotals(db, path: path, declaration) }
         } catch {
             throw StoreError.from(error, path: path, operation: "read")
         }
@@ -48,11 +47,12 @@ extension CountStore {
     /// The totals, and the counts per day from `since` (all days if `nil`), each value checked.
     /// Counts a stopped daemon could not write (`pendingUnwritten`) are added to the totals and
     /// named in `StoreStats.unwritten`: the next run writes them into the file.
-    public func stats(since: UTCDay? = nil) throws(StoreError) -> StoreStats {
+    public func stats(since: UTCDay? = nil) throws(StoreError) -> StoreStats<App> {
         let unwritten = pendingUnwritten
+        let zero = declaration.zeroCounts
         do {
             return try database.read { db in
-                var totals = try Self.readTotals(db, path: path)
+                var totals = try Self.readTotals(db, path: path, declaration)
                 let rows = try Row.fetchAll(db, sql: "SELECT day, kind, amount FROM daily_totals ORDER BY day")
                 var days: [DayCounts] = []
                 var sums: [String: Int] = [:]
@@ -67,17 +67,17 @@ extension CountStore {
                     let kind = try stored.text("kind")
                     let amount = try stored.count("amount")
                     // Every day's count of a kind adds up to its total: a sum past the largest
-                    // count was not written by turnstiled (and would overflow the period's sum).
+                    // count was not written by the store (and would overflow the period's sum).
                     let (sum, overflow) = sums[kind, default: 0].addingReportingOverflow(amount)
-                    guard !overflow, sum <= CountStore.maximumCount else {
+                    guard !overflow, sum <= StoreLimits.maximumCount else {
                         throw StoreError.invalidValue(
                             path: path, table: "daily_totals", row: stored.name, column: "amount", value: "\(amount)",
-                            expected: "days whose counts of \(kind) add up to at most \(CountStore.maximumCount)")
+                            expected: "days whose counts of \(kind) add up to at most \(StoreLimits.maximumCount)")
                     }
                     sums[kind] = sum
                     if let since, day < since { continue }
                     if days.last?.day != day {
-                        days.append(DayCounts(day: day, counts: Dictionary(uniqueKeysWithValues: CountKind.all.map { ($0, 0) })))
+                        days.append(DayCounts(day: day, counts: zero))
                     }
                     days[days.count - 1].counts[kind] = amount
                 }
@@ -86,7 +86,7 @@ extension CountStore {
                 if let unwritten, try !Self.hasTakenIn(unwritten, db, path: path) {
                     for (kind, amount) in unwritten.counts { totals.counters[kind, default: 0] += amount }
                     totals.state = unwritten.state
-                    totals.credit = unwritten.credit
+                    totals.gauges.merge(unwritten.gauges) { $1 }
                     totals.lastEventUnixNanoseconds = unwritten.time
                     return StoreStats(totals: totals, since: since, days: days, sessions: sessions, unwritten: unwritten)
                 }
@@ -99,9 +99,9 @@ extension CountStore {
 
     /// Whether the database already holds `counts` (a run took them in and was stopped before it
     /// removed the file): their session's last entry is at least as late.
-    static func hasTakenIn(_ counts: UnwrittenCounts, _ db: Database, path: String) throws -> Bool {
+    static func hasTakenIn(_ counts: UnwrittenCounts<App>, _ db: Database, path: String) throws -> Bool {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
-            throw StoreError.unwrittenFileForeign(path: UnwrittenCounts.path(forDatabase: path), database: path, session: counts.session)
+            throw StoreError.unwrittenFileForeign(path: UnwrittenCounts<App>.path(forDatabase: path), database: path, session: counts.session)
         }
         guard let last = try StoredRow(row, table: "sessions", path: path).optionalInteger("lastEntry") else { return false }
         return last >= counts.time
@@ -127,18 +127,23 @@ extension CountStore {
         }
     }
 
-    static func readTotals(_ db: Database, path: String) throws -> DurableTotals {
+    static func readTotals(_ db: Database, path: String, _ declaration: StoreDeclaration<App>) throws -> DurableTotals<App> {
         let counters = try EventBatch.readCounters(db, path: path)
-        var latest: (state: TurnstileState, credit: Int)?
+        let gauges = try StoreSchema.gaugeColumns(declaration.gauges, db)
+        var latest: (state: App.State, gauges: [String: Int])?
         var lastEntry: Int64?
         // Every session row is checked, not only the latest: the next run books the latest's
-        // credit, and any row's lastEntry may be the latest step. One row per run: few.
-        for row in try Row.fetchAll(db, sql: "SELECT id, state, credit, lastEntry FROM sessions ORDER BY id") {
+        // gauges, and any row's lastEntry may be the latest step. One row per run: few.
+        let columns = (["id", "state", "lastEntry"] + gauges.map(\.quotedDatabaseIdentifier)).joined(separator: ", ")
+        for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM sessions ORDER BY id") {
             let stored = StoredRow(row, table: "sessions", path: path)
-            latest = (try stored.state("state"), try stored.count("credit"))
+            let state: App.State = try stored.state("state", names: declaration.stateNames)
+            var values: [String: Int] = [:]
+            for gauge in gauges { values[gauge] = try stored.count(gauge) }
+            latest = (state, values)
             if let entry = try stored.optionalInteger("lastEntry") { lastEntry = max(lastEntry ?? entry, entry) }
         }
         return DurableTotals(
-            counters: counters, credit: latest?.credit ?? 0, state: latest?.state ?? .locked, lastEventUnixNanoseconds: lastEntry)
+            counters: counters, gauges: latest?.gauges ?? [:], state: latest?.state ?? App.table.initial, lastEventUnixNanoseconds: lastEntry)
     }
 }

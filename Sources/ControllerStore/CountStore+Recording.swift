@@ -2,45 +2,52 @@ import ControllerFSM
 import Foundation
 import GRDB
 import ControllerHost
-import Turnstile
 
 extension CountStore {
-    /// Starts recording a new controller run, whose counters start at zero, in state `locked`
-    /// with no credit. `monotonicOrigin` and `wallClockOrigin` are the same moment on the
-    /// controller's clock and on the wall clock: entries' times are mapped through them.
+    /// Starts recording a new controller run, whose counters start at zero, in the machine's
+    /// initial state with every gauge at 0. `monotonicOrigin` and `wallClockOrigin` are the same
+    /// moment on the controller's clock and on the wall clock: entries' times are mapped through
+    /// them.
     ///
-    /// If the previous session's last recorded credit was above zero (the daemon was killed, lost
-    /// power or stopped while a customer's credit stood), that credit is booked as
-    /// `CountKind.creditsVoidedByRestart` in the same transaction, so the money invariant holds
-    /// over the database's whole life (`DurableTotals.moneyInvariantHolds`).
+    /// A gauge the previous session last recorded above zero (the daemon was killed, lost power
+    /// or stopped while the turnstile's credit stood) is booked under its
+    /// ``GaugeDeclaration/voidedByRestart`` kind in the same transaction, so the application's
+    /// durable invariants hold over the database's whole life (`DurableTotals.invariantsHold`).
     @discardableResult
-    public func beginSession(monotonicOrigin: MachineInstant, wallClockOrigin: Date) throws(StoreError) -> DurableTotals {
+    public func beginSession(monotonicOrigin: MachineInstant, wallClockOrigin: Date) throws(StoreError) -> DurableTotals<App> {
         let wallClock = Self.unixNanoseconds(wallClockOrigin)
         let found = pendingUnwritten
-        let totals = try session.withLock { (current: inout SessionState) throws(StoreError) -> DurableTotals in
+        let declaration = declaration
+        let totals = try session.withLock { (current: inout SessionState<App>) throws(StoreError) -> DurableTotals<App> in
             var totals = current.totals
             guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
             let id: Int64
             do {
                 id = try database.write { db in
                     try checkInjectedFault()
-                    // Counts the last run could not write go in first, so its session's credit
-                    // below is the one it really ended with.
+                    // Counts the last run could not write go in first, so its session's gauges
+                    // below are the ones it really ended with.
                     if let found { try takeIn(found, db) }
-                    let previous = try Row.fetchOne(db, sql: "SELECT id, state, credit FROM sessions ORDER BY id DESC LIMIT 1")
+                    let gauges = declaration.gauges.map(\.quotedDatabaseIdentifier)
+                    let previous = try Row.fetchOne(
+                        db, sql: "SELECT \((["id", "state"] + gauges).joined(separator: ", ")) FROM sessions ORDER BY id DESC LIMIT 1")
                     try db.execute(
-                        sql: "INSERT INTO sessions (started, state, credit) VALUES (?, ?, 0)",
-                        arguments: [wallClock, TurnstileState.locked.name])
+                        sql: "INSERT INTO sessions (\((["started", "state"] + gauges).joined(separator: ", "))) "
+                            + "VALUES (\(Array(repeating: "?", count: 2 + gauges.count).joined(separator: ", ")))",
+                        arguments: StatementArguments(
+                            [wallClock, declaration.stateNames[App.table.initial.rawValue]] + gauges.map { _ in 0 as any DatabaseValueConvertible }))
                     let id = db.lastInsertedRowID
                     if let previous {
                         let row = StoredRow(previous, table: "sessions", path: path)
-                        let credit = try row.count("credit")
-                        if credit > 0 {
-                            let state = try row.state("state")
-                            var batch = EventBatch()
-                            batch.add(time: wallClock, kind: CountKind.creditsVoidedByRestart, amount: credit, state: state.name)
-                            _ = try batch.write(db, session: id, path: path)
+                        var batch = EventBatch()
+                        for (gauge, voided) in zip(declaration.gauges, declaration.voidedKinds) {
+                            guard let voided else { continue }
+                            let value = try row.count(gauge)
+                            guard value > 0 else { continue }
+                            let state: App.State = try row.state("state", names: declaration.stateNames)
+                            batch.add(time: wallClock, kind: voided, amount: value, state: declaration.stateNames[state.rawValue])
                         }
+                        _ = try batch.write(db, session: id, path: path)
                     }
                     totals.counters.merge(try EventBatch.readCounters(db, path: path)) { $1 }
                     return id
@@ -48,9 +55,10 @@ extension CountStore {
             } catch {
                 throw StoreError.from(error, path: path, operation: "begin a session in")
             }
-            totals.credit = 0
-            totals.state = .locked
-            current = SessionState(id: id, monotonicOrigin: monotonicOrigin.nanoseconds, wallClockOrigin: wallClock, totals: totals)
+            current = SessionState(id: id, monotonicOrigin: monotonicOrigin.nanoseconds, wallClockOrigin: wallClock)
+            totals.gauges = current.totals.gauges
+            totals.state = current.state
+            current.totals = totals
             return totals
         }
         if found != nil {
@@ -65,42 +73,52 @@ extension CountStore {
     /// Writes a stopped run's unwritten counts into its session, unless the session already
     /// has them (its last entry is as late: a daemon that crashed after taking them in and before
     /// removing the file).
-    private func takeIn(_ counts: UnwrittenCounts, _ db: Database) throws {
+    private func takeIn(_ counts: UnwrittenCounts<App>, _ db: Database) throws {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
             throw StoreError.unwrittenFileForeign(path: unwrittenPath, database: path, session: counts.session)
         }
         if let last = try StoredRow(row, table: "sessions", path: path).optionalInteger("lastEntry"), last >= counts.time { return }
+        let state = declaration.stateNames[counts.state.rawValue]
         var batch = EventBatch()
         for (name, amount) in counts.counts.sorted(by: { $0.key < $1.key }) {
-            batch.add(time: counts.time, kind: name, amount: amount, state: counts.state.name)
+            batch.add(time: counts.time, kind: name, amount: amount, state: state)
         }
         _ = try batch.write(db, session: counts.session, path: path)
-        try db.execute(
-            sql: "UPDATE sessions SET state = ?, credit = ?, lastEntry = ? WHERE id = ?",
-            arguments: [counts.state.name, counts.credit, counts.time, counts.session])
+        try updateSession(counts.session, state: state, gauges: declaration.gauges.map { counts.gauges[$0] ?? 0 }, lastEntry: counts.time, db)
+    }
+
+    /// Records where the session stood after its last step.
+    private func updateSession(_ id: Int64, state: String, gauges: [Int], lastEntry: Int64, _ db: Database) throws {
+        let assignments = (["state = ?"] + declaration.gauges.map { "\($0.quotedDatabaseIdentifier) = ?" } + ["lastEntry = ?"])
+        try db.cachedStatement(sql: "UPDATE sessions SET \(assignments.joined(separator: ", ")) WHERE id = ?")
+            .execute(arguments: StatementArguments([state] + gauges.map { $0 as any DatabaseValueConvertible } + [lastEntry, id]))
     }
 
     /// What `entries` would add to the database: the counts a stop could not write.
     ///
     /// - Returns: `nil` if the entries hold no change the database lacks.
-    public func unwrittenCounts(of entries: [LedgerEntry<TurnstileApplication>]) throws(StoreError) -> UnwrittenCounts? {
-        try session.withLock { (current: inout SessionState) throws(StoreError) -> UnwrittenCounts? in
+    public func unwrittenCounts(of entries: [LedgerEntry<App>]) throws(StoreError) -> UnwrittenCounts<App>? {
+        try session.withLock { (current: inout SessionState<App>) throws(StoreError) -> UnwrittenCounts<App>? in
             guard let id = current.id else { throw .noSession(path: path) }
             guard let last = entries.last else { return nil }
             var counts: [String: Int] = [:]
-            for (name, field) in TurnstileCounters.fields {
-                let before = current.counters[keyPath: field], after = last.turnstileCounters[keyPath: field]
-                guard after >= before else { throw .counterWentBackwards(path: path, counter: name, from: before, to: after) }
-                if after > before { counts[name] = after - before }
+            var previous = (counters: current.counters, state: current.state)
+            for entry in entries {
+                try declaration.forEachCount(from: previous.counters, previous.state, to: entry, path: path) { kind, amount in
+                    counts[kind, default: 0] += amount
+                }
+                previous = (entry.counters, entry.state)
             }
-            if counts.isEmpty && last.state == current.state && last.credit == current.credit { return nil }
-            return UnwrittenCounts(session: id, time: current.wallClock(last.time), state: last.state, credit: last.credit, counts: counts)
+            if counts.isEmpty && last.state == current.state && last.gauges == current.gauges { return nil }
+            return UnwrittenCounts(
+                session: id, time: current.wallClock(last.time), state: last.state, gauges: declaration.gaugeValues(last.gauges),
+                counts: counts)
         }
     }
 
     /// Keeps `counts` in `unwrittenPath` (replacing the file atomically, synced) for the next
     /// start to take in.
-    public func keep(_ counts: UnwrittenCounts) throws(StoreError) {
+    public func keep(_ counts: UnwrittenCounts<App>) throws(StoreError) {
         guard StoreSyscalls.replaceDurably(unwrittenPath, with: Array(counts.encoded.utf8), directory: StoreFile.directoryOf(path)) else {
             throw .system(path: unwrittenPath, operation: "keep the unwritten counts in", errno: SystemErrno.current)
         }
@@ -114,70 +132,58 @@ extension CountStore {
 
     /// Records the controller's ledger entries, oldest first, in one transaction: a row for
     /// every counter that went up since the entry before (its increase, in the state the step
-    /// started from), a row when the state entered or left `emergency`, and the totals.
+    /// started from), a row for each state count the step made (the turnstile's emergency
+    /// entered or left), and the totals.
     ///
     /// Entries carry cumulative counters, so entries missing between two (a ring that
     /// overflowed) lose only the detail of when each count happened, never a count.
     ///
     /// - Returns: the totals as committed. When it returns, the batch is on disk.
     @discardableResult
-    public func append(_ entries: [LedgerEntry<TurnstileApplication>]) throws(StoreError) -> DurableTotals {
-        try session.withLock { (current: inout SessionState) throws(StoreError) -> DurableTotals in
+    public func append(_ entries: [LedgerEntry<App>]) throws(StoreError) -> DurableTotals<App> {
+        try session.withLock { (current: inout SessionState<App>) throws(StoreError) -> DurableTotals<App> in
             guard let id = current.id else { throw .noSession(path: path) }
             guard let last = entries.last else { return current.totals }
             var batch = EventBatch()
             var previous = (counters: current.counters, state: current.state)
             for entry in entries {
                 let time = current.wallClock(entry.time)
-                let state = Self.stateNames[previous.state.rawValue]
-                for (name, field) in TurnstileCounters.fields {
-                    let before = previous.counters[keyPath: field], after = entry.turnstileCounters[keyPath: field]
-                    if after == before { continue }
-                    guard after > before else {
-                        throw .counterWentBackwards(path: path, counter: name, from: before, to: after)
-                    }
-                    batch.add(time: time, kind: name, amount: after - before, state: state)
+                let state = declaration.stateNames[previous.state.rawValue]
+                try declaration.forEachCount(from: previous.counters, previous.state, to: entry, path: path) { kind, amount in
+                    batch.add(time: time, kind: kind, amount: amount, state: state)
                 }
-                if entry.state != previous.state {
-                    if entry.state == .emergency {
-                        batch.add(time: time, kind: CountKind.emergencyOn, amount: 1, state: state)
-                    } else if previous.state == .emergency {
-                        batch.add(time: time, kind: CountKind.emergencyOff, amount: 1, state: state)
-                    }
-                }
-                previous = (entry.turnstileCounters, entry.state)
+                previous = (entry.counters, entry.state)
             }
             let lastTime = current.wallClock(last.time)
+            let gauges = (0..<declaration.gauges.count).map { last.gauges[$0] }
             guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
             let counters: [String: Int]
             do {
                 counters = try database.write { db in
                     try checkInjectedFault()
                     let counters = try batch.write(db, session: id, path: path)
-                    try db.execute(
-                        sql: "UPDATE sessions SET state = ?, credit = ?, lastEntry = ? WHERE id = ?",
-                        arguments: [last.state.name, last.credit, lastTime, id])
+                    try updateSession(id, state: declaration.stateNames[last.state.rawValue], gauges: gauges, lastEntry: lastTime, db)
                     return counters
                 }
             } catch {
                 throw StoreError.from(error, path: path, operation: "write")
             }
             current.totals.counters.merge(counters) { $1 }
-            current.totals.credit = last.credit
+            current.totals.gauges = declaration.gaugeValues(last.gauges)
             current.totals.state = last.state
             current.totals.lastEventUnixNanoseconds = lastTime
-            current.counters = last.turnstileCounters
+            current.counters = last.counters
             current.state = last.state
-            current.credit = last.credit
+            current.gauges = last.gauges
             return current.totals
         }
     }
 
-    /// Marks the current session as ended cleanly at `time`; its last credit is still booked as
-    /// voided when the next session begins, since the next controller starts without it.
+    /// Marks the current session as ended cleanly at `time`; its last gauges are still booked as
+    /// voided when the next session begins, since the next controller starts without them.
     public func endSession(at time: Date) throws(StoreError) {
         let ended = Self.unixNanoseconds(time)
-        try session.withLock { (current: inout SessionState) throws(StoreError) in
+        try session.withLock { (current: inout SessionState<App>) throws(StoreError) in
             guard let id = current.id else { return }
             do {
                 try database.write { db in
@@ -190,9 +196,6 @@ extension CountStore {
         }
     }
 
-    /// The states' names by raw value: `name` reflects on the enum each time it is asked.
-    static let stateNames = TurnstileState.allCases.map(\.name)
-
     static func unixNanoseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1e9).rounded())
     }
@@ -200,7 +203,7 @@ extension CountStore {
 
 /// The rows of one transaction. SQLite sums them into the daily and overall totals in the same
 /// transaction (one aggregate statement each, not one update per row: the recorder must keep up
-/// with a busy turnstile).
+/// with a busy controller).
 struct EventBatch {
     struct Event {
         var time: Int64
@@ -249,14 +252,4 @@ struct EventBatch {
         }
         return counters
     }
-}
-
-extension TurnstileCounters {
-    /// Every counter's name (as in `TurnstileCounters.names`) and key path, so the store compares
-    /// two entries without building `all` for each (a test checks the two lists agree).
-    static let fields: [(name: String, value: KeyPath<TurnstileCounters, Int> & Sendable)] = [
-        ("coins", \.coins), ("passages", \.passages), ("forcedPushes", \.forcedPushes),
-        ("expiredCredits", \.expiredCredits), ("faults", \.faults), ("coinsOutOfService", \.coinsOutOfService),
-        ("repairs", \.repairs), ("freePassages", \.freePassages), ("ignored", \.ignored),
-    ]
 }

@@ -88,8 +88,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "(migrations \(unknown.joined(separator: ", ")) unknown to this version); run the newer turnstiled "
                 + "or restore a backup made for this one"
         case .invalidRetention(let days):
-            return "invalid retention of \(days) days: keep events from \(CountStore.minimumRetentionDays) "
-                + "to \(CountStore.maximumRetentionDays) days, or give no retention to keep them all"
+            return "invalid retention of \(days) days: keep events from \(StoreLimits.minimumRetentionDays) "
+                + "to \(StoreLimits.maximumRetentionDays) days, or give no retention to keep them all"
         case .noSession(let path):
             return "nothing recorded in \(path): the store was given ledger entries before a session began (call beginSession first)"
         case .counterWentBackwards(let path, let counter, let from, let to):

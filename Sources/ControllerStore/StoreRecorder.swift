@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import Synchronization
 import ControllerHost
-import Turnstile
 
 /// The thread that makes the controller's counts durable: it drains the controller's ledger ring
 /// every `drainInterval`, commits the batch to the `CountStore`, and only then publishes the
@@ -21,47 +20,47 @@ import Turnstile
 /// (`CountStore.keepUnwritten`) for the next start, and returned so the daemon says so.
 ///
 /// It also applies the store's retention when it starts and every `retentionInterval`.
-public final class StoreRecorder: Sendable {
+public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// How often the ring is drained: short enough that a reported count is at most this old,
-    /// long enough that a busy turnstile's steps share a commit (each commit is one fsync).
-    public static let drainInterval: Duration = .milliseconds(20)
+    /// long enough that a busy controller's steps share a commit (each commit is one fsync).
+    public static var drainInterval: Duration { .milliseconds(20) }
     /// Entries a batch reserves room for up front, so a steady stream does not regrow the array:
     /// 20 ms at well over the 10,000 steps/s the recorder must sustain.
-    static let batchCapacity = 1024
+    static var batchCapacity: Int { 1024 }
     /// A ledger ring size for the controller (a suggestion; the daemon chooses): a second and a
     /// half of steps at 10,000 a second, so a commit stalled by a slow disk (an SD card's fsync
-    /// can take hundreds of milliseconds) loses no entry. About 2 MB of `LedgerEntry<TurnstileApplication>`.
-    public static let recommendedLedgerCapacity = 16_384
+    /// can take hundreds of milliseconds) loses no entry. About 4 MB of `LedgerEntry`.
+    public static var recommendedLedgerCapacity: Int { 16_384 }
     /// How often old events are deleted (`CountStore.applyRetention`): retention is counted in
     /// days, so an hour late is nothing, and each pass costs a scan of the time index.
-    public static let retentionInterval: Duration = .seconds(3600)
+    public static var retentionInterval: Duration { .seconds(3600) }
     /// The wait before a failed write is tried again: soon enough that a disk freed by an
     /// operator is used at once.
-    public static let retryFirstDelay: Duration = .milliseconds(100)
+    public static var retryFirstDelay: Duration { .milliseconds(100) }
     /// The longest wait between tries, which the wait doubles up to: a full disk is not hammered,
     /// and counts wait at most this long after space comes back.
-    public static let retryMaximumDelay: Duration = .seconds(5)
+    public static var retryMaximumDelay: Duration { .seconds(5) }
     /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
-    /// of the 10,000 steps/s the recorder sustains; about 8 MB of `LedgerEntry<TurnstileApplication>`.
-    public static let maximumPendingEntries = 65_536
+    /// of the 10,000 steps/s the recorder sustains; about 16 MB of `LedgerEntry`.
+    public static var maximumPendingEntries: Int { 65_536 }
     /// The longest an idle recorder sleeps on its doorbell: the producer's ledger entry and its
     /// ring are not one sequentially consistent publication, so a wake could in principle be
     /// missed; this bounds how late such an entry would be committed, at one wake-up a second.
-    public static let idleBackstop: Duration = .seconds(1)
+    public static var idleBackstop: Duration { .seconds(1) }
 
-    private let store: CountStore
-    private let ledger: RecordRing<LedgerEntry<TurnstileApplication>>
+    private let store: CountStore<App>
+    private let ledger: RecordRing<LedgerEntry<App>>
     private let interval: Duration
     private let maximumPending: Int
     private let retryDelays: ClosedRange<Duration>
     private let doorbell: Doorbell?
-    private let onCommit: @Sendable (DurableTotals) -> Void
+    private let onCommit: @Sendable (DurableTotals<App>) -> Void
     private let onFailure: @Sendable (StoreError) -> Void
     private let onRecovered: @Sendable (StoreRecovery) -> Void
     private let stopping = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     private let failed = Atomic<Bool>(false)
-    private let closing = Guarded<LedgerEntry<TurnstileApplication>?>(nil)
+    private let closing = Guarded<LedgerEntry<App>?>(nil)
     private let ending = Guarded<StoreRecorder.Ending>(.complete)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -81,11 +80,11 @@ public final class StoreRecorder: Sendable {
     ///     committed (once per outage).
     ///   - onRecovered: called on the recorder's thread when a write commits after a failure.
     public init(
-        store: CountStore, ledger: RecordRing<LedgerEntry<TurnstileApplication>>, drainInterval: Duration = StoreRecorder.drainInterval,
+        store: CountStore<App>, ledger: RecordRing<LedgerEntry<App>>, drainInterval: Duration = StoreRecorder.drainInterval,
         maximumPendingEntries: Int = StoreRecorder.maximumPendingEntries,
         retryDelays: ClosedRange<Duration> = StoreRecorder.retryFirstDelay...StoreRecorder.retryMaximumDelay,
         doorbell: Doorbell? = nil,
-        onCommit: @escaping @Sendable (DurableTotals) -> Void, onFailure: @escaping @Sendable (StoreError) -> Void,
+        onCommit: @escaping @Sendable (DurableTotals<App>) -> Void, onFailure: @escaping @Sendable (StoreError) -> Void,
         onRecovered: @escaping @Sendable (StoreRecovery) -> Void = { _ in }
     ) {
         precondition(maximumPendingEntries >= 2, "the recorder keeps at least two pending entries, got \(maximumPendingEntries)")
@@ -106,7 +105,7 @@ public final class StoreRecorder: Sendable {
         case complete
         /// The store could not take the last entries (`error`): their counts were kept in `path`
         /// (`kept`), or, if `keepError` says why not, nowhere but the daemon's log.
-        case unwritten(UnwrittenCounts, path: String, error: StoreError, keepError: StoreError?)
+        case unwritten(UnwrittenCounts<App>, path: String, error: StoreError, keepError: StoreError?)
     }
 
     /// Whether the last write failed (the recorder is retrying it).
@@ -116,7 +115,7 @@ public final class StoreRecorder: Sendable {
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in run() }
-        thread.name = "turnstiled-store"
+        thread.name = "\(App.name)d-store"
         thread.start()
     }
 
@@ -125,11 +124,11 @@ public final class StoreRecorder: Sendable {
     /// database if the store still cannot write (then the ending says so). Stop the controller
     /// first, so nothing is recorded after the last drain.
     ///
-    /// - Parameter closingEntry: where the controller stood at its stop (time, state, credit,
+    /// - Parameter closingEntry: where the controller stood at its stop (time, state, gauges,
     ///   counters), committed after the ring's last entries if it differs from them: the totals
     ///   are then right even if the ring lost entries (it was full) and no later one came.
     @discardableResult
-    public func stopAndWait(closingEntry: LedgerEntry<TurnstileApplication>? = nil) -> Ending {
+    public func stopAndWait(closingEntry: LedgerEntry<App>? = nil) -> Ending {
         guard started.load(ordering: .acquiring), !stopping.load(ordering: .acquiring) else { return ending.withLock { $0 } }
         closing.withLock { $0 = closingEntry }
         stopping.store(true, ordering: .sequentiallyConsistent)
@@ -141,10 +140,10 @@ public final class StoreRecorder: Sendable {
 
     /// The recorder thread's own state: what waits to be committed, and the outage if any.
     private struct Pending {
-        var entries: [LedgerEntry<TurnstileApplication>] = []
+        var entries: [LedgerEntry<App>] = []
         /// The newest entry given to the store or kept here: a closing entry equal to it adds
         /// nothing.
-        var newest: LedgerEntry<TurnstileApplication>?
+        var newest: LedgerEntry<App>?
         /// Entries replaced while `entries` was full (their detail is lost, not their counts).
         var replaced = 0
         /// When the current outage began; nil while writes commit.
@@ -154,7 +153,7 @@ public final class StoreRecorder: Sendable {
         var lastError: StoreError?
     }
 
-    private func keep(_ entry: LedgerEntry<TurnstileApplication>, in pending: inout Pending) {
+    private func keep(_ entry: LedgerEntry<App>, in pending: inout Pending) {
         if pending.entries.count < maximumPending {
             pending.entries.append(entry)
         } else {
@@ -211,9 +210,9 @@ public final class StoreRecorder: Sendable {
 
     /// Whether the controller's closing entry says more than the newest entry seen: if the ring
     /// lost the last entries (it was full), only the closing one brings their counts.
-    private static func adds(_ closing: LedgerEntry<TurnstileApplication>, to newest: LedgerEntry<TurnstileApplication>?) -> Bool {
-        guard let newest else { return closing.turnstileCounters != TurnstileCounters() || closing.credit != 0 }
-        return closing.counters != newest.counters || closing.state != newest.state || closing.credit != newest.credit
+    private static func adds(_ closing: LedgerEntry<App>, to newest: LedgerEntry<App>?) -> Bool {
+        guard let newest else { return closing.counters.values.contains { $0 != 0 } || closing.gauges.values.contains { $0 != 0 } }
+        return closing.counters != newest.counters || closing.state != newest.state || closing.gauges != newest.gauges
     }
 
     private func commit(_ pending: inout Pending, _ clock: ContinuousClock) {
@@ -257,11 +256,12 @@ public final class StoreRecorder: Sendable {
     private func finish(_ pending: inout Pending) {
         guard !pending.entries.isEmpty, let error = pending.lastError else { return }
         let path = store.unwrittenPath
-        let counts: UnwrittenCounts?
+        let counts: UnwrittenCounts<App>?
         do {
             counts = try store.unwrittenCounts(of: pending.entries)
         } catch let countError {
-            ending.withLock { $0 = .unwritten(UnwrittenCounts(session: 0, time: 0, state: .locked, credit: 0, counts: [:]), path: path, error: error, keepError: countError) }
+            let nothing = UnwrittenCounts<App>(session: 0, time: 0, state: App.table.initial, gauges: [:], counts: [:])
+            ending.withLock { $0 = .unwritten(nothing, path: path, error: error, keepError: countError) }
             return
         }
         guard let counts else { return }

@@ -1,14 +1,21 @@
 import GRDB
 
-/// The database's tables, as GRDB migrations: a database made by an older turnstiled is brought
+/// The database's tables, as GRDB migrations: a database made by an older version is brought
 /// up to date on open, one made by a newer one is refused.
 ///
-/// - `sessions`: one row per controller run (`beginSession`), with the state, credit and time of
-///   its last recorded step, so the next run can book credit left standing.
+/// - `sessions`: one row per controller run (`beginSession`), with the state and time of its
+///   last recorded step and, in a column named for each of the application's gauges, the
+///   gauge's value then, so the next run can book a gauge left standing (the turnstile's
+///   `credit`).
 /// - `events`: one row per counted change (times in nanoseconds since 1970 UTC; `state` is the
 ///   state the event happened in, before the step). Retention deletes old rows.
 /// - `daily_totals` and `totals`: sums kept in the same transaction as the rows; retention never
 ///   touches them.
+///
+/// The gauge columns are the application's, not a migration's: a writer adds the ones its
+/// declaration has and the file lacks (`addGaugeColumns`), at 0 for the runs before; a reader
+/// takes a missing one as 0. A database made before the store was generic is the turnstile's
+/// with its `credit` column, and opens unchanged.
 enum StoreSchema {
     /// The migrations table GRDB keeps; its presence marks a database as ours.
     static let migrationsTable = "grdb_migrations"
@@ -23,8 +30,7 @@ enum StoreSchema {
                     started INTEGER NOT NULL,
                     lastEntry INTEGER,
                     ended INTEGER,
-                    state TEXT NOT NULL,
-                    credit INTEGER NOT NULL
+                    state TEXT NOT NULL
                 );
                 CREATE TABLE events (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -48,5 +54,19 @@ enum StoreSchema {
                 """)
         }
         return migrator
+    }
+
+    /// Adds a column to `sessions` for each of `gauges` it does not have yet.
+    static func addGaugeColumns(_ gauges: [String], _ db: Database) throws {
+        let present = try gaugeColumns(gauges, db)
+        for gauge in gauges where !present.contains(gauge) {
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN \(gauge.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0")
+        }
+    }
+
+    /// Those of `gauges` that `sessions` has a column for (SQLite's names ignore case).
+    static func gaugeColumns(_ gauges: [String], _ db: Database) throws -> [String] {
+        let columns = Set(try db.columns(in: "sessions").map { $0.name.lowercased() })
+        return gauges.filter { columns.contains($0.lowercased()) }
     }
 }

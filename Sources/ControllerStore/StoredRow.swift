@@ -1,6 +1,5 @@
+import ControllerFSM
 import GRDB
-import ControllerHost
-import Turnstile
 
 /// A row read from the database, each value checked before it is used: the file is only as
 /// trustworthy as whatever last wrote it (a hand edit, another program, a restored backup), and
@@ -34,10 +33,10 @@ struct StoredRow {
             expected: expected)
     }
 
-    /// A count, credit or total: an integer in 0...`CountStore.maximumCount`.
+    /// A count, gauge or total: an integer in 0...`StoreLimits.maximumCount`.
     func count(_ column: String) throws(StoreError) -> Int {
-        let expected = "an integer from 0 to \(CountStore.maximumCount)"
-        guard case .int64(let value) = (row[column] as DatabaseValue).storage, value >= 0, value <= Int64(CountStore.maximumCount) else {
+        let expected = "an integer from 0 to \(StoreLimits.maximumCount)"
+        guard case .int64(let value) = (row[column] as DatabaseValue).storage, value >= 0, value <= Int64(StoreLimits.maximumCount) else {
             throw invalid(column, expected)
         }
         return Int(value)
@@ -57,11 +56,10 @@ struct StoredRow {
         return value
     }
 
-    /// A turnstile state's name.
-    func state(_ column: String) throws(StoreError) -> TurnstileState {
-        let names = TurnstileState.allCases.map(\.name)
+    /// A state's name, one of `names` (the machine's, by raw value).
+    func state<State: MachineSymbol>(_ column: String, names: [String]) throws(StoreError) -> State {
         guard case .string(let value) = (row[column] as DatabaseValue).storage,
-            let state = TurnstileState.allCases.first(where: { $0.name == value })
+            let index = names.firstIndex(of: value), let state = State(rawValue: index)
         else { throw invalid(column, "a state's name (\(names.joined(separator: ", ")))") }
         return state
     }

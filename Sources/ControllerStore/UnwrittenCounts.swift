@@ -1,14 +1,14 @@
 import ControllerFSM
 import Foundation
 import ControllerHost
-import Turnstile
 
 /// Counts a stopping daemon could not write into its database (the disk stayed full, the storage
 /// failed): kept in a small file beside it, `<database>.unwritten`, which the next `run` writes
 /// into the database (`CountStore.beginSession`) and `stats` adds to what it shows, each saying
 /// so. Without it a full disk at shutdown would take back coins the controller had counted.
 ///
-/// The file is text, one `key value` a line after a header, so an operator can read it:
+/// The file is text, one `key value` a line after a header, so an operator can read it (the
+/// turnstile's):
 ///
 /// ```
 /// turnstiled unwritten counts v1
@@ -21,19 +21,28 @@ import Turnstile
 /// ```
 ///
 /// `session` is the run they belong to, `time` its last step (nanoseconds since 1970 UTC),
-/// `state` and `credit` where it stood, and each kind's count that the database lacks.
-public struct UnwrittenCounts: Sendable, Equatable {
+/// `state` and each gauge (`credit`) where it stood, and each kind's count that the database
+/// lacks. The header names the application's daemon.
+public struct UnwrittenCounts<App: ControllerApplication>: Sendable, Equatable {
     /// The session (controller run) they were counted in.
     public var session: Int64
     /// The last step's wall-clock time, nanoseconds since 1970 UTC.
     public var time: Int64
-    /// State and credit after that step.
-    public var state: TurnstileState
-    public var credit: Int
-    /// Each counter's increase the database lacks (only kinds that went up).
+    /// State and gauges after that step.
+    public var state: App.State
+    public var gauges: [String: Int]
+    /// Each kind's increase the database lacks (only kinds that went up).
     public var counts: [String: Int]
 
-    static let header = "turnstiled unwritten counts v1"
+    public init(session: Int64, time: Int64, state: App.State, gauges: [String: Int], counts: [String: Int]) {
+        self.session = session
+        self.time = time
+        self.state = state
+        self.gauges = gauges
+        self.counts = counts
+    }
+
+    static var header: String { "\(App.name)d unwritten counts v1" }
 
     /// Where the counts of the database at `database` are kept.
     public static func path(forDatabase database: String) -> String { database + ".unwritten" }
@@ -41,15 +50,16 @@ public struct UnwrittenCounts: Sendable, Equatable {
     /// Every count together, for a log line.
     public var total: Int { counts.values.reduce(0) { $0 &+ $1 } }
 
-    /// `coins 5, passages 3`: the counts, in `TurnstileCounters.fields`' order.
+    /// `coins 5, passages 3`: the counts, in `CountStore.kinds`' order.
     public var summary: String {
-        TurnstileCounters.fields.compactMap { field in counts[field.name].map { "\(field.name) \($0)" } }
-            .joined(separator: ", ")
+        StoreDeclaration<App>().kinds.compactMap { kind in counts[kind].map { "\(kind) \($0)" } }.joined(separator: ", ")
     }
 
     var encoded: String {
-        var lines = [Self.header, "session \(session)", "time \(time)", "state \(state.name)", "credit \(credit)"]
-        for (name, _) in TurnstileCounters.fields { if let count = counts[name] { lines.append("\(name) \(count)") } }
+        let declaration = StoreDeclaration<App>()
+        var lines = [Self.header, "session \(session)", "time \(time)", "state \(declaration.stateNames[state.rawValue])"]
+        for gauge in declaration.gauges { lines.append("\(gauge) \(gauges[gauge] ?? 0)") }
+        for kind in declaration.kinds { if let count = counts[kind] { lines.append("\(kind) \(count)") } }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -81,20 +91,24 @@ public struct UnwrittenCounts: Sendable, Equatable {
             }
             return value
         }
+        let declaration = StoreDeclaration<App>()
         let session = try integer("session", in: 1...Int64.max)
         let time = try integer("time", in: Int64.min...Int64.max)
-        let credit = try integer("credit", in: 0...Int64(CountStore.maximumCount))
+        var gauges: [String: Int] = [:]
+        for gauge in declaration.gauges {
+            gauges[gauge] = Int(try integer(gauge, in: 0...Int64(StoreLimits.maximumCount)))
+        }
         guard let (stateLine, stateName) = values.removeValue(forKey: "state") else { throw invalid(lines.count, "state is missing") }
-        guard let state = TurnstileState.allCases.first(where: { $0.name == stateName }) else {
+        guard let index = declaration.stateNames.firstIndex(of: stateName), let state = App.State(rawValue: index) else {
             throw invalid(stateLine, "unknown state \(stateName)")
         }
         var counts: [String: Int] = [:]
-        for (name, _) in TurnstileCounters.fields where values[name] != nil {
-            counts[name] = Int(try integer(name, in: 1...Int64(CountStore.maximumCount)))
+        for kind in declaration.kinds where values[kind] != nil {
+            counts[kind] = Int(try integer(kind, in: 1...Int64(StoreLimits.maximumCount)))
         }
         if let (key, entry) = values.min(by: { $0.value.line < $1.value.line }) {
             throw invalid(entry.line, "unknown name \(key)")
         }
-        return UnwrittenCounts(session: session, time: time, state: state, credit: Int(credit), counts: counts)
+        return UnwrittenCounts(session: session, time: time, state: state, gauges: gauges, counts: counts)
     }
 }

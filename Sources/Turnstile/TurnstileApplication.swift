@@ -48,30 +48,42 @@ public enum TurnstileApplication: ControllerApplication {
     public static let outputs: [OutputDeclaration<Self>] = [
         OutputDeclaration("lock", required: true, initial: true, stop: { $0.failMode == .secure }, onWriteFailure: .fault,
                           summary: "the lock relay: 1 holds the arm") { _, c in c.outputs.lock },
-        OutputDeclaration("alarm", initial: false, pulse: OutputPulse(requestedBy: \.outputs.alarmPulseRequested, length: \.alarmPulse),
+        OutputDeclaration("alarm", initial: false, pulse: OutputPulse(length: \.alarmPulse) { c in
+                              defer { c.outputs.alarmPulseRequested = false }
+                              return c.outputs.alarmPulseRequested
+                          },
                           summary: "the alarm sounder") { _, c in c.outputs.alarm },
         OutputDeclaration("ready", initial: false, summary: "the ready lamp, on while in service") { _, c in c.outputs.ready },
         OutputDeclaration("inhibit", initial: true, summary: "the coin acceptor's inhibit input: 1 returns coins") { _, c in c.outputs.inhibit },
     ]
 
     public static let counters: [CounterDeclaration<Self>] = [
-        CounterDeclaration("coins", \.counters.coins, summary: "coins accepted"),
-        CounterDeclaration("passages", \.counters.passages, summary: "paid passages"),
-        CounterDeclaration("forcedPushes", \.counters.forcedPushes, summary: "pushes on the locked arm"),
-        CounterDeclaration("expiredCredits", \.counters.expiredCredits, summary: "credit that expired unused"),
-        CounterDeclaration("faults", \.counters.faults, summary: "mechanism faults"),
-        CounterDeclaration("coinsOutOfService", \.counters.coinsOutOfService, summary: "coins taken while out of service"),
-        CounterDeclaration("repairs", \.counters.repairs, summary: "repairs begun"),
-        CounterDeclaration("freePassages", \.counters.freePassages, summary: "passages during an emergency"),
+        CounterDeclaration("coins", summary: "coins accepted") { $0.counters.coins },
+        CounterDeclaration("passages", summary: "paid passages") { $0.counters.passages },
+        CounterDeclaration("forcedPushes", summary: "pushes on the locked arm") { $0.counters.forcedPushes },
+        CounterDeclaration("expiredCredits", summary: "credit that expired unused") { $0.counters.expiredCredits },
+        CounterDeclaration("faults", summary: "mechanism faults") { $0.counters.faults },
+        CounterDeclaration("coinsOutOfService", summary: "coins taken while out of service") { $0.counters.coinsOutOfService },
+        CounterDeclaration("repairs", summary: "repairs begun") { $0.counters.repairs },
+        CounterDeclaration("freePassages", summary: "passages during an emergency") { $0.counters.freePassages },
     ]
 
     public static let gauges: [GaugeDeclaration<Self>] = [
-        GaugeDeclaration("credit", \.credit, voidedByRestart: "creditsVoidedByRestart", summary: "passages paid for and not yet taken"),
+        GaugeDeclaration("credit", voidedByRestart: "creditsVoidedByRestart", summary: "passages paid for and not yet taken") { $0.credit },
     ]
 
     /// Each passage taken in `unlocked` may break the arm (`simulate --break-probability`).
     public static let simulatedBreakage: SimulatedBreakage<Self>? = SimulatedBreakage(
         after: { from, event in from == .unlocked && event == .push }, sends: .fault)
+
+    public static let stateCounts: [StateCount<Self>] = [
+        .entering(.emergency, counts: "emergencyOn"),
+        .leaving(.emergency, counts: "emergencyOff"),
+    ]
+
+    public static let durableInvariants = [
+        DurableInvariant("money", "coins", equals: ["passages", "expiredCredits", "coinsOutOfService", "creditsVoidedByRestart", "credit"]),
+    ]
 
     public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }
 

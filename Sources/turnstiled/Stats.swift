@@ -41,9 +41,9 @@ struct Stats: ParsableCommand {
             }
             first = day
         }
-        let stats: StoreStats
+        let stats: StoreStats<TurnstileApplication>
         do {
-            let store = try CountStore.openForReading(path: database)
+            let store = try TurnstileCountStore.openForReading(path: database)
             stats = try store.stats(since: first)
             try? store.close()
         } catch {
@@ -51,7 +51,7 @@ struct Stats: ParsableCommand {
             throw ExitStatus.storeError
         }
         if let unwritten = stats.unwritten {
-            Terminal.log("\(unwritten.total) count(s) a stopped run could not write (\(unwritten.summary)) are in \(UnwrittenCounts.path(forDatabase: database)): included in the totals below (not in the days); the next `turnstiled run` writes them into the database")
+            Terminal.log("\(unwritten.total) count(s) a stopped run could not write (\(unwritten.summary)) are in \(UnwrittenCounts<TurnstileApplication>.path(forDatabase: database)): included in the totals below (not in the days); the next `turnstiled run` writes them into the database")
         }
         print(json ? StatsText.json(stats, database: database) : StatsText.table(stats, database: database, style: Style(enabled: Terminal.wantsColor)))
     }
@@ -59,18 +59,18 @@ struct Stats: ParsableCommand {
 
 /// `stats`' two renderings.
 enum StatsText {
-    static func table(_ stats: StoreStats, database: String, style: Style) -> String {
+    static func table(_ stats: StoreStats<TurnstileApplication>, database: String, style: Style) -> String {
         let totals = stats.totals
         var lines = [style.bold("turnstiled stats") + style.dim(" — \(database)")]
         let last = totals.lastEventTime.map(timestamp) ?? "none"
         lines.append("\(stats.sessions) runs recorded, last step \(last); now \(totals.state.name) with credit \(totals.credit)")
         let balance = "coins \(totals["coins"]) = passages \(totals["passages"]) + expired \(totals["expiredCredits"]) "
-            + "+ out of service \(totals["coinsOutOfService"]) + voided by restart \(totals[CountKind.creditsVoidedByRestart]) "
+            + "+ out of service \(totals["coinsOutOfService"]) + voided by restart \(totals["creditsVoidedByRestart"]) "
             + "+ credit \(totals.credit)"
-        lines.append(totals.moneyInvariantHolds ? "money balances: \(balance)" : style.red("money does NOT balance: \(balance)"))
+        lines.append(totals.invariantsHold ? "money balances: \(balance)" : style.red("money does NOT balance: \(balance)"))
         // Only the kinds that ever happened get a column: a table of 12 mostly empty columns
         // would not fit a terminal.
-        let kinds = CountKind.all.filter { totals[$0] != 0 }
+        let kinds = TurnstileCountStore.kinds.filter { totals[$0] != 0 }
         guard !kinds.isEmpty else {
             lines.append("nothing counted yet")
             return lines.joined(separator: "\n")
@@ -110,11 +110,11 @@ enum StatsText {
         var days: [Day]
     }
 
-    static func json(_ stats: StoreStats, database: String) -> String {
+    static func json(_ stats: StoreStats<TurnstileApplication>, database: String) -> String {
         let value = JSONStats(
             database: database, since: stats.since?.description, sessions: stats.sessions,
             state: stats.totals.state.name, credit: stats.totals.credit,
-            lastEvent: stats.totals.lastEventTime.map(timestamp), moneyBalances: stats.totals.moneyInvariantHolds,
+            lastEvent: stats.totals.lastEventTime.map(timestamp), moneyBalances: stats.totals.invariantsHold,
             totals: stats.totals.counters, days: stats.days.map { JSONStats.Day(day: $0.day.description, counts: $0.counts) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -11,7 +11,7 @@ struct CountStoreTests {
     @Test("a new file gets the schema, WAL and synchronous FULL")
     func schemaAndPragmas() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         let (journal, tables) = try store.database.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
              try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
@@ -26,7 +26,7 @@ struct CountStoreTests {
     @Test("each counter's increase is one row in the state before the step, and in the totals")
     func counterDiffsBecomeRows() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         let origin = Date(timeIntervalSince1970: 1_700_000_000)
         try store.beginTestSession(at: origin)
         var tape = LedgerTape()
@@ -55,8 +55,8 @@ struct CountStoreTests {
         #expect(totals["passages"] == 2)
         #expect(totals["forcedPushes"] == 1)
         #expect(totals["ignored"] == 1)
-        #expect(totals[CountKind.emergencyOn] == 1)
-        #expect(totals[CountKind.emergencyOff] == 1)
+        #expect(totals["emergencyOn"] == 1)
+        #expect(totals["emergencyOff"] == 1)
         #expect(totals.state == .locked)
         #expect(totals.credit == 0)
         #expect(totals.moneyInvariantHolds)
@@ -66,7 +66,7 @@ struct CountStoreTests {
     @Test("entries missing between two (a ring overflow) lose no count")
     func gapsKeepTotals() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
         var tape = LedgerTape()
         for _ in 0..<10 {
@@ -92,7 +92,7 @@ struct CountStoreTests {
     func creditVoidedOnRestart() throws {
         let scratch = try ScratchDirectory()
         do {
-            let store = try CountStore.open(path: scratch.file())
+            let store = try TurnstileStore.open(path: scratch.file())
             try store.beginTestSession()
             var tape = LedgerTape()
             tape.coin()
@@ -104,10 +104,10 @@ struct CountStoreTests {
             #expect(before.moneyInvariantHolds)
             // A crash: no endSession, no close.
         }
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         #expect(try store.totals().credit == 2, "the file still knows the credit that stood")
         let after = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
-        #expect(after[CountKind.creditsVoidedByRestart] == 2)
+        #expect(after["creditsVoidedByRestart"] == 2)
         #expect(after.credit == 0)
         #expect(after.state == .locked)
         #expect(after.moneyInvariantHolds)
@@ -124,10 +124,10 @@ struct CountStoreTests {
         // A clean stop with no credit voids nothing.
         try store.endSession(at: Date(timeIntervalSince1970: 1_700_000_200))
         let third = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_300))
-        #expect(third[CountKind.creditsVoidedByRestart] == 2)
+        #expect(third["creditsVoidedByRestart"] == 2)
         #expect(third.moneyInvariantHolds)
         let voidRow = try store.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT state, amount, session FROM events WHERE kind = ?", arguments: [CountKind.creditsVoidedByRestart])
+            try Row.fetchOne(db, sql: "SELECT state, amount, session FROM events WHERE kind = ?", arguments: ["creditsVoidedByRestart"])
         }
         #expect(voidRow?["state"] == "unlocked")
         #expect(voidRow?["amount"] == 2)
@@ -137,7 +137,7 @@ struct CountStoreTests {
     @Test("closing and reopening keeps every total, credit, state and the last event time")
     func reopenKeepsTotals() throws {
         let scratch = try ScratchDirectory()
-        var store = try CountStore.open(path: scratch.file())
+        var store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
         var tape = LedgerTape()
         for index in 0..<50 {
@@ -149,16 +149,16 @@ struct CountStoreTests {
         #expect(committed.lastEventUnixNanoseconds != nil)
         try store.endSession(at: Date(timeIntervalSince1970: 1_700_001_000))
         try store.close()
-        store = try CountStore.open(path: scratch.file())
+        store = try TurnstileStore.open(path: scratch.file())
         #expect(try store.totals() == committed)
-        let reader = try CountStore.openForReading(path: scratch.file())
+        let reader = try TurnstileStore.openForReading(path: scratch.file())
         #expect(try reader.totals() == committed)
     }
 
     @Test("a counter going back within a session is refused and nothing of the batch is written")
     func counterWentBackwards() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
         var tape = LedgerTape()
         tape.coin()
@@ -177,20 +177,20 @@ struct CountStoreTests {
     @Test("a second writer is refused while the first holds the file; a reader is not")
     func oneWriterAtATime() throws {
         let scratch = try ScratchDirectory()
-        let first = try CountStore.open(path: scratch.file())
+        let first = try TurnstileStore.open(path: scratch.file())
         try first.beginTestSession()
-        let error = #expect(throws: StoreError.inUse(path: scratch.file())) { try CountStore.open(path: scratch.file()) }
+        let error = #expect(throws: StoreError.inUse(path: scratch.file())) { try TurnstileStore.open(path: scratch.file()) }
         #expect("\(error!)".contains("another turnstiled"))
-        #expect(try CountStore.openForReading(path: scratch.file()).totals() == .zero)
+        #expect(try TurnstileStore.openForReading(path: scratch.file()).totals() == .zero)
         try first.close()
-        let second = try CountStore.open(path: scratch.file())
+        let second = try TurnstileStore.open(path: scratch.file())
         #expect(try second.totals() == .zero)
     }
 
     @Test("a file deleted under the store stops the recording with a message")
     func fileDeleted() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
         var tape = LedgerTape()
         tape.coin()
@@ -204,19 +204,24 @@ struct CountStoreTests {
     @Test("appending before a session began is refused")
     func noSession() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         var tape = LedgerTape()
         tape.coin()
         #expect(throws: StoreError.noSession(path: scratch.file())) { try store.append(tape.take()) }
     }
 }
 
-@Test("the store's counter fields are the controller's counters, in the same order")
-func counterFieldsMatch() {
-    #expect(TurnstileCounters.fields.map(\.name) == TurnstileCounters.names)
+@Test("the store's kinds are the turnstile's counters in their order, then its emergency changes and its voided credit; each counter is booked under its own name")
+func kindsFollowTheDeclaration() throws {
+    #expect(TurnstileStore.kinds == TurnstileCounters.names + ["emergencyOn", "emergencyOff", "creditsVoidedByRestart"])
     var counters = TurnstileCounters()
     counters.coins = 1; counters.passages = 2; counters.forcedPushes = 3; counters.expiredCredits = 4
     counters.faults = 5; counters.coinsOutOfService = 6; counters.repairs = 7; counters.freePassages = 8
     counters.ignored = 9
-    #expect(TurnstileCounters.fields.map { counters[keyPath: $0.value] } == counters.all.map(\.value))
+    let scratch = try ScratchDirectory()
+    let store = try TurnstileStore.open(path: scratch.file())
+    try store.beginTestSession()
+    let totals = try store.append([LedgerEntry<TurnstileApplication>(
+        time: MachineInstant(nanoseconds: 1_000), state: .locked, credit: 0, counters: counters, cause: nil)])
+    for (name, value) in counters.all { #expect(totals[name] == value, "\(name)") }
 }

@@ -14,7 +14,7 @@ struct RetentionAndStatsTests {
 
     /// One session with `coinsPerDay[i]` coins (each with a passage) on the i-th day from
     /// `firstDay`, at noon.
-    func fill(_ store: CountStore, coinsPerDay: [Int]) throws {
+    func fill(_ store: TurnstileStore, coinsPerDay: [Int]) throws {
         try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Self.firstDay)
         var tape = LedgerTape()
         for (index, coins) in coinsPerDay.enumerated() {
@@ -41,7 +41,7 @@ struct RetentionAndStatsTests {
     @Test("retention deletes old events and never a count from the totals or the days")
     func retentionKeepsTotals() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file(), retentionDays: 2)
+        let store = try TurnstileStore.open(path: scratch.file(), retentionDays: 2)
         try fill(store, coinsPerDay: [3, 4, 5, 6])
         let before = try store.stats()
         // An hour after noon of the fourth day: the first two days' noons are more than two
@@ -55,7 +55,7 @@ struct RetentionAndStatsTests {
         #expect(after.totals["coins"] == 18)
         #expect(after.days.map { $0["passages"] } == [3, 4, 5, 6])
 
-        let keepAll = try CountStore.open(path: scratch.file("all.sqlite"))
+        let keepAll = try TurnstileStore.open(path: scratch.file("all.sqlite"))
         try fill(keepAll, coinsPerDay: [3])
         #expect(try keepAll.applyRetention(now: Self.firstDay.addingTimeInterval(1000 * Self.day)) == 0)
     }
@@ -63,7 +63,7 @@ struct RetentionAndStatsTests {
     @Test("stats since a day give that day on, and the totals of all time")
     func statsSince() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try fill(store, coinsPerDay: [1, 0, 2, 7])
         let all = try store.stats()
         #expect(all.days.map(\.day.description) == ["2024-03-01", "2024-03-03", "2024-03-04"])

@@ -32,7 +32,7 @@ struct StatsCommandTests {
     /// Two days of counts: 2024-03-01 with 3 coins and passages, 2024-03-02 with 2 coins, one
     /// of them still credit.
     func database(in scratch: ScratchDirectory) throws -> String {
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date(timeIntervalSince1970: 1_709_251_200))
         var tape = LedgerTape()
         for _ in 0..<3 {

@@ -8,7 +8,7 @@ struct StoreIntegrityTests {
     /// A real count database with enough rows to span many pages, closed (so the log is folded
     /// into the file).
     func makeDatabase(at path: String) throws {
-        let store = try CountStore.open(path: path)
+        let store = try TurnstileStore.open(path: path)
         try store.beginTestSession()
         var tape = LedgerTape()
         for _ in 0..<3_000 {
@@ -23,7 +23,7 @@ struct StoreIntegrityTests {
 
     func expectRefused(_ path: String, sqliteSaysSomething: Bool = true) throws {
         let before = try contents(path)
-        for open in [{ try CountStore.open(path: path) }, { try CountStore.openForReading(path: path) }] {
+        for open in [{ try TurnstileStore.open(path: path) }, { try TurnstileStore.openForReading(path: path) }] {
             let error = #expect(throws: StoreError.self) { _ = try open() }
             guard case .corrupt(let named, let sqlite)? = error else {
                 Issue.record("expected .corrupt, got \(String(describing: error))")
@@ -79,7 +79,7 @@ struct StoreIntegrityTests {
         try queue.write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)") }
         try queue.close()
         let before = try contents(scratch.file())
-        #expect(throws: StoreError.foreignDatabase(path: scratch.file())) { try CountStore.open(path: scratch.file()) }
+        #expect(throws: StoreError.foreignDatabase(path: scratch.file())) { try TurnstileStore.open(path: scratch.file()) }
         #expect(try contents(scratch.file()) == before)
     }
 
@@ -87,18 +87,18 @@ struct StoreIntegrityTests {
     func missingPaths() throws {
         let scratch = try ScratchDirectory()
         let nowhere = scratch.path + "/no-such-dir/counts.sqlite"
-        let error = #expect(throws: StoreError.self) { try CountStore.open(path: nowhere) }
+        let error = #expect(throws: StoreError.self) { try TurnstileStore.open(path: nowhere) }
         #expect(error == .directoryMissing(path: nowhere, directory: scratch.path + "/no-such-dir"))
         #expect("\(error!)".contains("install -d"))
-        #expect(throws: StoreError.missing(path: scratch.file())) { try CountStore.openForReading(path: scratch.file()) }
+        #expect(throws: StoreError.missing(path: scratch.file())) { try TurnstileStore.openForReading(path: scratch.file()) }
         #expect(!FileManager.default.fileExists(atPath: scratch.file()), "reading never creates a database")
-        #expect(throws: StoreError.notAFile(path: scratch.path)) { try CountStore.openForReading(path: scratch.path) }
+        #expect(throws: StoreError.notAFile(path: scratch.path)) { try TurnstileStore.openForReading(path: scratch.path) }
     }
 
     @Test("a retention under a day is refused")
     func invalidRetention() throws {
         let scratch = try ScratchDirectory()
-        #expect(throws: StoreError.invalidRetention(days: 0)) { try CountStore.open(path: scratch.file(), retentionDays: 0) }
+        #expect(throws: StoreError.invalidRetention(days: 0)) { try TurnstileStore.open(path: scratch.file(), retentionDays: 0) }
         #expect(!FileManager.default.fileExists(atPath: scratch.file()))
     }
 }

@@ -16,10 +16,10 @@ import Turnstile
 struct StoreOutageTests {
     /// A fresh database in its own directory, with a session begun: the start of every test
     /// here. The directory is returned so that it lives as long as the test holds it.
-    static func storeInSession() throws -> (scratch: ScratchDirectory, path: String, store: CountStore) {
+    static func storeInSession() throws -> (scratch: ScratchDirectory, path: String, store: TurnstileStore) {
         let scratch = try ScratchDirectory()
         let path = scratch.file()
-        let store = try CountStore.open(path: path)
+        let store = try TurnstileStore.open(path: path)
         try store.beginTestSession()
         return (scratch, path, store)
     }
@@ -34,9 +34,9 @@ struct StoreOutageTests {
     static let fastRetry: ClosedRange<Duration> = .milliseconds(1)...(.milliseconds(8))
 
     func recorder(
-        _ store: CountStore, _ ring: RecordRing<LedgerEntry<TurnstileApplication>>, _ seen: Seen, maximumPending: Int = StoreRecorder.maximumPendingEntries
-    ) -> StoreRecorder {
-        StoreRecorder(
+        _ store: TurnstileStore, _ ring: RecordRing<LedgerEntry<TurnstileApplication>>, _ seen: Seen, maximumPending: Int = TurnstileRecorder.maximumPendingEntries
+    ) -> TurnstileRecorder {
+        TurnstileRecorder(
             store: store, ledger: ring, drainInterval: .milliseconds(1), maximumPendingEntries: maximumPending,
             retryDelays: Self.fastRetry,
             onCommit: { _ in seen.commits.add(1, ordering: .relaxed) },
@@ -52,11 +52,11 @@ struct StoreOutageTests {
     }
 
     /// The store's counters against the tape's, kind by kind.
-    func expectTotals(_ totals: DurableTotals, equal tape: LedgerTape, voided: Int = 0, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        for (name, field) in TurnstileCounters.fields {
-            #expect(totals[name] == tape.counters[keyPath: field], "\(name)", sourceLocation: sourceLocation)
+    func expectTotals(_ totals: TurnstileTotals, equal tape: LedgerTape, voided: Int = 0, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        for (name, count) in tape.counters.all {
+            #expect(totals[name] == count, "\(name)", sourceLocation: sourceLocation)
         }
-        #expect(totals[CountKind.creditsVoidedByRestart] == voided, sourceLocation: sourceLocation)
+        #expect(totals["creditsVoidedByRestart"] == voided, sourceLocation: sourceLocation)
         #expect(totals.moneyInvariantHolds, sourceLocation: sourceLocation)
     }
 
@@ -191,7 +191,7 @@ struct StoreOutageTests {
             Issue.record("expected unwritten counts, got \(ending)")
             return
         }
-        #expect(kept == UnwrittenCounts.path(forDatabase: path) && keepError == nil)
+        #expect(kept == TurnstileUnwritten.path(forDatabase: path) && keepError == nil)
         #expect("\(error)".contains("the disk is full"))
         #expect(counts.counts == ["coins": 5, "passages": 1])
         #expect(counts.credit == 4 && counts.state == .unlocked)
@@ -199,7 +199,7 @@ struct StoreOutageTests {
         try store.close()
 
         // stats, before any run: the totals include them, and say so.
-        let reader = try CountStore.openForReading(path: path)
+        let reader = try TurnstileStore.openForReading(path: path)
         let stats = try reader.stats()
         #expect(stats.unwritten == counts)
         expectTotals(stats.totals, equal: tape)
@@ -208,7 +208,7 @@ struct StoreOutageTests {
         #expect(FileManager.default.fileExists(atPath: kept), "a reader never writes")
 
         // The next run takes them in, books the standing credit as voided, and removes the file.
-        store = try CountStore.open(path: path)
+        store = try TurnstileStore.open(path: path)
         #expect(store.pendingUnwritten == counts)
         let begun = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
         expectTotals(begun, equal: tape, voided: 4)
@@ -227,17 +227,17 @@ struct StoreOutageTests {
         tape.coin()
         let counts = try #require(try store.unwrittenCounts(of: tape.take()))
         try store.keep(counts)
-        let text = try String(contentsOfFile: UnwrittenCounts.path(forDatabase: path), encoding: .utf8)
+        let text = try String(contentsOfFile: TurnstileUnwritten.path(forDatabase: path), encoding: .utf8)
         try store.close()
-        store = try CountStore.open(path: path)
+        store = try TurnstileStore.open(path: path)
         try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
         try store.close()
         // As if that run had crashed before removing the file.
-        try text.write(toFile: UnwrittenCounts.path(forDatabase: path), atomically: true, encoding: .utf8)
-        store = try CountStore.open(path: path)
+        try text.write(toFile: TurnstileUnwritten.path(forDatabase: path), atomically: true, encoding: .utf8)
+        store = try TurnstileStore.open(path: path)
         let totals = try store.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_200))
         #expect(totals["coins"] == 1)
-        #expect(totals[CountKind.creditsVoidedByRestart] == 1)
+        #expect(totals["creditsVoidedByRestart"] == 1)
         try store.close()
     }
 
@@ -251,11 +251,11 @@ struct StoreOutageTests {
     func damagedUnwrittenFile(text: String, line: Int, reason: String) throws {
         let scratch = try ScratchDirectory()
         let path = scratch.file()
-        try CountStore.open(path: path).close()
-        let file = UnwrittenCounts.path(forDatabase: path)
+        try TurnstileStore.open(path: path).close()
+        let file = TurnstileUnwritten.path(forDatabase: path)
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         #expect {
-            try CountStore.open(path: path)
+            try TurnstileStore.open(path: path)
         } throws: { error in
             guard case .invalidUnwrittenFile(let where_, let at, let why) = error as? StoreError else { return false }
             return where_ == file && at == line && why.contains(reason)
@@ -302,7 +302,7 @@ struct StoreOutageTests {
     static func run(_ ops: [Op], maximumPending: Int, healAtEnd: Bool) throws {
         let scratch = try ScratchDirectory()
         let path = scratch.file()
-        let store = try CountStore.open(path: path)
+        let store = try TurnstileStore.open(path: path)
         try store.beginTestSession()
         let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 16)
         let seen = Seen()
@@ -343,7 +343,7 @@ struct StoreOutageTests {
         if case .unwritten(_, _, _, let keepError) = ending { #expect(keepError == nil) }
         try store.close()
         // Every count is in the database or in the file, which the next start takes in.
-        let next = try CountStore.open(path: path)
+        let next = try TurnstileStore.open(path: path)
         let totals = try next.beginTestSession(at: Date(timeIntervalSince1970: 1_700_000_100))
         StoreOutageTests().expectTotals(totals, equal: tape, voided: tape.credit)
         try next.close()

@@ -11,13 +11,13 @@ import Turnstile
 struct StoreRecorderTests {
     /// What the recorder's callbacks saw, shared with its thread.
     final class Published: Sendable {
-        let totals = Guarded<[DurableTotals]>([])
+        let totals = Guarded<[TurnstileTotals]>([])
         let notYetInFile = Atomic<Int>(0)
         let failures = Guarded<[StoreError]>([])
     }
 
-    func recorder(_ store: CountStore, _ ring: RecordRing<LedgerEntry<TurnstileApplication>>, _ published: Published, interval: Duration = StoreRecorder.drainInterval) -> StoreRecorder {
-        StoreRecorder(store: store, ledger: ring, drainInterval: interval, onCommit: { totals in
+    func recorder(_ store: TurnstileStore, _ ring: RecordRing<LedgerEntry<TurnstileApplication>>, _ published: Published, interval: Duration = TurnstileRecorder.drainInterval) -> TurnstileRecorder {
+        TurnstileRecorder(store: store, ledger: ring, drainInterval: interval, onCommit: { totals in
             // Published only after the commit: a read of the file already shows these totals.
             if (try? store.totals()) != totals { published.notYetInFile.add(1, ordering: .relaxed) }
             published.totals.withLock { $0.append(totals) }
@@ -78,9 +78,9 @@ struct StoreRecorderTests {
     @Test("sustains over 10,000 events/s with nothing lost, and publishes only committed totals")
     func throughput() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
-        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: StoreRecorder.recommendedLedgerCapacity)
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: TurnstileRecorder.recommendedLedgerCapacity)
         let published = Published()
         let recorder = recorder(store, ring, published)
         recorder.start()
@@ -125,7 +125,7 @@ struct StoreRecorderTests {
     @Test("stopAndWait drains and commits what is left at once")
     func stopCommitsTheRest() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
         let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 256)
         let published = Published()
@@ -151,7 +151,7 @@ struct StoreRecorderTests {
     @Test("a failed write is reported once, and the ring keeps draining")
     func failureKeepsDraining() throws {
         let scratch = try ScratchDirectory()
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         // No session: every append fails, as a full disk would.
         // 3,000 entries into a ring of 512: without draining it would overflow; with a drain
         // every 2 ms it has 50 ms of room for a loaded machine's scheduling.
@@ -173,7 +173,7 @@ struct StoreRecorderTests {
 @Test("the recorder applies the store's retention when it starts")
 func recorderAppliesRetention() throws {
     let scratch = try ScratchDirectory()
-    let store = try CountStore.open(path: scratch.file(), retentionDays: 1)
+    let store = try TurnstileStore.open(path: scratch.file(), retentionDays: 1)
     // A session three days ago, and its events.
     try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date().addingTimeInterval(-3 * 86_400))
     var tape = LedgerTape()
@@ -181,7 +181,7 @@ func recorderAppliesRetention() throws {
     tape.push()
     try store.append(tape.take())
     let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 16)
-    let recorder = StoreRecorder(store: store, ledger: ring, onCommit: { _ in }, onFailure: { _ in })
+    let recorder = TurnstileRecorder(store: store, ledger: ring, onCommit: { _ in }, onFailure: { _ in })
     recorder.start()
     recorder.stopAndWait()
     let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }

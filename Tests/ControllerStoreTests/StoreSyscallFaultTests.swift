@@ -27,7 +27,7 @@ struct StoreSyscallFaultTests {
     ) -> StoreError? {
         #expect(throws: StoreError.self, sourceLocation: sourceLocation) {
             try StoreSyscalls.$failing.withValue(calls) {
-                reading ? try CountStore.openForReading(path: path) : try CountStore.open(path: path)
+                reading ? try TurnstileStore.openForReading(path: path) : try TurnstileStore.open(path: path)
             }
         }
     }
@@ -83,7 +83,7 @@ struct StoreSyscallFaultTests {
         let error = try #require(openError(failing: [.fstat: EIO]))
         #expect(error == .system(path: path, operation: "check", errno: EIO))
         #expect(descriptors(openOn: path) == 0)
-        let store = try CountStore.open(path: path)
+        let store = try TurnstileStore.open(path: path)
         try store.close()
     }
 
@@ -107,7 +107,7 @@ struct StoreSyscallFaultTests {
 
     @Test("a reader: a refused stat or access is unreadable, an I/O error is named as one")
     func readerFaults() throws {
-        try CountStore.open(path: path).close()
+        try TurnstileStore.open(path: path).close()
         #expect(openError(failing: [.stat: EACCES], reading: true) == .notReadable(path: path))
         #expect(openError(failing: [.access: EACCES], reading: true) == .notReadable(path: path))
         let error = try #require(openError(failing: [.stat: EIO], reading: true))
@@ -117,7 +117,7 @@ struct StoreSyscallFaultTests {
 
     @Test("a file that cannot be looked at before a write is an I/O error, not a replaced file")
     func identityFails() throws {
-        let store = try CountStore.open(path: path)
+        let store = try TurnstileStore.open(path: path)
         try store.beginTestSession()
         var tape = LedgerTape()
         tape.coin()
@@ -132,10 +132,10 @@ struct StoreSyscallFaultTests {
     @Test("a refused file and a closed store leave no descriptor on the file")
     func descriptorsReleased() throws {
         try Data("coins=12\n".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError.self) { try CountStore.open(path: path) }
+        #expect(throws: StoreError.self) { try TurnstileStore.open(path: path) }
         #expect(descriptors(openOn: path) == 0, "the lock taken before the check was let go")
         try FileManager.default.removeItem(atPath: path)
-        let store = try CountStore.open(path: path)
+        let store = try TurnstileStore.open(path: path)
         #expect(descriptors(openOn: path) > 0)
         try store.close()
         #expect(descriptors(openOn: path) == 0)

@@ -4,6 +4,23 @@ import ControllerHost
 import Turnstile
 @testable import ControllerStore
 
+/// The store as the turnstile uses it.
+typealias TurnstileStore = CountStore<TurnstileApplication>
+typealias TurnstileRecorder = StoreRecorder<TurnstileApplication>
+typealias TurnstileTotals = DurableTotals<TurnstileApplication>
+typealias TurnstileUnwritten = UnwrittenCounts<TurnstileApplication>
+
+extension DurableTotals where App == TurnstileApplication {
+    var credit: Int { gauge("credit") }
+    /// Every coin is a passage, an expired credit, a coin out of service, credit voided by a
+    /// restart or credit standing (`TurnstileApplication.durableInvariants`).
+    var moneyInvariantHolds: Bool { invariantsHold }
+}
+
+extension UnwrittenCounts where App == TurnstileApplication {
+    var credit: Int { gauges["credit"] ?? 0 }
+}
+
 /// A fresh directory for one test's database, removed when the test is done with it.
 final class ScratchDirectory {
     let path: String
@@ -90,7 +107,7 @@ struct LedgerTape {
 extension CountStore {
     /// A session whose controller clock's `MachineInstant.zero` is `wallClock`.
     @discardableResult
-    func beginTestSession(at wallClock: Date = Date(timeIntervalSince1970: 1_700_000_000)) throws -> DurableTotals {
+    func beginTestSession(at wallClock: Date = Date(timeIntervalSince1970: 1_700_000_000)) throws -> DurableTotals<App> {
         try beginSession(monotonicOrigin: .zero, wallClockOrigin: wallClock)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import PropertyBased
 import Testing
+import Turnstile
 @testable import ControllerStore
 
 /// A database that passes `quick_check` but holds values turnstiled never writes (a hand edit,
@@ -12,7 +13,7 @@ import Testing
 struct StoredValueTests {
     /// A database with a finished session (3 coins, 2 passages, credit 1) and its day's totals.
     func database(in scratch: ScratchDirectory) throws -> String {
-        let store = try CountStore.open(path: scratch.file())
+        let store = try TurnstileStore.open(path: scratch.file())
         try store.beginTestSession()
         var tape = LedgerTape()
         for _ in 0..<3 { tape.coin() }
@@ -67,9 +68,9 @@ struct StoredValueTests {
             return at == path && table == tampered.table && row == tampered.row && column == tampered.column && value == tampered.value
         }
         if tampered.readByOpen {
-            #expect(performing: { try CountStore.open(path: path) }, throws: matches)
+            #expect(performing: { try TurnstileStore.open(path: path) }, throws: matches)
         }
-        #expect(performing: { try CountStore.openForReading(path: path).stats() }, throws: matches)
+        #expect(performing: { try TurnstileStore.openForReading(path: path).stats() }, throws: matches)
         #expect(try contents(path) == before)
         let stats = try StatsCommandTests.turnstiled(["stats", "--database", path])
         #expect(stats.status == 4)
@@ -77,11 +78,16 @@ struct StoredValueTests {
     }
 
     @Test("the largest total read is far enough from Int64.max that the money balance and the next increments cannot overflow")
-    func headroom() {
-        let totals = DurableTotals(
-            counters: Dictionary(uniqueKeysWithValues: CountKind.all.map { ($0, CountStore.maximumCount) }), credit: CountStore.maximumCount,
-            state: .locked, lastEventUnixNanoseconds: nil)
-        _ = totals.moneyInvariantHolds  // traps if the sum overflows
+    func headroom() throws {
+        let totals = TurnstileTotals(
+            counters: Dictionary(uniqueKeysWithValues: TurnstileStore.kinds.map { ($0, StoreLimits.maximumCount) }),
+            gauges: ["credit": StoreLimits.maximumCount], state: .locked, lastEventUnixNanoseconds: nil)
+        // The balance sums its parts, each at the largest count: a sum that wrapped would not
+        // equal their true sum (a balance that overflows does not hold).
+        let money = try #require(TurnstileApplication.durableInvariants.first)
+        let trueSum = StoreLimits.maximumCount * money.parts.count
+        #expect(money.holds { $0 == money.total ? trueSum : totals.counters[$0] ?? totals.gauge($0) })
+        #expect(totals[money.total].addingReportingOverflow(StoreLimits.maximumCount).overflow == false, "a batch adds to the largest total")
     }
 
     @Test("any value put in any checked column: refused by name, or read as a valid count — never a trap")
@@ -107,9 +113,9 @@ struct StoredValueTests {
                     return  // a constraint refused the value (NOT NULL, a duplicate key): nothing to read
                 }
                 do {
-                    let stats = try CountStore.openForReading(path: path).stats()
-                    for kind in CountKind.all { #expect((0...CountStore.maximumCount).contains(stats.totals[kind])) }
-                    #expect((0...CountStore.maximumCount).contains(stats.totals.credit))
+                    let stats = try TurnstileStore.openForReading(path: path).stats()
+                    for kind in TurnstileStore.kinds { #expect((0...StoreLimits.maximumCount).contains(stats.totals[kind])) }
+                    #expect((0...StoreLimits.maximumCount).contains(stats.totals.credit))
                     _ = stats.periodCounts
                 } catch let error as StoreError {
                     guard case .invalidValue(_, let refusedTable, _, _, _, _) = error else {

@@ -56,6 +56,11 @@ public protocol ControllerApplication: Sendable {
     static var counters: [CounterDeclaration<Self>] { get }
     /// Values that are not counts (the turnstile's credit).
     static var gauges: [GaugeDeclaration<Self>] { get }
+    /// States whose entry or exit the store counts as kinds of their own (the turnstile's
+    /// `emergencyOn` and `emergencyOff`).
+    static var stateCounts: [StateCount<Self>] { get }
+    /// Balances the store's totals keep over every run (the turnstile's money).
+    static var durableInvariants: [DurableInvariant] { get }
     /// The events an operator may send directly (`ctl`, a scenario's `event NAME`).
     static var commands: [DirectCommand<Self>] { get }
     /// What must hold after every step, whatever the inputs.
@@ -85,6 +90,8 @@ public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
 extension ControllerApplication {
     public static var queueCapacity: Int { 8 }
     public static var gauges: [GaugeDeclaration<Self>] { [] }
+    public static var stateCounts: [StateCount<Self>] { [] }
+    public static var durableInvariants: [DurableInvariant] { [] }
     public static var commands: [DirectCommand<Self>] { [] }
     public static var invariants: [Invariant<Self>] { [] }
     public static var scenarioWords: [ScenarioWord<Self>] { [] }
@@ -97,11 +104,22 @@ extension ControllerApplication {
     /// `/metrics`, `stats`, scenarios and the summary use.
     public static var counterNames: [String] { counters.map(\.name) + [ignoredCounterName] }
 
-    /// The input role called `name`, by its index in ``inputs``.
-    public static func inputIndex(named name: RoleName) -> Int? { inputs.firstIndex { $0.role == name } }
+    /// The input role called `name`, by its index in ``inputs``. A plain loop: the simulated
+    /// drivers look a pulse's width up per pulse, and unspecialised `firstIndex(where:)`
+    /// allocates.
+    public static func inputIndex(named name: RoleName) -> Int? {
+        let inputs = inputs
+        for index in inputs.indices where inputs[index].role == name { return index }
+        return nil
+    }
 
-    /// The output role called `name`, by its index in ``outputs``.
-    public static func outputIndex(named name: RoleName) -> Int? { outputs.firstIndex { $0.role == name } }
+    /// The output role called `name`, by its index in ``outputs`` (a plain loop, as
+    /// ``inputIndex(named:)``).
+    public static func outputIndex(named name: RoleName) -> Int? {
+        let outputs = outputs
+        for index in outputs.indices where outputs[index].role == name { return index }
+        return nil
+    }
 
     /// The level the machine wants on every output in `state` with `context` (a pulse not
     /// included: that is the host's, in time).

@@ -25,14 +25,15 @@ public struct InputDeclaration<App: ControllerApplication>: Sendable {
     }
 
     /// A level: its active edge sends `on`, its inactive edge `off`. With `keeping`, the host
-    /// writes the level into the context before the event in every state, and the event is
-    /// handled even where the table does not answer it (never counted as ignored). The level is
-    /// read when the controller starts (into the context; no event).
+    /// writes the level into the context before the event in every state (`{ $0.vehicleOnLoop
+    /// = $1 }`), and the event is handled even where the table does not answer it (never
+    /// counted as ignored). The level is read when the controller starts (into the context; no
+    /// event).
     public static func level(
-        _ role: RoleName, on: App.Event, off: App.Event, keeping level: WritableKeyPath<App.Context, Bool>? = nil,
-        required: Bool = false, summary: String = ""
+        _ role: RoleName, on: App.Event, off: App.Event, required: Bool = false, summary: String = "",
+        keeping level: (@Sendable (inout App.Context, Bool) -> Void)? = nil
     ) -> Self {
-        Self(role: role, isRequired: required, binding: .level(on: on, off: off, keeping: level.map(SendableWritableKeyPath.init)),
+        Self(role: role, isRequired: required, binding: .level(on: on, off: off, keeping: level),
              heldTooLong: nil, simulatedPulse: nil, summary: summary)
     }
 
@@ -50,7 +51,9 @@ public struct InputDeclaration<App: ControllerApplication>: Sendable {
 /// How an input line becomes events.
 public enum InputBinding<App: ControllerApplication>: Sendable {
     case pulse(App.Event)
-    case level(on: App.Event, off: App.Event, keeping: SendableWritableKeyPath<App.Context, Bool>?)
+    /// `keeping` writes the level into the context (a closure, not a key path: it runs on the
+    /// event path, and applying a key path allocates).
+    case level(on: App.Event, off: App.Event, keeping: (@Sendable (inout App.Context, Bool) -> Void)?)
     case condition(on: App.Event, off: App.Event)
 
     /// Whether the line is a level (a scenario sets it on and off) rather than a pulse.

@@ -38,14 +38,16 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     }
 }
 
-/// An output pulse: an action sets `request` in the context; the host clears it and holds the
-/// output on for `length` (a setting), whatever the machine does meanwhile.
+/// An output pulse: an action leaves a request in the context; after each step the host takes
+/// it (`takeRequest` says whether there was one and clears it) and holds the output on for
+/// `length` (a setting), whatever the machine does meanwhile.
 public struct OutputPulse<App: ControllerApplication>: Sendable {
-    public let request: SendableWritableKeyPath<App.Context, Bool>
+    /// A closure, not a key path: it runs after every step, and applying a key path allocates.
+    public let takeRequest: @Sendable (inout App.Context) -> Bool
     public let length: SendableKeyPath<App.Settings, Duration>
 
-    public init(requestedBy request: WritableKeyPath<App.Context, Bool>, length: KeyPath<App.Settings, Duration>) {
-        self.request = SendableWritableKeyPath(request)
+    public init(length: KeyPath<App.Settings, Duration>, takeRequest: @escaping @Sendable (inout App.Context) -> Bool) {
+        self.takeRequest = takeRequest
         self.length = SendableKeyPath(length)
     }
 }

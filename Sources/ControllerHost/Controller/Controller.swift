@@ -174,8 +174,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             switch App.inputs[role].binding {
             case .condition(let on, _):
                 if conditions[role].set(.line, active: active) == true { conditionsOn.append(on) }
-            case .level(_, _, let kept?):
-                machine.context[keyPath: kept.keyPath] = active
+            case .level(_, _, let keep?):
+                keep(&machine.context, active)
             case .level, .pulse:
                 break
             }
@@ -224,7 +224,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
         defer { cause = nil }
-        for (index, input) in App.inputs.enumerated() {
+        let inputs = App.inputs
+        for index in 0..<inputs.count {
+            let input = inputs[index]
             guard case .condition(let on, let off) = input.binding, event == on || event == off else { continue }
             let declared = event == on
             guard let changed = conditions[index].set(.command, active: declared) else {
@@ -258,11 +260,13 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// events after this (call ``releaseLines()`` next).
     package func driveStopLevels(at now: MachineInstant) {
         defer { publishSettled() }
-        for (index, output) in App.outputs.enumerated() {
+        let outputs = App.outputs
+        for index in 0..<outputs.count {
+            let output = outputs[index]
             guard let stopLevel = output.stopLevel, let slot = slot(of: index) else { continue }
             let level = stopLevel(settings)
             do {
-                try outputs.write(level, at: slot)
+                try self.outputs.write(level, at: slot)
                 written[slot] = level
                 outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
             } catch {
@@ -280,11 +284,12 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         inputLog?.record(InputRecord(time: now, input: .retime(settings)))
         self.settings = settings
         App.apply(settings, to: &machine.context)
-        for (index, input) in App.inputs.enumerated() {
-            if let held = input.heldTooLong { heldLimits[index] = settings[keyPath: held.limit.keyPath].nanosecondCount }
+        let inputs = App.inputs, outputs = App.outputs
+        for index in 0..<inputs.count {
+            if let held = inputs[index].heldTooLong { heldLimits[index] = settings[keyPath: held.limit.keyPath].nanosecondCount }
         }
-        for (index, output) in App.outputs.enumerated() {
-            if let pulse = output.pulse { pulseLengths[index] = settings[keyPath: pulse.length.keyPath].nanosecondCount }
+        for index in 0..<outputs.count {
+            if let pulse = outputs[index].pulse { pulseLengths[index] = settings[keyPath: pulse.length.keyPath].nanosecondCount }
         }
     }
 
@@ -350,7 +355,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Every counter, in ``ControllerApplication/counterNames`` order (`ignored` last).
     package var counterValues: CounterValues {
         var values = CounterValues(count: App.counters.count + 1)
-        for (index, counter) in App.counters.enumerated() { values[index] = machine.context[keyPath: counter.value.keyPath] }
+        let counters = App.counters
+        for index in 0..<counters.count { values[index] = counters[index].value(machine.context) }
         values[App.counters.count] = ignoredCount
         return values
     }
@@ -358,7 +364,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Every gauge, in ``ControllerApplication/gauges`` order.
     package var gaugeValues: CounterValues {
         var values = CounterValues(count: App.gauges.count)
-        for (index, gauge) in App.gauges.enumerated() { values[index] = machine.context[keyPath: gauge.value.keyPath] }
+        let gauges = App.gauges
+        for index in 0..<gauges.count { values[index] = gauges[index].value(machine.context) }
         return values
     }
 
@@ -373,6 +380,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     }
 
     // MARK: The event path
+    //
+    // The declaration's arrays are walked by index, never with `for … in` or `enumerated()`:
+    // this code runs unspecialised for any application, and an iterator over an array of a
+    // generic element reads each element through a coroutine whose frame is allocated.
 
     private func publishSettled() {
         reportWatermark?.publish(trace: trace?.recordedCount ?? 0, outputs: outputLog?.recordedCount ?? 0)
@@ -401,9 +412,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         switch input.binding {
         case .pulse(let event):
             if active { dispatch(event, at: time) }
-        case .level(let on, let off, let kept):
-            if let kept { machine.context[keyPath: kept.keyPath] = active }
-            dispatch(active ? on : off, at: time, countIfIgnored: kept == nil)
+        case .level(let on, let off, let keep):
+            keep?(&machine.context, active)
+            dispatch(active ? on : off, at: time, countIfIgnored: keep == nil)
         case .condition(let on, let off):
             if let changed = conditions[role].set(.line, active: active) {
                 dispatch(changed ? on : off, at: time)
@@ -468,14 +479,14 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// wanted level differs from the last one written. A failed write to an output that
     /// declares a failure event sends it (the machine's answer drives the outputs again).
     private func applyOutputs(at time: Int64) {
-        for (index, output) in App.outputs.enumerated() {
-            if let pulse = output.pulse, machine.context[keyPath: pulse.request.keyPath] {
-                machine.context[keyPath: pulse.request.keyPath] = false
+        let outputs = App.outputs
+        for index in 0..<outputs.count {
+            if let pulse = outputs[index].pulse, pulse.takeRequest(&machine.context) {
                 pulseEnds[index] = MachineInstant.saturatingSum(time, pulseLengths[index])
             }
             if pulseEnds[index] != .min && time >= pulseEnds[index] { pulseEnds[index] = .min }
         }
-        for index in App.outputs.indices { write(index, at: time) }
+        for index in 0..<outputs.count { write(index, at: time) }
     }
 
     /// The level the machine wants on the declared output `index` now. Read afresh for every

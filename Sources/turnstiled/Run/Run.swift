@@ -68,7 +68,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Make every count durable in this SQLite file (created if missing; a damaged one is refused and kept).", valueName: "file"))
     var database: String?
 
-    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days, between \(CountStore.minimumRetentionDays) and \(CountStore.maximumRetentionDays); older ones live on in the daily totals (default: keep all).", valueName: "days"))
+    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days, between \(StoreLimits.minimumRetentionDays) and \(StoreLimits.maximumRetentionDays); older ones live on in the daily totals (default: keep all).", valueName: "days"))
     var retentionDays: Int?
 
     @Option(name: .long, help: ArgumentHelp("Listen for `turnstiled ctl` on this Unix socket (mode 0660).", valueName: "path"))
@@ -85,9 +85,9 @@ struct Run: AsyncParsableCommand {
         // Bounded here, not where it is used: the retention's cutoff is computed an hour into
         // the run, and a value past the store's bound overflowed there (a crash loop under
         // Restart=on-failure).
-        if let retentionDays, !(CountStore.minimumRetentionDays...CountStore.maximumRetentionDays).contains(retentionDays) {
+        if let retentionDays, !(StoreLimits.minimumRetentionDays...StoreLimits.maximumRetentionDays).contains(retentionDays) {
             throw ValidationError(
-                "--retention-days must be between \(CountStore.minimumRetentionDays) and \(CountStore.maximumRetentionDays), got \(retentionDays)")
+                "--retention-days must be between \(StoreLimits.minimumRetentionDays) and \(StoreLimits.maximumRetentionDays), got \(retentionDays)")
         }
         if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
         if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
@@ -184,10 +184,10 @@ struct Run: AsyncParsableCommand {
         }
         let warnings = DaemonWarnings(logger: logger)
         // The store first: a damaged database is refused before any line is touched.
-        var store: CountStore?
+        var store: TurnstileCountStore?
         if let database {
             do {
-                store = try CountStore.open(path: database, retentionDays: retentionDays)
+                store = try TurnstileCountStore.open(path: database, retentionDays: retentionDays)
             } catch {
                 Terminal.error("\(error)")
                 lifecycle.send(.selfTestFailed)
@@ -200,7 +200,7 @@ struct Run: AsyncParsableCommand {
 
         let trace = TurnstileController<Source.Chip>.Trace(capacity: Self.reportRingCapacity)
         let outputLog = TurnstileController<Source.Chip>.OutputLog(capacity: Self.reportRingCapacity)
-        let ledger = TurnstileController<Source.Chip>.Ledger(capacity: StoreRecorder.recommendedLedgerCapacity)
+        let ledger = TurnstileController<Source.Chip>.Ledger(capacity: TurnstileStoreRecorder.recommendedLedgerCapacity)
         let inputLog = record == nil ? nil : TurnstileController<Source.Chip>.InputLog(capacity: Self.reportRingCapacity)
         let watermark = ReportWatermark()
         let controller: TurnstileController<Source.Chip>
@@ -249,7 +249,7 @@ struct Run: AsyncParsableCommand {
                 throw ExitStatus.badInput
             }
         }
-        var storeRecorder: StoreRecorder?
+        var storeRecorder: TurnstileStoreRecorder?
         if let store {
             do {
                 let found = store.pendingUnwritten
@@ -267,7 +267,7 @@ struct Run: AsyncParsableCommand {
                 controller.stop(at: source.now())
                 throw ExitStatus.storeError
             }
-            let recorder = StoreRecorder(
+            let recorder = TurnstileStoreRecorder(
                 store: store, ledger: ledger, doorbell: watermark.doorbell,
                 onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
                 onFailure: { error in
@@ -277,7 +277,7 @@ struct Run: AsyncParsableCommand {
                 onRecovered: { recovery in
                     var line = "\(store.path) writes again after \(recovery.outage.secondsText) s: \(recovery.committedEntries) waiting step(s) committed"
                     if recovery.detailLost > 0 {
-                        line += "; \(recovery.detailLost) step(s) waited past \(StoreRecorder.maximumPendingEntries) and are in the totals without their own rows"
+                        line += "; \(recovery.detailLost) step(s) waited past \(TurnstileStoreRecorder.maximumPendingEntries) and are in the totals without their own rows"
                     }
                     logger.notice("\(line)")
                     lifecycle.send(.storeRecovered)
@@ -397,7 +397,7 @@ struct Run: AsyncParsableCommand {
     }
 
     /// Says loudly what the store could not take at the stop, and where it is kept.
-    private static func report(_ ending: StoreRecorder.Ending, lostSteps: Int, logger: Logger) {
+    private static func report(_ ending: TurnstileStoreRecorder.Ending, lostSteps: Int, logger: Logger) {
         if lostSteps > 0 {
             logger.warning("the ledger ring was full for \(lostSteps) step(s): their counts are in the totals, without their own rows")
         }

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The store's bounds, for every application.
+public enum StoreLimits {
+    /// A retention shorter than a day would delete events while the day's report is still being
+    /// read; a day is the least that makes sense.
+    public static let minimumRetentionDays = 1
+    /// A century: longer keeps the events as well as keeping them all, and a bound keeps the
+    /// retention's cutoff (days in nanoseconds) far inside Int64.
+    public static let maximumRetentionDays = 36_500
+    /// The largest count, gauge or total read from the database: a sixteenth of `Int64.max`, so
+    /// that neither adding what a batch brings to a total nor a durable invariant's sum of a few
+    /// totals can overflow. A larger value read from the file was not written by the store, and
+    /// is refused (`StoreError.invalidValue`).
+    public static let maximumCount = Int(Int64.max / 16)
+    /// How long a connection waits for another to release its lock before failing: a `stats`
+    /// reader and the daemon share the file, and a WAL checkpoint can hold it briefly.
+    static let busyTimeout: TimeInterval = 5
+}
