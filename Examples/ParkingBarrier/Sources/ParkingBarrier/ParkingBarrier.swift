@@ -27,14 +27,14 @@ public enum ParkingBarrier: ControllerApplication {
     public static let inputs: [InputDeclaration<Self>] = [
         .pulse("request", sends: .request, required: true, simulatedPulse: .milliseconds(100),
                summary: "a ticket machine's or card reader's relay, or a button: a pulse lifts the arm"),
-        .level("loop", on: .vehicleIn, off: .vehicleOut, keeping: \.loop, required: true,
-               summary: "the induction loop under the arm: active while a vehicle is over it"),
-        .level("photocell", on: .blocked, off: .unblocked, keeping: \.photocell, required: true,
-               summary: "the safety beam across the lane: active while it is broken"),
-        .level("up_limit", on: .upReached, off: .upLeft, keeping: \.upLimit, required: true,
-               summary: "the limit switch at the top: active while the arm is fully up"),
-        .level("down_limit", on: .downReached, off: .downLeft, keeping: \.downLimit, required: true,
-               summary: "the limit switch at the rest: active while the arm is fully down"),
+        .level("loop", on: .vehicleIn, off: .vehicleOut, required: true,
+               summary: "the induction loop under the arm: active while a vehicle is over it") { $0.loop = $1 },
+        .level("photocell", on: .blocked, off: .unblocked, required: true,
+               summary: "the safety beam across the lane: active while it is broken") { $0.photocell = $1 },
+        .level("up_limit", on: .upReached, off: .upLeft, required: true,
+               summary: "the limit switch at the top: active while the arm is fully up") { $0.upLimit = $1 },
+        .level("down_limit", on: .downReached, off: .downLeft, required: true,
+               summary: "the limit switch at the rest: active while the arm is fully down") { $0.downLimit = $1 },
         .pulse("service", sends: .repair, simulatedPulse: .milliseconds(100), summary: "the service key: a pulse repairs a fault"),
         .condition("emergency", on: .emergencyOn, off: .emergencyOff,
                    summary: "the fire-alarm contact: the arm lifts and stays up while it is active"),
@@ -53,13 +53,13 @@ public enum ParkingBarrier: ControllerApplication {
     ]
 
     public static let counters: [CounterDeclaration<Self>] = [
-        CounterDeclaration("requests", \.counters.requests, summary: "requests taken to lift the arm"),
-        CounterDeclaration("refusedRequests", \.counters.refusedRequests, summary: "requests refused at fault or in an emergency"),
-        CounterDeclaration("passages", \.counters.passages, summary: "vehicles that left the loop while open"),
-        CounterDeclaration("expiredOpenings", \.counters.expiredOpenings, summary: "openings no vehicle used"),
-        CounterDeclaration("reversals", \.counters.reversals, summary: "closings turned back by a vehicle or the beam"),
-        CounterDeclaration("faults", \.counters.faults, summary: "mechanism faults"),
-        CounterDeclaration("repairs", \.counters.repairs, summary: "repairs of a fault"),
+        CounterDeclaration("requests", summary: "requests taken to lift the arm") { $0.counters.requests },
+        CounterDeclaration("refusedRequests", summary: "requests refused at fault or in an emergency") { $0.counters.refusedRequests },
+        CounterDeclaration("passages", summary: "vehicles that left the loop while open") { $0.counters.passages },
+        CounterDeclaration("expiredOpenings", summary: "openings no vehicle used") { $0.counters.expiredOpenings },
+        CounterDeclaration("reversals", summary: "closings turned back by a vehicle or the beam") { $0.counters.reversals },
+        CounterDeclaration("faults", summary: "mechanism faults") { $0.counters.faults },
+        CounterDeclaration("repairs", summary: "repairs of a fault") { $0.counters.repairs },
     ]
 
     public static let commands: [DirectCommand<Self>] = [

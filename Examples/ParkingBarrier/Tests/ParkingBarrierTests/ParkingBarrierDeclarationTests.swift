@@ -84,7 +84,7 @@ struct ParkingBarrierDeclarationTests {
         var context = ParkingBarrier.makeContext(BarrierSettings())
         context.counters = values
         let fields = Dictionary(uniqueKeysWithValues: Mirror(reflecting: values).children.map { ($0.label!, $0.value as! Int) })
-        let declared = ParkingBarrier.counters.map { ($0.name, context[keyPath: $0.value.keyPath]) }
+        let declared = ParkingBarrier.counters.map { ($0.name, $0.value(context)) }
         #expect(Dictionary(uniqueKeysWithValues: declared) == fields)
         #expect(ParkingBarrier.counterNames.last == "ignored" && Set(ParkingBarrier.counterNames).count == 8)
     }

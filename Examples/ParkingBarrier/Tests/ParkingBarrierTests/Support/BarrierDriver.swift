@@ -20,15 +20,24 @@ struct BarrierDriver {
             }
         }
 
-        /// The declaration's binding: the edges' events and where the level is kept.
-        var binding: (on: BarrierEvent, off: BarrierEvent, kept: WritableKeyPath<BarrierContext, Bool>) {
-            guard let index = ParkingBarrier.inputIndex(named: role),
-                  case .level(let on, let off, let kept?) = ParkingBarrier.inputs[index].binding
-            else { fatalError("the declaration has no kept level input \(role)") }
-            return (on, off, kept.keyPath)
+        /// Where the context keeps the level, for reading it.
+        var keyPath: WritableKeyPath<BarrierContext, Bool> {
+            switch self {
+            case .loop: \.loop
+            case .photocell: \.photocell
+            case .upLimit: \.upLimit
+            case .downLimit: \.downLimit
+            }
         }
 
-        var keyPath: WritableKeyPath<BarrierContext, Bool> { binding.kept }
+        /// The declaration's binding: the edges' events and how the host keeps the level.
+        var binding: (on: BarrierEvent, off: BarrierEvent, keep: @Sendable (inout BarrierContext, Bool) -> Void) {
+            guard let index = ParkingBarrier.inputIndex(named: role),
+                  case .level(let on, let off, let keep?) = ParkingBarrier.inputs[index].binding
+            else { fatalError("the declaration has no kept level input \(role)") }
+            return (on, off, keep)
+        }
+
         func event(_ active: Bool) -> BarrierEvent { active ? binding.on : binding.off }
         var description: String { role.rawValue }
     }
@@ -81,7 +90,7 @@ struct BarrierDriver {
     /// Every counter by its declared name, and `ignored`.
     var namedCounters: [String: Int] {
         var named = [ParkingBarrier.ignoredCounterName: ignored]
-        for counter in ParkingBarrier.counters { named[counter.name] = machine.context[keyPath: counter.value.keyPath] }
+        for counter in ParkingBarrier.counters { named[counter.name] = counter.value(machine.context) }
         return named
     }
 
@@ -100,7 +109,7 @@ struct BarrierDriver {
         let time = time ?? lastTime
         advance(to: time)
         guard machine.context[keyPath: level.keyPath] != active else { return nil }
-        machine.context[keyPath: level.keyPath] = active
+        level.binding.keep(&machine.context, active)
         let outcome = machine.send(level.event(active), at: time)
         if outcome == .ignored { unansweredEdges += 1 }
         return outcome
