@@ -1,0 +1,25 @@
+import ControllerFSM
+
+/// The barrier's states (DESIGN.md, "The parking barrier").
+public enum BarrierState: Int, MachineSymbol {
+    case closed, opening, open, closing, fault, emergency
+}
+
+/// The barrier's events. Each level input has two: its active and its inactive edge.
+public enum BarrierEvent: Int, MachineSymbol {
+    case request
+    /// The induction loop: a vehicle drove onto it, or left it.
+    case vehicleIn, vehicleOut
+    /// The safety beam across the lane: broken, or whole again.
+    case blocked, unblocked
+    /// The limit switches: the arm reached, or left, its top or its rest.
+    case upReached, upLeft, downReached, downLeft
+    /// The current state's timer.
+    case timeout
+    case fault, repair, emergencyOn, emergencyOff
+}
+
+/// The barrier's one timer: the current state's, cancelled when the state is left.
+public enum BarrierTimer: Int, MachineTimer {
+    case state
+}
