@@ -95,7 +95,7 @@ import Turnstile
         }
         let layout = DiagramLayout(diagram)
         let boxes = layout.nodes.map(\.box)
-        let labels = layout.arrows.map(\.label.box) + layout.stubs.compactMap(\.label?.box) + [layout.caption?.box].compactMap { $0 }
+        let labels = layout.arrows.map(\.label.box) + layout.stubs.compactMap { $0.label?.box } + [layout.caption?.box].compactMap { $0 }
         for (i, box) in boxes.enumerated() {
             for other in boxes.dropFirst(i + 1) { #expect(box.overlap(other) == 0) }
             for label in labels { #expect(box.overlap(label) == 0, "a label lies on \(layout.nodes[i].name)") }
@@ -190,7 +190,7 @@ import Turnstile
             #expect(svg.current == [current])
             Self.expectEveryRowDrawn(diagram, svg)
             #expect(DiagramLayout(diagram).svg(current: current) == raw)
-            let drawn = layout.nodes.map(\.box) + layout.arrows.map(\.label.box) + layout.stubs.compactMap(\.label?.box)
+            let drawn = layout.nodes.map(\.box) + layout.arrows.map(\.label.box) + layout.stubs.compactMap { $0.label?.box }
                 + layout.arrows.flatMap { [$0.curve.start, $0.curve.end] }.map { DiagramBox(center: $0, width: 0, height: 0) }
             for box in drawn {
                 #expect(layout.bounds.union(box) == layout.bounds, "\(box) lies outside the picture \(layout.bounds)")
