@@ -35,19 +35,22 @@ public struct SettingKey<App: ControllerApplication>: Sendable {
     public enum Kind: Sendable {
         /// A positive duration, at most a day (`TimeLimits.boardTiming`), written `"5s"`.
         case duration(SendableWritableKeyPath<App.Settings, Duration>)
-        /// One of a fixed set of words.
-        case choice(values: [String], read: @Sendable (App.Settings) -> String,
-                    write: @Sendable (inout App.Settings, String) -> Void)
+        /// One of a fixed set of words (``SettingKey/choices``).
+        case choice(read: @Sendable (App.Settings) -> String, write: @Sendable (inout App.Settings, String) -> Void)
     }
 
     /// The key as the board file writes it (`relock_timeout`).
     public let name: String
     public let kind: Kind
+    /// The words a choice accepts; empty for a duration. Kept beside `kind`, not in its payload:
+    /// Swift packs an enum's payload pointers with tag bits, where LeakSanitizer cannot see
+    /// them, and reports the array a static declaration holds as leaked.
+    public let choices: [String]
     public let summary: String
 
     /// A duration setting.
     public static func duration(_ name: String, _ keyPath: WritableKeyPath<App.Settings, Duration>, summary: String = "") -> Self {
-        Self(name: name, kind: .duration(SendableWritableKeyPath(keyPath)), summary: summary)
+        Self(name: name, kind: .duration(SendableWritableKeyPath(keyPath)), choices: [], summary: summary)
     }
 
     /// A setting that is one of the cases of `Choice`, written as its raw value.
@@ -58,9 +61,9 @@ public struct SettingKey<App: ControllerApplication>: Sendable {
         return Self(
             name: name,
             kind: .choice(
-                values: Choice.allCases.map(\.rawValue),
                 read: { $0[keyPath: path.keyPath].rawValue },
                 write: { settings, word in if let value = Choice(rawValue: word) { settings[keyPath: path.keyPath] = value } }),
+            choices: Choice.allCases.map(\.rawValue),
             summary: summary)
     }
 

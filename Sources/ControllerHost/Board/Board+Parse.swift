@@ -209,8 +209,8 @@ extension Board {
                 if let value = try table.duration(key.name, zero: .refused, limit: TimeLimits.boardTiming, example: example) {
                     settings[keyPath: path.keyPath] = value
                 }
-            case .choice(let values, _, let write):
-                if let word = try table.choice(key.name, among: values) { write(&settings, word) }
+            case .choice(_, let write):
+                if let word = try table.choice(key.name, among: key.choices) { write(&settings, word) }
             }
         }
         return settings

@@ -136,7 +136,7 @@ final class SimSource: EventSource {
             let time = MachineInstant.zero + steps[nextStep].time
             var group = nextStep
             while group < steps.count && steps[group].time == steps[nextStep].time { group += 1 }
-            if steps[nextStep..<group].contains(where: \.action.isExpectation) {
+            if steps[nextStep..<group].contains(where: { $0.action.isExpectation }) {
                 let before = MachineInstant(nanoseconds: time.nanoseconds &- 1)
                 chip.advance(to: before)
                 try controller.process(now: before)
