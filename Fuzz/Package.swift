@@ -18,7 +18,8 @@ let package = Package(
             name: "FuzzScenario",
             dependencies: [
                 "CFuzzDriver", .product(name: "ControllerSimulation", package: "ControllerFSM"),
-                .product(name: "ControllerHost", package: "ControllerFSM"), .product(name: "ControllerFSM", package: "ControllerFSM"),
+                .product(name: "ControllerHost", package: "ControllerFSM"), .product(name: "Turnstile", package: "ControllerFSM"),
+                .product(name: "ControllerFSM", package: "ControllerFSM"),
             ]),
         .executableTarget(
             name: "FuzzControlRequest",
