@@ -145,33 +145,36 @@ private struct ScrapeState {
     }
 
     private mutating func eventCounter(_ kind: String) -> MonotonicCounter {
-        if let counter = eventCounters[kind] { return counter }
-        let counter = MonotonicCounter(registry.makeCounter(
-            descriptor: turnstiled("events", "total", "Turnstile events by kind (coins, passages, forcedPushes, ...), durable counts."),
-            labels: [("kind", kind)]
-        ))
-        eventCounters[kind] = counter
-        return counter
+        let registry = registry
+        return Self.member(of: &eventCounters, labelled: kind) {
+            MonotonicCounter(registry.makeCounter(
+                descriptor: turnstiled("events", "total", "Turnstile events by kind (coins, passages, forcedPushes, ...), durable counts."),
+                labels: [("kind", kind)]))
+        }
     }
 
     private mutating func stateGauge(_ state: String) -> Gauge {
-        if let gauge = stateGauges[state] { return gauge }
-        let gauge = registry.makeGauge(
-            descriptor: turnstiled("state", "", "1 for the turnstile's current state, 0 for the others."),
-            labels: [("state", state)]
-        )
-        stateGauges[state] = gauge
-        return gauge
+        let registry = registry
+        return Self.member(of: &stateGauges, labelled: state) {
+            registry.makeGauge(descriptor: turnstiled("state", "", "1 for the turnstile's current state, 0 for the others."),
+                               labels: [("state", state)])
+        }
     }
 
     private mutating func phaseGauge(_ phase: String) -> Gauge {
-        if let gauge = phaseGauges[phase] { return gauge }
-        let gauge = registry.makeGauge(
-            descriptor: turnstiled("phase", "", "1 for the daemon's current lifecycle phase, 0 for the others."),
-            labels: [("phase", phase)]
-        )
-        phaseGauges[phase] = gauge
-        return gauge
+        let registry = registry
+        return Self.member(of: &phaseGauges, labelled: phase) {
+            registry.makeGauge(descriptor: turnstiled("phase", "", "1 for the daemon's current lifecycle phase, 0 for the others."),
+                               labels: [("phase", phase)])
+        }
+    }
+
+    /// The family member for `label`, registered with `make` the first time it is asked for.
+    private static func member<Metric>(of family: inout [String: Metric], labelled label: String, make: () -> Metric) -> Metric {
+        if let metric = family[label] { return metric }
+        let metric = make()
+        family[label] = metric
+        return metric
     }
 }
 
