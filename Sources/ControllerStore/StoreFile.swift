@@ -82,7 +82,7 @@ enum StoreFile {
 
     /// Opens (creating it if need be) the database file and takes an exclusive `flock` on it for
     /// as long as the descriptor stays open: two daemons recording into one file would each book
-    /// the other's standing credit as voided. SQLite's own locks are `fcntl` locks, which Linux
+    /// the other's standing gauges (the turnstile's credit) as voided. SQLite's own locks are `fcntl` locks, which Linux
     /// keeps apart from `flock`, so this one neither blocks nor is released by SQLite; readers
     /// (`stats`) do not take it.
     static func lockForWriting(_ path: String) throws(StoreError) -> (descriptor: Int32, identity: Identity) {

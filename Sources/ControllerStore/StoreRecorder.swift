@@ -29,7 +29,8 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     static var batchCapacity: Int { 1024 }
     /// A ledger ring size for the controller (a suggestion; the daemon chooses): a second and a
     /// half of steps at 10,000 a second, so a commit stalled by a slow disk (an SD card's fsync
-    /// can take hundreds of milliseconds) loses no entry. About 4 MB of `LedgerEntry`.
+    /// can take hundreds of milliseconds) loses no entry. About 6 MB of the turnstile's
+    /// `LedgerEntry` (360 bytes each).
     public static var recommendedLedgerCapacity: Int { 16_384 }
     /// How often old events are deleted (`CountStore.applyRetention`): retention is counted in
     /// days, so an hour late is nothing, and each pass costs a scan of the time index.
@@ -41,7 +42,7 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// and counts wait at most this long after space comes back.
     public static var retryMaximumDelay: Duration { .seconds(5) }
     /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
-    /// of the 10,000 steps/s the recorder sustains; about 16 MB of `LedgerEntry`.
+    /// of the 10,000 steps/s the recorder sustains; about 24 MB of the turnstile's `LedgerEntry`.
     public static var maximumPendingEntries: Int { 65_536 }
     /// The longest an idle recorder sleeps on its doorbell: the producer's ledger entry and its
     /// ring are not one sequentially consistent publication, so a wake could in principle be

@@ -4,7 +4,7 @@
 /// creditsVoidedByRestart + credit` (a credit standing when a run ends is booked as
 /// `creditsVoidedByRestart` by the next, ``GaugeDeclaration/voidedByRestart``).
 ///
-/// `stats` says whether each holds over what the database holds; the store's tests check them
+/// `stats` says whether they hold over what the database holds; the store's tests check them
 /// over random runs with outages and restarts.
 public struct DurableInvariant: Sendable, Hashable {
     /// How `stats` and the tests call it (`money`).

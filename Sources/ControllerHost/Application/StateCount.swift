@@ -2,8 +2,9 @@
 /// alarm, `emergency` entered as `emergencyOn` and left as `emergencyOff`. The store books it as
 /// a kind of its own, beside the counters, named once here; the machine keeps no counter for it.
 ///
-/// It is read from the states of consecutive steps, so a state entered and left again within
-/// one step (an entry action that moves straight on) is not counted.
+/// It is read from the states of consecutive ledger entries, so a state entered and left again
+/// within one step (an entry action that moves straight on), or between two entries a full
+/// ledger ring lost, is not counted.
 public struct StateCount<App: ControllerApplication>: Sendable {
     /// Which change of state is counted.
     public enum Change: Sendable {
@@ -29,7 +30,7 @@ public struct StateCount<App: ControllerApplication>: Sendable {
     }
 
     /// Whether a step from `before` to `after` is one this counts.
-    public func counts(from before: App.State, to after: App.State) -> Bool {
+    package func counts(from before: App.State, to after: App.State) -> Bool {
         guard before != after else { return false }
         switch change {
         case .entered: return after == state
