@@ -4,7 +4,7 @@
 ///
 /// The placement is the cheapest under ``cost(_:)`` that ``DiagramGridSearch`` finds: a
 /// descent from two starting placements, then a branch-and-bound search of every placement
-/// within a budget of steps. Both go through cells and states in a fixed order and keep the
+/// within a budget of work. Both go through cells and states in a fixed order and keep the
 /// first of equal placements: same input, same cells.
 struct DiagramGrid {
     struct Cell: Equatable {

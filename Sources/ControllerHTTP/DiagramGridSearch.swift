@@ -1,16 +1,18 @@
 /// Finds a cheap placement on a ``DiagramGrid``: first a descent (moves and swaps of single
 /// states) from two starting placements, whose result bounds a branch-and-bound search of every
-/// placement. A budget of steps keeps a big machine's start-up short; within it the search is
+/// placement. A budget of work keeps a big machine's start-up short; within it the search is
 /// exact, past it the best found so far is kept.
 struct DiagramGridSearch {
     typealias Cell = DiagramGrid.Cell
 
-    /// Steps of the branch-and-bound search (one state tried in one cell each). The turnstile
-    /// and the parking barrier need a few thousand; a machine of twenty states stops here after
-    /// a fraction of a second and keeps the descent's placement or a better one.
-    static let maxSteps = 200_000
-    /// A bound on the descent's rounds; it usually settles in under ten.
-    static let maxPasses = 40
+    /// How much work each search may do, in segment tests (a link against a box or against
+    /// another link). Within it the turnstile's placement (about 0.1 million tests) and the
+    /// parking barrier's (about 1 million) are proved the cheapest; a bigger machine keeps the
+    /// best placement found when it runs out. Both budgets spent take about 0.8 s in a debug
+    /// build on the 2-core build machine, a release build a fraction of that: the page of a
+    /// machine of any size is ready soon after start.
+    static let maxSearchWork = 2_000_000
+    static let maxDescentWork = 1_500_000
     /// Costs closer than this are equal: rounding never makes two placements trade places.
     static let tolerance = 1e-9
 
@@ -49,10 +51,13 @@ struct DiagramGridSearch {
     func descend(from start: [Cell]) -> [Cell] {
         var cells = start
         var current = grid.cost(cells)
-        for _ in 0..<Self.maxPasses {
+        let workPerTry = grid.links.count * (grid.links.count + grid.stateCount) + 1
+        var work = 0
+        while work < Self.maxDescentWork {
             var improved = false
             for state in 0..<grid.stateCount {
-                for cell in grid.cells where cell != cells[state] {
+                for cell in grid.cells where cell != cells[state] && work < Self.maxDescentWork {
+                    work += workPerTry
                     var candidate = cells
                     if let other = cells.firstIndex(of: cell) { candidate[other] = cells[state] }
                     candidate[state] = cell
@@ -78,7 +83,8 @@ struct DiagramGridSearch {
         let grid: DiagramGrid
         private(set) var best: [Cell]
         private var bestCost: Double
-        private(set) var steps = 0
+        /// Segment tests so far, against ``DiagramGridSearch/maxSearchWork``.
+        private var work = 0
         /// Each state's cell, an index into `grid.cells`; meaningful while the state is placed.
         private var cellOf: [Int]
         private var placed: [Bool]
@@ -129,9 +135,10 @@ struct DiagramGridSearch {
             let state = order[depth]
             let completing = linksOf[state].filter { placed[$0.other] }
             let weight = completing.reduce(0) { $0 + grid.weights[$1.link] }
+            let workPerStep = completing.count * (depth + completed.count) + completed.count + 1
             for cell in grid.cells.indices where !taken[cell] {
-                guard steps < DiagramGridSearch.maxSteps else { return }
-                steps += 1
+                guard work < DiagramGridSearch.maxSearchWork else { return }
+                work += workPerStep
                 cellOf[state] = cell
                 let added = addedCost(placing: state, completing: completing)
                 let remaining = unplacedWeight - weight

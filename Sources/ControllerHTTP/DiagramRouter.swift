@@ -35,7 +35,7 @@ struct DiagramRouter {
     }
 
     /// The arrow from one state's box to another's, around the boxes between them, and its
-    /// label beside it.
+    /// label on it.
     mutating func arrow(from: Int, to: Int, lines: [DiagramLabel.Line], twoWay: Bool) -> DiagramLayout.Arrow {
         let a = nodes[from].box.center, b = nodes[to].box.center
         let direction = b - a

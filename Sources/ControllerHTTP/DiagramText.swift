@@ -2,7 +2,8 @@
 /// are estimated from a generous average advance per character: a box or a gap may come out a
 /// little wider than it needs to, never narrower.
 enum DiagramText {
-    /// The page's CSS sets these sizes (`.node text`, `.edge-label`, `.condition`, `.stays`).
+    /// The page's CSS sets these sizes (`.node text`, `.edge-label`, `.condition`, `.stays`,
+    /// `.caption`).
     enum Style: Equatable {
         /// A state's name in its box.
         case name
