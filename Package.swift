@@ -115,7 +115,13 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "ControllerDaemonTests", dependencies: ["ControllerDaemon", "Turnstile", "ControllerFSMSim"]),
+        .testTarget(
+            name: "ControllerDaemonTests",
+            dependencies: [
+                "ControllerDaemon", "Turnstile", "ControllerFSMSim", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
