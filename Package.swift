@@ -120,7 +120,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "ControllerDaemonTests", dependencies: ["ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim"]),
+        .testTarget(
+            name: "ControllerDaemonTests",
+            dependencies: [
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [

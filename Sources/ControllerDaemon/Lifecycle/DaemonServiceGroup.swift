@@ -14,10 +14,14 @@ public enum DaemonServiceGroup {
     public static func make(
         loop: any Service, drain: [(any Service)?], alongside: [(any Service)?]
     ) -> ServiceGroup {
-        // swift-service-lifecycle shuts services down in the reverse of their order here.
-        var services = alongside.compactMap { $0 }.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+        // swift-service-lifecycle shuts services down in the reverse of their order here,
+        // skipping the loop's, which has ended. The loop comes first all the same: the group
+        // starts its services in this order, and the loop's announces the daemon ready, which
+        // should come as early as it can.
+        var services = [ServiceGroupConfiguration.ServiceConfiguration(
+            service: loop, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)]
+        services += alongside.compactMap { $0 }.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
         services += drain.compactMap { $0 }.reversed().map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
-        services.append(.init(service: loop, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
         return ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services,
             // None: the trap (SignalTrap) has every signal from the start of `main`, and the

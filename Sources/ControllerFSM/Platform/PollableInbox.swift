@@ -52,6 +52,7 @@ public final class PollableInbox<Entry: Sendable>: Sendable {
     }
 
     /// Whether a stop was requested. The loop asks once `take()` answers `nil`.
+    @inlinable
     public var isStopRequested: Bool { stopping.load(ordering: .acquiring) }
 
     /// The oldest entry (event loop only), or `nil` when none waits or a stop was requested: the

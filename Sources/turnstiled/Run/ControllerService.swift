@@ -11,7 +11,7 @@ import ControllerDaemon
 /// board's fail-mode level and holds it, and returns — which makes the group drain the services
 /// behind it in order (systemd, the report, the store, the control socket, the lines).
 final class ControllerService<Source: EventSource>: Service, @unchecked Sendable {
-    // Safety: `ending`, `loopAllocations` and `stoppedAt` are written by the loop's thread and
+    // Safety: `ending`, `loopAllocations` and `stopInstant` are written by the loop's thread and
     // this service's task before `run()` returns, and read by the drain and the summary after.
     /// How long the lock is held at the fail-mode level before the drain goes on to release the
     /// lines: longer than a relay's operate time (typically 5–15 ms).

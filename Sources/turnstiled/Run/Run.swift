@@ -195,10 +195,10 @@ struct Run: AsyncParsableCommand {
             abandon()
             storeService?.abandon()
         }
-        reporter.publishTransition = { [control] summary in control?.publish(summary) }
-        reporter.start()
         parts.lifecycle.send(.selfTestPassed)
         parts.status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+        reporter.publishTransition = { [control] summary in control?.publish(summary) }
+        reporter.start()
 
         try await DaemonServiceGroup.make(
             loop: loop,

@@ -79,6 +79,10 @@ final class RunReporter: @unchecked Sendable {
     }
 
     func start() {
+        // What the self-test wrote (the outputs' first changes) is reported here, on the
+        // caller's thread: after the lifecycle's "running", before the daemon's ready record,
+        // always (the thread raced both).
+        drain()
         Thread { [self] in
             var drained: UInt64?
             while !stopRequested.load(ordering: .acquiring) {
