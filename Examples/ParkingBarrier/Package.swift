@@ -29,6 +29,7 @@ let package = Package(
                 "ParkingBarrier",
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerHost", package: "ControllerFSM"),
+                .product(name: "ControllerSimulation", package: "ControllerFSM"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -60,7 +60,7 @@ struct ParkingBarrierDeclarationTests {
             return
         }
         let outputs = ParkingBarrier.outputs.map { "\($0.role)\($0.isRequired ? "!" : "")" }
-        #expect(outputs == ["motor_up!", "motor_down!", "green", "red", "alarm"])
+        #expect(outputs == ["motor_down!", "motor_up!", "green", "red", "alarm"])
     }
 
     @Test("every event but the timer's comes from a line or a command")
