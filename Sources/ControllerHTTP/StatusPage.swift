@@ -14,7 +14,7 @@ enum StatusPage {
     /// How many transitions the page lists; the snapshot may carry more.
     static let shownTransitions = 12
 
-    static func html(_ snapshot: DaemonSnapshot) -> String {
+    static func html(_ snapshot: DaemonSnapshot, diagram: DiagramLayout) -> String {
         let phase = snapshot.phase + (snapshot.degradedReason.map { " — \($0)" } ?? "")
         return #"""
         <!doctype html>
@@ -23,7 +23,7 @@ enum StatusPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>turnstiled · \#(escape(snapshot.board))</title>
-        <style>\#(css)</style>
+        <style>\#(css)\#(diagram.stateColors)</style>
         </head>
         <body data-live="no">
         <header>
@@ -42,7 +42,7 @@ enum StatusPage {
             <div class="label since-label">last transition</div>
             <div id="since" class="since">\#(escape(lastTransition(snapshot)))</div>
           </section>
-          <section class="card diagram">\#(StateDiagram.svg(current: snapshot.state))</section>
+          <section class="card diagram">\#(diagram.svg(current: snapshot.state))</section>
           <section class="card"><h2>counters</h2><table id="counters"></table></section>
           <section class="card"><h2>daemon</h2><table id="health"></table></section>
           <section class="card wide"><h2>last transitions</h2>
@@ -100,8 +100,6 @@ enum StatusPage {
     .since-label{margin-top:16px}
     .since{font-size:14px;color:#334155}
     .big{font-size:20px;font-weight:600;font-variant-numeric:tabular-nums}
-    [data-state=locked]{--c:#2563eb}[data-state=unlocked]{--c:#16a34a}[data-state=broken]{--c:#ea580c}
-    [data-state=outOfOrder]{--c:#ca8a04}[data-state=emergency]{--c:#dc2626}
     #diagram{width:100%;height:auto;max-height:360px;display:block}
     .edge{fill:none;stroke:#94a3b8;stroke-width:1.6}
     .edge-label{font-size:13px;fill:#475569;paint-order:stroke;stroke:#fff;stroke-width:4px}
@@ -110,6 +108,9 @@ enum StatusPage {
     .node text{font-size:15px;font-weight:600;fill:#334155}
     .node.current rect{fill:var(--c);stroke:var(--c);filter:drop-shadow(0 2px 6px rgba(15,23,42,.35))}
     .node.current text{fill:#fff}
+    .node .stays{font-size:11px;font-weight:400;fill:#64748b}
+    .caption{font-size:11px;fill:#64748b}
+    .initial{fill:#64748b}
     table{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
     td,th{padding:3px 6px;border-bottom:1px solid var(--line);text-align:left;font-size:14px}
     th{color:var(--muted);font-weight:500;font-size:12px;text-transform:uppercase}

@@ -16,6 +16,8 @@ struct StatusRoutes: Sendable {
     static let healthyPhase = "running"
 
     let metrics: TurnstileMetrics
+    /// The machine's diagram, laid out once.
+    let diagram: DiagramLayout
     let snapshot: @Sendable () -> DaemonSnapshot
 
     func makeRouter() -> Router<BasicRequestContext> {
@@ -31,7 +33,7 @@ struct StatusRoutes: Sendable {
             Self.health(snapshot())
         }
         router.get("/") { _, _ in
-            Self.response(.ok, "text/html; charset=utf-8", Array(StatusPage.html(snapshot()).utf8))
+            Self.response(.ok, "text/html; charset=utf-8", Array(StatusPage.html(snapshot(), diagram: diagram).utf8))
         }
         return router
     }

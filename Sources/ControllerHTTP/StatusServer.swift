@@ -14,7 +14,9 @@ import ControllerDaemon
 ///
 /// ```swift
 /// let metrics = TurnstileMetrics()
-/// let http = StatusServer(host: "127.0.0.1", port: 9180, metrics: metrics) { daemon.snapshot() }
+/// let http = StatusServer(
+///     host: "127.0.0.1", port: 9180, diagram: StateDiagram(MyMachine.table), metrics: metrics
+/// ) { daemon.snapshot() }
 /// let group = ServiceGroup(configuration: .init(services: [daemonService, http], logger: logger))
 /// try await group.run()
 /// ```
@@ -36,6 +38,7 @@ public struct StatusServer: Service {
     /// - Parameters:
     ///   - host: The address to listen on (an IPv4 or IPv6 literal or a host name).
     ///   - port: The TCP port; 0 for any free one (tests).
+    ///   - diagram: The machine the page draws: `StateDiagram(table)` of the table the daemon runs.
     ///   - metrics: The metrics `/metrics` renders; the daemon feeds its latency histogram.
     ///   - limits: How many connections at once, and how long one may idle; see ``StatusServerLimits``.
     ///   - logger: Where the HTTP server logs (start, stop, failures).
@@ -44,15 +47,27 @@ public struct StatusServer: Service {
     public init(
         host: String = StatusServer.defaultHost,
         port: Int = StatusServer.defaultPort,
+        diagram: StateDiagram,
         metrics: TurnstileMetrics,
         limits: StatusServerLimits = .standard,
         logger: Logger = Logger(label: "turnstiled.http"),
         onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         snapshot: @escaping @Sendable () -> DaemonSnapshot
     ) {
+        self.init(
+            host: host, port: port, layout: DiagramLayout(diagram), metrics: metrics, limits: limits, logger: logger,
+            onListening: onListening, snapshot: snapshot)
+    }
+
+    /// With the diagram laid out already.
+    init(
+        host: String, port: Int, layout: DiagramLayout, metrics: TurnstileMetrics, limits: StatusServerLimits,
+        logger: Logger, onListening: @escaping @Sendable (_ port: Int) async -> Void,
+        snapshot: @escaping @Sendable () -> DaemonSnapshot
+    ) {
         self.host = host
         self.port = port
-        self.routes = StatusRoutes(metrics: metrics, snapshot: snapshot)
+        self.routes = StatusRoutes(metrics: metrics, diagram: layout, snapshot: snapshot)
         self.limits = limits
         self.logger = logger
         self.onListening = onListening

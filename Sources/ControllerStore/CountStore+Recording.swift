@@ -31,11 +31,12 @@ extension CountStore {
                     let gauges = declaration.gauges.map(\.quotedDatabaseIdentifier)
                     let previous = try Row.fetchOne(
                         db, sql: "SELECT \((["id", "state"] + gauges).joined(separator: ", ")) FROM sessions ORDER BY id DESC LIMIT 1")
+                    let columns = try StoreSchema.allGaugeColumns(db).map(\.quotedDatabaseIdentifier)
                     try db.execute(
-                        sql: "INSERT INTO sessions (\((["started", "state"] + gauges).joined(separator: ", "))) "
-                            + "VALUES (\(Array(repeating: "?", count: 2 + gauges.count).joined(separator: ", ")))",
+                        sql: "INSERT INTO sessions (\((["started", "state"] + columns).joined(separator: ", "))) "
+                            + "VALUES (\(Array(repeating: "?", count: 2 + columns.count).joined(separator: ", ")))",
                         arguments: StatementArguments(
-                            [wallClock, declaration.stateNames[App.table.initial.rawValue]] + gauges.map { _ in 0 as any DatabaseValueConvertible }))
+                            [wallClock, declaration.stateNames[App.table.initial.rawValue]] + columns.map { _ in 0 as any DatabaseValueConvertible }))
                     let id = db.lastInsertedRowID
                     if let previous {
                         let row = StoredRow(previous, table: "sessions", path: path)

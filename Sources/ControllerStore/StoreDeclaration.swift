@@ -35,7 +35,7 @@ struct StoreDeclaration<App: ControllerApplication>: Sendable {
 
     /// The names a kind or gauge may not take: `sessions`' own columns (a gauge is a column
     /// beside them; SQLite's names ignore case) and the keys of the unwritten-counts file.
-    static var reservedNames: [String] { ["id", "started", "lastEntry", "ended", "state", "session", "time"] }
+    static var reservedNames: [String] { StoreSchema.sessionColumns + ["session", "time"] }
 
     /// What is wrong with the declaration's names for a store, one sentence each; empty when
     /// nothing is. A store refuses to open with any (`CountStore.open`).

@@ -64,6 +64,17 @@ enum StoreSchema {
         }
     }
 
+    /// `sessions`' own columns; any other is a gauge's.
+    static let sessionColumns = ["id", "started", "lastEntry", "ended", "state"]
+
+    /// Every gauge column of `sessions`, the declaration's and any an earlier version had (a
+    /// new session writes 0 into those too: the turnstile's first `credit` column has no
+    /// default).
+    static func allGaugeColumns(_ db: Database) throws -> [String] {
+        let own = Set(sessionColumns.map { $0.lowercased() })
+        return try db.columns(in: "sessions").map(\.name).filter { !own.contains($0.lowercased()) }
+    }
+
     /// Those of `gauges` that `sessions` has a column for (SQLite's names ignore case).
     static func gaugeColumns(_ gauges: [String], _ db: Database) throws -> [String] {
         let columns = Set(try db.columns(in: "sessions").map { $0.name.lowercased() })

@@ -38,12 +38,14 @@ final class SnapshotSource: Sendable {
     }
 }
 
-/// Runs `test` against the server's routes in process (no socket).
+/// Runs `test` against the server's routes in process (no socket); the page draws `diagram`,
+/// the turnstile's without one.
 func withRoutes<Value>(
-    _ source: SnapshotSource, metrics: TurnstileMetrics = TurnstileMetrics(),
+    _ source: SnapshotSource, metrics: TurnstileMetrics = TurnstileMetrics(), diagram: StateDiagram? = nil,
     _ test: @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
-    let server = StatusServer(port: 0, metrics: metrics) { source.get() }
+    let server = diagram.map { StatusServer(port: 0, diagram: $0, metrics: metrics) { source.get() } }
+        ?? StatusServer(port: 0, metrics: metrics) { source.get() }
     return try await server.makeApplication().test(.router, test)
 }
 

@@ -201,3 +201,24 @@ struct SecondApplicationTests {
         try store.close()
     }
 }
+
+@Test("a gauge column the declaration no longer has (an earlier version's, with no default) is kept, and each new run writes 0 into it")
+func droppedGaugeColumn() throws {
+    let scratch = try ScratchDirectory()
+    try CountStore<Lamp>.open(path: scratch.file()).close()
+    let queue = try DatabaseQueue(path: scratch.file())
+    try queue.write { db in
+        try db.execute(sql: """
+            DROP TABLE sessions;
+            CREATE TABLE sessions (id INTEGER PRIMARY KEY AUTOINCREMENT, started INTEGER NOT NULL, lastEntry INTEGER,
+                                   ended INTEGER, state TEXT NOT NULL, level INTEGER NOT NULL);
+            """)
+    }
+    try queue.close()
+    let store = try CountStore<Lamp>.open(path: scratch.file())
+    try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date(timeIntervalSince1970: 1_700_000_000))
+    let level = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT level FROM sessions") }
+    #expect(level == 0)
+    #expect(try store.totals() == .zero)
+    try store.close()
+}
