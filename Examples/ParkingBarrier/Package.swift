@@ -21,7 +21,9 @@ let package = Package(
             dependencies: [
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerHost", package: "ControllerFSM"),
-            ]
+            ],
+            // boards/sim.toml, compiled in (a link, so the board has one source).
+            resources: [.embedInCode("Resources/sim.toml")]
         ),
         .testTarget(
             name: "ParkingBarrierTests",

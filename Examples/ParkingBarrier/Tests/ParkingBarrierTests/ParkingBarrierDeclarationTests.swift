@@ -22,6 +22,12 @@ struct ParkingBarrierDeclarationTests {
         _ = try Board<ParkingBarrier>.parse(try Self.boardText(file), file: file)
     }
 
+    @Test("the built-in board is boards/sim.toml, and loads")
+    func builtInBoard() throws {
+        #expect(ParkingBarrier.simBoardText == (try Self.boardText("sim.toml")))
+        _ = try Board<ParkingBarrier>.parse(ParkingBarrier.simBoardText, file: ParkingBarrier.simBoardFile)
+    }
+
     @Test("boards/ holds the four boards and nothing else: a new board gets a load test")
     func boardList() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.boards.path).sorted()
