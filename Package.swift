@@ -51,10 +51,14 @@ let package = Package(
         // protocol and the timing checks that `simulate`, `run --script` and the tests use.
         .target(name: "ControllerSimulation", dependencies: ["ControllerHost", "ControllerFSM", "ControllerFSMSim"]),
         // The daemon around the controller: its lifecycle, status, control socket, store and
-        // recorder. Knows the turnstile, not the GPIO backend.
+        // recorder, signals and systemd, each a service of one group. Knows the turnstile, not
+        // the GPIO backend. CLinux for the signal trap.
         .target(
             name: "ControllerDaemon",
-            dependencies: ["ControllerFSM", "ControllerHost", "Turnstile", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ControllerFSM", "ControllerHost", "Turnstile", "CLinux", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The daemon's HTTP face: /metrics for Prometheus, /status as JSON, /healthz, and the
         // live status page. Knows the daemon's snapshot, not the controller.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and .ci/run calls it:
 #   1. debug build of everything, failing on any compiler warning in this package's sources;
-#   2. every test (Swift Testing) on the debug build; then, on the same build, the daemon's
+#   2. every test (Swift Testing) on the debug build, and the parking barrier's (Examples/
+#      ParkingBarrier, a package of its own on the public API); then, on the debug build, the daemon's
 #      status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON, the page in
 #      headless Chromium) and the crash test of the durable counts (scripts/crash-test.sh:
 #      kill -9 at 50 random moments);
@@ -66,6 +67,10 @@ rm -f "$log"
 
 step "tests (debug)"
 swift test --skip-build
+
+step "the parking barrier, a user's package on the public API (Examples/ParkingBarrier): build and tests"
+swift build --build-tests --package-path Examples/ParkingBarrier 2>&1 | tail -5
+swift test --skip-build --package-path Examples/ParkingBarrier
 
 if [ "${STATUS:-1}" != 0 ]; then
     step "the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"

@@ -1,7 +1,7 @@
 // A concrete machine compiled together with Sources/ControllerFSM/Core/ in Embedded Swift mode
 // (scripts/check-embedded.sh). Generic code is only fully checked once specialised, so this file
 // uses every part of the core: definition, table, dispatch, timers, queue, trace, diagrams and
-// SharedMachine with a lock and a clock of its own.
+// SharedMachine with a lock, a clock and a wake-up of its own.
 import Synchronization
 
 enum GateState: Int, MachineSymbol {
@@ -47,6 +47,13 @@ final class SpinLock: MachineLock {
         defer { held.store(false, ordering: .releasing) }
         return body()
     }
+}
+
+/// What a main loop asleep in `wfi` would be woken by: here a flag an interrupt would raise.
+final class PendingFlag: MachineWakeUp {
+    let raised = Atomic<Bool>(false)
+    init() {}
+    func ring() { raised.store(true, ordering: .releasing) }
 }
 
 /// A millisecond tick counter a timer interrupt would advance (32-bit: armv6m has no 64-bit atomics).
@@ -97,12 +104,14 @@ public func gateDemo() -> Int32 {
     var drained: Int32 = 0
     trace.drain { _ in drained += 1 }
 
+    let pending = PendingFlag()
     let shared = SharedMachine<GateState, GateEvent, GateContext, RuntimeObservers<GateState, GateEvent>, SpinLock, TickClock>(
-        StateMachine(table: table, context: GateContext()), clock: TickClock())
+        StateMachine(table: table, context: GateContext()), clock: TickClock(), wakeUp: pending)
     shared.start()
     shared.send(.coin)
     _ = shared.trySend(.push)
     shared.fireDueTimers()
     let diagrams = table.dot().utf8.count + table.mermaid().utf8.count
-    return drained + Int32(machine.context.coins) + (diagrams > 0 ? 1 : 0)
+    let woken: Int32 = pending.raised.load(ordering: .acquiring) ? 1 : 0
+    return drained + Int32(machine.context.coins) + (diagrams > 0 ? 1 : 0) + woken
 }

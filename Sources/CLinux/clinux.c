@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <linux/futex.h>
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -46,6 +47,11 @@ int clinux_futex_wake(uint32_t *word, int count)
 {
     long woken = syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
     return woken < 0 ? -errno : (int)woken;
+}
+
+int clinux_eventfd(void)
+{
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 }
 
 static int signal_trap_write_end = -1;

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerDaemon
 import ControllerFSM
 import ControllerHost
 import Turnstile

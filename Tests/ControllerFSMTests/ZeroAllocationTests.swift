@@ -86,4 +86,38 @@ struct ZeroAllocationTests {
         #expect(shared.refusedCount == 0)
         #expect(trace.lostCount == 0)
     }
+
+    @Test("an event loop's turns through the pollable inbox and a machine with its wake-up allocate nothing (post, take, clear, ring)")
+    func pollableInboxAndWakeUp() throws {
+        let clock = ManualClock()
+        let inbox = try PollableInbox<GateEvent>(capacity: 64)
+        let shared = ConcurrentMachine(
+            StateMachine(table: try gateTable(), context: GateContext()), clock: clock, wakeUp: inbox.wakeUp)
+        shared.start()
+        var stream = EventStream()
+        var taken = 0
+        func run(_ count: Int) {
+            for step in 0..<count {
+                let (event, time) = stream.next()
+                clock.set(to: time)
+                if step & 3 == 0 { inbox.post(event) } else { shared.send(event) }
+                // Half the turns as a loop about to sleep, so that sends ring the descriptor.
+                if step & 1 == 0 { inbox.wakeUp.prepareToSleep() } else { inbox.clearWakeUps() }
+                while let posted = inbox.take() {
+                    shared.send(posted)
+                    taken += 1
+                }
+                if let deadline = shared.nextDeadline, deadline <= time { shared.fireDueTimers() }
+            }
+        }
+        run(10_000)
+
+        malloc_counter_start()
+        run(Self.events / 10)
+        let allocations = malloc_counter_stop()
+
+        #expect(allocations == 0)
+        #expect(inbox.refusedCount == 0)
+        #expect(taken == (10_000 + Self.events / 10) / 4)
+    }
 }

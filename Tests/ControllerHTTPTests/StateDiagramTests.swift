@@ -2,6 +2,7 @@ import ControllerFSM
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerHTTP
 

@@ -49,8 +49,8 @@ enum Lamp: ControllerApplication {
         OutputDeclaration("light", required: true, initial: false) { state, _ in state == .lit },
     ]
     static let counters: [CounterDeclaration<Self>] = [
-        CounterDeclaration("presses", \.presses),
-        CounterDeclaration("surges", \.surges),
+        CounterDeclaration("presses") { $0.presses },
+        CounterDeclaration("surges") { $0.surges },
     ]
     static let stateCounts: [StateCount<Self>] = [.entering(.blown, counts: "blowouts")]
     static let durableInvariants = [DurableInvariant("every surge blew the lamp", "surges", equals: ["blowouts"])]

@@ -22,13 +22,13 @@ struct StoreDeclarationTests {
         static let inputs: [InputDeclaration<Self>] = []
         static let outputs: [OutputDeclaration<Self>] = []
         static let counters: [CounterDeclaration<Self>] = [
-            CounterDeclaration("presses", \.presses),
-            CounterDeclaration("State", \.surges),
-            CounterDeclaration("two words", \.surges),
+            CounterDeclaration("presses") { $0.presses },
+            CounterDeclaration("State") { $0.surges },
+            CounterDeclaration("two words") { $0.surges },
         ]
         static let gauges: [GaugeDeclaration<Self>] = [
-            GaugeDeclaration("level", \.presses, voidedByRestart: "presses"),
-            GaugeDeclaration("Level", \.surges),
+            GaugeDeclaration("level", voidedByRestart: "presses") { $0.presses },
+            GaugeDeclaration("Level") { $0.surges },
         ]
         static let stateCounts: [StateCount<Self>] = [.entering(.blown, counts: "presses")]
         static let durableInvariants = [DurableInvariant("balance", "presses", equals: ["nowhere"])]

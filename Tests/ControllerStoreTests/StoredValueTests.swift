@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import PropertyBased
 import Testing
+import ControllerHost
 import Turnstile
 @testable import ControllerStore
 

@@ -1,8 +1,8 @@
 /*
  * clinux.h — the Linux calls that Swift's Glibc module does not export (they sit behind
  * _GNU_SOURCE, in headers it leaves out, or behind the variadic syscall(2)): the futex the
- * runtime's lock sleeps on, and for turnstiled's event loop ppoll and standard output's
- * buffering.
+ * runtime's lock sleeps on, the eventfd its event loops are woken through, and for turnstiled's
+ * event loop ppoll and standard output's buffering.
  */
 #ifndef CLINUX_H
 #define CLINUX_H
@@ -31,6 +31,10 @@ int clinux_futex_wait_timeout(uint32_t *word, uint32_t expected, int64_t nanosec
 /* futex(2) FUTEX_WAKE_PRIVATE: wakes up to `count` threads sleeping on `word`. Returns how many
  * it woke, or -errno. */
 int clinux_futex_wake(uint32_t *word, int count);
+
+/* eventfd(2), non-blocking and close-on-exec, counting from 0: readable while its count is not
+ * 0. Returns the descriptor, or -1 with errno. */
+int clinux_eventfd(void);
 
 /* The signal trap: a handler for each of `signals` (process-wide, so every thread, whenever it
  * was created, takes them through it) that writes the signal's number as one byte to a pipe;

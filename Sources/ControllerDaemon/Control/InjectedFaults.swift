@@ -3,8 +3,8 @@ import Synchronization
 
 /// Failures armed by tests, each taken once by the next matching call.
 ///
-/// Every call in ``Syscalls`` asks here first, some on the event loop's thread (the command
-/// inbox's wake-up, the systemd watchdog): with nothing armed, which is always outside tests,
+/// Every call in ``Syscalls`` asks here first, some on the event loop's thread (the systemd
+/// watchdog): with nothing armed, which is always outside tests,
 /// the answer is one atomic load, without the lock.
 final class InjectedFaults: @unchecked Sendable {
     // Safety: `armed` is read and written only under `lock`; `count` is an atomic.

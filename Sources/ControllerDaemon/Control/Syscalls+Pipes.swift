@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// The wake-up pipes: a thread that sleeps in `poll` (the control server's, the event loop)
-/// is woken by a byte written to its pipe.
+/// The wake-up pipe: the control server's thread, which sleeps in `poll`, is woken by a byte
+/// written to its pipe.
 extension Syscalls {
     /// A pipe whose ends are non-blocking and close-on-exec; nil with `errno` set.
     static func wakePipe() -> (read: Int32, write: Int32)? {
@@ -31,9 +31,8 @@ extension Syscalls {
         _ = Glibc.write(writeEnd, &byte, 1)
     }
 
-    /// Takes every byte waiting in the (non-blocking) wake pipe. Into a buffer on the stack:
-    /// the event loop drains its pipe every turn and must not allocate. Takes no armed fault
-    /// (the server's `read` is for its connections).
+    /// Takes every byte waiting in the (non-blocking) wake pipe, into a buffer on the stack.
+    /// Takes no armed fault (the server's `read` is for its connections).
     static func drainWake(_ readEnd: Int32) {
         var sink: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         while withUnsafeMutableBytes(of: &sink, { Glibc.read(readEnd, $0.baseAddress, $0.count) }) > 0 {}

@@ -7,7 +7,7 @@ import Musl
 #endif
 
 /// Every system call the daemon library makes (the control socket and its client, the flight
-/// recorder, the command inbox, the systemd notifier, the log handler), behind one thin layer
+/// recorder, the systemd notifier, the log handler), behind one thin layer
 /// (as in the GPIO backend and swift-system): one place to read what it asks of the kernel, and
 /// one place where a test makes a call fail (``InjectedFaults``) to see the daemon survive it.
 /// Nothing outside this layer calls libc; the others use its constants and types only.
@@ -22,8 +22,8 @@ enum Syscalls {
         /// The flight recorder's look at what is already at its path (open and read for the
         /// header, `stat`/`fstat`) and its rotation of an earlier recording.
         case fileRead, fileStatus, rename
-        /// The wake-up pipes (the control server's and the command inbox's): making one, and
-        /// the one-byte write that wakes its reader.
+        /// The control server's wake-up pipe: making it, and the one-byte write that wakes its
+        /// reader. (The command inbox's wake-up is the runtime's: `WakeUpDescriptor`.)
         case pipe, wake
         /// `turnstiled ctl`'s side of the control socket. Its own cases: a test runs client and
         /// server in one process, and a fault armed for one side must not be taken by the other.

@@ -1,7 +1,8 @@
 import ControllerHost
 import Turnstile
 
-/// What other threads ask of the event loop, which alone touches the controller.
+/// What other threads ask of the event loop, which alone touches the controller. A stop is not
+/// among them: it is the inbox's own request (``CommandInbox``'s `requestStop()`), never refused.
 public enum DaemonCommand: Hashable, Sendable {
     /// A direct event: `fault`, `repair`, `emergencyOn`, `emergencyOff` (from `ctl`).
     case event(TurnstileEvent)
@@ -9,6 +10,4 @@ public enum DaemonCommand: Hashable, Sendable {
     case pulse(InputRole)
     /// New timings and fail mode, from a reloaded board file.
     case retime(BoardFile.TurnstileSettings)
-    /// Finish the event in hand and stop taking events.
-    case stop
 }

@@ -52,6 +52,10 @@ final class InboxRing<Entry>: @unchecked Sendable {
 
     var capacity: Int { mask + 1 }
 
+    /// Positions claimed and not yet taken: entries published or about to be. Exact only when
+    /// no producer is between its claim and its publication.
+    var claimedCount: Int { nextToClaim.load(ordering: .relaxed) &- nextToTake.load(ordering: .relaxed) }
+
     /// Stores `entry` and returns its position (its ticket: entries are taken in position
     /// order), or `nil` when every slot is full.
     @inlinable

@@ -10,6 +10,10 @@ import Synchronization
 ///
 /// Inside an action, send with `Effects.send`, not with this class: the dispatching thread
 /// already holds the dispatch lock.
+///
+/// A thread that sleeps until `nextDeadline` and then calls `fireDueTimers()` (an event loop)
+/// gives the machine its wake-up (`init(_:clock:inboxCapacity:wakeUp:)`): every send from
+/// another thread then rings it, so the sleeper reads the deadline again.
 public final class SharedMachine<State, Event, Context, Observer, Lock: MachineLock, Clock: MachineClock>: @unchecked Sendable
 where Observer: MachineObserver<State, Event> {
     public typealias Machine = ObservedMachine<State, Event, Context, Observer>
@@ -22,6 +26,10 @@ where Observer: MachineObserver<State, Event> {
     @usableFromInline let inbox: InboxRing<InboxEntry>
     @usableFromInline let dispatchLock = Lock()
     @usableFromInline let refusals = Atomic<Int>(0)
+    /// Rung after each send that was taken; `nil`: nobody sleeps on this machine's deadlines. A
+    /// closure, not the wake-up itself: the core takes no existential, and a generic parameter
+    /// would make every `SharedMachine` spell one out.
+    @usableFromInline let wakeUp: (@Sendable () -> Void)?
     public let clock: Clock
 
     @usableFromInline
@@ -39,10 +47,21 @@ where Observer: MachineObserver<State, Event> {
     public static var defaultInboxCapacity: Int { 64 }
 
     /// Takes a machine that has not been started; `start()` starts it.
-    public init(_ machine: Machine, clock: Clock, inboxCapacity: Int = defaultInboxCapacity) {
+    public convenience init(_ machine: Machine, clock: Clock, inboxCapacity: Int = defaultInboxCapacity) {
+        self.init(machine, clock: clock, inboxCapacity: inboxCapacity, ringing: nil)
+    }
+
+    /// As `init(_:clock:inboxCapacity:)`, ringing `wakeUp` after every send that is taken, so
+    /// that a thread asleep until `nextDeadline` wakes and reads it again.
+    public convenience init<WakeUp: MachineWakeUp>(_ machine: Machine, clock: Clock, inboxCapacity: Int = defaultInboxCapacity, wakeUp: WakeUp) {
+        self.init(machine, clock: clock, inboxCapacity: inboxCapacity, ringing: { wakeUp.ring() })
+    }
+
+    init(_ machine: Machine, clock: Clock, inboxCapacity: Int, ringing wakeUp: (@Sendable () -> Void)?) {
         precondition(!machine.isStarted, "SharedMachine takes an unstarted machine; it starts it in start()")
         self.machine = machine
         self.clock = clock
+        self.wakeUp = wakeUp
         inbox = InboxRing(capacity: inboxCapacity)
     }
 
@@ -109,6 +128,9 @@ where Observer: MachineObserver<State, Event> {
         guard let direct else { return enqueue(event, at: time, waitForRoom: waitForRoom) }
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         if inbox.hasClaimedEntry { dispatchPending() }
+        // After the fence: a sleeper that said it sleeps before this send let go of the lock is
+        // seen saying so; one that says it later reads the deadline this send left.
+        wakeUp?()
         return .dispatched(direct)
     }
 
@@ -130,7 +152,12 @@ where Observer: MachineObserver<State, Event> {
             // Full: wait for the thread that is dispatching, then make room ourselves.
             _ = dispatchLock.withLock { runInbox(lookingFor: nil) }
         }
-        return dispatchPending(lookingFor: ticket)
+        let outcome = dispatchPending(lookingFor: ticket)
+        // `dispatchPending` ends with a fence. Rung even when another thread will run the
+        // entry: whichever thread that is, this event may move a deadline once it runs, and a
+        // needless ring costs one wake-up.
+        wakeUp?()
+        return outcome
     }
 
     /// Runs the inbox unless another thread is dispatching, in which case that thread will.

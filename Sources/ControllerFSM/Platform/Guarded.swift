@@ -5,7 +5,7 @@
 /// `withLock` is inlinable so every caller gets it specialised for its own value and result
 /// types. Called unspecialised from another module, the generic `Result` it builds needs its
 /// type metadata made at run time — a heap allocation the first time each combination is used,
-/// which is on the event loop's thread for the daemon's inbox and status hub.
+/// which is on the event loop's thread for the daemon's status hub.
 public final class Guarded<Value>: @unchecked Sendable {
     // Safety: `value` is read and written only inside `lock.withLock`.
     @usableFromInline let lock = MutexLock()

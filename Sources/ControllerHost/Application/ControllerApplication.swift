@@ -97,6 +97,9 @@ extension ControllerApplication {
     public static var scenarioWords: [ScenarioWord<Self>] { [] }
     public static var simulatedBreakage: SimulatedBreakage<Self>? { nil }
 
+    /// No demo of its own: `simulate` without `--script` runs one second and reports.
+    public static func demoScenario(for board: Board<Self>) -> String { "1 end\n" }
+
     /// The runtime's own counter, after the application's: events the table did not answer.
     public static var ignoredCounterName: String { "ignored" }
 

@@ -41,7 +41,7 @@ struct ControlHandler: Sendable {
             warnings.refused("\(name) from uid \(peer.uid): the event loop's inbox is full")
             return .failure(ControlFailure(
                 code: "inbox_full",
-                message: "the event loop's inbox is full (\(CommandInbox.capacity) commands waiting); \(name) was not taken, send it again"))
+                message: "the event loop's inbox is full (\(inbox.capacity) commands waiting); \(name) was not taken, send it again"))
         }
         return .accepted(name)
     }

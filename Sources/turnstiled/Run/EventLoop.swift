@@ -15,7 +15,7 @@ import Glibc
 final class EventLoop<Source: EventSource>: @unchecked Sendable {
     // Safety: created on the main task, then run and touched by the loop's thread only.
     enum Ending {
-        /// A `stop` command (SIGTERM, SIGINT, or the end of a script).
+        /// A stop request (SIGTERM, SIGINT), or the end of a script.
         case stopped
         case gpioError(GPIOError)
         case waitFailed(errno: Int32)
@@ -61,7 +61,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
         descriptors.deallocate()
     }
 
-    /// Runs until a `stop` command or a GPIO error other than the chip going away.
+    /// Runs until a stop request or a GPIO error other than the chip going away.
     func run() -> Ending {
         descriptors[0] = pollfd(fd: inbox.pollDescriptor, events: Int16(POLLIN), revents: 0)
         while true {
@@ -92,9 +92,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             }
             if chipLost && now.nanoseconds >= nextReopen { tryReattach(at: now) }
             while let command = inbox.take() {
-                if command == .stop { return .stopped }
                 if let error = perform(command, at: now) { return .gpioError(error) }
             }
+            if inbox.isStopRequested { return .stopped }
             if let stopAt, now >= stopAt {
                 // The script's last instant is played (its expects checked) before stopping.
                 if !chipLost, let error = turn(at: stopAt) { return .gpioError(error) }
@@ -149,8 +149,6 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             // recording takes it (a `set` line handles everything up to its time first).
             if !chipLost, let error = turn(at: now) { return error }
             controller.retime(settings, at: now)
-        case .stop:
-            break
         }
         return nil
     }

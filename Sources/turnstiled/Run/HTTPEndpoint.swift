@@ -1,6 +1,4 @@
 import ArgumentParser
-import Logging
-import ServiceLifecycle
 import ControllerHTTP
 
 /// `--http ADDRESS:PORT`: where the status page, `/status`, `/metrics` and `/healthz` listen.
@@ -23,21 +21,4 @@ struct HTTPEndpoint: ExpressibleByArgument, Sendable {
     }
 
     static var standard: HTTPEndpoint { HTTPEndpoint(argument: hostPort(StatusServer.defaultHost, StatusServer.defaultPort))! }
-}
-
-/// The status server as a service that cannot take the controller down with it: a port that
-/// is taken is an error in the log and in status, and the turnstile goes on working.
-struct StatusService: Service {
-    let server: StatusServer
-    let logger: Logger
-    let endpoint: HTTPEndpoint
-
-    func run() async {
-        do {
-            try await server.run()
-        } catch {
-            logger.error("the status page is not served: \(error); the controller goes on without it")
-            try? await gracefulShutdown()
-        }
-    }
 }

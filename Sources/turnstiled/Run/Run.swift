@@ -77,9 +77,6 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The group whose members may use the control socket (default: the daemon's own).", valueName: "name"))
     var controlGroup: String?
 
-    /// Room for the records made between two drains (RunReporter.drainInterval), many times over.
-    static let reportRingCapacity = 4096
-
     func validate() throws {
         if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
         // Bounded here, not where it is used: the retention's cutoff is computed an hour into
@@ -159,253 +156,83 @@ struct Run: AsyncParsableCommand {
         }
     }
 
-    /// The daemon on any chip: self-test, services, the loop, the drain.
+    /// The daemon on any chip: its parts made and the self-test passed, step by step (a failure
+    /// exits with its status before anything runs), then its services as one group, whose
+    /// shutdown is the drain.
     private func runDaemon<Source: EventSource>(
         board boardFile: BoardFile, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
         logger: Logger, signals: SignalTrap, stopAt: MachineInstant? = nil, afterRequest: (TurnstileController<Source.Chip>) throws -> Void
     ) async throws {
-        let inbox: CommandInbox
-        do {
-            inbox = try CommandInbox()
-        } catch {
-            Terminal.error("\(error)")
-            throw ExitStatus.gpioError
-        }
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-        let status = StatusHub(board: boardFile.name, chip: chipText, inbox: inbox)
-        let lifecycle = LifecycleHolder { [notifier] phase, context in
-            status.publishPhase(phase, degradedReason: phase == .degraded ? context.degradedReason : nil)
-            switch phase {
-            case .degraded: logger.warning("degraded: \(context.degradedReason ?? "")")
-            case .running, .selfTest, .draining, .stopped: logger.info("\(phase.name)")
-            case .starting: break
-            }
-            notifier.status("\(phase.name)\(context.degradedReason.map { phase == .degraded ? ": \($0)" : "" } ?? "")")
-        }
-        let warnings = DaemonWarnings(logger: logger)
+        let parts = try makeParts(board: boardFile, chipText: chipText, logger: logger)
         // The store first: a damaged database is refused before any line is touched.
-        var store: TurnstileCountStore?
-        if let database {
-            do {
-                store = try TurnstileCountStore.open(path: database, retentionDays: retentionDays)
-            } catch {
-                Terminal.error("\(error)")
-                lifecycle.send(.selfTestFailed)
-                throw ExitStatus.storeError
-            }
-        } else {
-            logger.notice("no --database: counts are kept in memory only and lost at exit")
-        }
+        let store = try StoreService.open(database, retentionDays: retentionDays, parts: parts)
         defer { try? store?.close() }
-
-        let trace = TurnstileController<Source.Chip>.Trace(capacity: Self.reportRingCapacity)
-        let outputLog = TurnstileController<Source.Chip>.OutputLog(capacity: Self.reportRingCapacity)
-        let ledger = TurnstileController<Source.Chip>.Ledger(capacity: TurnstileStoreRecorder.recommendedLedgerCapacity)
-        let inputLog = record == nil ? nil : TurnstileController<Source.Chip>.InputLog(capacity: Self.reportRingCapacity)
-        let watermark = ReportWatermark()
-        let controller: TurnstileController<Source.Chip>
-        do {
-            controller = try TurnstileController(
-                chip: chip, board: boardFile, trace: trace, outputLog: outputLog, ledger: ledger, inputLog: inputLog,
-                completionClock: completionClock)
-            controller.reportWatermark = watermark
-            lifecycle.send(.linesRequested)
-            try afterRequest(controller)
-        } catch {
-            Terminal.error("\(error)")
-            lifecycle.send(.selfTestFailed)
-            throw ExitStatus.gpioError
-        }
-
-        let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
-        let printer: any SimulationReporter<TurnstileApplication> = json
-            ? JSONReporter()
-            : journal ? JournalReporter(logger: logger) as any SimulationReporter<TurnstileApplication>
-            : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(boardFile.name) (\(board)), chip \(chipText)")
-        for role in OutputRole.allCases {
-            if let level = controller.output(role.name) { printer.output(role.name, value: level, at: .zero) }
-        }
-        let origin = source.startInstant()
-        do {
-            // The self-test: every line requested (above), the relay held locked by the
-            // request itself, and every input read.
-            try controller.start(at: origin)
-            guard controller.output(.lock) == true || controller.state == .emergency else {
-                throw GPIOError.invalidRequest(chip: chipText, line: nil, reason: "the lock did not start locked")
-            }
-        } catch {
-            Terminal.error("\(error)")
-            lifecycle.send(.selfTestFailed)
-            controller.stop(at: source.now())
-            throw ExitStatus.gpioError
-        }
-        var recorder: FlightRecorder?
-        if let record {
-            do {
-                recorder = try FlightRecorder(path: record, board: boardFile, boardPath: board, origin: origin)
-            } catch {
-                Terminal.error("\(error)")
-                controller.stop(at: source.now())
-                throw ExitStatus.badInput
-            }
-        }
-        var storeRecorder: TurnstileStoreRecorder?
-        if let store {
-            do {
-                let found = store.pendingUnwritten
-                let totals = try store.beginSession(monotonicOrigin: origin, wallClockOrigin: Date())
-                if let found {
-                    logger.notice("\(store.path): took in \(found.total) count(s) a stopped run could not write (\(found.summary)) from \(store.unwrittenPath), and removed it")
-                }
-                status.publishDurable(counters: totals.counters, credit: totals.credit)
-                if totals["creditsVoidedByRestart"] > 0 {
-                    logger.notice("\(store.path): \(totals["creditsVoidedByRestart"]) credit(s) in all were standing when a run ended; counted as creditsVoidedByRestart")
-                }
-            } catch {
-                Terminal.error("\(error)")
-                lifecycle.send(.selfTestFailed)
-                controller.stop(at: source.now())
-                throw ExitStatus.storeError
-            }
-            let recorder = TurnstileStoreRecorder(
-                store: store, ledger: ledger, doorbell: watermark.doorbell,
-                onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
-                onFailure: { error in
-                    logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
-                    lifecycle.send(.storeLost)
+        let rings = ControllerRings<Source.Chip>(recordingInputs: record != nil)
+        let lines = try LinesService(
+            chip: chip, board: boardFile, rings: rings, completionClock: completionClock, lifecycle: parts.lifecycle, afterRequest: afterRequest)
+        let controller = lines.controller
+        let printer = makePrinter(board: boardFile, chipText: chipText, logger: logger)
+        let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
+        let loop = ControllerService(
+            controller: controller, source: source, parts: parts, stopAt: stopAt,
+            announceReady: announceReady(state: controller.state, failMode: controller.failMode, chipText: chipText, logger: logger),
+            reportUnplayed: { logger.warning("\($0)") })
+        let abandon = { lines.abandon(at: source.now()) }
+        let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
+        let storeService = try store.map { store in
+            try StoreService(
+                beginning: store, ledger: rings.ledger, doorbell: rings.watermark.doorbell, origin: origin, parts: parts,
+                closingEntry: {
+                    LedgerEntry<TurnstileApplication>(time: loop.stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
                 },
-                onRecovered: { recovery in
-                    var line = "\(store.path) writes again after \(recovery.outage.secondsText) s: \(recovery.committedEntries) waiting step(s) committed"
-                    if recovery.detailLost > 0 {
-                        line += "; \(recovery.detailLost) step(s) waited past \(TurnstileStoreRecorder.maximumPendingEntries) and are in the totals without their own rows"
-                    }
-                    logger.notice("\(line)")
-                    lifecycle.send(.storeRecovered)
-                })
-            recorder.start()
-            storeRecorder = recorder
+                abandon: abandon)
         }
         let metrics = TurnstileMetrics()
         let reporter = RunReporter(
-            trace: trace, outputLog: outputLog, watermark: watermark, inputLog: inputLog, ledger: store == nil ? ledger : nil, status: status,
-            lostEdges: { [status] in status.snapshot().lostEdges }, origin: origin, printer: printer,
-            warnings: warnings, recorder: recorder, notifier: notifier, onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
-        var control: ControlServer?
-        if let controlSocket {
-            let handler = ControlHandler(status: status, inbox: inbox, simulated: boardFile.backend == .sim, warnings: warnings)
-            do {
-                control = try ControlServer(path: controlSocket, group: controlGroup, onDrop: { logger.warning("\($0)") }) { request, peer in
-                    handler.answer(request, from: peer)
-                }
-                logger.info("control socket \(controlSocket) (group \(controlGroup ?? "of the daemon"), mode 0660)")
-            } catch {
-                Terminal.error("\(error)")
-                controller.stop(at: source.now())
-                storeRecorder?.stopAndWait()
-                throw ExitStatus.badInput
-            }
+            rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
+        let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)
+        let control = try openControlSocket(handler: handler, logger: logger) {
+            abandon()
+            storeService?.abandon()
         }
         reporter.publishTransition = { [control] summary in control?.publish(summary) }
         reporter.start()
-        lifecycle.send(.selfTestPassed)
-        status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+        parts.lifecycle.send(.selfTestPassed)
+        parts.status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
 
-        let loop = EventLoop(
-            controller: controller, source: source, inbox: inbox, status: status, lifecycle: lifecycle,
-            notifier: notifier, warnings: warnings, stopAt: stopAt)
-        let json = self.json
-        let service = ControllerService(
-            loop: loop, controller: controller, source: source, inbox: inbox, lifecycle: lifecycle,
-            announceReady: { [state = controller.state, failMode = controller.failMode] in
-                notifier.ready(status: "running: \(state.name)")
-                if json {
-                    print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
-                }
-                logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(failMode == .secure ? "locked" : "released"): fail_mode \(failMode.rawValue)), SIGHUP reloads the timings")
-            },
-            reportUnplayed: { logger.warning("\($0)") }
-        ) { stoppedAt in
-            notifier.stopping(status: "draining")
-            reporter.stopAndWait(end: stoppedAt)
-            // Every count the controller made, committed before the lines are released; where
-            // the controller stood goes last, in case its ring lost the last steps.
-            let closing = LedgerEntry<TurnstileApplication>(
-                time: stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
-            if let ending = storeRecorder?.stopAndWait(closingEntry: closing) { Self.report(ending, lostSteps: ledger.lostCount, logger: logger) }
-            if let store { try? store.endSession(at: Date()) }
-            control?.stop()
-        }
-        let signalService = SignalService(
-            boardPath: board, running: boardFile, inbox: inbox, logger: logger, signals: signals.signals)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-            .init(service: signalService),
-        ]
-        if !noHttp {
-            let endpoint = http
-            let server = StatusServer(
-                host: endpoint.host, port: endpoint.port, metrics: metrics, logger: logger,
-                snapshot: { status.snapshot() })
-            services.append(.init(service: StatusService(server: server, logger: logger, endpoint: endpoint)))
-        }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services,
-            // None: the trap (SignalService) has every signal from the start of `main`.
-            gracefulShutdownSignals: [],
-            logger: Logger(label: "turnstiled.services", factory: { _ in SwiftLogNoOpLogHandler() })))
-        try await group.run()
-        let loopAllocations = service.loopAllocations
-
-        let ending = service.ending ?? .stopped
-        let stoppedAt = service.stoppedAt ?? source.now()
-        let reason: String
-        switch ending {
-        case .stopped: reason = "stopped"
-        case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
-        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(SystemErrno.describe(code))")
-        }
-        let failLevel = controller.failMode == .secure ? 1 : 0
-        if json {
-            let allocations: String = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
-            var latency = ""
-            if let l = reporter.lockLatency {
-                latency = #","lockLatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
-            }
-            print(#"{"type":"stopped","reason":"\#(reason)","lock":\#(failLevel),"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
-        } else {
-            var line = "\(reason): lock driven to \(failLevel) (fail_mode \(controller.failMode.rawValue)), lines released"
-            if controller.lostEdges > 0 { line += "; \(controller.lostEdges) input edge(s) were lost" }
-            if let loopAllocations { line += "; allocations while running: \(loopAllocations)" }
-            if let latency = reporter.lockLatency {
-                line += "; edge-to-lock latency over \(latency.samples) writes: p50 \(latency.p50) µs, p99 \(latency.p99) µs, max \(latency.max) µs"
-            }
-            logger.info("\(line)")
-        }
-        // --script's expect lines, checked as the run reached them: each failure named, and
-        // "every expect held" claimed only when every one was reached.
-        let expectations = source.expectations
-        for failure in expectations.failures { printer.expectationFailed(failure) }
-        if expectations.unchecked > 0 {
-            Terminal.error("\(expectations.unchecked) expect line(s) of \(script ?? "the script") were not reached: the run stopped at \(stoppedAt.duration(since: origin).secondsText) s")
-        }
-        printer.finished(SimulationSummary<TurnstileApplication>(
-            state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
-            endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
-            checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
-        guard case .stopped = ending else { throw ExitStatus.gpioError }
-        if !expectations.failures.isEmpty { throw ExitStatus.expectationFailed }
+        try await DaemonServiceGroup.make(
+            loop: loop,
+            drain: [
+                SystemdService(notifier: parts.notifier, readyStatus: "running: \(controller.state.name)"),
+                ReporterService(reporter: reporter, stoppedAt: { loop.stoppedAt }),
+                storeService,
+                control.map { ControlSocketService(server: $0) },
+                lines,
+            ],
+            alongside: [
+                SignalService(
+                    signals: signals.signals, logger: logger, usage: "SIGTERM or SIGINT stops turnstiled, SIGHUP reloads its timings",
+                    stop: { [inbox = parts.inbox] in inbox.requestStop() },
+                    reload: { [reload = BoardReload(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
+                noHttp ? nil : StatusService(
+                    server: StatusServer(host: http.host, port: http.port, metrics: metrics, logger: logger, snapshot: { parts.status.snapshot() }),
+                    logger: logger),
+            ]
+        ).run()
+        try RunEnding(
+            loop: loop, controller: controller, source: source, reporter: reporter, printer: printer, origin: origin, json: json,
+            script: script, logger: logger
+        ).report()
     }
 
-    /// Says loudly what the store could not take at the stop, and where it is kept.
-    private static func report(_ ending: TurnstileStoreRecorder.Ending, lostSteps: Int, logger: Logger) {
-        if lostSteps > 0 {
-            logger.warning("the ledger ring was full for \(lostSteps) step(s): their counts are in the totals, without their own rows")
-        }
-        guard case .unwritten(let counts, let path, let error, let keepError) = ending else { return }
-        if let keepError {
-            logger.critical("\(error); at the stop the store still could not write, and the counts could not be kept either (\(keepError)): this run's counts are only in this log: \(counts.summary), state \(counts.state.name), credit \(counts.credit)")
-        } else {
-            logger.critical("\(error); at the stop the store still could not write \(counts.total) count(s) (\(counts.summary), credit \(counts.credit)): kept in \(path), which the next start writes into the database (stats shows them meanwhile)")
+    /// The ready record (with `--json`) and the log's "running" line, for when the loop starts.
+    private func announceReady(state: TurnstileState, failMode: FailMode, chipText: String, logger: Logger) -> () -> Void {
+        let json = self.json
+        return {
+            if json {
+                print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
+            }
+            logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(failMode == .secure ? "locked" : "released"): fail_mode \(failMode.rawValue)), SIGHUP reloads the timings")
         }
     }
 

@@ -6,6 +6,7 @@ import ControllerHost
 import Turnstile
 import ControllerSimulation
 import ControllerDaemon
+import ControllerHTTP
 
 /// The thread that tells and keeps what the event loop did. Every ``drainInterval`` while steps
 /// come (and at once when one comes after a quiet spell: it sleeps on the watermark's doorbell
@@ -194,6 +195,21 @@ final class RunReporter: @unchecked Sendable {
 
     private func relative(_ time: MachineInstant) -> MachineInstant {
         MachineInstant(nanoseconds: time.nanoseconds &- origin.nanoseconds)
+    }
+}
+
+extension RunReporter {
+    /// The reporter of a daemon's run: drains `rings` (the ledger too when `drainsLedger`, as
+    /// no store does it), tells status and the log, and records the lock latency in `metrics`.
+    convenience init<Chip: GPIOChip>(
+        rings: ControllerRings<Chip>, drainsLedger: Bool, parts: DaemonParts, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
+        recorder: FlightRecorder?, metrics: TurnstileMetrics
+    ) {
+        self.init(
+            trace: rings.trace, outputLog: rings.outputLog, watermark: rings.watermark, inputLog: rings.inputLog,
+            ledger: drainsLedger ? rings.ledger : nil, status: parts.status, lostEdges: { [status = parts.status] in status.snapshot().lostEdges },
+            origin: origin, printer: printer, warnings: parts.warnings, recorder: recorder, notifier: parts.notifier,
+            onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
     }
 }
 

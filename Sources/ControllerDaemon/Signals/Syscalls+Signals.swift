@@ -2,6 +2,8 @@ import CLinux
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 extension Syscalls {
@@ -15,10 +17,11 @@ extension Syscalls {
         }
     }
 
-    /// Reads up to `count` bytes into `buffer`, waiting for the first; the count (0 at the end),
-    /// or -1 with `errno` set.
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-        Glibc.read(descriptor, buffer, count)
+    /// Reads the signal pipe into `buffer`, waiting for the first byte; the count (0 at the
+    /// end), or -1 with `errno` set. Takes no armed fault (the server's `read` is for its
+    /// connections).
+    static func readSignals(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        Glibc.read(descriptor, buffer.baseAddress, buffer.count)
     }
 
     /// The realtime signals this C library leaves to programs.

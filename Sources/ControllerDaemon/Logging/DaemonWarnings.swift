@@ -1,43 +1,45 @@
 import ControllerFSM
 import Logging
-import ControllerDaemon
 
 /// The daemon's warnings, each kind rate-limited so a chattering input or a script at the
 /// control socket cannot flood the journal; a line that passes says how many were held back.
-final class DaemonWarnings: Sendable {
+public final class DaemonWarnings: Sendable {
     /// A burst of this many warnings of one kind passes at once; then they wait for the next
     /// period.
     static let burst = 5
     static let period = Duration.seconds(10)
 
     private let logger: Logger
+    /// The daemon's name, as systemd knows its unit.
+    private let program: String
     private let clock = MonotonicClock()
     private let refusals = RateLimiter(burst: burst, period: period)
     private let losses = RateLimiter(burst: burst, period: period)
     private let chip = RateLimiter(burst: burst, period: period)
     private let systemd = RateLimiter(burst: burst, period: period)
 
-    init(logger: Logger) {
+    public init(logger: Logger, program: String) {
         self.logger = logger
+        self.program = program
     }
 
-    func refused(_ what: String) { warn("refused \(what)", limiter: refusals) }
+    public func refused(_ what: String) { warn("refused \(what)", limiter: refusals) }
 
-    func lostEdges(new: Int, total: Int) {
+    public func lostEdges(new: Int, total: Int) {
         warn("\(new) input edge(s) were lost before they could be read (\(total) in all): the kernel's event buffer overflowed", limiter: losses)
     }
 
-    func reportFellBehind(transitions: Int, writes: Int) {
+    public func reportFellBehind(transitions: Int, writes: Int) {
         warn("the report fell behind: \(transitions) transitions and \(writes) output writes were not reported", limiter: losses)
     }
 
-    func systemdNotHearing(new: Int, total: Int, reason: String) {
-        warn("\(new) message(s) to systemd could not be sent (\(total) in all; the latest: \(reason)); if WATCHDOG=1 keeps failing, systemd will restart turnstiled as hung", limiter: systemd)
+    public func systemdNotHearing(new: Int, total: Int, reason: String) {
+        warn("\(new) message(s) to systemd could not be sent (\(total) in all; the latest: \(reason)); if WATCHDOG=1 keeps failing, systemd will restart \(program) as hung", limiter: systemd)
     }
 
-    func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip) }
+    public func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip) }
 
-    func chipBack() { logger.notice("the GPIO chip is back: lines requested again, running") }
+    public func chipBack() { logger.notice("the GPIO chip is back: lines requested again, running") }
 
     private func warn(_ message: String, limiter: RateLimiter) {
         let (admitted, held) = limiter.admit(at: clock.now().nanoseconds)

@@ -1,0 +1,26 @@
+import ControllerFSM
+import Foundation
+import Logging
+
+/// What every service of the daemon shares: the inbox that carries commands to the event loop,
+/// status, the lifecycle machine, systemd, and the log with its rate-limited warnings.
+public struct DaemonParts: Sendable {
+    public let inbox: CommandInbox
+    public let notifier: SystemdNotifier
+    public let status: StatusHub
+    public let lifecycle: LifecycleHolder
+    public let warnings: DaemonWarnings
+    public let logger: Logger
+
+    /// `program` is the daemon's name, as systemd knows its unit; `board` and `chip` are what
+    /// status shows of where it runs. systemd is read from the process's environment.
+    /// - Throws: when the inbox's wake-up cannot be made (out of descriptors).
+    public init(program: String, board: String, chip: String, logger: Logger) throws(WakeUpError) {
+        inbox = try CommandInbox()
+        notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        status = StatusHub(board: board, chip: chip, inbox: inbox)
+        lifecycle = LifecycleHolder(reportingTo: status, logger: logger, notifier: notifier)
+        warnings = DaemonWarnings(logger: logger, program: program)
+        self.logger = logger
+    }
+}

@@ -1,0 +1,74 @@
+import ControllerDaemon
+import ControllerFSM
+import ControllerSimulation
+import ServiceLifecycle
+import ControllerHost
+import Turnstile
+
+/// The controller's hold on the board's lines, as a service of the daemon's group. The lines are
+/// requested and self-tested at start-up, before the group runs (a failure exits with its
+/// status and nothing else starts); they are released last of the drain — after the fail-mode
+/// hold, with every count durable and the control socket closed — which ends the lifecycle in
+/// `stopped`.
+final class LinesService<Chip: GPIOChip>: Service, @unchecked Sendable {
+    // Safety: the controller is touched by the start-up, then by the event loop's thread, then
+    // (after the loop stopped) by the drain; never by two at once.
+    let controller: TurnstileController<Chip>
+    private let lifecycle: LifecycleHolder
+
+    /// Requests every line (the outputs first, at their start-up levels), then runs
+    /// `afterRequest` (the lines' log). A failure is said on standard error and exits 3.
+    init(
+        chip: Chip, board: BoardFile, rings: ControllerRings<Chip>, completionClock: any MachineClock,
+        lifecycle: LifecycleHolder, afterRequest: (TurnstileController<Chip>) throws -> Void
+    ) throws {
+        self.lifecycle = lifecycle
+        do {
+            controller = try TurnstileController(
+                chip: chip, board: board, trace: rings.trace, outputLog: rings.outputLog, ledger: rings.ledger,
+                inputLog: rings.inputLog, completionClock: completionClock)
+            controller.reportWatermark = rings.watermark
+            lifecycle.send(.linesRequested)
+            try afterRequest(controller)
+        } catch {
+            Terminal.error("\(error)")
+            lifecycle.send(.selfTestFailed)
+            throw ExitStatus.gpioError
+        }
+    }
+
+    /// The self-test: the outputs' first levels to `printer`, then the controller started at the
+    /// source's time 0 — every line requested (in `init`), the relay held locked by the request
+    /// itself, and every input read. Returns that time 0. A failure is said on standard error,
+    /// stops the controller and exits 3.
+    func selfTest<Source: EventSource>(source: Source, chipText: String, printer: any SimulationReporter<TurnstileApplication>) throws -> MachineInstant
+    where Source.Chip == Chip {
+        for role in OutputRole.allCases {
+            if let level = controller.output(role.name) { printer.output(role.name, value: level, at: .zero) }
+        }
+        let origin = source.startInstant()
+        do {
+            try controller.start(at: origin)
+            guard controller.output(.lock) == true || controller.state == .emergency else {
+                throw GPIOError.invalidRequest(chip: chipText, line: nil, reason: "the lock did not start locked")
+            }
+        } catch {
+            Terminal.error("\(error)")
+            lifecycle.send(.selfTestFailed)
+            controller.stop(at: source.now())
+            throw ExitStatus.gpioError
+        }
+        return origin
+    }
+
+    /// A start-up step after the self-test failed: the controller stops where it stands.
+    func abandon(at now: MachineInstant) {
+        controller.stop(at: now)
+    }
+
+    func run() async {
+        try? await gracefulShutdown()
+        controller.releaseLines()
+        lifecycle.send(.drained)
+    }
+}

@@ -1,0 +1,67 @@
+import ControllerFSM
+import ControllerSimulation
+import Logging
+import ControllerHost
+import Turnstile
+
+/// What `run` says once its service group has drained, and its exit status: how the loop
+/// ended (the `stopped` JSON record, or the log line), the script's expects as the run reached
+/// them, and the summary. Exits 3 when a GPIO error ended the loop, 1 when an expect failed.
+struct RunEnding<Source: EventSource> {
+    let loop: ControllerService<Source>
+    let controller: TurnstileController<Source.Chip>
+    let source: Source
+    let reporter: RunReporter
+    let printer: any SimulationReporter<TurnstileApplication>
+    let origin: MachineInstant
+    let json: Bool
+    /// `--script`, for the line that names expects not reached.
+    let script: String?
+    let logger: Logger
+
+    func report() throws {
+        let stoppedAt = loop.stoppedAt
+        let reason: String
+        switch loop.ending ?? .stopped {
+        case .stopped: reason = "stopped"
+        case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
+        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(SystemErrno.describe(code))")
+        }
+        reportStop(reason: reason)
+        // --script's expect lines, checked as the run reached them: each failure named, and
+        // "every expect held" claimed only when every one was reached.
+        let expectations = source.expectations
+        for failure in expectations.failures { printer.expectationFailed(failure) }
+        if expectations.unchecked > 0 {
+            Terminal.error("\(expectations.unchecked) expect line(s) of \(script ?? "the script") were not reached: the run stopped at \(stoppedAt.duration(since: origin).secondsText) s")
+        }
+        printer.finished(SimulationSummary<TurnstileApplication>(
+            state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
+            endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
+            checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
+        guard case .stopped = loop.ending ?? .stopped else { throw ExitStatus.gpioError }
+        if !expectations.failures.isEmpty { throw ExitStatus.expectationFailed }
+    }
+
+    /// Where the lock was left and what the run cost: one JSON record, or one log line.
+    private func reportStop(reason: String) {
+        let failLevel = controller.failMode == .secure ? 1 : 0
+        let loopAllocations = loop.loopAllocations
+        if json {
+            let allocations: String = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
+            var latency = ""
+            if let l = reporter.lockLatency {
+                latency = #","lockLatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
+            }
+            print(#"{"type":"stopped","reason":"\#(reason)","lock":\#(failLevel),"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
+        } else {
+            var line = "\(reason): lock driven to \(failLevel) (fail_mode \(controller.failMode.rawValue)), lines released"
+            if controller.lostEdges > 0 { line += "; \(controller.lostEdges) input edge(s) were lost" }
+            if let loopAllocations { line += "; allocations while running: \(loopAllocations)" }
+            if let latency = reporter.lockLatency {
+                line += "; edge-to-lock latency over \(latency.samples) writes: p50 \(latency.p50) µs, p99 \(latency.p99) µs, max \(latency.max) µs"
+            }
+            logger.info("\(line)")
+        }
+    }
+}

@@ -1,0 +1,225 @@
+@testable import ControllerFSM
+import ControllerFSMSim
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The event loop's inbox and its wake-up: what a daemon's other threads post, a stop that is
+/// never refused, and a descriptor that wakes a loop asleep in `poll` — for the inbox's posts and
+/// for a `SharedMachine`'s sends. Serialized: the eventfd failures armed here are process-wide,
+/// and every test that makes a descriptor is in this suite. A lost wake-up would leave a loop
+/// asleep for ever: the waits below give up after a minute and fail.
+@Suite("Pollable inbox", .serialized, .timeLimit(.minutes(2)))
+final class PollableInboxTests {
+    /// Long enough for any loaded machine; a lost wake-up never ends.
+    static var patience: DispatchTime { .now() + .seconds(60) }
+
+    init() {
+        WakeUpSyscalls.makeFailures.disarm()
+        WakeUpSyscalls.ringFailures.disarm()
+    }
+
+    deinit {
+        WakeUpSyscalls.makeFailures.disarm()
+        WakeUpSyscalls.ringFailures.disarm()
+    }
+
+    @Test("entries come out in the order posted; a full inbox refuses and counts; a stop is never refused and comes before what is queued")
+    func orderRefusalAndStop() throws {
+        let inbox = try PollableInbox<Int>(capacity: 3)
+        #expect(inbox.capacity == 4)
+        for value in 0..<4 { #expect(inbox.post(value)) }
+        #expect(!inbox.post(4))
+        #expect(!inbox.post(5))
+        #expect(inbox.refusedCount == 2)
+        #expect(inbox.depth == 4)
+        #expect(inbox.take() == 0)
+        #expect(inbox.post(6))
+
+        inbox.requestStop()
+        #expect(inbox.isStopRequested)
+        #expect(inbox.take() == nil, "the loop stops before taking what is still queued")
+        #expect(inbox.takeLeftovers() == [1, 2, 3, 6])
+        #expect(inbox.depth == 0)
+    }
+
+    @Test("random posts, takes and a stop match a queue model", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func matchesModel(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let capacity = 1 << Int(random.next() % 4)
+        let inbox = try PollableInbox<Int>(capacity: capacity)
+        var model: [Int] = []
+        var refused = 0
+        var stopped = false
+        for step in 0..<2_000 {
+            switch random.next() % 16 {
+            case 0..<8:
+                let accepted = inbox.post(step)
+                #expect(accepted == (model.count < capacity), "step \(step)")
+                if model.count < capacity { model.append(step) } else { refused += 1 }
+            case 8..<15:
+                let expected = stopped || model.isEmpty ? nil : model.removeFirst()
+                #expect(inbox.take() == expected, "step \(step)")
+            default:
+                if random.next() % 8 == 0 {
+                    inbox.requestStop()
+                    stopped = true
+                }
+            }
+            #expect(inbox.depth == model.count, "step \(step)")
+        }
+        #expect(inbox.refusedCount == refused)
+        #expect(inbox.isStopRequested == stopped)
+        #expect(inbox.takeLeftovers() == model)
+    }
+
+    @Test("the descriptor polls readable exactly while a post or a stop is unseen by the loop")
+    func readableWhilePosted() throws {
+        let inbox = try PollableInbox<Int>(capacity: 4)
+        #expect(!isReadable(inbox.pollDescriptor))
+        inbox.post(1)
+        #expect(isReadable(inbox.pollDescriptor))
+        inbox.clearWakeUps()
+        #expect(!isReadable(inbox.pollDescriptor))
+        #expect(inbox.take() == 1)
+        inbox.requestStop()
+        #expect(isReadable(inbox.pollDescriptor))
+    }
+
+    @Test("a descriptor that cannot be made says what to raise")
+    func aDescriptorThatCannotBeMadeSaysWhatToRaise() {
+        WakeUpSyscalls.makeFailures.arm(errno: EMFILE)
+        let error = #expect(throws: WakeUpError.self) { try PollableInbox<Int>(capacity: 4) }
+        #expect(error?.description == "cannot make the event loop's wake-up descriptor (eventfd): Too many open files; the process has all the descriptors it may: raise LimitNOFILE= in its unit (or ulimit -n)")
+    }
+
+    @Test("a failed wake-up still delivers the entry and the stop")
+    func aFailedWakeUpStillDeliversTheEntry() throws {
+        let inbox = try PollableInbox<Int>(capacity: 4)
+        // The loop is awake already, or takes the entry at its next turn.
+        WakeUpSyscalls.ringFailures.arm(errno: EAGAIN)
+        #expect(inbox.post(7))
+        #expect(WakeUpSyscalls.ringFailures.pending == 0, "the post tried to wake the loop")
+        #expect(inbox.depth == 1)
+        #expect(inbox.take() == 7)
+
+        WakeUpSyscalls.ringFailures.arm(errno: EAGAIN)
+        inbox.requestStop()
+        #expect(WakeUpSyscalls.ringFailures.pending == 0)
+        #expect(inbox.isStopRequested && inbox.take() == nil)
+    }
+
+    @Test("clearing the wake-ups empties the descriptor however many posts rang it")
+    func clearingTheWakeUpsEmptiesTheDescriptor() throws {
+        let inbox = try PollableInbox<Int>(capacity: 64)
+        for value in 0..<inbox.capacity { inbox.post(value) }
+        inbox.requestStop()
+        #expect(isReadable(inbox.pollDescriptor))
+        inbox.clearWakeUps()
+        #expect(!isReadable(inbox.pollDescriptor))
+        #expect(inbox.depth == inbox.capacity)
+    }
+
+    @Test("posters on several threads and a loop asleep in poll: every accepted entry is taken once, each poster's in its own order")
+    func postersAndASleepingLoop() throws {
+        let inbox = try PollableInbox<Int>(capacity: 8)
+        let posters = 4
+        let perPoster = 2_000
+        let taken = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        let loop = Thread {
+            var seen: [Int] = []
+            while seen.count < posters * perPoster {
+                // No timeout: a lost wake-up sleeps here for ever, and the wait below fails.
+                _ = waitReadable(inbox.pollDescriptor, milliseconds: -1)
+                inbox.clearWakeUps()
+                while let entry = inbox.take() { seen.append(entry) }
+            }
+            taken.withLock { $0 = seen }
+            done.signal()
+        }
+        loop.start()
+        let giveUp = ContinuousClock.now + .seconds(60)
+        DispatchQueue.concurrentPerform(iterations: posters) { poster in
+            for sequence in 0..<perPoster {
+                // Full: the loop is behind, or asleep past a lost wake-up (then give up).
+                while !inbox.post(poster * perPoster + sequence) && ContinuousClock.now < giveUp { usleep(50) }
+            }
+        }
+        try #require(done.wait(timeout: Self.patience) == .success, "the loop missed a wake-up and sleeps on")
+        let seen = taken.withLock { $0 }
+        #expect(seen.count == posters * perPoster)
+        for poster in 0..<posters {
+            let own = seen.filter { $0 / perPoster == poster }
+            #expect(own.count == perPoster && own == own.sorted(), "poster \(poster)'s entries, taken once each and in order")
+        }
+    }
+
+    @Test("a machine's sends ring its wake-up only while the loop sleeps: no system call while it is awake")
+    func machineRingsOnlyASleeper() throws {
+        let wakeUp = try WakeUpDescriptor()
+        let shared = ConcurrentMachine(StateMachine(table: try gateTable(), context: GateContext()), clock: ManualClock(), wakeUp: wakeUp)
+        shared.start()
+        for _ in 0..<1_000 {
+            shared.send(.coin)
+            shared.trySend(.push)
+        }
+        #expect(!isReadable(wakeUp.descriptor), "the loop was awake: nothing to wake")
+        wakeUp.prepareToSleep()
+        shared.send(.coin)
+        #expect(isReadable(wakeUp.descriptor))
+        wakeUp.clear()
+        #expect(!isReadable(wakeUp.descriptor))
+        shared.send(.push)
+        #expect(!isReadable(wakeUp.descriptor))
+    }
+
+    @Test("a send from another thread wakes the machine's loop asleep in poll, which then sees the timer it started: 500 hand-overs")
+    func sendWakesTheMachineLoop() throws {
+        let clock = ManualClock()
+        let inbox = try PollableInbox<Int>(capacity: 4)
+        let shared = ConcurrentMachine(StateMachine(table: try gateTable(), context: GateContext()), clock: clock, wakeUp: inbox.wakeUp)
+        shared.start()
+        let rounds = 500
+        let relocked = DispatchSemaphore(value: 0)
+        // The loop sleeps until the machine's next deadline (none while locked), as an event
+        // loop does, and relocks when the coin's timer is due.
+        Thread {
+            var handled = 0
+            while handled < rounds {
+                inbox.wakeUp.prepareToSleep()
+                if let deadline = shared.nextDeadline {
+                    clock.set(to: deadline)
+                    shared.fireDueTimers()
+                    handled += 1
+                    relocked.signal()
+                    continue
+                }
+                _ = waitReadable(inbox.pollDescriptor, milliseconds: -1)
+                inbox.clearWakeUps()
+            }
+        }.start()
+        for round in 1...rounds {
+            shared.send(.coin)
+            try #require(relocked.wait(timeout: Self.patience) == .success, "round \(round): the loop slept through the coin's timer")
+            if round % 50 == 0 { Thread.sleep(forTimeInterval: 0.001) }
+        }
+        #expect(shared.state == .locked)
+        #expect(shared.withMachine { $0.context.coins } == rounds)
+    }
+
+    private func isReadable(_ descriptor: Int32) -> Bool { waitReadable(descriptor, milliseconds: 0) }
+}
+
+/// Whether `descriptor` polls readable within `milliseconds` (-1: waits without limit).
+private func waitReadable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+    var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&waiting, 1, milliseconds) == 1
+}
