@@ -21,7 +21,9 @@ let package = Package(
             dependencies: [
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerHost", package: "ControllerFSM"),
-            ]
+            ],
+            // boards/sim.toml, compiled in (a link, so the board has one source).
+            resources: [.embedInCode("Resources/sim.toml")]
         ),
         .testTarget(
             name: "ParkingBarrierTests",
@@ -29,6 +31,7 @@ let package = Package(
                 "ParkingBarrier",
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerHost", package: "ControllerFSM"),
+                .product(name: "ControllerSimulation", package: "ControllerFSM"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

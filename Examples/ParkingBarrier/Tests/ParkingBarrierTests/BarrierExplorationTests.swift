@@ -3,7 +3,9 @@ import ParkingBarrier
 import Testing
 
 /// Every sequence of up to 12 steps from a fresh barrier — pulses, commands, level edges and
-/// timer expiries — on the real transition code, with the invariants checked after every step.
+/// timer expiries — on the real transition code, with the invariants checked after every step,
+/// and the host's writes after it, one output at a time in the declaration's order, never
+/// passing through both motors on.
 ///
 /// The search is `ObservedMachine.explore()`'s (breadth-first, configurations told apart by a
 /// key, the shortest sequence to a violation), run on the host's driver rather than the bare
@@ -86,7 +88,7 @@ struct BarrierExplorationTests {
                     guard let after = run(step, from: driver) else { continue }
                     report.stepsRun += 1
                     report.statesSeen.insert(after.state)
-                    if let message = invariant(after) {
+                    if let message = invariant(after) ?? BarrierInvariants.writeOrderViolation(from: driver, to: after) {
                         report.violation = (path + [step], message)
                         report.configurations = seen.count
                         report.depthReached = level

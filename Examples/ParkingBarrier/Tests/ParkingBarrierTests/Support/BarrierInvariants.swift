@@ -31,4 +31,20 @@ enum BarrierInvariants {
         }
         return nil
     }
+
+    /// Where the host's writes after a step, made one by one in the declaration's order, would
+    /// pass through both motors on, or `nil`.
+    static func writeOrderViolation(from before: BarrierDriver, to after: BarrierDriver) -> String? {
+        let levels = { (d: BarrierDriver) in ParkingBarrier.outputs.map { $0.level(d.state, d.context) } }
+        var written = levels(before)
+        let wanted = levels(after)
+        let up = ParkingBarrier.outputIndex(named: "motor_up")!, down = ParkingBarrier.outputIndex(named: "motor_down")!
+        for index in written.indices where written[index] != wanted[index] {
+            written[index] = wanted[index]
+            if written[up] && written[down] {
+                return "from \(before.state.name) to \(after.state.name), writing \(ParkingBarrier.outputs[index].role) leaves both motors on"
+            }
+        }
+        return nil
+    }
 }
