@@ -34,6 +34,9 @@ public protocol ControllerApplication: Sendable {
 
     /// The application's name: its board-file section, and how logs and messages call it.
     static var name: String { get }
+    /// The command and daemon that run it (`turnstiled`): what usage lines, logs, the page's
+    /// title and error messages that tell the user what to run call it. `name` + "d" by default.
+    static var daemonName: String { get }
     /// The machine, compiled once.
     static var table: TransitionTable<State, Event, Context> { get }
     /// Room for the events the machine's actions send during one dispatch.
@@ -89,6 +92,7 @@ public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
 
 extension ControllerApplication {
     public static var queueCapacity: Int { 8 }
+    public static var daemonName: String { name + "d" }
     public static var gauges: [GaugeDeclaration<Self>] { [] }
     public static var stateCounts: [StateCount<Self>] { [] }
     public static var durableInvariants: [DurableInvariant] { [] }
