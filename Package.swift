@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Turnstile", targets: ["Turnstile"]),
         .library(name: "ControllerSimulation", targets: ["ControllerSimulation"]),
         .library(name: "ControllerDaemon", targets: ["ControllerDaemon"]),
+        .library(name: "ControllerCommandLine", targets: ["ControllerCommandLine"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
     ],
     dependencies: [
@@ -87,10 +88,22 @@ let package = Package(
         .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
+        // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
+        // read from its declaration: an application's main calls ControllerCommand<App>.main().
+        .target(
+            name: "ControllerCommandLine",
+            dependencies: [
+                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "turnstiled",
             dependencies: [
-                "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "ControllerCommandLine", "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

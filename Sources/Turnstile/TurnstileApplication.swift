@@ -12,6 +12,8 @@ public enum TurnstileApplication: ControllerApplication {
     public typealias Settings = TurnstileSettings
 
     public static let name = "turnstile"
+    public static let summary = "The coin-operated turnstile controller, on real GPIO or simulated."
+    public static let builtInBoard = BuiltInBoard(text: BoardFile.defaultSimText)
     public static var table: TurnstileMachine.Table { TurnstileMachine.table }
     public static var queueCapacity: Int { TurnstileMachine.queueCapacity }
 
@@ -47,14 +49,17 @@ public enum TurnstileApplication: ControllerApplication {
 
     public static let outputs: [OutputDeclaration<Self>] = [
         OutputDeclaration("lock", required: true, initial: true, stop: { $0.failMode == .secure }, onWriteFailure: .fault,
-                          summary: "the lock relay: 1 holds the arm") { _, c in c.outputs.lock },
+                          summary: "the lock relay: 1 holds the arm",
+                          meaning: OutputMeaning(on: "arm held", off: "arm released")) { _, c in c.outputs.lock },
         OutputDeclaration("alarm", initial: false, pulse: OutputPulse(length: \.alarmPulse) { c in
                               defer { c.outputs.alarmPulseRequested = false }
                               return c.outputs.alarmPulseRequested
                           },
-                          summary: "the alarm sounder") { _, c in c.outputs.alarm },
-        OutputDeclaration("ready", initial: false, summary: "the ready lamp, on while in service") { _, c in c.outputs.ready },
-        OutputDeclaration("inhibit", initial: true, summary: "the coin acceptor's inhibit input: 1 returns coins") { _, c in c.outputs.inhibit },
+                          summary: "the alarm sounder", meaning: OutputMeaning(on: "sounding", off: "quiet")) { _, c in c.outputs.alarm },
+        OutputDeclaration("ready", initial: false, summary: "the ready lamp, on while in service",
+                         meaning: OutputMeaning(on: "ready", off: "not ready")) { _, c in c.outputs.ready },
+        OutputDeclaration("inhibit", initial: true, summary: "the coin acceptor's inhibit input: 1 returns coins",
+                         meaning: OutputMeaning(on: "coins refused", off: "coins accepted")) { _, c in c.outputs.inhibit },
     ]
 
     public static let counters: [CounterDeclaration<Self>] = [
@@ -82,7 +87,8 @@ public enum TurnstileApplication: ControllerApplication {
     ]
 
     public static let durableInvariants = [
-        DurableInvariant("money", "coins", equals: ["passages", "expiredCredits", "coinsOutOfService", "creditsVoidedByRestart", "credit"]),
+        DurableInvariant("money", "coins", equals: ["passages", "expiredCredits", "coinsOutOfService", "creditsVoidedByRestart", "credit"],
+                         labels: ["expiredCredits": "expired", "coinsOutOfService": "out of service", "creditsVoidedByRestart": "voided by restart"]),
     ]
 
     public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }

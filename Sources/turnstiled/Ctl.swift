@@ -1,3 +1,4 @@
+import ControllerCommandLine
 import ArgumentParser
 import ControllerHost
 import Turnstile

@@ -37,6 +37,12 @@ public protocol ControllerApplication: Sendable {
     /// The command and daemon that run it (`turnstiled`): what usage lines, logs, the page's
     /// title and error messages that tell the user what to run call it. `name` + "d" by default.
     static var daemonName: String { get }
+    /// One line for `--help`: what the controller is ("The coin-operated turnstile controller,
+    /// on real GPIO or simulated.").
+    static var summary: String { get }
+    /// The simulated board `simulate`, `soak` and `check` use when given no `--board`: every role
+    /// wired, the default timings.
+    static var builtInBoard: BuiltInBoard { get }
     /// The machine, compiled once.
     static var table: TransitionTable<State, Event, Context> { get }
     /// Room for the events the machine's actions send during one dispatch.
@@ -93,6 +99,7 @@ public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
 extension ControllerApplication {
     public static var queueCapacity: Int { 8 }
     public static var daemonName: String { name + "d" }
+    public static var summary: String { "The \(name) controller, on real GPIO or simulated." }
     public static var gauges: [GaugeDeclaration<Self>] { [] }
     public static var stateCounts: [StateCount<Self>] { [] }
     public static var durableInvariants: [DurableInvariant] { [] }
@@ -103,6 +110,13 @@ extension ControllerApplication {
 
     /// No demo of its own: `simulate` without `--script` runs one second and reports.
     public static func demoScenario(for board: Board<Self>) -> String { "1 end\n" }
+
+    /// The durable balances as one run checks them: without the kinds only a restart books
+    /// (``GaugeDeclaration/voidedByRestart``), which no run counts.
+    public static var runBalances: [DurableInvariant] {
+        let voided = Set(gauges.compactMap(\.voidedByRestart))
+        return durableInvariants.map { $0.dropping(voided) }
+    }
 
     /// The runtime's own counter, after the application's: events the table did not answer.
     public static var ignoredCounterName: String { "ignored" }
@@ -132,5 +146,19 @@ extension ControllerApplication {
     /// included: that is the host's, in time).
     public static func outputLevel(_ index: Int, state: State, context: Context) -> Bool {
         outputs[index].level(state, context)
+    }
+}
+
+/// A board file compiled into the application (`boards/sim.toml`, embedded as a resource), so
+/// that its command runs without a board path or a resource bundle beside it.
+public struct BuiltInBoard: Sendable {
+    /// The file's text.
+    public let text: String
+    /// What messages call it (`boards/sim.toml (built in)`).
+    public let file: String
+
+    public init(text: String, file: String = "boards/sim.toml (built in)") {
+        self.text = text
+        self.file = file
     }
 }

@@ -13,11 +13,34 @@ public struct DurableInvariant: Sendable, Hashable {
     public let total: String
     /// The counted kinds and gauges whose sum it equals.
     public let parts: [String]
+    /// How the summaries and `stats` call a name when not by itself (`expiredCredits`:
+    /// `expired`).
+    public let labels: [String: String]
 
-    public init(_ name: String, _ total: String, equals parts: [String]) {
+    public init(_ name: String, _ total: String, equals parts: [String], labels: [String: String] = [:]) {
         self.name = name
         self.total = total
         self.parts = parts
+        self.labels = labels
+    }
+
+    /// How a name in the balance is shown.
+    public func label(_ name: String) -> String { labels[name] ?? name }
+
+    /// The balance without the names `leaving` drops: what one run can check, before a restart
+    /// books what stood (a gauge's ``GaugeDeclaration/voidedByRestart`` kind).
+    public func dropping(_ leaving: Set<String>) -> DurableInvariant {
+        DurableInvariant(name, total, equals: parts.filter { !leaving.contains($0) }, labels: labels)
+    }
+
+    /// `3 coins = 2 passages + 1 credit`, each value before its label (the run summaries).
+    public func valuesFirst(_ value: (String) -> Int) -> String {
+        "\(value(total)) \(label(total)) = " + parts.map { "\(value($0)) \(label($0))" }.joined(separator: " + ")
+    }
+
+    /// `coins 3 = passages 2 + credit 1`, each label before its value (`stats`).
+    public func labelsFirst(_ value: (String) -> Int) -> String {
+        "\(label(total)) \(value(total)) = " + parts.map { "\(label($0)) \(value($0))" }.joined(separator: " + ")
     }
 
     /// Whether it holds with the values `value` gives each name. A sum past `Int.max` does not

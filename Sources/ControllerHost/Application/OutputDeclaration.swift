@@ -21,12 +21,15 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     public let writeFailure: App.Event?
     /// One line for `--help`, board-file messages and the README.
     public let summary: String
+    /// What each level means to a person watching the trace (`lock = 1  (arm held)`).
+    public let meaning: OutputMeaning?
 
     public init(
         _ role: RoleName, required: Bool = false, initial: Bool, pulse: OutputPulse<App>? = nil,
         stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, summary: String = "",
-        level: @escaping @Sendable (App.State, App.Context) -> Bool
+        meaning: OutputMeaning? = nil, level: @escaping @Sendable (App.State, App.Context) -> Bool
     ) {
+        self.meaning = meaning
         self.role = role
         isRequired = required
         initialLevel = initial
@@ -50,4 +53,19 @@ public struct OutputPulse<App: ControllerApplication>: Sendable {
         self.takeRequest = takeRequest
         self.length = SendableKeyPath(length)
     }
+}
+
+/// What an output's two levels mean, in a few words each: the readable trace prints them beside
+/// each change.
+public struct OutputMeaning: Sendable, Hashable {
+    public let on: String
+    public let off: String
+
+    public init(on: String, off: String) {
+        self.on = on
+        self.off = off
+    }
+
+    /// The words for `level`.
+    public func callsLevel(_ level: Bool) -> String { level ? on : off }
 }

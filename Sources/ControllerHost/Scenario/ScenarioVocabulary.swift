@@ -20,3 +20,9 @@ public struct ScenarioVocabulary<App: ControllerApplication>: Hashable, Sendable
         self.outputs = outputs
     }
 }
+
+extension ScenarioVocabulary {
+    /// "known actions: ..." — every action a scenario line of this application may hold, as
+    /// the parser's hints and `simulate --help` list them.
+    public static var knownActions: String { ScenarioParser<App>.knownActions }
+}

@@ -1,3 +1,5 @@
+import ControllerCommandLine
+
 /// Counts the event loop thread's heap allocations when the process runs with the test
 /// allocator preloaded (`LD_PRELOAD=libmalloccount.so`, as the hardware-in-the-loop tests do);
 /// otherwise does nothing. The production build carries no allocator of its own.

@@ -1,3 +1,4 @@
+import ControllerCommandLine
 import ControllerFSM
 import ControllerStore
 import ControllerHost

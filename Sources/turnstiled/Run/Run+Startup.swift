@@ -1,3 +1,4 @@
+import ControllerCommandLine
 import ControllerDaemon
 import ControllerFSM
 import ControllerSimulation

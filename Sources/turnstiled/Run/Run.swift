@@ -1,3 +1,4 @@
+import ControllerCommandLine
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
@@ -110,7 +111,7 @@ struct Run: AsyncParsableCommand {
         case .success(let trap): signals = trap
         case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
         }
-        let boardFile = try loadBoard(board)
+        let boardFile = try loadBoard(TurnstileApplication.self, board)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
         let logger = Logger(label: "turnstiled")
@@ -270,11 +271,4 @@ final class SourceClock: MachineClock, @unchecked Sendable {
     private let source: SimSource
     init(_ source: SimSource) { self.source = source }
     func now() -> MachineInstant { source.now() }
-}
-
-extension String {
-    /// Padded with spaces to `width` (at least one space after).
-    func padding(_ width: Int) -> String {
-        self + String(repeating: " ", count: Swift.max(1, width - count))
-    }
 }

@@ -1,3 +1,4 @@
+import ControllerCommandLine
 import ControllerFSM
 import Dispatch
 import Foundation
@@ -220,6 +221,6 @@ extension RunReporter {
 extension SimulationReporter {
     /// JSON reporters print lost edges as a record of their own; others leave it to the log.
     func lostEdges(new: Int, total: Int) {
-        if self is JSONReporter { print(#"{"type":"lost","edges":\#(new),"total":\#(total)}"#) }
+        if self is JSONReporter<TurnstileApplication> { print(#"{"type":"lost","edges":\#(new),"total":\#(total)}"#) }
     }
 }

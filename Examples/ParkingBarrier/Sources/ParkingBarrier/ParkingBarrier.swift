@@ -12,6 +12,8 @@ public enum ParkingBarrier: ControllerApplication {
     public typealias Settings = BarrierSettings
 
     public static let name = "barrier"
+    public static let summary = "The parking barrier controller, on real GPIO or simulated."
+    public static let builtInBoard = BuiltInBoard(text: simBoardText, file: simBoardFile)
     public static var table: BarrierMachine.Table { BarrierMachine.table }
 
     public static let settings = SettingsDeclaration<Self>(section: "barrier", defaults: BarrierSettings(), keys: [
@@ -46,12 +48,17 @@ public enum ParkingBarrier: ControllerApplication {
     // when the controller does.
     public static let outputs: [OutputDeclaration<Self>] = [
         OutputDeclaration("motor_down", required: true, initial: false, stop: { _ in false }, onWriteFailure: .fault,
-                          summary: "the motor that lowers the arm") { state, c in state.motorDown(c) },
+                          summary: "the motor that lowers the arm",
+                          meaning: OutputMeaning(on: "lowering", off: "stopped")) { state, c in state.motorDown(c) },
         OutputDeclaration("motor_up", required: true, initial: false, stop: { _ in false }, onWriteFailure: .fault,
-                          summary: "the motor that lifts the arm") { state, c in state.motorUp(c) },
-        OutputDeclaration("green", initial: false, summary: "the green lamp: drive on, on while open") { state, _ in state.green },
-        OutputDeclaration("red", initial: true, summary: "the red lamp: on whenever green is off") { state, _ in state.red },
-        OutputDeclaration("alarm", initial: false, summary: "the alarm sounder: on while at fault") { state, _ in state.alarm },
+                          summary: "the motor that lifts the arm",
+                          meaning: OutputMeaning(on: "lifting", off: "stopped")) { state, c in state.motorUp(c) },
+        OutputDeclaration("green", initial: false, summary: "the green lamp: drive on, on while open",
+                          meaning: OutputMeaning(on: "drive on", off: "off")) { state, _ in state.green },
+        OutputDeclaration("red", initial: true, summary: "the red lamp: on whenever green is off",
+                          meaning: OutputMeaning(on: "stop", off: "off")) { state, _ in state.red },
+        OutputDeclaration("alarm", initial: false, summary: "the alarm sounder: on while at fault",
+                          meaning: OutputMeaning(on: "sounding", off: "quiet")) { state, _ in state.alarm },
     ]
 
     public static let counters: [CounterDeclaration<Self>] = [

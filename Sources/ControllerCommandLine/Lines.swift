@@ -2,8 +2,9 @@ import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
 
-struct Lines: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Lines: ParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "lines",
         abstract: "List the GPIO chips and their lines (like gpiodetect and gpioinfo), to write a board file.",
         discussion: """
             Each line shows its offset, its name, who holds it and its direction. A board file \
@@ -13,7 +14,9 @@ struct Lines: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only this chip: a label, a name (gpiochip0) or a path.", valueName: "chip"))
     var chip: String?
 
-    func run() throws {
+    package init() {}
+
+    package func run() throws {
         let chips = GpiodChip.available()
         if chips.isEmpty {
             Terminal.error("this machine has no GPIO chips (nothing matches \(GpiodChip.deviceDirectory)/gpiochip*)")
@@ -53,7 +56,14 @@ struct Lines: ParsableCommand {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String {
+    package func leftPadded(_ width: Int) -> String {
         String(repeating: " ", count: Swift.max(0, width - count)) + self
+    }
+}
+
+extension String {
+    /// Padded with spaces to `width` (at least one space after).
+    package func padding(_ width: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(1, width - count))
     }
 }

@@ -1,19 +1,23 @@
 import ArgumentParser
 import ControllerFSM
 import ControllerHost
-import Turnstile
 import ControllerSimulation
 
-struct Simulate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Run the turnstile on a simulated chip, in virtual time.",
-        discussion: """
-            Without --script, plays a built-in demo that visits every state. A scenario is a \
-            text file, one action a line: `<seconds> coin|push|push hold S|repair|emergency on|off|fault|\
-            expect state NAME|expect counter NAME N|expect credit N|expect output NAME 0|1|end`. \
-            Inputs are pulses on the board's lines, with contact bounce.
+package struct Simulate<App: ControllerApplication>: ParsableCommand {
+    package static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "simulate",
+            abstract: "Run the \(App.name) on a simulated chip, in virtual time.",
+            discussion: """
+                Without --script, plays a built-in demo that visits every state. A scenario is a \
+                text file, one action a line, `<seconds> ACTION`; \
+                \(ScenarioVocabulary<App>.knownActions). \
+                Inputs are pulses and levels on the board's lines, with contact bounce.
 
-            """ + exitStatusHelp)
+                """ + ExitStatus.help(App.self))
+    }
+
+    package init() {}
 
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String?
@@ -33,42 +37,42 @@ struct Simulate: ParsableCommand {
     @Flag(name: .long, help: "Follow the wall clock instead of jumping through virtual time.")
     var realtime = false
 
-    func validate() throws {
+    package func validate() throws {
         guard (0...1).contains(breakProbability) else {
             throw ValidationError("--break-probability must be between 0 and 1, got \(breakProbability)")
         }
     }
 
-    func run() throws {
-        let boardFile = try loadSimulatedBoard(board)
+    package func run() throws {
+        let boardFile = try loadSimulatedBoard(App.self, board)
         // Following the wall clock, each line must reach a pipe as it happens, not at exit.
         if realtime { Syscalls.lineBufferStandardOutput() }
-        let scenario: Scenario<TurnstileApplication>
+        let scenario: Scenario<App>
         do {
-            let vocabulary = TurnstileSimulation.vocabulary(for: boardFile)
-            scenario = try script.map { path throws(ScenarioError) in try Scenario<TurnstileApplication>.load(path: path, vocabulary: vocabulary) }
-                ?? Scenario<TurnstileApplication>.demo(for: boardFile)
-            try TurnstileSimulation.check(scenario, against: boardFile)
+            let vocabulary = Simulation<App>.vocabulary(for: boardFile)
+            scenario = try script.map { path throws(ScenarioError) in try Scenario<App>.load(path: path, vocabulary: vocabulary) }
+                ?? Scenario<App>.demo(for: boardFile)
+            try Simulation<App>.check(scenario, against: boardFile)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.badInput
         }
-        let reporter: any SimulationReporter<TurnstileApplication> = json
-            ? JSONReporter()
-            : TextReporter(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script.map { $0 == "-" ? "<stdin>" : $0 } ?? "built-in demo"), seed \(seed)")
-        let simulation: TurnstileSimulation
+        let reporter: any SimulationReporter<App> = json
+            ? JSONReporter<App>()
+            : TextReporter<App>(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script.map { $0 == "-" ? "<stdin>" : $0 } ?? "built-in demo"), seed \(seed)")
+        let simulation: Simulation<App>
         do {
-            simulation = try TurnstileSimulation(board: boardFile, seed: seed, breakProbability: breakProbability, reporter: reporter)
+            simulation = try Simulation<App>(board: boardFile, seed: seed, breakProbability: breakProbability, reporter: reporter)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.gpioError
         }
-        let summary: SimulationSummary<TurnstileApplication>
+        let summary: SimulationSummary<App>
         do {
             summary = try simulation.run(scenario, realtime: realtime)
         } catch {
             Terminal.error("the run stopped: \(error)")
-            reporter.finished(SimulationSummary<TurnstileApplication>(
+            reporter.finished(SimulationSummary<App>(
                 state: simulation.controller.state, gauges: simulation.controller.gaugeValues,
                 counters: simulation.controller.counterValues, endTime: simulation.clock.now().duration(since: .zero),
                 failedExpectations: 0))
@@ -79,11 +83,11 @@ struct Simulate: ParsableCommand {
 }
 
 /// Reads a board to simulate, or the built-in one, refusing timings the simulation cannot
-/// honour (see `TurnstileSimulation.checkTimings`); a bad file exits with status 2.
-func loadSimulatedBoard(_ path: String?) throws -> BoardFile {
-    let board = try loadBoard(path)
+/// honour (see `Simulation.checkTimings`); a bad file exits with status 2.
+package func loadSimulatedBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
+    let board = try loadBoard(App.self, path)
     do {
-        try TurnstileSimulation.checkTimings(of: board, file: path ?? "boards/sim.toml")
+        try Simulation<App>.checkTimings(of: board, file: path ?? "boards/sim.toml")
     } catch {
         Terminal.error("\(error)")
         throw ExitStatus.badInput
@@ -92,10 +96,10 @@ func loadSimulatedBoard(_ path: String?) throws -> BoardFile {
 }
 
 /// Reads the board file, or the built-in simulated board; a bad file exits with status 2.
-func loadBoard(_ path: String?) throws -> BoardFile {
-    guard let path else { return BoardFile.defaultSim }
+package func loadBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
+    guard let path else { return Board<App>.builtIn }
     do {
-        return try BoardFile.load(path: path)
+        return try Board<App>.load(path: path)
     } catch {
         Terminal.error("\(error)")
         throw ExitStatus.badInput

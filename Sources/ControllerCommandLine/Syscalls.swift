@@ -9,36 +9,36 @@ import Glibc
 /// kernel, and one place to fail a call from a test. Its commands share it (`run`'s event loop,
 /// `ctl`, `simulate`, `soak`, the terminal output); `errno`, its text and sleeping are
 /// ControllerFSM's (`SystemErrno`, `MonotonicClock.sleep`), which the libraries' layers share.
-enum Syscalls {
+package enum Syscalls {
     /// Waits for `descriptors` until `deadline` (on `CLOCK_MONOTONIC`), or without limit when it
     /// is `nil`; returns how many are ready (0 on timeout), or -1 with `errno` set.
-    static func wait(_ descriptors: UnsafeMutablePointer<pollfd>, count: Int, timeout nanoseconds: Int64?) -> Int32 {
+    package static func wait(_ descriptors: UnsafeMutablePointer<pollfd>, count: Int, timeout nanoseconds: Int64?) -> Int32 {
         guard let nanoseconds else { return clinux_ppoll(descriptors, UInt(count), nil) }
         var timeout = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         return clinux_ppoll(descriptors, UInt(count), &timeout)
     }
 
     /// Makes writes to a closed pipe fail with `EPIPE` instead of killing the process.
-    static func ignoreBrokenPipes() {
+    package static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
     }
 
-    static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
     }
 
     /// Makes standard output line-buffered even into a pipe, so a supervisor sees each record
     /// as it happens.
-    static func lineBufferStandardOutput() {
+    package static func lineBufferStandardOutput() {
         clinux_line_buffer_stdout()
     }
 
     /// A function the process may have been given by a preloaded library (e.g. the allocation
     /// counter the hardware-in-the-loop tests preload), or `nil`.
-    static func preloadedFunction(_ name: String) -> UnsafeMutableRawPointer? {
+    package static func preloadedFunction(_ name: String) -> UnsafeMutableRawPointer? {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)
     }
 
     /// The size of a memory page, in bytes.
-    static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
+    package static var pageSize: Int { Int(sysconf(Int32(_SC_PAGESIZE))) }
 }

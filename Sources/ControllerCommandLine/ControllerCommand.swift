@@ -1,0 +1,86 @@
+import ArgumentParser
+import ControllerDaemon
+import ControllerFSM
+import ControllerHost
+
+/// An application's whole command line — `run`, `simulate`, `check`, `graph`, `lines`, `soak`,
+/// `stats`, `ctl` — read from its declaration. An application's `main.swift` is one line:
+///
+/// ```swift
+/// await ControllerCommand<ParkingBarrier>.main()
+/// ```
+public struct ControllerCommand<App: ControllerApplication>: AsyncParsableCommand {
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: App.daemonName,
+            abstract: App.summary,
+            discussion: ExitStatus.help(App.self),
+            version: ControllerCommandVersion.text,
+            subcommands: ControllerCommandList<App>.all,
+            defaultSubcommand: Simulate<App>.self)
+    }
+
+    public init() {}
+
+    /// ArgumentParser's entry, with two checks around it: a misspelt command is named as such
+    /// (with the default subcommand it would otherwise be read as an argument of `simulate`),
+    /// and output that could not be written fails the run instead of vanishing.
+    public static func main() async {
+        await CommandLineEntry.main(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName)
+    }
+}
+
+/// The runtime's version, which `--version` prints.
+enum ControllerCommandVersion {
+    static let text = "0.1.0"
+}
+
+/// What every application's root command does around ArgumentParser.
+package enum CommandLineEntry {
+    package static func main<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, daemonCommand: String) async {
+        Terminal.program = program
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The daemon takes its stop and reload signals from here on: one that came while it
+        // started (before a line is requested, or just after READY=1) would otherwise end it
+        // by the signal's default action, without the outputs' stop drive.
+        if arguments.first == daemonCommand { _ = SignalTrap.daemon }
+        let commands = Root.configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
+            let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""
+            Terminal.error("unknown command \"\(first)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `\(program) --help`")
+            Syscalls.exit(ExitStatus.usage.rawValue)
+        }
+        await Root.main(arguments)
+        let code = Syscalls.flushStandardOutput()
+        if code != 0 {
+            Terminal.error("cannot write standard output: \(SystemErrno.describe(code))")
+            Syscalls.exit(ExitStatus.outputFailed.rawValue)
+        }
+    }
+}
+
+/// The exit statuses every command shares.
+package enum ExitStatus {
+    package static let expectationFailed = ExitCode(1)
+    package static let refused = ExitCode(1)
+    package static let badInput = ExitCode(2)
+    package static let gpioError = ExitCode(3)
+    package static let storeError = ExitCode(4)
+    package static let usage = ExitCode(64)
+    package static let outputFailed = ExitCode(74)
+
+    /// The statuses, for `--help` (the root command's and the subcommands').
+    package static func help<App: ControllerApplication>(_: App.Type) -> String {
+        """
+        Exit status:
+          0   every `expect` held (simulate), or the files are valid (check)
+          1   an `expect` failed; each failure is reported on standard error (simulate), or
+              \(App.daemonName) refused the request or could not be reached (ctl)
+          2   a malformed scenario or board file, refused before anything ran
+          3   a GPIO error stopped the run (the counters so far are reported)
+          4   the count database cannot be used (missing, damaged, permissions)
+          64  a bad command line: an unknown command or option, or an invalid value
+          74  standard output could not be written (a full disk, a closed pipe)
+        """
+    }
+}

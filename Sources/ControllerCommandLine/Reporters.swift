@@ -1,0 +1,125 @@
+import ControllerFSM
+import ControllerHost
+import ControllerSimulation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--json`: one object per line on standard output, as DESIGN.md's simulation contract gives,
+/// the same shape for every application (the summary carries the state, every gauge and every
+/// counter).
+package final class JSONReporter<App: ControllerApplication>: SimulationReporter {
+    package init() {}
+
+    package func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
+        print(#"{"type":"output","t":\#(seconds(time)),"line":"\#(name.rawValue)","value":\#(value ? 1 : 0)}"#)
+    }
+
+    package func dispatched(_ record: DispatchRecord<App.State, App.Event>) {
+        if record.outcome == .ignored {
+            print(#"{"type":"ignored","t":\#(seconds(record.time)),"state":"\#(record.from.name)","event":"\#(record.event.name)"}"#)
+        } else {
+            print(#"{"type":"transition","t":\#(seconds(record.time)),"from":"\#(record.from.name)","event":"\#(record.event.name)","to":"\#(record.to.name)"}"#)
+        }
+    }
+
+    package func expectationFailed(_ failure: ExpectationFailure) {
+        Terminal.writeError("\(failure)\n")
+    }
+
+    package func finished(_ summary: SimulationSummary<App>) {
+        let gauges = summary.namedGauges.map { #","\#($0.name)":\#($0.value)"# }.joined()
+        let counters = summary.namedCounters.map { #""\#($0.name)":\#($0.value)"# }.joined(separator: ",")
+        print(#"{"type":"summary","state":"\#(summary.state.name)"\#(gauges),"counters":{\#(counters)}}"#)
+    }
+
+    private func seconds(_ time: MachineInstant) -> String {
+        time.duration(since: .zero).secondsText
+    }
+}
+
+/// The readable trace: one line per transition, ignored event and output change, then a summary.
+package final class TextReporter<App: ControllerApplication>: SimulationReporter {
+    /// Counters per line of the summary: a line of a terminal's width.
+    static var countersPerLine: Int { 5 }
+
+    private let style: Style
+    /// For what goes to standard error, which may be redirected when standard output is not.
+    private let errorStyle = Style(enabled: Terminal.wantsColor(on: STDERR_FILENO))
+    /// Columns for an output's name and an event's name: the longest and a space.
+    private let outputWidth = (App.outputs.map(\.role.rawValue.count).max() ?? 0) + 1
+    private let eventWidth = (App.Event.allCases.map(\.name.count).max() ?? 0) + 1
+
+    package init(colors: Bool, command: String = "simulate", header: String) {
+        style = Style(enabled: colors)
+        print(style.bold("\(App.daemonName) \(command)") + style.dim(" — \(header)"))
+    }
+
+    package func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
+        let meaning = App.outputIndex(named: name).flatMap { App.outputs[$0].meaning }.map { "  (\($0.callsLevel(value)))" } ?? ""
+        print("\(stamp(time))  " + style.dim("\(pad(name.rawValue, outputWidth)) = \(value ? 1 : 0)\(meaning)"))
+    }
+
+    package func dispatched(_ record: DispatchRecord<App.State, App.Event>) {
+        let event = pad(record.event.name, eventWidth)
+        switch record.outcome {
+        case .transitioned:
+            print("\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)"))
+        case .handledInternally:
+            print("\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal)")
+        case .ignored:
+            print("\(stamp(record.time))  \(event)" + style.yellow("ignored in \(record.from.name)"))
+        }
+    }
+
+    package func expectationFailed(_ failure: ExpectationFailure) {
+        Terminal.writeError(errorStyle.red("expect failed: ") + "\(failure)\n")
+    }
+
+    package func finished(_ summary: SimulationSummary<App>) {
+        print("")
+        let gauges = summary.namedGauges.map { ", \($0.name) \($0.value)" }.joined()
+        print(style.bold("after \(summary.endTime.secondsText) s: ") + "state \(style.cyan(summary.state.name))\(gauges)")
+        let counters = summary.namedCounters.map { "\($0.name) \($0.value)" }
+        for start in stride(from: 0, to: counters.count, by: Self.countersPerLine) {
+            print("  " + counters[start..<Swift.min(start + Self.countersPerLine, counters.count)].joined(separator: ", "))
+        }
+        let value = summary.value(named:)
+        for balance in App.runBalances {
+            print("  \(balance.name): \(balance.valuesFirst(value)) " + (balance.holds(value) ? style.green("✓") : style.red("✗")))
+        }
+        if summary.failedExpectations > 0 {
+            print(style.red("\(summary.failedExpectations) expect(s) failed"))
+        } else if summary.checkedExpectations > 0 {
+            print(style.green("every expect held"))
+        }
+    }
+
+    private func stamp(_ time: MachineInstant) -> String {
+        let millis = time.nanoseconds / 1_000_000
+        let text = "\(millis / 1000).\(String(repeating: "0", count: 3 - String(millis % 1000).count))\(millis % 1000) s"
+        return style.dim(String(repeating: " ", count: Swift.max(0, 9 - text.count)) + text)
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: Swift.max(1, width - text.count))
+    }
+}
+
+/// Reports nothing: soak runs only count.
+package final class QuietReporter<App: ControllerApplication>: SimulationReporter {
+    package init() {}
+    package func output(_ name: RoleName, value: Bool, at time: MachineInstant) {}
+    package func dispatched(_ record: DispatchRecord<App.State, App.Event>) {}
+    package func expectationFailed(_ failure: ExpectationFailure) {}
+    package func finished(_ summary: SimulationSummary<App>) {}
+}
+
+extension SimulationSummary {
+    /// A counter's or a gauge's value by name, 0 for a name it does not hold.
+    package func value(named name: String) -> Int {
+        if let counter = namedCounters.first(where: { $0.name == name }) { return counter.value }
+        return namedGauges.first(where: { $0.name == name })?.value ?? 0
+    }
+}
