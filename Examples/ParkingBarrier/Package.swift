@@ -7,6 +7,7 @@ let package = Package(
     name: "ParkingBarrier",
     products: [
         .library(name: "ParkingBarrier", targets: ["ParkingBarrier"]),
+        .executable(name: "barrierd", targets: ["barrierd"]),
     ],
     dependencies: [
         // The runtime, by path. Named, because a path dependency's identity is otherwise its
@@ -24,6 +25,14 @@ let package = Package(
             ],
             // boards/sim.toml, compiled in (a link, so the board has one source).
             resources: [.embedInCode("Resources/sim.toml")]
+        ),
+        // The barrier's daemon and tools: the runtime's command line, read from the declaration.
+        .executableTarget(
+            name: "barrierd",
+            dependencies: [
+                "ParkingBarrier",
+                .product(name: "ControllerCommandLine", package: "ControllerFSM"),
+            ]
         ),
         .testTarget(
             name: "ParkingBarrierTests",

@@ -7,7 +7,7 @@ import ControllerHost
 /// `stats`, `ctl` — read from its declaration. An application's `main.swift` is one line:
 ///
 /// ```swift
-/// await ControllerCommand<ParkingBarrier>.main()
+/// await ControllerCommand<ParkingBarrier>.runCommandLine()
 /// ```
 public struct ControllerCommand<App: ControllerApplication>: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
@@ -22,10 +22,12 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
 
     public init() {}
 
-    /// ArgumentParser's entry, with two checks around it: a misspelt command is named as such
-    /// (with the default subcommand it would otherwise be read as an argument of `simulate`),
-    /// and output that could not be written fails the run instead of vanishing.
-    public static func main() async {
+    /// Parses the process's arguments and runs the command they name: ArgumentParser's entry,
+    /// with two checks around it — a misspelt command is named as such (with the default
+    /// subcommand it would otherwise be read as an argument of `simulate`), and output that
+    /// could not be written fails the run instead of vanishing. (Named apart from
+    /// ArgumentParser's own `main()`, which top-level code would pick without these checks.)
+    public static func runCommandLine() async {
         await CommandLineEntry.main(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName)
     }
 }

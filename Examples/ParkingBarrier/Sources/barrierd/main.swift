@@ -1,0 +1,4 @@
+import ControllerCommandLine
+import ParkingBarrier
+
+await ControllerCommand<ParkingBarrier>.runCommandLine()
