@@ -41,7 +41,8 @@ public protocol ControllerApplication: Sendable {
     /// on real GPIO or simulated.").
     static var summary: String { get }
     /// The simulated board `simulate`, `soak` and `check` use when given no `--board`: every role
-    /// wired, the default timings.
+    /// wired, the default timings. By default, one made from the declaration
+    /// (``BuiltInBoard/wiringEveryRole(of:)``).
     static var builtInBoard: BuiltInBoard { get }
     /// The machine, compiled once.
     static var table: TransitionTable<State, Event, Context> { get }
@@ -56,6 +57,10 @@ public protocol ControllerApplication: Sendable {
     /// already running keep their deadlines.
     static func apply(_ settings: Settings, to context: inout Context)
 
+    /// The output whose writes the daemon times from the event that caused them: the edge-to-
+    /// write latency in `/metrics` and the run's stop record (the turnstile's lock). The first
+    /// output by default.
+    static var latencyOutput: RoleName? { get }
     /// The input roles, in the order boards list them and the host requests them.
     static var inputs: [InputDeclaration<Self>] { get }
     /// The output roles, in the order the host writes them after each step.
@@ -98,8 +103,10 @@ public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
 
 extension ControllerApplication {
     public static var queueCapacity: Int { 8 }
+    public static var latencyOutput: RoleName? { outputs.first?.role }
     public static var daemonName: String { name + "d" }
     public static var summary: String { "The \(name) controller, on real GPIO or simulated." }
+    public static var builtInBoard: BuiltInBoard { .wiringEveryRole(of: Self.self) }
     public static var gauges: [GaugeDeclaration<Self>] { [] }
     public static var stateCounts: [StateCount<Self>] { [] }
     public static var durableInvariants: [DurableInvariant] { [] }
@@ -160,5 +167,17 @@ public struct BuiltInBoard: Sendable {
     public init(text: String, file: String = "boards/sim.toml (built in)") {
         self.text = text
         self.file = file
+    }
+
+    /// A simulated board wiring every input, then every output, to consecutive lines from 0,
+    /// active high, with the default debounce, pulses and section: what an application without a
+    /// board file of its own simulates on.
+    public static func wiringEveryRole<App: ControllerApplication>(of _: App.Type) -> BuiltInBoard {
+        var lines = ["[board]", "name = \"sim\"", "backend = \"sim\"", "chip = \"\(App.name)-sim\""]
+        let roles = App.inputs.map { ("inputs", $0.role) } + App.outputs.map { ("outputs", $0.role) }
+        for (offset, (table, role)) in roles.enumerated() {
+            lines += ["", "[\(table).\(role.rawValue)]", "line = \(offset)"]
+        }
+        return BuiltInBoard(text: lines.joined(separator: "\n") + "\n", file: "the built-in simulated board of \(App.daemonName)")
     }
 }

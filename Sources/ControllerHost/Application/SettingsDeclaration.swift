@@ -86,3 +86,14 @@ public struct SettingKey<App: ControllerApplication>: Sendable {
         return changed
     }
 }
+
+extension SettingKey {
+    /// The key's value in `settings` as logs write it: `5 s` for a duration, the word for a
+    /// choice.
+    public func text(in settings: App.Settings) -> String {
+        switch kind {
+        case .duration(let path): "\(settings[keyPath: path.keyPath].secondsText) s"
+        case .choice(let read, _): read(settings)
+        }
+    }
+}

@@ -1,37 +1,38 @@
 import ControllerDaemon
 import Logging
 import ControllerHost
-import Turnstile
+import Turnstile // INTERIM: DaemonCommand
 
-/// What SIGHUP does to the turnstile: reads the board file again and, when only its
-/// `[turnstile]` timings and fail mode changed, hands them to the event loop; a board whose
-/// lines changed is refused (that needs a restart) and the running configuration stays.
-struct BoardReload: Sendable {
+/// What SIGHUP does: reads the board file again and, when only its application section (the
+/// turnstile's `[turnstile]` timings and fail mode) changed, hands it to the event loop; a board
+/// whose lines changed is refused (that needs a restart) and the running configuration stays.
+struct BoardReload<App: ControllerApplication>: Sendable {
     let boardPath: String
-    let running: BoardFile
+    let running: Board<App>
     let inbox: CommandInbox
     let logger: Logger
 
     func callAsFunction() {
-        let board: BoardFile
+        let board: Board<App>
         do {
-            board = try BoardFile.load(path: boardPath)
+            board = try Board<App>.load(path: boardPath)
         } catch {
             logger.warning("SIGHUP: \(error); the running configuration stays")
             return
         }
         guard let difference = running.wiringDifference(from: board) else {
-            inbox.post(.retime(board.turnstile))
-            logger.notice("SIGHUP: \(boardPath) read again: relock_timeout \(board.turnstile.relockTimeout.secondsText) s, repair_period \(board.turnstile.repairPeriod.secondsText) s, jam_timeout \(board.turnstile.jamTimeout.secondsText) s, alarm_pulse \(board.turnstile.alarmPulse.secondsText) s, fail_mode \(board.turnstile.failMode.rawValue)")
+            inbox.post(.retime(board.settings as! TurnstileSettings)) // INTERIM
+            let settings = App.settings.keys.map { "\($0.name) \($0.text(in: board.settings))" }
+            logger.notice("SIGHUP: \(boardPath) read again: \(settings.joined(separator: ", "))")
             return
         }
-        logger.warning("SIGHUP: \(boardPath) refused: \(difference) changed, which needs a restart (systemctl restart turnstiled); the running configuration stays")
+        logger.warning("SIGHUP: \(boardPath) refused: \(difference) changed, which needs a restart (systemctl restart \(App.daemonName)); the running configuration stays")
     }
 }
 
-extension BoardFile {
-    /// What differs between two boards beyond their `[turnstile]` timings, if anything.
-    func wiringDifference(from other: BoardFile) -> String? {
+extension Board {
+    /// What differs between two boards beyond their application section, if anything.
+    func wiringDifference(from other: Board) -> String? {
         if chip != other.chip { return "the chip" }
         if backend != other.backend { return "the backend" }
         if consumer != other.consumer { return "the consumer" }

@@ -2,7 +2,7 @@ import ControllerFSM
 import Foundation
 import ServiceLifecycle
 import ControllerHost
-import Turnstile
+import Turnstile // INTERIM
 import ControllerDaemon
 
 /// The event loop as a service of the daemon's group: it runs on a thread of its own (the loop
@@ -18,7 +18,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     static var failModeHold: Duration { .milliseconds(50) }
 
     private let loop: EventLoop<Source>
-    private let controller: TurnstileController<Source.Chip>
+    private let controller: Controller<Source.App, Source.Chip>
     private let source: Source
     private let inbox: CommandInbox
     private let lifecycle: LifecycleHolder
@@ -40,7 +40,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
 
     /// `stopAt`: when a script ends and the daemon should stop by itself (`--stop-at-end`).
     init(
-        controller: TurnstileController<Source.Chip>, source: Source, parts: DaemonParts, stopAt: MachineInstant?,
+        controller: Controller<Source.App, Source.Chip>, source: Source, parts: DaemonParts, stopAt: MachineInstant?,
         announceReady: @escaping () -> Void, reportUnplayed: @escaping (String) -> Void
     ) {
         loop = EventLoop(
@@ -78,7 +78,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         lifecycle.send(.stopRequested)
         let now = source.now()
         stopInstant = now
-        controller.driveFailMode(at: now)
+        controller.driveStopLevels(at: now)
         if let unplayed = Self.unplayed(commands: inbox.takeLeftovers(), pulses: source.unstartedPulses(at: now)) {
             reportUnplayed(unplayed)
         }
@@ -88,7 +88,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     }
 
     /// What was accepted and will not be played, in words; nil when nothing.
-    static func unplayed(commands: [DaemonCommand], pulses: [(role: InputRole, count: Int)]) -> String? {
+    static func unplayed(commands: [DaemonCommand], pulses: [(role: RoleName, count: Int)]) -> String? {
         var parts = pulses.map { "\($0.count) pulse(s) on the \($0.role.rawValue) line" }
         for command in commands {
             switch command {

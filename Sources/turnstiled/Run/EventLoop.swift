@@ -1,7 +1,7 @@
 import ControllerCommandLine
 import ControllerFSM
 import ControllerHost
-import Turnstile
+import Turnstile // INTERIM: DaemonCommand is the turnstile's until it is generic
 import ControllerDaemon
 
 #if canImport(Glibc)
@@ -25,7 +25,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     /// How often a lost chip is looked for again.
     static var reopenInterval: Duration { .seconds(1) }
 
-    private let controller: TurnstileController<Source.Chip>
+    private let controller: Controller<Source.App, Source.Chip>
     private let source: Source
     private let inbox: CommandInbox
     private let status: StatusHub
@@ -42,7 +42,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let stopAt: MachineInstant?
 
     init(
-        controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub,
+        controller: Controller<Source.App, Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub,
         lifecycle: LifecycleHolder, notifier: SystemdNotifier, warnings: DaemonWarnings, stopAt: MachineInstant?
     ) {
         self.controller = controller
@@ -102,7 +102,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return .stopped
             }
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
-            status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+            status.publishLoop(state: controller.state as! TurnstileState, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
         }
     }
 
@@ -128,10 +128,10 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 // A script's steps due by now come first, as their times say (and its expects
                 // then see only what happened before them).
                 try source.advance(to: now, controller: controller)
-                switch try controller.send(event, at: now) {
+                switch try controller.send(event as! Source.App.Event, at: now) { // INTERIM
                 case .dispatched: break
                 case .heldByLine(let role):
-                    warnings.refused("\(event.name) by command: the \(role.rawValue) line is still active, and a command cannot end what the line signals; the turnstile stays in emergency until the line goes inactive")
+                    warnings.refused("\(event.name) by command: the \(role.rawValue) line is still active, and a command cannot end what the line signals; the \(Source.App.name) stays in \(controller.state.name) until the line goes inactive")
                 case .alreadyInEffect:
                     warnings.refused("\(event.name) by command: already in effect, nothing changed")
                 }
@@ -139,7 +139,8 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return lose(error, at: now)
             }
         case .pulse(let role):
-            switch source.pulse(role, at: now) {
+            // INTERIM: the index comes with the command once it is generic.
+            switch Source.App.inputIndex(named: role.name).map({ source.pulse(input: $0, at: now) }) ?? .notDrivable {
             case .scheduled: break
             case .notDrivable: warnings.refused("pulse \(role.rawValue): this board cannot drive that line")
             case .lineQueueFull:
@@ -149,7 +150,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             // What came before the reload is taken with the old timings, as a replay of the
             // recording takes it (a `set` line handles everything up to its time first).
             if !chipLost, let error = turn(at: now) { return error }
-            controller.retime(settings, at: now)
+            controller.retime(settings as! Source.App.Settings, at: now) // INTERIM
         }
         return nil
     }

@@ -2,12 +2,12 @@ import ControllerFSM
 import ControllerFSMGpiod
 import ControllerFSMSim
 import ControllerHost
-import Turnstile
 import ControllerSimulation
 
 /// What the event loop needs from the world beyond the controller: the time on the controller's
 /// timeline, and — for a simulated board — the devices that drive the input lines.
-protocol EventSource<Chip>: SendableMetatype {
+protocol EventSource<App, Chip>: SendableMetatype {
+    associatedtype App: ControllerApplication
     associatedtype Chip: GPIOChip
     /// Now, on the timeline of the controller's edge timestamps.
     func now() -> MachineInstant
@@ -16,12 +16,14 @@ protocol EventSource<Chip>: SendableMetatype {
     /// When the source next acts by itself (a simulated edge, a script step); nil for hardware.
     var nextDeadline: MachineInstant? { get }
     /// Makes what the source has due by `now` happen, before the controller looks.
-    func advance(to now: MachineInstant, controller: TurnstileController<Chip>) throws(GPIOError)
-    /// Drives a pulse on `role`'s simulated line, as its device would (or as soon as the line is
-    /// free of the pulses before it).
-    func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome
+    func advance(to now: MachineInstant, controller: Controller<App, Chip>) throws(GPIOError)
+    /// Drives a pulse on the simulated line of input `index` (in ``ControllerApplication/inputs``),
+    /// as its device would (or as soon as the line is free of the pulses before it).
+    func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome
+    /// Sets the simulated line of level input `index` active or inactive.
+    func setLevel(input index: Int, active: Bool, at now: MachineInstant) -> PulseOutcome
     /// The accepted pulses that had not started by `now`, by line: what a stop then drops.
-    func unstartedPulses(at now: MachineInstant) -> [(role: InputRole, count: Int)]
+    func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)]
     /// The chip again after it was lost, or nil while it is still gone.
     func reopen() -> Chip?
     /// The script's `expect` lines so far (none on hardware): read after the loop stopped.
@@ -40,41 +42,44 @@ struct ScriptExpectations {
 /// What became of a `ctl pulse` the event loop took.
 enum PulseOutcome {
     case scheduled
-    /// Hardware, or a role that is no pulse (the emergency input is a level).
+    /// Hardware, or a line the board does not wire, or a role of the other kind (the
+    /// emergency input is a level, not a pulse).
     case notDrivable
     /// ``PendingPulses/capacityPerLine`` pulses already wait on the line.
     case lineQueueFull
 }
 
 /// Real lines: the kernel stamps edges with CLOCK_MONOTONIC, which is the loop's clock too.
-struct GpiodSource: EventSource {
+struct GpiodSource<App: ControllerApplication>: EventSource {
     let selector: GPIOChipSelector
     let clock = MonotonicClock()
 
     func now() -> MachineInstant { clock.now() }
     func startInstant() -> MachineInstant { clock.now() }
     var nextDeadline: MachineInstant? { nil }
-    func advance(to now: MachineInstant, controller: TurnstileController<GpiodChip>) throws(GPIOError) {}
-    func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome { .notDrivable }
-    func unstartedPulses(at now: MachineInstant) -> [(role: InputRole, count: Int)] { [] }
+    func advance(to now: MachineInstant, controller: Controller<App, GpiodChip>) throws(GPIOError) {}
+    func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+    func setLevel(input index: Int, active: Bool, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+    func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)] { [] }
     func reopen() -> GpiodChip? { try? GpiodChip.open(selector) }
     var expectations: ScriptExpectations { ScriptExpectations() }
 }
 
 /// A simulated board in real time: the chip's virtual clock follows the wall clock from the
 /// start, inputs come from a scenario (`--script`) and from `ctl pulse`.
-final class SimSource: EventSource {
+final class SimSource<App: ControllerApplication>: EventSource {
     let chip: SimChip
-    let board: BoardFile
+    let board: Board<App>
     private let inputOffsets: [RoleName: GPIOLineOffset]
     private let clock = MonotonicClock()
     private let origin: MachineInstant
     /// The script's steps but `end` (inputs and expects), in time order, and the next one.
-    private let steps: [ScenarioStep<TurnstileApplication>]
+    private let steps: [ScenarioStep<App>]
     private var nextStep = 0
     private let scriptFile: String
-    /// `0 emergency on`: the world before the controller starts (as `simulate` plays it).
-    private let startsInAlarm: Bool
+    /// `0 emergency on` (any level set active at 0): the world before the controller starts,
+    /// as `simulate` plays it.
+    private let initialLevels: [RoleName]
     /// `expect` lines checked so far, and those that failed (room for all of them reserved
     /// here: the loop's thread must not allocate).
     private var checkedExpectations = 0
@@ -86,21 +91,36 @@ final class SimSource: EventSource {
     }
     /// When the script ends (its `end`, or its last step): the daemon stops there if asked to.
     let scriptEnd: MachineInstant?
-    /// When each line is free for a new pulse: a `ctl pulse` on a busy line waits its turn
-    /// rather than merging into the pulse in progress (a coin must never vanish). Every role
-    /// has its entry from the start: a dictionary that grows on the loop's thread allocates.
-    private var lineFreeAt = Dictionary(uniqueKeysWithValues: InputRole.allCases.map { ($0, MachineInstant.zero) })
-    /// The `ctl pulse`s each line has waiting, so a stop can name the ones it drops.
-    private var waiting = Dictionary(uniqueKeysWithValues: InputRole.allCases.map { ($0, PendingPulses()) })
+    /// When each input's line is free for a new pulse, by its index in the declaration: a
+    /// `ctl pulse` on a busy line waits its turn rather than merging into the pulse in progress
+    /// (a coin must never vanish). Sized from the start: an array that grows on the loop's
+    /// thread allocates.
+    private var lineFreeAt = [MachineInstant](repeating: .zero, count: App.inputs.count)
+    /// The `ctl pulse`s each line has waiting, so a stop can name the ones it drops. One made
+    /// per line (not one repeated): repeated, they would share a buffer until the loop's first
+    /// pulse on a line copied it.
+    private var waiting = App.inputs.map { _ in PendingPulses() }
+    /// Each input's line on the chip, by index; nil where the board does not wire it.
+    private let lines: [GPIOLineOffset?]
+    /// Each input's simulated pulse width, by index; nil for a level.
+    private let pulseWidths: [Duration?]
 
-    init(board: BoardFile, chip: SimChip, inputOffsets: [RoleName: GPIOLineOffset], script: Scenario<TurnstileApplication>?) {
+    init(board: Board<App>, chip: SimChip, inputOffsets: [RoleName: GPIOLineOffset], script: Scenario<App>?) {
         self.board = board
         self.chip = chip
         self.inputOffsets = inputOffsets
+        lines = App.inputs.map { inputOffsets[$0.role] }
+        pulseWidths = App.inputs.map { board.simulatedPulseWidth($0.role) }
         origin = clock.now()
-        let initial = { (step: ScenarioStep<TurnstileApplication>) in step.time == .zero && step.action == .emergency(on: true) }
+        let initial = { (step: ScenarioStep<App>) -> Bool in
+            guard step.time == .zero, case .level(_, on: true) = step.action else { return false }
+            return true
+        }
         let all = script?.steps ?? []
-        startsInAlarm = all.contains(where: initial)
+        initialLevels = all.compactMap { step in
+            guard initial(step), case .level(let role, _) = step.action else { return nil }
+            return role
+        }
         steps = all.filter { !initial($0) && $0.action != .end }
         scriptFile = script?.file ?? ""
         expectationCount = steps.count { $0.action.isExpectation }
@@ -116,7 +136,9 @@ final class SimSource: EventSource {
 
     /// The world before the controller starts: `0 emergency on` finds the line already active.
     func applyInitialLevels() {
-        if startsInAlarm { chip.scheduleLevel(line: inputOffsets[.emergency]!, at: .zero, active: true) }
+        for role in initialLevels {
+            if let line = inputOffsets[role] { chip.scheduleLevel(line: line, at: .zero, active: true) }
+        }
         chip.advance(to: .zero)
     }
 
@@ -131,7 +153,7 @@ final class SimSource: EventSource {
 
     /// Plays the script's steps due by `now`, each instant as `simulate` plays it: its
     /// `expect`s first, checked against everything strictly before it, then its inputs.
-    func advance(to now: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
+    func advance(to now: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
         while nextStep < steps.count, MachineInstant.zero + steps[nextStep].time <= now {
             let time = MachineInstant.zero + steps[nextStep].time
             var group = nextStep
@@ -142,7 +164,7 @@ final class SimSource: EventSource {
                 try controller.process(now: before)
                 for step in steps[nextStep..<group] where step.action.isExpectation {
                     checkedExpectations += 1
-                    if let failure = TurnstileSimulation.evaluate(step, file: scriptFile, on: controller) {
+                    if let failure = Simulation<App>.evaluate(step, file: scriptFile, on: controller) {
                         failedExpectations.append(failure)
                     }
                 }
@@ -157,44 +179,50 @@ final class SimSource: EventSource {
         chip.advance(to: now)
     }
 
-    func pulse(_ role: InputRole, at now: MachineInstant) -> PulseOutcome {
-        // The emergency input is a level, not a pulse: `ctl emergency on|off`.
-        guard let line = inputOffsets[role.name], let width = board.simulatedPulseWidth(role) else { return .notDrivable }
-        waiting[role]!.removeStarted(by: now)
-        guard waiting[role]!.append(Swift.max(now, lineFreeAt[role, default: .zero])) else { return .lineQueueFull }
-        schedulePulse(role, line: line, at: now, width: width)
+    func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome {
+        // A level is set, not pulsed: `ctl` sends `set` (or the condition's command) for it.
+        guard let line = lines[index], let width = pulseWidths[index] else { return .notDrivable }
+        waiting[index].removeStarted(by: now)
+        guard waiting[index].append(Swift.max(now, lineFreeAt[index])) else { return .lineQueueFull }
+        schedulePulse(input: index, line: line, at: now, width: width)
         return .scheduled
     }
 
-    func unstartedPulses(at now: MachineInstant) -> [(role: InputRole, count: Int)] {
-        InputRole.allCases.compactMap { role in
-            waiting[role]!.removeStarted(by: now)
-            let count = waiting[role]!.count
-            return count > 0 ? (role, count) : nil
+    func setLevel(input index: Int, active: Bool, at now: MachineInstant) -> PulseOutcome {
+        guard let line = lines[index], pulseWidths[index] == nil else { return .notDrivable }
+        chip.scheduleLevel(line: line, at: Swift.max(now, lineFreeAt[index]), active: active)
+        return .scheduled
+    }
+
+    func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)] {
+        App.inputs.indices.compactMap { index in
+            waiting[index].removeStarted(by: now)
+            let count = waiting[index].count
+            return count > 0 ? (App.inputs[index].role, count) : nil
         }
     }
 
-    /// A pulse on `role`'s line at `time`, or when the one in progress there has ended and been
-    /// debounced: two pulses on one line never merge into one (a coin must never vanish),
-    /// whether they come from the script, `ctl pulse` or both.
-    private func schedulePulse(_ role: InputRole, line: GPIOLineOffset, at time: MachineInstant, width: Duration) {
-        let start = Swift.max(time, lineFreeAt[role, default: .zero])
+    /// A pulse on input `index`'s line at `time`, or when the one in progress there has ended
+    /// and been debounced: two pulses on one line never merge into one (a coin must never
+    /// vanish), whether they come from the script, `ctl pulse` or both.
+    private func schedulePulse(input index: Int, line: GPIOLineOffset, at time: MachineInstant, width: Duration) {
+        let start = Swift.max(time, lineFreeAt[index])
         chip.schedulePulse(line: line, at: start, width: width, bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
-        lineFreeAt[role] = start + board.lineHold(role, width: width)
+        lineFreeAt[index] = start + board.lineHold(App.inputs[index].role, width: width)
     }
 
     func reopen() -> SimChip? { chip.isGone ? nil : chip }
 
-    private func perform(_ action: ScenarioAction<TurnstileApplication>, at time: MachineInstant, controller: TurnstileController<SimChip>) throws(GPIOError) {
+    private func perform(_ action: ScenarioAction<App>, at time: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
         switch action {
         case .pulse(let role, let width):
-            guard let width = width ?? board.simulatedPulseWidth(role), let line = inputOffsets[role] else { break }
-            schedulePulse(InputRole(rawValue: role.rawValue)!, line: line, at: time, width: width)
+            guard let index = App.inputIndex(named: role), let width = width ?? pulseWidths[index], let line = lines[index] else { break }
+            schedulePulse(input: index, line: line, at: time, width: width)
         case .level(let role, let on): chip.scheduleLevel(line: inputOffsets[role]!, at: time, active: on)
         case .command(let event): try controller.send(event, at: time)
         case .set(let key, let value):
             // The controller has handled everything up to `time` (advance(to:) above).
-            guard let key = TurnstileApplication.settings.key(named: key) else { break }
+            guard let key = App.settings.key(named: key) else { break }
             controller.retime(key.setting(value, in: controller.settings), at: time)
         default: break
         }

@@ -2,13 +2,12 @@ import ControllerCommandLine
 import ControllerFSM
 import Logging
 import ControllerHost
-import Turnstile
 import ControllerSimulation
 
 /// Under systemd (`$JOURNAL_STREAM` set): one swift-log line per transition and per output
 /// change, so the journal holds the story with its own timestamps and priorities; the summary
 /// at exit is one line too. Fed by the reporting thread, never the event loop.
-final class JournalReporter: SimulationReporter {
+final class JournalReporter<App: ControllerApplication>: SimulationReporter {
     private let logger: Logger
 
     init(logger: Logger) {
@@ -16,11 +15,10 @@ final class JournalReporter: SimulationReporter {
     }
 
     func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
-        let role = OutputRole(name)
-        logger.info("\(role.rawValue) = \(value ? 1 : 0)")
+        logger.info("\(name.rawValue) = \(value ? 1 : 0)")
     }
 
-    func dispatched(_ record: DispatchRecord<TurnstileState, TurnstileEvent>) {
+    func dispatched(_ record: DispatchRecord<App.State, App.Event>) {
         switch record.outcome {
         case .ignored: logger.notice("ignored \(record.event.name) in \(record.from.name)")
         case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)")
@@ -30,8 +28,9 @@ final class JournalReporter: SimulationReporter {
 
     func expectationFailed(_ failure: ExpectationFailure) {}
 
-    func finished(_ summary: SimulationSummary<TurnstileApplication>) {
-        let counters = summary.counters.all.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        logger.info("state \(summary.state.name), credit \(summary.credit); this run: \(counters)")
+    func finished(_ summary: SimulationSummary<App>) {
+        let counters = summary.namedCounters.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
+        let gauges = summary.namedGauges.map { ", \($0.name) \($0.value)" }.joined()
+        logger.info("state \(summary.state.name)\(gauges); this run: \(counters)")
     }
 }

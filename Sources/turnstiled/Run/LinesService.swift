@@ -4,28 +4,27 @@ import ControllerFSM
 import ControllerSimulation
 import ServiceLifecycle
 import ControllerHost
-import Turnstile
 
 /// The controller's hold on the board's lines, as a service of the daemon's group. The lines are
 /// requested and self-tested at start-up, before the group runs (a failure exits with its
 /// status and nothing else starts); they are released last of the drain — after the fail-mode
 /// hold, with every count durable and the control socket closed — which ends the lifecycle in
 /// `stopped`.
-final class LinesService<Chip: GPIOChip>: Service, @unchecked Sendable {
+final class LinesService<App: ControllerApplication, Chip: GPIOChip>: Service, @unchecked Sendable {
     // Safety: the controller is touched by the start-up, then by the event loop's thread, then
     // (after the loop stopped) by the drain; never by two at once.
-    let controller: TurnstileController<Chip>
+    let controller: Controller<App, Chip>
     private let lifecycle: LifecycleHolder
 
     /// Requests every line (the outputs first, at their start-up levels), then runs
     /// `afterRequest` (the lines' log). A failure is said on standard error and exits 3.
     init(
-        chip: Chip, board: BoardFile, rings: ControllerRings<Chip>, completionClock: any MachineClock,
-        lifecycle: LifecycleHolder, afterRequest: (TurnstileController<Chip>) throws -> Void
+        chip: Chip, board: Board<App>, rings: ControllerRings<App, Chip>, completionClock: any MachineClock,
+        lifecycle: LifecycleHolder, afterRequest: (Controller<App, Chip>) throws -> Void
     ) throws {
         self.lifecycle = lifecycle
         do {
-            controller = try TurnstileController(
+            controller = try Controller(
                 chip: chip, board: board, trace: rings.trace, outputLog: rings.outputLog, ledger: rings.ledger,
                 inputLog: rings.inputLog, completionClock: completionClock)
             controller.reportWatermark = rings.watermark
@@ -42,16 +41,22 @@ final class LinesService<Chip: GPIOChip>: Service, @unchecked Sendable {
     /// source's time 0 — every line requested (in `init`), the relay held locked by the request
     /// itself, and every input read. Returns that time 0. A failure is said on standard error,
     /// stops the controller and exits 3.
-    func selfTest<Source: EventSource>(source: Source, chipText: String, printer: any SimulationReporter<TurnstileApplication>) throws -> MachineInstant
-    where Source.Chip == Chip {
-        for role in OutputRole.allCases {
-            if let level = controller.output(role.name) { printer.output(role.name, value: level, at: .zero) }
+    func selfTest<Source: EventSource>(source: Source, chipText: String, printer: any SimulationReporter<App>) throws -> MachineInstant
+    where Source.Chip == Chip, Source.App == App {
+        let outputs = App.outputs
+        for output in outputs {
+            if let level = controller.output(output.role) { printer.output(output.role, value: level, at: .zero) }
         }
         let origin = source.startInstant()
         do {
             try controller.start(at: origin)
-            guard controller.output(.lock) == true || controller.state == .emergency else {
-                throw GPIOError.invalidRequest(chip: chipText, line: nil, reason: "the lock did not start locked")
+            // Each required output the machine wants at its start-up level must have it: the
+            // request itself set it (the turnstile's lock held, unless a fire alarm was read).
+            for output in outputs where output.isRequired {
+                let wanted = output.level(controller.state, controller.context)
+                guard wanted != output.initialLevel || controller.output(output.role) == output.initialLevel else {
+                    throw GPIOError.invalidRequest(chip: chipText, line: nil, reason: "the \(output.role) output did not start at \(output.initialLevel ? 1 : 0)")
+                }
             }
         } catch {
             Terminal.error("\(error)")

@@ -1,6 +1,5 @@
 import ControllerFSM
 import ControllerHost
-import Turnstile
 
 /// The simulated pulses a line has been given and not yet started, in start order: a `ctl
 /// pulse` on a busy line waits its turn, so at a stop some may still be waiting. They were

@@ -1,4 +1,5 @@
 import ControllerCommandLine
+import ControllerHost
 import ControllerFSM
 import ServiceLifecycle
 
@@ -7,8 +8,8 @@ import ServiceLifecycle
 /// the end of the start-up; in the drain, right after systemd hears of the stop, it reports
 /// what is left and closes the recording at the instant the loop stopped — before the store
 /// commits and the control socket closes, so a follower and the recording see every step.
-struct ReporterService: Service {
-    let reporter: RunReporter
+struct ReporterService<App: ControllerApplication>: Service {
+    let reporter: RunReporter<App>
     /// When the event loop stopped; read in the drain, after it did.
     let stoppedAt: @Sendable () -> MachineInstant
 

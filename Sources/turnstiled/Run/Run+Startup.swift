@@ -26,9 +26,9 @@ extension Run {
     func makePrinter(board: BoardFile, chipText: String, logger: Logger) -> any SimulationReporter<TurnstileApplication> {
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         return json
-            ? JSONReporter()
-            : journal ? JournalReporter(logger: logger) as any SimulationReporter<TurnstileApplication>
-            : TextReporter(colors: Terminal.wantsColor, command: "run", header: "board \(board.name) (\(self.board)), chip \(chipText)")
+            ? JSONReporter<TurnstileApplication>()
+            : journal ? JournalReporter<TurnstileApplication>(logger: logger) as any SimulationReporter<TurnstileApplication>
+            : TextReporter<TurnstileApplication>(colors: Terminal.wantsColor, command: "run", header: "board \(board.name) (\(self.board)), chip \(chipText)")
     }
 
     /// `--record`'s recording from `origin`; nil without it. A recording that cannot be made

@@ -135,7 +135,7 @@ struct Run: AsyncParsableCommand {
             }
             let debouncing = GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
             logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(GpiodChip.libraryDescription), \(debouncing)")
-            let source = GpiodSource(selector: boardFile.chip)
+            let source = GpiodSource<TurnstileApplication>(selector: boardFile.chip)
             try await runDaemon(
                 board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)]", source: source,
                 completionClock: MonotonicClock(), logger: logger, signals: signals) { controller in
@@ -146,7 +146,7 @@ struct Run: AsyncParsableCommand {
             let scenario = try script.map { try loadScript($0, board: boardFile) }
             let clock = ManualClock()
             let simulated = SimulatedBoard(board: boardFile, clock: clock, seed: 1) { _ in }
-            let source = SimSource(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
+            let source = SimSource<TurnstileApplication>(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
             source.applyInitialLevels()
             let inputs = script.map { "inputs from \($0)" } ?? "inputs from `turnstiled ctl pulse`"
             logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
@@ -163,12 +163,12 @@ struct Run: AsyncParsableCommand {
     private func runDaemon<Source: EventSource>(
         board boardFile: BoardFile, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
         logger: Logger, signals: SignalTrap, stopAt: MachineInstant? = nil, afterRequest: (TurnstileController<Source.Chip>) throws -> Void
-    ) async throws {
+    ) async throws where Source.App == TurnstileApplication {
         let parts = try makeParts(board: boardFile, chipText: chipText, logger: logger)
         // The store first: a damaged database is refused before any line is touched.
-        let store = try StoreService.open(database, retentionDays: retentionDays, parts: parts)
+        let store = try StoreService<TurnstileApplication>.open(database, retentionDays: retentionDays, parts: parts)
         defer { try? store?.close() }
-        let rings = ControllerRings<Source.Chip>(recordingInputs: record != nil)
+        let rings = ControllerRings<TurnstileApplication, Source.Chip>(recordingInputs: record != nil)
         let lines = try LinesService(
             chip: chip, board: boardFile, rings: rings, completionClock: completionClock, lifecycle: parts.lifecycle, afterRequest: afterRequest)
         let controller = lines.controller
@@ -181,7 +181,7 @@ struct Run: AsyncParsableCommand {
         let abandon = { lines.abandon(at: source.now()) }
         let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
         let storeService = try store.map { store in
-            try StoreService(
+            try StoreService<TurnstileApplication>(
                 beginning: store, ledger: rings.ledger, doorbell: rings.watermark.doorbell, origin: origin, parts: parts,
                 closingEntry: {
                     LedgerEntry<TurnstileApplication>(time: loop.stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
@@ -189,7 +189,7 @@ struct Run: AsyncParsableCommand {
                 abandon: abandon)
         }
         let metrics = TurnstileMetrics()
-        let reporter = RunReporter(
+        let reporter = RunReporter<TurnstileApplication>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
         let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)
         let control = try openControlSocket(handler: handler, logger: logger) {
@@ -205,7 +205,7 @@ struct Run: AsyncParsableCommand {
             loop: loop,
             drain: [
                 SystemdService(notifier: parts.notifier, readyStatus: "running: \(controller.state.name)"),
-                ReporterService(reporter: reporter, stoppedAt: { loop.stoppedAt }),
+                ReporterService<TurnstileApplication>(reporter: reporter, stoppedAt: { loop.stoppedAt }),
                 storeService,
                 control.map { ControlSocketService(server: $0) },
                 lines,
@@ -214,7 +214,7 @@ struct Run: AsyncParsableCommand {
                 SignalService(
                     signals: signals.signals, logger: logger, usage: "SIGTERM or SIGINT stops turnstiled, SIGHUP reloads its timings",
                     stop: { [inbox = parts.inbox] in inbox.requestStop() },
-                    reload: { [reload = BoardReload(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
+                    reload: { [reload = BoardReload<TurnstileApplication>(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
                 noHttp ? nil : StatusService(
                     server: StatusServer(host: http.host, port: http.port, metrics: metrics, logger: logger, snapshot: { parts.status.snapshot() }),
                     logger: logger),
@@ -268,7 +268,7 @@ struct Run: AsyncParsableCommand {
 /// A simulated source's time as a clock, for stamping when output writes complete.
 final class SourceClock: MachineClock, @unchecked Sendable {
     // Safety: the source's `now()` reads a monotonic clock and an immutable origin.
-    private let source: SimSource
-    init(_ source: SimSource) { self.source = source }
+    private let source: SimSource<TurnstileApplication>
+    init(_ source: SimSource<TurnstileApplication>) { self.source = source }
     func now() -> MachineInstant { source.now() }
 }

@@ -3,17 +3,16 @@ import ControllerFSM
 import ControllerSimulation
 import Logging
 import ControllerHost
-import Turnstile
 
 /// What `run` says once its service group has drained, and its exit status: how the loop
 /// ended (the `stopped` JSON record, or the log line), the script's expects as the run reached
 /// them, and the summary. Exits 3 when a GPIO error ended the loop, 1 when an expect failed.
 struct RunEnding<Source: EventSource> {
     let loop: ControllerService<Source>
-    let controller: TurnstileController<Source.Chip>
+    let controller: Controller<Source.App, Source.Chip>
     let source: Source
-    let reporter: RunReporter
-    let printer: any SimulationReporter<TurnstileApplication>
+    let reporter: RunReporter<Source.App>
+    let printer: any SimulationReporter<Source.App>
     let origin: MachineInstant
     let json: Bool
     /// `--script`, for the line that names expects not reached.
@@ -36,7 +35,7 @@ struct RunEnding<Source: EventSource> {
         if expectations.unchecked > 0 {
             Terminal.error("\(expectations.unchecked) expect line(s) of \(script ?? "the script") were not reached: the run stopped at \(stoppedAt.duration(since: origin).secondsText) s")
         }
-        printer.finished(SimulationSummary<TurnstileApplication>(
+        printer.finished(SimulationSummary<Source.App>(
             state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
             checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
@@ -44,23 +43,32 @@ struct RunEnding<Source: EventSource> {
         if !expectations.failures.isEmpty { throw ExitStatus.expectationFailed }
     }
 
-    /// Where the lock was left and what the run cost: one JSON record, or one log line.
+    /// Where the outputs were left and what the run cost: one JSON record, or one log line.
     private func reportStop(reason: String) {
-        let failLevel = controller.failMode == .secure ? 1 : 0
+        typealias App = Source.App
+        let settings = controller.settings
+        // The outputs with a stop level, at it (the turnstile's lock, by its fail_mode).
+        let stopLevels = App.outputs.compactMap { output in
+            output.stopLevel.map { (role: output.role, level: $0(settings) ? 1 : 0) }
+        }
         let loopAllocations = loop.loopAllocations
+        let latencyRole = reporter.latencyRole.map(\.rawValue) ?? ""
         if json {
             let allocations: String = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
             var latency = ""
-            if let l = reporter.lockLatency {
-                latency = #","lockLatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
+            if let l = reporter.writeLatency {
+                latency = #","\#(latencyRole)LatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
             }
-            print(#"{"type":"stopped","reason":"\#(reason)","lock":\#(failLevel),"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
+            let levels = stopLevels.map { #""\#($0.role)":\#($0.level),"# }.joined()
+            print(#"{"type":"stopped","reason":"\#(reason)",\#(levels)"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
         } else {
-            var line = "\(reason): lock driven to \(failLevel) (fail_mode \(controller.failMode.rawValue)), lines released"
+            let choices = App.settings.keys.filter { !$0.isDuration }.map { "\($0.name) \($0.text(in: settings))" }
+            let driven = stopLevels.map { "\($0.role) driven to \($0.level)" }.joined(separator: ", ")
+            var line = "\(reason): " + (driven.isEmpty ? "" : driven + (choices.isEmpty ? "" : " (\(choices.joined(separator: ", ")))") + ", ") + "lines released"
             if controller.lostEdges > 0 { line += "; \(controller.lostEdges) input edge(s) were lost" }
             if let loopAllocations { line += "; allocations while running: \(loopAllocations)" }
-            if let latency = reporter.lockLatency {
-                line += "; edge-to-lock latency over \(latency.samples) writes: p50 \(latency.p50) µs, p99 \(latency.p99) µs, max \(latency.max) µs"
+            if let latency = reporter.writeLatency {
+                line += "; edge-to-\(latencyRole) latency over \(latency.samples) writes: p50 \(latency.p50) µs, p99 \(latency.p99) µs, max \(latency.max) µs"
             }
             logger.info("\(line)")
         }

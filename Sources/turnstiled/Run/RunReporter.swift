@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import ControllerHost
-import Turnstile
+import Turnstile // INTERIM: the recorder is the turnstile's until it is generic
 import ControllerSimulation
 import ControllerDaemon
 import ControllerHTTP
@@ -16,56 +16,59 @@ import ControllerHTTP
 /// the output log (printed, and the edge-to-relay latency), the input log (the flight
 /// recorder) and, with no store, the ledger (the counts status shows). Printing allocates and
 /// may block on a slow pipe; doing it here keeps both off the event loop.
-final class RunReporter: @unchecked Sendable {
+final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
     // Safety: the mutable fields are touched by the reporting thread only, from `start()` until
     // `stopAndWait()` returns, and by the caller only before and after.
     /// How often the rings are drained: short enough for a person watching, long enough to
     /// cost nothing. The rings hold far more than arrives in this time.
-    static let drainInterval: Int64 = 20_000_000
+    static var drainInterval: Int64 { 20_000_000 }
     /// The longest it sleeps when idle: what it watches besides the controller's steps — the
     /// recording's file (FlightRecorder.fileCheckInterval), lost edges, systemd's hearing — is
     /// looked at again by then. One wake a second, not fifty.
-    static let idleBackstop: Int64 = 1_000_000_000
+    static var idleBackstop: Int64 { 1_000_000_000 }
 
-    typealias Trace = RecordRing<DispatchRecord<TurnstileState, TurnstileEvent>>
+    typealias Trace = RecordRing<DispatchRecord<App.State, App.Event>>
 
     private let trace: Trace
     private let outputLog: RecordRing<OutputWrite>
     /// Published by the controller after each call; its doorbell wakes this thread when idle.
     private let watermark: ReportWatermark
     /// The trace and the output log, whole steps at a time.
-    private var steps: WholeStepReader<TurnstileApplication>
-    private let inputLog: RecordRing<InputRecord<TurnstileApplication>>?
+    private var steps: WholeStepReader<App>
+    private let inputLog: RecordRing<InputRecord<App>>?
     /// Drained here only when no store does it.
-    private let ledger: RecordRing<LedgerEntry<TurnstileApplication>>?
+    private let ledger: RecordRing<LedgerEntry<App>>?
     private let status: StatusHub
     private let lostEdges: @Sendable () -> Int
     private let origin: MachineInstant
-    private let printer: any SimulationReporter<TurnstileApplication>
+    private let printer: any SimulationReporter<App>
     private let warnings: DaemonWarnings
     private let recorder: FlightRecorder?
     private let notifier: SystemdNotifier
-    private let onLockLatency: (@Sendable (Int64) -> Void)?
+    private let onWriteLatency: (@Sendable (Int64) -> Void)?
+    /// The output whose writes are timed from the event that caused them
+    /// (``ControllerApplication/latencyOutput``: the turnstile's lock).
+    let latencyRole = App.latencyOutput
     private var reportedLostEdges = 0
     private var reportedNotifyFailures = 0
     /// Each transition, for `ctl events --follow`; set before ``start()``.
     var publishTransition: ((TransitionSummary) -> Void)?
     private var reportedUnprinted = 0
     private var recorderWarned = false
-    /// Edge-to-lock-write latencies, in microseconds (from the event's time to the write's
-    /// return): the event loop's whole path, kernel delivery and wake-up included.
-    private var lockLatencies: [Int64] = []
+    /// Edge-to-write latencies of ``latencyRole``, in microseconds (from the event's time to the
+    /// write's return): the event loop's whole path, kernel delivery and wake-up included.
+    private var writeLatencies: [Int64] = []
     private let stopRequested = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     init(
-        trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<TurnstileApplication>>?, ledger: RecordRing<LedgerEntry<TurnstileApplication>>?,
-        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
-        warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onLockLatency: (@Sendable (Int64) -> Void)?
+        trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<App>>?, ledger: RecordRing<LedgerEntry<App>>?,
+        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<App>,
+        warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onWriteLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
         self.outputLog = outputLog
-        steps = WholeStepReader<TurnstileApplication>(trace: trace, outputLog: outputLog, watermark: watermark)
+        steps = WholeStepReader<App>(trace: trace, outputLog: outputLog, watermark: watermark)
         self.watermark = watermark
         self.inputLog = inputLog
         self.ledger = ledger
@@ -76,7 +79,7 @@ final class RunReporter: @unchecked Sendable {
         self.warnings = warnings
         self.recorder = recorder
         self.notifier = notifier
-        self.onLockLatency = onLockLatency
+        self.onWriteLatency = onWriteLatency
     }
 
     func start() {
@@ -107,10 +110,10 @@ final class RunReporter: @unchecked Sendable {
         }.start()
     }
 
-    /// Percentiles of the edge-to-lock latency, in microseconds; read after ``stopAndWait()``.
-    var lockLatency: (samples: Int, p50: Int64, p99: Int64, max: Int64)? {
-        guard !lockLatencies.isEmpty else { return nil }
-        let sorted = lockLatencies.sorted()
+    /// Percentiles of the edge-to-write latency, in microseconds; read after ``stopAndWait()``.
+    var writeLatency: (samples: Int, p50: Int64, p99: Int64, max: Int64)? {
+        guard !writeLatencies.isEmpty else { return nil }
+        let sorted = writeLatencies.sorted()
         func percentile(_ p: Int) -> Int64 { sorted[Swift.min(sorted.count - 1, sorted.count * p / 100)] }
         return (sorted.count, percentile(50), percentile(99), sorted[sorted.count - 1])
     }
@@ -124,20 +127,20 @@ final class RunReporter: @unchecked Sendable {
         if let failure = recorder?.failure, !recorderWarned { warnings.refused("recording: \(failure)") }
     }
 
-    /// The trace and the output log, whole steps merged by time (``WholeStepReader<TurnstileApplication>``); all
+    /// The trace and the output log, whole steps merged by time (``WholeStepReader<App>``); all
     /// that is left when `everything` (the last drain, with the controller stopped). Then the
     /// other rings.
     private func drain(everything: Bool = false) {
-        var records: [DispatchRecord<TurnstileState, TurnstileEvent>] = []
+        var records: [DispatchRecord<App.State, App.Event>] = []
         steps.read(everything: everything) { record in
             records.append(record)
             report(record)
         } write: { write in
             printer.output(write.role, value: write.value, at: relative(write.time))
-            if write.role == .lock, let completed = write.completed {
+            if write.role == latencyRole, let completed = write.completed {
                 let nanoseconds = completed.nanoseconds &- write.time.nanoseconds
-                lockLatencies.append(nanoseconds / 1_000)
-                onLockLatency?(nanoseconds)
+                writeLatencies.append(nanoseconds / 1_000)
+                onWriteLatency?(nanoseconds)
             }
         }
         let transitions = records.filter { $0.outcome == .transitioned }.map {
@@ -148,7 +151,7 @@ final class RunReporter: @unchecked Sendable {
             transitions,
             traceLosses: trace.lostCount + outputLog.lostCount + (inputLog?.lostCount ?? 0) + (ledger?.lostCount ?? 0))
         if let inputLog, let recorder {
-            inputLog.drain { recorder.take($0) }
+            inputLog.drain { recorder.take($0 as! InputRecord<TurnstileApplication>) } // INTERIM
             recorder.checkFile()
             if let failure = recorder.failure, !recorderWarned {
                 recorderWarned = true
@@ -156,12 +159,12 @@ final class RunReporter: @unchecked Sendable {
             }
         }
         if let ledger {
-            var last: LedgerEntry<TurnstileApplication>?
+            var last: LedgerEntry<App>?
             ledger.drain { last = $0 }
             if let last {
                 var counters: [String: Int] = [:]
-                for (name, value) in last.turnstileCounters.all { counters[name] = value }
-                status.publishDurable(counters: counters, credit: last.credit)
+                for (name, value) in zip(App.counterNames, last.counters.values) { counters[name] = value }
+                status.publishDurable(counters: counters, credit: App.gauges.isEmpty ? 0 : last.gauges[0]) // INTERIM
             }
         }
         reportLostEdges()
@@ -173,7 +176,7 @@ final class RunReporter: @unchecked Sendable {
         }
     }
 
-    private func report(_ record: DispatchRecord<TurnstileState, TurnstileEvent>) {
+    private func report(_ record: DispatchRecord<App.State, App.Event>) {
         var shifted = record
         shifted.time = relative(record.time)
         printer.dispatched(shifted)
@@ -207,20 +210,20 @@ extension RunReporter {
     /// The reporter of a daemon's run: drains `rings` (the ledger too when `drainsLedger`, as
     /// no store does it), tells status and the log, and records the lock latency in `metrics`.
     convenience init<Chip: GPIOChip>(
-        rings: ControllerRings<Chip>, drainsLedger: Bool, parts: DaemonParts, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
+        rings: ControllerRings<App, Chip>, drainsLedger: Bool, parts: DaemonParts, origin: MachineInstant, printer: any SimulationReporter<App>,
         recorder: FlightRecorder?, metrics: TurnstileMetrics
     ) {
         self.init(
             trace: rings.trace, outputLog: rings.outputLog, watermark: rings.watermark, inputLog: rings.inputLog,
             ledger: drainsLedger ? rings.ledger : nil, status: parts.status, lostEdges: { [status = parts.status] in status.snapshot().lostEdges },
             origin: origin, printer: printer, warnings: parts.warnings, recorder: recorder, notifier: parts.notifier,
-            onLockLatency: { metrics.recordLockLatency(nanoseconds: $0) })
+            onWriteLatency: { metrics.recordLockLatency(nanoseconds: $0) })
     }
 }
 
 extension SimulationReporter {
     /// JSON reporters print lost edges as a record of their own; others leave it to the log.
     func lostEdges(new: Int, total: Int) {
-        if self is JSONReporter<TurnstileApplication> { print(#"{"type":"lost","edges":\#(new),"total":\#(total)}"#) }
+        if self is JSONReporter<App> { print(#"{"type":"lost","edges":\#(new),"total":\#(total)}"#) }
     }
 }

@@ -6,7 +6,6 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import ControllerHost
-import Turnstile
 
 /// The durable counts as a service of the daemon's group. The database is opened before any
 /// line is touched (a damaged one is refused first), the session begins after the self-test
@@ -14,25 +13,25 @@ import Turnstile
 /// from then on; in the drain, after the report, every count the controller made is committed
 /// — where it stood at the stop last, in case its ring lost the last steps — and the session
 /// ends, before the lines are released.
-final class StoreService: Service, @unchecked Sendable {
+final class StoreService<App: ControllerApplication>: Service, @unchecked Sendable {
     // Safety: the closing entry is read once, in the drain, after the event loop stopped.
-    private let store: CountStore<TurnstileApplication>
-    private let recorder: StoreRecorder<TurnstileApplication>
+    private let store: CountStore<App>
+    private let recorder: StoreRecorder<App>
     /// Steps the ledger ring could not keep, read at the stop.
     private let lostSteps: () -> Int
     /// Where the controller stood when the loop stopped.
-    private let closingEntry: () -> LedgerEntry<TurnstileApplication>
+    private let closingEntry: () -> LedgerEntry<App>
     private let logger: Logger
 
     /// `--database`, opened; nil without one (said in the log). A database that cannot be used is
     /// said on standard error and exits 4.
-    static func open(_ path: String?, retentionDays: Int?, parts: DaemonParts) throws -> CountStore<TurnstileApplication>? {
+    static func open(_ path: String?, retentionDays: Int?, parts: DaemonParts) throws -> CountStore<App>? {
         guard let path else {
             parts.logger.notice("no --database: counts are kept in memory only and lost at exit")
             return nil
         }
         do {
-            return try CountStore<TurnstileApplication>.open(path: path, retentionDays: retentionDays)
+            return try CountStore<App>.open(path: path, retentionDays: retentionDays)
         } catch {
             Terminal.error("\(error)")
             parts.lifecycle.send(.selfTestFailed)
@@ -44,8 +43,8 @@ final class StoreService: Service, @unchecked Sendable {
     /// publishing the durable totals), then starts the thread that drains `ledger` into the
     /// store. A failure is said on standard error, runs `abandon` and exits 4.
     init(
-        beginning store: CountStore<TurnstileApplication>, ledger: RecordRing<LedgerEntry<TurnstileApplication>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts,
-        closingEntry: @escaping () -> LedgerEntry<TurnstileApplication>, abandon: () -> Void
+        beginning store: CountStore<App>, ledger: RecordRing<LedgerEntry<App>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts,
+        closingEntry: @escaping () -> LedgerEntry<App>, abandon: () -> Void
     ) throws {
         let (status, lifecycle, logger) = (parts.status, parts.lifecycle, parts.logger)
         do {
@@ -54,9 +53,10 @@ final class StoreService: Service, @unchecked Sendable {
             if let found {
                 logger.notice("\(store.path): took in \(found.total) count(s) a stopped run could not write (\(found.summary)) from \(store.unwrittenPath), and removed it")
             }
-            status.publishDurable(counters: totals.counters, credit: totals.credit)
-            if totals["creditsVoidedByRestart"] > 0 {
-                logger.notice("\(store.path): \(totals["creditsVoidedByRestart"]) credit(s) in all were standing when a run ended; counted as creditsVoidedByRestart")
+            status.publishDurable(counters: totals.counters, credit: App.gauges.first.map { totals.gauge($0.name) } ?? 0) // INTERIM
+            for gauge in App.gauges {
+                guard let voided = gauge.voidedByRestart, totals[voided] > 0 else { continue }
+                logger.notice("\(store.path): \(totals[voided]) \(gauge.name)(s) in all were standing when a run ended; counted as \(voided)")
             }
         } catch {
             Terminal.error("\(error)")
@@ -64,9 +64,9 @@ final class StoreService: Service, @unchecked Sendable {
             abandon()
             throw ExitStatus.storeError
         }
-        recorder = StoreRecorder<TurnstileApplication>(
+        recorder = StoreRecorder<App>(
             store: store, ledger: ledger, doorbell: doorbell,
-            onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
+            onCommit: { totals in status.publishDurable(counters: totals.counters, credit: App.gauges.first.map { totals.gauge($0.name) } ?? 0) }, // INTERIM
             onFailure: { error in
                 logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
                 lifecycle.send(.storeLost)
@@ -74,7 +74,7 @@ final class StoreService: Service, @unchecked Sendable {
             onRecovered: { recovery in
                 var line = "\(store.path) writes again after \(recovery.outage.secondsText) s: \(recovery.committedEntries) waiting step(s) committed"
                 if recovery.detailLost > 0 {
-                    line += "; \(recovery.detailLost) step(s) waited past \(StoreRecorder<TurnstileApplication>.maximumPendingEntries) and are in the totals without their own rows"
+                    line += "; \(recovery.detailLost) step(s) waited past \(StoreRecorder<App>.maximumPendingEntries) and are in the totals without their own rows"
                 }
                 logger.notice("\(line)")
                 lifecycle.send(.storeRecovered)
@@ -98,16 +98,21 @@ final class StoreService: Service, @unchecked Sendable {
     }
 
     /// Says loudly what the store could not take at the stop, and where it is kept.
-    private func report(_ ending: StoreRecorder<TurnstileApplication>.Ending) {
+    private func report(_ ending: StoreRecorder<App>.Ending) {
         let lostSteps = lostSteps()
         if lostSteps > 0 {
             logger.warning("the ledger ring was full for \(lostSteps) step(s): their counts are in the totals, without their own rows")
         }
         guard case .unwritten(let counts, let path, let error, let keepError) = ending else { return }
         if let keepError {
-            logger.critical("\(error); at the stop the store still could not write, and the counts could not be kept either (\(keepError)): this run's counts are only in this log: \(counts.summary), state \(counts.state.name), credit \(counts.credit)")
+            logger.critical("\(error); at the stop the store still could not write, and the counts could not be kept either (\(keepError)): this run's counts are only in this log: \(counts.summary), state \(counts.state.name)\(gauges(counts))")
         } else {
-            logger.critical("\(error); at the stop the store still could not write \(counts.total) count(s) (\(counts.summary), credit \(counts.credit)): kept in \(path), which the next start writes into the database (stats shows them meanwhile)")
+            logger.critical("\(error); at the stop the store still could not write \(counts.total) count(s) (\(counts.summary)\(gauges(counts))): kept in \(path), which the next start writes into the database (stats shows them meanwhile)")
         }
+    }
+
+    /// `, credit 2`: each gauge that stood, as the log says it after the counts.
+    private func gauges(_ counts: UnwrittenCounts<App>) -> String {
+        App.gauges.map { ", \($0.name) \(counts.gauges[$0.name] ?? 0)" }.joined()
     }
 }

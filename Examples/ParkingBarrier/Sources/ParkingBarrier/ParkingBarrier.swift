@@ -13,6 +13,8 @@ public enum ParkingBarrier: ControllerApplication {
 
     public static let name = "barrier"
     public static let summary = "The parking barrier controller, on real GPIO or simulated."
+    /// A request's edge to the motor that lifts the arm: the path a driver waits on.
+    public static let latencyOutput: RoleName? = "motor_up"
     public static let builtInBoard = BuiltInBoard(text: simBoardText, file: simBoardFile)
     public static var table: BarrierMachine.Table { BarrierMachine.table }
 
