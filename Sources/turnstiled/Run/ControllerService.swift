@@ -40,7 +40,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
 
     /// `stopAt`: when a script ends and the daemon should stop by itself (`--stop-at-end`).
     init(
-        controller: TurnstileController<Source.Chip>, source: Source, parts: DaemonParts, stopAt: MachineInstant?,
+        controller: TurnstileController<Source.Chip>, source: Source, parts: DaemonParts<TurnstileApplication>, stopAt: MachineInstant?,
         announceReady: @escaping () -> Void, reportUnplayed: @escaping (String) -> Void
     ) {
         loop = EventLoop(

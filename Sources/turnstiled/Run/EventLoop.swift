@@ -27,7 +27,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let controller: TurnstileController<Source.Chip>
     private let source: Source
     private let inbox: CommandInbox
-    private let status: StatusHub
+    private let status: StatusHub<TurnstileApplication>
     private let lifecycle: LifecycleHolder
     private let notifier: SystemdNotifier
     private let warnings: DaemonWarnings
@@ -41,7 +41,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let stopAt: MachineInstant?
 
     init(
-        controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub,
+        controller: TurnstileController<Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub<TurnstileApplication>,
         lifecycle: LifecycleHolder, notifier: SystemdNotifier, warnings: DaemonWarnings, stopAt: MachineInstant?
     ) {
         self.controller = controller

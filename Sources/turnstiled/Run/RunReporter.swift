@@ -37,7 +37,7 @@ final class RunReporter: @unchecked Sendable {
     private let inputLog: RecordRing<InputRecord<TurnstileApplication>>?
     /// Drained here only when no store does it.
     private let ledger: RecordRing<LedgerEntry<TurnstileApplication>>?
-    private let status: StatusHub
+    private let status: StatusHub<TurnstileApplication>
     private let lostEdges: @Sendable () -> Int
     private let origin: MachineInstant
     private let printer: any SimulationReporter<TurnstileApplication>
@@ -59,7 +59,7 @@ final class RunReporter: @unchecked Sendable {
 
     init(
         trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<TurnstileApplication>>?, ledger: RecordRing<LedgerEntry<TurnstileApplication>>?,
-        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
+        status: StatusHub<TurnstileApplication>, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
         warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onLockLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
@@ -157,11 +157,7 @@ final class RunReporter: @unchecked Sendable {
         if let ledger {
             var last: LedgerEntry<TurnstileApplication>?
             ledger.drain { last = $0 }
-            if let last {
-                var counters: [String: Int] = [:]
-                for (name, value) in last.turnstileCounters.all { counters[name] = value }
-                status.publishDurable(counters: counters, credit: last.credit)
-            }
+            if let last { status.publishDurable(after: last) }
         }
         reportLostEdges()
         reportNotifyFailures()
@@ -206,8 +202,8 @@ extension RunReporter {
     /// The reporter of a daemon's run: drains `rings` (the ledger too when `drainsLedger`, as
     /// no store does it), tells status and the log, and records the lock latency in `metrics`.
     convenience init<Chip: GPIOChip>(
-        rings: ControllerRings<Chip>, drainsLedger: Bool, parts: DaemonParts, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
-        recorder: FlightRecorder?, metrics: TurnstileMetrics
+        rings: ControllerRings<Chip>, drainsLedger: Bool, parts: DaemonParts<TurnstileApplication>, origin: MachineInstant, printer: any SimulationReporter<TurnstileApplication>,
+        recorder: FlightRecorder?, metrics: ControllerMetrics<TurnstileApplication>
     ) {
         self.init(
             trace: rings.trace, outputLog: rings.outputLog, watermark: rings.watermark, inputLog: rings.inputLog,

@@ -25,7 +25,7 @@ final class StoreService: Service, @unchecked Sendable {
 
     /// `--database`, opened; nil without one (said in the log). A database that cannot be used is
     /// said on standard error and exits 4.
-    static func open(_ path: String?, retentionDays: Int?, parts: DaemonParts) throws -> CountStore<TurnstileApplication>? {
+    static func open(_ path: String?, retentionDays: Int?, parts: DaemonParts<TurnstileApplication>) throws -> CountStore<TurnstileApplication>? {
         guard let path else {
             parts.logger.notice("no --database: counts are kept in memory only and lost at exit")
             return nil
@@ -43,7 +43,7 @@ final class StoreService: Service, @unchecked Sendable {
     /// publishing the durable totals), then starts the thread that drains `ledger` into the
     /// store. A failure is said on standard error, runs `abandon` and exits 4.
     init(
-        beginning store: CountStore<TurnstileApplication>, ledger: RecordRing<LedgerEntry<TurnstileApplication>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts,
+        beginning store: CountStore<TurnstileApplication>, ledger: RecordRing<LedgerEntry<TurnstileApplication>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts<TurnstileApplication>,
         closingEntry: @escaping () -> LedgerEntry<TurnstileApplication>, abandon: () -> Void
     ) throws {
         let (status, lifecycle, logger) = (parts.status, parts.lifecycle, parts.logger)
@@ -53,7 +53,7 @@ final class StoreService: Service, @unchecked Sendable {
             if let found {
                 logger.notice("\(store.path): took in \(found.total) count(s) a stopped run could not write (\(found.summary)) from \(store.unwrittenPath), and removed it")
             }
-            status.publishDurable(counters: totals.counters, credit: totals.credit)
+            status.publishDurable(counters: totals.counters, gauges: totals.gauges)
             if totals["creditsVoidedByRestart"] > 0 {
                 logger.notice("\(store.path): \(totals["creditsVoidedByRestart"]) credit(s) in all were standing when a run ended; counted as creditsVoidedByRestart")
             }
@@ -65,7 +65,7 @@ final class StoreService: Service, @unchecked Sendable {
         }
         recorder = StoreRecorder<TurnstileApplication>(
             store: store, ledger: ledger, doorbell: doorbell,
-            onCommit: { totals in status.publishDurable(counters: totals.counters, credit: totals.credit) },
+            onCommit: { totals in status.publishDurable(counters: totals.counters, gauges: totals.gauges) },
             onFailure: { error in
                 logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
                 lifecycle.send(.storeLost)
