@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "ControllerDaemonTests",
             dependencies: [
-                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim",
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "AllocationCounting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
