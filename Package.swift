@@ -62,11 +62,12 @@ let package = Package(
             ]
         ),
         // The daemon's HTTP face: /metrics for Prometheus, /status as JSON, /healthz, and the
-        // live status page. Knows the daemon's snapshot, not the controller.
+        // live status page. Knows the daemon's snapshot and the application's declaration (its
+        // name, machine, counters and gauges), not the controller.
         .target(
             name: "ControllerHTTP",
             dependencies: [
-                "ControllerDaemon",
+                "ControllerDaemon", "ControllerHost", "ControllerFSM",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "status-fixture",
             dependencies: [
-                "ControllerHTTP",
+                "ControllerHTTP", "Turnstile",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -126,17 +127,20 @@ let package = Package(
         .testTarget(
             name: "ControllerHTTPTests",
             dependencies: [
-                "ControllerHTTP",
+                "ControllerHTTP", "ControllerHost", "ControllerFSM", "Turnstile",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The turnstile's page and metrics as the code before issue 19 served them: read by
+            // path (`#filePath`), not bundled.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ControllerDaemonTests",
             dependencies: [
-                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim",
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "AllocationCounting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,33 +1,67 @@
 import ControllerDaemon
+import ControllerHost
 
 /// The status page `/`: one self-contained HTML document (inline CSS, script and SVG, nothing
-/// fetched but `/status`), usable on a phone next to the turnstile or a laptop on the site LAN.
+/// fetched but `/status`), usable on a phone next to the controller or a laptop on the site LAN.
+/// Its title is the application's daemon, its diagram the application's machine, and each of
+/// its gauges is shown beside the uptime.
 ///
 /// The server fills in the snapshot of the moment, so the page says something even with
 /// scripting off; the script then polls `/status` every ``pollMilliseconds`` and redraws in
 /// place. Once a poll has answered, `<body data-live="yes">` tells a headless browser the
 /// script ran.
-enum StatusPage {
+struct StatusPage: Sendable {
     /// Twice a second: a coin or a passage shows up while the person is still at the turnstile,
     /// and a JSON snapshot of a few hundred bytes costs the daemon nothing at that rate.
     static let pollMilliseconds = 500
     /// How many transitions the page lists; the snapshot may carry more.
     static let shownTransitions = 12
+    /// The ids the page's own elements take; a gauge of the same name gets its id prefixed.
+    static let pageIDs: Set<String> = [
+        "board", "chip", "phase", "live", "state", "uptime", "events", "since", "diagram", "arrow", "counters",
+        "health", "transitions",
+    ]
 
-    static func html(_ snapshot: DaemonSnapshot, diagram: DiagramLayout) -> String {
+    /// What the title and heading call the daemon (`turnstiled`).
+    let daemonName: String
+    /// Each gauge's name and the id of the element that shows it, in declaration order.
+    let gauges: [(name: String, id: String)]
+    /// The machine's diagram, laid out once.
+    let diagram: DiagramLayout
+    /// The script, made once with the daemon's name and the gauges.
+    let script: String
+
+    init(daemonName: String, gauges: [String], diagram: DiagramLayout) {
+        self.daemonName = daemonName
+        self.gauges = gauges.map { ($0, Self.pageIDs.contains($0) ? "gauge-" + $0 : $0) }
+        self.diagram = diagram
+        script = Self.script(daemonName: daemonName, gauges: self.gauges)
+    }
+
+    /// `App`'s page: its daemon's name and its gauges.
+    init<App: ControllerApplication>(_: App.Type, diagram: DiagramLayout) {
+        self.init(daemonName: App.daemonName, gauges: App.gauges.map(\.name), diagram: diagram)
+    }
+
+    func html(_ snapshot: DaemonSnapshot) -> String {
         let phase = snapshot.phase + (snapshot.degradedReason.map { " — \($0)" } ?? "")
+        let gaugeFacts = gauges.map { gauge in
+            #"      <div><div class="label">\#(Self.escape(gauge.name))</div><div id="\#(Self.escape(gauge.id))" class="big">\#(snapshot.gauges[gauge.name] ?? 0)</div></div>"#
+                + "\n"
+        }.joined()
+        let escape = Self.escape, lastTransition = Self.lastTransition, css = Self.css
         return #"""
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>turnstiled · \#(escape(snapshot.board))</title>
+        <title>\#(escape(daemonName)) · \#(escape(snapshot.board))</title>
         <style>\#(css)\#(diagram.stateColors)</style>
         </head>
         <body data-live="no">
         <header>
-          <div><h1>turnstiled</h1><div class="sub"><span id="board">\#(escape(snapshot.board))</span> · <span id="chip">\#(escape(snapshot.chip))</span></div></div>
+          <div><h1>\#(escape(daemonName))</h1><div class="sub"><span id="board">\#(escape(snapshot.board))</span> · <span id="chip">\#(escape(snapshot.chip))</span></div></div>
           <div class="right"><span id="phase" class="phase" data-phase="\#(escape(snapshot.phase))">\#(escape(phase))</span><span id="live" class="live">connecting…</span></div>
         </header>
         <main>
@@ -35,8 +69,7 @@ enum StatusPage {
             <div class="label">state</div>
             <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state))</div>
             <div class="facts">
-              <div><div class="label">credit</div><div id="credit" class="big">\#(snapshot.credit)</div></div>
-              <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
+        \#(gaugeFacts)      <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
               <div><div class="label">events</div><div id="events" class="big">\#(snapshot.events)</div></div>
             </div>
             <div class="label since-label">last transition</div>
@@ -119,7 +152,34 @@ enum StatusPage {
     @media (max-width:700px){main{grid-template-columns:1fr}}
     """
 
-    static let script = """
+    /// Text as a JavaScript string literal that cannot end the `<script>` it is in.
+    static func javaScriptString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || "\\\"<>&\u{2028}\u{2029}".unicodeScalars.contains(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// `.name` for a name that is an identifier (`s.credit`), `["name"]` for any other.
+    static func javaScriptProperty(_ name: String) -> String {
+        let identifier = name.unicodeScalars.enumerated().allSatisfy { offset, scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || scalar == "_" || scalar == "$"
+                || (offset > 0 && ("0"..."9").contains(scalar)))
+        }
+        return identifier && !name.isEmpty ? "." + name : "[" + javaScriptString(name) + "]"
+    }
+
+    static func script(daemonName: String, gauges: [(name: String, id: String)]) -> String {
+        let gaugeLines = gauges.map { gauge in
+            "  $(\(javaScriptString(gauge.id))).textContent = s\(javaScriptProperty(gauge.name));\n"
+        }.joined()
+        return """
     "use strict";
     const $ = (id) => document.getElementById(id);
     function uptime(s) {
@@ -141,12 +201,11 @@ enum StatusPage {
       $("phase").dataset.phase = s.phase;
       $("state").textContent = s.state;
       $("state").dataset.state = s.state;
-      $("credit").textContent = s.credit;
-      $("uptime").textContent = uptime(s.uptimeSeconds);
+    \(gaugeLines)  $("uptime").textContent = uptime(s.uptimeSeconds);
       $("events").textContent = s.events;
       const last = s.lastTransitions[s.lastTransitions.length - 1];
       $("since").textContent = last ? last.event + ": " + last.from + " → " + last.to : "none yet";
-      document.title = "turnstiled · " + s.state + " · " + s.board;
+      document.title = \(javaScriptString(daemonName + " · ")) + s.state + " · " + s.board;
       for (const g of document.querySelectorAll("#diagram .node")) {
         g.classList.toggle("current", g.dataset.state === s.state);
       }
@@ -179,4 +238,5 @@ enum StatusPage {
     }
     poll();
     """
+    }
 }

@@ -12,19 +12,20 @@ struct StatusRoutes: Sendable {
     static let paths: Set<String> = ["/", "/metrics", "/status", "/healthz"]
     /// The Prometheus text exposition format's media type; scrapers check the version.
     static let metricsContentType = "text/plain; version=0.0.4; charset=utf-8"
-    /// The only phase in which the turnstile takes coins and passages: anything else is unhealthy.
+    /// The only phase in which the controller takes its inputs: anything else is unhealthy.
     static let healthyPhase = "running"
 
-    let metrics: TurnstileMetrics
-    /// The machine's diagram, laid out once.
-    let diagram: DiagramLayout
+    /// `/metrics`' body for a snapshot (``ControllerMetrics/render(_:)``).
+    let metrics: @Sendable (DaemonSnapshot) -> [UInt8]
+    /// The page, with the machine's diagram laid out once.
+    let page: StatusPage
     let snapshot: @Sendable () -> DaemonSnapshot
 
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: OnlyGet())
         router.get("/metrics") { _, _ in
-            Self.response(.ok, Self.metricsContentType, metrics.render(snapshot()))
+            Self.response(.ok, Self.metricsContentType, metrics(snapshot()))
         }
         router.get("/status") { _, _ in
             Self.response(.ok, "application/json", try Self.json(snapshot()))
@@ -33,14 +34,14 @@ struct StatusRoutes: Sendable {
             Self.health(snapshot())
         }
         router.get("/") { _, _ in
-            Self.response(.ok, "text/html; charset=utf-8", Array(StatusPage.html(snapshot(), diagram: diagram).utf8))
+            Self.response(.ok, "text/html; charset=utf-8", Array(page.html(snapshot()).utf8))
         }
         return router
     }
 
     /// `/healthz`: what a load balancer or a fleet monitor acts on. 200 `ok` only while the
     /// daemon runs; 503 with the phase (and the reason when degraded) in every other phase, so
-    /// a starting, draining or degraded turnstile is taken out of rotation.
+    /// a starting, draining or degraded controller is taken out of rotation.
     static func health(_ snapshot: DaemonSnapshot) -> Response {
         if snapshot.phase == healthyPhase {
             return response(.ok, "text/plain; charset=utf-8", Array("ok\n".utf8))

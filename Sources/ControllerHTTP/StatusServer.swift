@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -6,17 +7,17 @@ import ServiceLifecycle
 import ControllerDaemon
 
 /// The daemon's HTTP face: `/metrics` (Prometheus), `/status` (JSON), `/healthz` and the live
-/// status page `/`, served from the snapshots the daemon hands it.
+/// status page `/`, served from the snapshots the daemon hands it. What it names — the page's
+/// title, the metrics' namespace, the machine drawn, the gauges shown — comes from the
+/// application's declaration, the `App` of its ``ControllerMetrics``.
 ///
 /// A swift-service-lifecycle `Service`: put it in the daemon's `ServiceGroup` and it runs until
 /// the group shuts down gracefully (it stops accepting connections and finishes the requests in
 /// hand) or its task is cancelled.
 ///
 /// ```swift
-/// let metrics = TurnstileMetrics()
-/// let http = StatusServer(
-///     host: "127.0.0.1", port: 9180, diagram: StateDiagram(MyMachine.table), metrics: metrics
-/// ) { daemon.snapshot() }
+/// let metrics = ControllerMetrics<Door>()
+/// let http = StatusServer(host: "127.0.0.1", port: 9180, metrics: metrics) { daemon.snapshot() }
 /// let group = ServiceGroup(configuration: .init(services: [daemonService, http], logger: logger))
 /// try await group.run()
 /// ```
@@ -31,6 +32,8 @@ public struct StatusServer: Service {
     /// The port asked for; 0 lets the kernel choose, and `onListening` tells which it chose.
     public let port: Int
     let routes: StatusRoutes
+    /// The `Server` header: the application's daemon (`turnstiled`).
+    let serverName: String
     let limits: StatusServerLimits
     let logger: Logger
     let onListening: @Sendable (_ port: Int) async -> Void
@@ -38,19 +41,35 @@ public struct StatusServer: Service {
     /// - Parameters:
     ///   - host: The address to listen on (an IPv4 or IPv6 literal or a host name).
     ///   - port: The TCP port; 0 for any free one (tests).
-    ///   - diagram: The machine the page draws: `StateDiagram(table)` of the table the daemon runs.
-    ///   - metrics: The metrics `/metrics` renders; the daemon feeds its latency histogram.
+    ///   - metrics: The metrics `/metrics` renders; the daemon feeds its latency histogram. Its
+    ///     application is the one the page is about: its machine is drawn (laid out once however
+    ///     many servers are made), its daemon's name is the title.
     ///   - limits: How many connections at once, and how long one may idle; see ``StatusServerLimits``.
     ///   - logger: Where the HTTP server logs (start, stop, failures).
     ///   - onListening: Called once the socket is bound, with the port it is bound to.
     ///   - snapshot: The daemon's current snapshot; called once per request, from any thread.
-    public init(
+    public init<App: ControllerApplication>(
+        host: String = StatusServer.defaultHost,
+        port: Int = StatusServer.defaultPort,
+        metrics: ControllerMetrics<App>,
+        limits: StatusServerLimits = .standard,
+        logger: Logger = Logger(label: "\(App.daemonName).http"),
+        onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
+        snapshot: @escaping @Sendable () -> DaemonSnapshot
+    ) {
+        self.init(
+            host: host, port: port, layout: DiagramLayouts.layout(of: App.self), metrics: metrics, limits: limits,
+            logger: logger, onListening: onListening, snapshot: snapshot)
+    }
+
+    /// Draws `diagram` on the page instead of `App`'s machine.
+    public init<App: ControllerApplication>(
         host: String = StatusServer.defaultHost,
         port: Int = StatusServer.defaultPort,
         diagram: StateDiagram,
-        metrics: TurnstileMetrics,
+        metrics: ControllerMetrics<App>,
         limits: StatusServerLimits = .standard,
-        logger: Logger = Logger(label: "turnstiled.http"),
+        logger: Logger = Logger(label: "\(App.daemonName).http"),
         onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         snapshot: @escaping @Sendable () -> DaemonSnapshot
     ) {
@@ -60,14 +79,16 @@ public struct StatusServer: Service {
     }
 
     /// With the diagram laid out already.
-    init(
-        host: String, port: Int, layout: DiagramLayout, metrics: TurnstileMetrics, limits: StatusServerLimits,
+    init<App: ControllerApplication>(
+        host: String, port: Int, layout: DiagramLayout, metrics: ControllerMetrics<App>, limits: StatusServerLimits,
         logger: Logger, onListening: @escaping @Sendable (_ port: Int) async -> Void,
         snapshot: @escaping @Sendable () -> DaemonSnapshot
     ) {
         self.host = host
         self.port = port
-        self.routes = StatusRoutes(metrics: metrics, diagram: layout, snapshot: snapshot)
+        self.routes = StatusRoutes(
+            metrics: { metrics.render($0) }, page: StatusPage(App.self, diagram: layout), snapshot: snapshot)
+        self.serverName = App.daemonName
         self.limits = limits
         self.logger = logger
         self.onListening = onListening
@@ -101,7 +122,7 @@ public struct StatusServer: Service {
             router: routes.makeRouter(),
             server: .http1(configuration: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanosecondCount))),
             configuration: .init(
-                address: .hostname(host, port: port), serverName: "turnstiled", backlog: limits.backlog,
+                address: .hostname(host, port: port), serverName: serverName, backlog: limits.backlog,
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
             onServerRunning: { channel in
                 await onListening(channel.localAddress?.port ?? 0)

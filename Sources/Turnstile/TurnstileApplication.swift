@@ -74,7 +74,7 @@ public enum TurnstileApplication: ControllerApplication {
     ]
 
     public static let gauges: [GaugeDeclaration<Self>] = [
-        GaugeDeclaration("credit", voidedByRestart: "creditsVoidedByRestart", summary: "passages paid for and not yet taken") { $0.credit },
+        GaugeDeclaration("credit", voidedByRestart: "creditsVoidedByRestart", summary: "coins paid for passages not yet taken") { $0.credit },
     ]
 
     /// Each passage taken in `unlocked` may break the arm (`simulate --break-probability`).

@@ -5,8 +5,9 @@ import Logging
 import ServiceLifecycle
 import ControllerDaemon
 import ControllerHTTP
+import Turnstile
 
-/// Test-only: serves a fixed snapshot on the status endpoints so scripts and CI can check
+/// Test-only: serves a fixed turnstile snapshot on the status endpoints so scripts and CI can check
 /// `/metrics`, `/status`, `/healthz` and the page without a daemon or a board.
 ///
 ///     status-fixture [PORT [STATE [PHASE]]]     (defaults: 0 = any free port, unlocked, running)
@@ -23,7 +24,7 @@ let phase = arguments.dropFirst(2).first ?? "running"
 
 let snapshot = DaemonSnapshot(
     phase: phase, degradedReason: phase == "degraded" ? "store lost: /var/lib/turnstiled/counts.sqlite is read-only" : nil,
-    state: state, credit: state == "unlocked" ? 2 : 0,
+    state: state, gauges: ["credit": state == "unlocked" ? 2 : 0],
     counters: ["coins": 42, "passages": 37, "forcedPushes": 3, "expiredCredits": 2, "faults": 1,
                "coinsOutOfService": 1, "repairs": 1, "freePassages": 0, "ignored": 5],
     uptimeSeconds: 3725.5, board: "sim (boards/sim.toml)", chip: "simchip0 [turnstiled-sim]", events: 96,
@@ -35,7 +36,7 @@ let snapshot = DaemonSnapshot(
         TransitionSummary(time: 3720.1, from: "locked", event: "coin", to: "unlocked"),
     ]
 )
-let metrics = TurnstileMetrics()
+let metrics = ControllerMetrics<TurnstileApplication>()
 for microseconds in [18, 22, 35, 41, 60, 140] {
     metrics.recordLockLatency(nanoseconds: Int64(microseconds) * 1000)
 }

@@ -177,7 +177,11 @@ struct Ctl: ParsableCommand {
         var lines: [String] = []
         let degraded = snapshot.degradedReason.map { " (\($0.visible))" } ?? ""
         lines.append("state    \(style.bold(snapshot.state.visible))  phase \(snapshot.phase.visible)\(degraded)")
-        lines.append("credit   \(snapshot.credit)")
+        // Each gauge on a line of its own, its value in the column the other lines' values take.
+        for (name, value) in snapshot.gauges.sorted(by: { $0.key < $1.key }) {
+            let label = name.visible
+            lines.append(label + String(repeating: " ", count: max(1, 9 - label.count)) + "\(value)")
+        }
         lines.append("uptime   \(decimal(snapshot.uptimeSeconds, places: 1)) s")
         lines.append("board    \(snapshot.board.visible)  chip \(snapshot.chip.visible)")
         lines.append("events   \(snapshot.events)  queue \(snapshot.queueDepth)  dropped commands \(snapshot.droppedCommands)  lost edges \(snapshot.lostEdges)  trace losses \(snapshot.traceLosses)")

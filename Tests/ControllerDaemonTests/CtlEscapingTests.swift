@@ -17,7 +17,7 @@ struct CtlEscapingTests {
     static let hostile = "x\u{1B}[2J\u{1B}]0;owned\u{07}\u{9B}31m\nstate    unlocked"
 
     static let snapshot = DaemonSnapshot(
-        phase: "running" + hostile, state: "locked" + hostile, credit: 0, counters: ["coins" + hostile: 1],
+        phase: "running" + hostile, state: "locked" + hostile, gauges: ["credit": 0], counters: ["coins" + hostile: 1],
         uptimeSeconds: 3.5, board: "sim" + hostile, chip: "chip" + hostile, events: 2, queueDepth: 0,
         droppedCommands: 0, lostEdges: 0, traceLosses: 0,
         lastTransitions: [TransitionSummary(time: 1, from: "a" + hostile, event: "e" + hostile, to: "b" + hostile)])

@@ -2,6 +2,8 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import ControllerDaemon
+import ControllerHost
+import Turnstile
 @testable import ControllerHTTP
 
 /// A snapshot with every field set to something recognisable.
@@ -11,7 +13,7 @@ func fixedSnapshot(
     events: Int = 20, droppedCommands: Int = 1, lostEdges: Int = 2, traceLosses: Int = 3
 ) -> DaemonSnapshot {
     DaemonSnapshot(
-        phase: phase, degradedReason: degradedReason, state: state, credit: 2, counters: counters,
+        phase: phase, degradedReason: degradedReason, state: state, gauges: ["credit": 2], counters: counters,
         uptimeSeconds: 61.25, board: "sim <test> & co", chip: "simchip0 [sim]", events: events,
         queueDepth: 4, droppedCommands: droppedCommands, lostEdges: lostEdges, traceLosses: traceLosses,
         lastTransitions: [
@@ -41,7 +43,15 @@ final class SnapshotSource: Sendable {
 /// Runs `test` against the server's routes in process (no socket); the page draws `diagram`,
 /// the turnstile's without one.
 func withRoutes<Value>(
-    _ source: SnapshotSource, metrics: TurnstileMetrics = TurnstileMetrics(), diagram: StateDiagram? = nil,
+    _ source: SnapshotSource, metrics: ControllerMetrics<TurnstileApplication> = ControllerMetrics<TurnstileApplication>(), diagram: StateDiagram? = nil,
+    _ test: @Sendable (any TestClientProtocol) async throws -> Value
+) async throws -> Value {
+    try await withRoutes(source, of: metrics, diagram: diagram, test)
+}
+
+/// Runs `test` against the routes of the server of `metrics`' application.
+func withRoutes<App: ControllerApplication, Value>(
+    _ source: SnapshotSource, of metrics: ControllerMetrics<App>, diagram: StateDiagram? = nil,
     _ test: @Sendable (any TestClientProtocol) async throws -> Value
 ) async throws -> Value {
     let server = diagram.map { StatusServer(port: 0, diagram: $0, metrics: metrics) { source.get() } }

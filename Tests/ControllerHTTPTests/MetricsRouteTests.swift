@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import ControllerDaemon
+import Turnstile
 @testable import ControllerHTTP
 
 @Suite struct MetricsRouteTests {
@@ -37,7 +38,7 @@ import ControllerDaemon
             for state in ["locked", "unlocked", "broken", "outOfOrder", "emergency"] {
                 #expect(sample(body, #"turnstiled_state{state="\#(state)"}"#) == (state == "broken" ? 1 : 0))
             }
-            for phase in TurnstileMetrics.knownPhases {
+            for phase in ControllerMetrics<TurnstileApplication>.knownPhases {
                 #expect(sample(body, #"turnstiled_phase{phase="\#(phase)"}"#) == (phase == "draining" ? 1 : 0))
             }
             source.set(fixedSnapshot(phase: "running", state: "emergency"))
@@ -71,7 +72,7 @@ import ControllerDaemon
     }
 
     @Test func recordedLatenciesLandInTheirBuckets() async throws {
-        let metrics = TurnstileMetrics()
+        let metrics = ControllerMetrics<TurnstileApplication>()
         // 20 µs, 40 µs, 40 µs, 3 ms, and a negative reading (clock step) taken as 0.
         for nanoseconds: Int64 in [20_000, 40_000, 40_000, 3_000_000, -5] {
             metrics.recordLockLatency(nanoseconds: nanoseconds)
@@ -92,7 +93,7 @@ import ControllerDaemon
     }
 
     @Test func latenciesRecordedFromManyThreadsAreAllCounted() async throws {
-        let metrics = TurnstileMetrics()
+        let metrics = ControllerMetrics<TurnstileApplication>()
         let threads = 8, perThread = 1000
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<threads {
@@ -106,7 +107,7 @@ import ControllerDaemon
     }
 
     @Test func swiftMetricsThroughTheFactoryAppearWithPrometheusNames() async throws {
-        let metrics = TurnstileMetrics()
+        let metrics = ControllerMetrics<TurnstileApplication>()
         let counter = CoreMetrics.Counter(label: "hb.requests", dimensions: [("http.route", "/status")], factory: metrics.metricsFactory)
         counter.increment(by: 3)
         let body = String(decoding: metrics.render(fixedSnapshot()), as: UTF8.self)

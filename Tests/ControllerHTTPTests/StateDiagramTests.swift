@@ -149,7 +149,7 @@ import Turnstile
         // the page's <style>.
         #expect(layout.stateColors.hasPrefix(#"[data-state="\3c idle\3e "]{--c:"#))
         #expect(layout.stateColors.contains(#"[data-state="say \"hi\""]"#))
-        let page = StatusPage.html(fixedSnapshot(state: "<idle>"), diagram: layout)
+        let page = StatusPage(daemonName: "turnstiled", gauges: ["credit"], diagram: layout).html(fixedSnapshot(state: "<idle>"))
         #expect(page.components(separatedBy: "</style").count == 2)
         #expect(!page.contains("<idle>"))
     }

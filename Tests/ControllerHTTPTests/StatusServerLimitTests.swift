@@ -3,6 +3,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 import ControllerDaemon
+import Turnstile
 @testable import ControllerHTTP
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ import Glibc
     @Test("half-sent requests beyond the cap cost no descriptor, are closed when idle, and a whole request is answered")
     func halfSentRequestsAreCappedAndTimedOut() async throws {
         let ports = StatusServerTests.PortBox()
-        let server = StatusServer(port: 0, metrics: TurnstileMetrics(), limits: Self.limits, logger: StatusServerTests.quietLogger, onListening: { port in
+        let server = StatusServer(port: 0, metrics: ControllerMetrics<TurnstileApplication>(), limits: Self.limits, logger: StatusServerTests.quietLogger, onListening: { port in
             ports.continuation.yield(port)
         }) { fixedSnapshot(state: "locked") }
         try await withThrowingTaskGroup(of: Void.self) { tasks in

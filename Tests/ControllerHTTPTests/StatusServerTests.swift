@@ -5,6 +5,7 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 import ControllerDaemon
+import Turnstile
 @testable import ControllerHTTP
 
 @Suite struct StatusServerTests {
@@ -31,7 +32,7 @@ import ControllerDaemon
 
     @Test func servesOnTheBoundPortInAServiceGroupAndStopsWithIt() async throws {
         let ports = PortBox()
-        let server = StatusServer(port: 0, metrics: TurnstileMetrics(), logger: Self.quietLogger, onListening: { port in
+        let server = StatusServer(port: 0, metrics: ControllerMetrics<TurnstileApplication>(), logger: Self.quietLogger, onListening: { port in
             ports.continuation.yield(port)
         }) { fixedSnapshot(state: "locked") }
         let group = ServiceGroup(configuration: .init(services: [server], logger: Self.quietLogger))
@@ -51,13 +52,13 @@ import ControllerDaemon
 
     @Test func aPortInUseIsRefusedWithTheAddressAndTheWayOut() async throws {
         let ports = PortBox()
-        let first = StatusServer(port: 0, metrics: TurnstileMetrics(), logger: Self.quietLogger, onListening: { port in
+        let first = StatusServer(port: 0, metrics: ControllerMetrics<TurnstileApplication>(), logger: Self.quietLogger, onListening: { port in
             ports.continuation.yield(port)
         }) { fixedSnapshot() }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await first.run() }
             let port = try #require(await ports.next())
-            let second = StatusServer(port: port, metrics: TurnstileMetrics(), logger: Self.quietLogger) { fixedSnapshot() }
+            let second = StatusServer(port: port, metrics: ControllerMetrics<TurnstileApplication>(), logger: Self.quietLogger) { fixedSnapshot() }
             do {
                 try await second.run()
                 Issue.record("a second server bound \(port), which the first holds")

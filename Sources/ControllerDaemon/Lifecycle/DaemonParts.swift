@@ -1,13 +1,15 @@
 import ControllerFSM
+import ControllerHost
 import Foundation
 import Logging
 
 /// What every service of the daemon shares: the inbox that carries commands to the event loop,
-/// status, the lifecycle machine, systemd, and the log with its rate-limited warnings.
-public struct DaemonParts: Sendable {
+/// status (in `App`'s words), the lifecycle machine, systemd, and the log with its rate-limited
+/// warnings.
+public struct DaemonParts<App: ControllerApplication>: Sendable {
     public let inbox: CommandInbox
     public let notifier: SystemdNotifier
-    public let status: StatusHub
+    public let status: StatusHub<App>
     public let lifecycle: LifecycleHolder
     public let warnings: DaemonWarnings
     public let logger: Logger
@@ -18,7 +20,7 @@ public struct DaemonParts: Sendable {
     public init(program: String, board: String, chip: String, logger: Logger) throws(WakeUpError) {
         inbox = try CommandInbox()
         notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-        status = StatusHub(board: board, chip: chip, inbox: inbox)
+        status = StatusHub<App>(board: board, chip: chip, inbox: inbox)
         lifecycle = LifecycleHolder(reportingTo: status, logger: logger, notifier: notifier)
         warnings = DaemonWarnings(logger: logger, program: program)
         self.logger = logger

@@ -1,20 +1,22 @@
-import ControllerHost
-import Turnstile
-
 /// Everything the daemon tells about itself at one moment: what `/status`, `/metrics`,
-/// `turnstiled ctl status` and systemd's `STATUS=` are made from.
+/// `ctl status` and systemd's `STATUS=` are made from. It names no application's words: the
+/// state, counters and gauges are the declaration's, by name.
 ///
-/// Counts and credit are the durable ones: what the store has committed (or, with no store,
+/// Counts and gauges are the durable ones: what the store has committed (or, with no store,
 /// what the ledger drain has seen). The daemon never reports a count it could lose.
+///
+/// In JSON each gauge is a key of its own beside the fixed ones (`"credit": 0`), as `/status`
+/// showed the turnstile's credit before gauges were declared; a reader takes every other
+/// integer key as a gauge.
 public struct DaemonSnapshot: Codable, Sendable, Equatable {
     /// The daemon's own life: starting, selfTest, running, draining, stopped or degraded.
     public var phase: String
     /// Why the daemon is degraded (the chip or the store lost), when it is.
     public var degradedReason: String?
-    /// The turnstile's state as the controller last reported it.
+    /// The machine's state as the controller last reported it.
     public var state: String
-    /// The durable credit (coins paid for passages not yet taken).
-    public var credit: Int
+    /// The durable gauges by name (``ControllerApplication/gauges``: the turnstile's credit).
+    public var gauges: [String: Int]
     /// The durable counters, since the store was created (or since start, with no store).
     public var counters: [String: Int]
     /// Seconds since the daemon started.
@@ -36,14 +38,14 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var lastTransitions: [TransitionSummary]
 
     public init(
-        phase: String, degradedReason: String? = nil, state: String, credit: Int, counters: [String: Int],
+        phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary]
     ) {
         self.phase = phase
         self.degradedReason = degradedReason
         self.state = state
-        self.credit = credit
+        self.gauges = gauges
         self.counters = counters
         self.uptimeSeconds = uptimeSeconds
         self.board = board

@@ -1,45 +1,44 @@
 import ControllerFSM
 import ControllerHost
-import Turnstile
 
 /// Where the daemon's threads leave what status needs, each its own part, and where readers
-/// (HTTP, the control socket, systemd) take a consistent ``DaemonSnapshot``.
+/// (HTTP, the control socket, systemd) take a consistent ``DaemonSnapshot``. Its state, counter
+/// and gauge names are `App`'s declaration's.
 ///
 /// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:)`` — a few
-/// stores under a lock, no allocation; counts and credit come only from
-/// ``publishDurable(counters:credit:)``, called after they were made durable.
-public final class StatusHub: Sendable {
+/// stores under a lock, no allocation (the state is kept as its index, named only when a
+/// snapshot is taken); counts and gauges come only from ``publishDurable(counters:gauges:)``,
+/// called after they were made durable.
+public final class StatusHub<App: ControllerApplication>: Sendable {
     /// How many transitions `/status` and `ctl events` show.
-    public static let recentTransitionCount = 20
+    public static var recentTransitionCount: Int { 20 }
 
-    private struct Parts {
-        var phase = DaemonPhase.starting
-        var degradedReason: String?
-        var state = TurnstileState.locked
-        var events = 0
-        var lostEdges = 0
-        var credit = 0
-        var counters: [String: Int] = [:]
-        var traceLosses = 0
-        var recent: [TransitionSummary] = []
-    }
-
-    private let parts = Guarded(Parts())
+    private let parts: Guarded<StatusParts>
+    /// Every state's name, by index: named once here so a snapshot takes a name, not makes one.
+    private let stateNames: [String]
     private let started: MachineInstant
     private let clock: MonotonicClock
     public let board: String
     public let chip: String
     private let inbox: CommandInbox?
 
+    /// Starts in `App`'s initial state, with every declared counter and gauge at 0.
     public init(board: String, chip: String, inbox: CommandInbox?, clock: MonotonicClock = MonotonicClock()) {
+        for gauge in App.gauges {
+            precondition(
+                !DaemonSnapshot.isField(gauge.name),
+                "\(App.name)'s gauge \(gauge.name) has the name of a field of the daemon's status; rename the gauge in its declaration")
+        }
         self.board = board
         self.chip = chip
         self.inbox = inbox
         self.clock = clock
         started = clock.now()
-        var zero: [String: Int] = [:]
-        for name in TurnstileCounters.names { zero[name] = 0 }
-        parts.withLock { $0.counters = zero }
+        stateNames = App.State.allCases.map(\.name)
+        parts = Guarded(StatusParts(
+            state: App.table.initial.rawValue,
+            gauges: Dictionary(App.gauges.map { ($0.name, 0) }) { first, _ in first },
+            counters: Dictionary(App.counterNames.map { ($0, 0) }) { first, _ in first }))
     }
 
     public func publishPhase(_ phase: DaemonPhase, degradedReason: String?) {
@@ -50,21 +49,31 @@ public final class StatusHub: Sendable {
     }
 
     /// From the event loop, after each turn.
-    public func publishLoop(state: TurnstileState, events: Int, lostEdges: Int) {
+    public func publishLoop(state: App.State, events: Int, lostEdges: Int) {
+        let index = state.rawValue
         parts.withLock {
-            $0.state = state
+            $0.state = index
             $0.events = events
             $0.lostEdges = lostEdges
         }
     }
 
-    /// Counts and credit that are durable now (committed to the store, or with no store, seen
-    /// by the drain).
-    public func publishDurable(counters: [String: Int], credit: Int) {
+    /// Counts and gauges that are durable now (committed to the store, or with no store, seen
+    /// by the drain), by name.
+    public func publishDurable(counters: [String: Int], gauges: [String: Int]) {
         parts.withLock {
             $0.counters = counters
-            $0.credit = credit
+            $0.gauges = gauges
         }
+    }
+
+    /// With no store: the counts and gauges after `step`, the last the ledger drain saw.
+    public func publishDurable(after step: LedgerEntry<App>) {
+        var counters: [String: Int] = [:]
+        for (index, name) in App.counterNames.enumerated() { counters[name] = step.counters[index] }
+        var gauges: [String: Int] = [:]
+        for (index, gauge) in App.gauges.enumerated() { gauges[gauge.name] = step.gauges[index] }
+        publishDurable(counters: counters, gauges: gauges)
     }
 
     /// From the reporting thread: transitions it drained, and records lost so far.
@@ -89,8 +98,8 @@ public final class StatusHub: Sendable {
         let dropped = inbox?.refusedCount ?? 0
         return parts.withLock { parts in
             DaemonSnapshot(
-                phase: parts.phase.name, degradedReason: parts.degradedReason, state: parts.state.name,
-                credit: parts.credit, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
+                phase: parts.phase.name, degradedReason: parts.degradedReason, state: stateNames[parts.state],
+                gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent)
         }
@@ -102,4 +111,19 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+}
+
+/// What a ``StatusHub`` holds under its lock. Outside the generic hub, so its type is known when
+/// the module is compiled: the event loop's `publishLoop` then makes no type metadata at run time.
+private struct StatusParts {
+    var phase = DaemonPhase.starting
+    var degradedReason: String?
+    /// The state's index in the application's `State.allCases` (its raw value).
+    var state: Int
+    var events = 0
+    var lostEdges = 0
+    var gauges: [String: Int]
+    var counters: [String: Int]
+    var traceLosses = 0
+    var recent: [TransitionSummary] = []
 }

@@ -5,7 +5,7 @@ import ControllerDaemon
 /// Answers `turnstiled ctl`: status from the hub, commands into the event loop's inbox. It runs
 /// on the control server's thread and never touches the controller.
 struct ControlHandler: Sendable {
-    let status: StatusHub
+    let status: StatusHub<TurnstileApplication>
     let inbox: CommandInbox
     /// Whether `pulse` may drive the lines (simulated boards only: on real lines a person
     /// drops the coin).

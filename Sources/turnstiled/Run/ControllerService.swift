@@ -40,7 +40,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
 
     /// `stopAt`: when a script ends and the daemon should stop by itself (`--stop-at-end`).
     init(
-        controller: Controller<Source.App, Source.Chip>, source: Source, parts: DaemonParts, stopAt: MachineInstant?,
+        controller: Controller<Source.App, Source.Chip>, source: Source, parts: DaemonParts<Source.App>, stopAt: MachineInstant?,
         announceReady: @escaping () -> Void, reportUnplayed: @escaping (String) -> Void
     ) {
         loop = EventLoop(

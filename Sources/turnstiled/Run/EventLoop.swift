@@ -28,7 +28,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let controller: Controller<Source.App, Source.Chip>
     private let source: Source
     private let inbox: CommandInbox
-    private let status: StatusHub
+    private let status: StatusHub<Source.App>
     private let lifecycle: LifecycleHolder
     private let notifier: SystemdNotifier
     private let warnings: DaemonWarnings
@@ -42,7 +42,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let stopAt: MachineInstant?
 
     init(
-        controller: Controller<Source.App, Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub,
+        controller: Controller<Source.App, Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub<Source.App>,
         lifecycle: LifecycleHolder, notifier: SystemdNotifier, warnings: DaemonWarnings, stopAt: MachineInstant?
     ) {
         self.controller = controller
@@ -102,7 +102,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return .stopped
             }
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
-            status.publishLoop(state: controller.state as! TurnstileState, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+            status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
         }
     }
 

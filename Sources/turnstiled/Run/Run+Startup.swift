@@ -12,9 +12,9 @@ import Turnstile
 /// error and exits with its status before the group runs.
 extension Run {
     /// A wake-up the inbox cannot make (out of descriptors) exits 3, as a GPIO error does.
-    func makeParts(board: BoardFile, chipText: String, logger: Logger) throws -> DaemonParts {
+    func makeParts(board: BoardFile, chipText: String, logger: Logger) throws -> DaemonParts<TurnstileApplication> {
         do {
-            return try DaemonParts(program: "turnstiled", board: board.name, chip: chipText, logger: logger)
+            return try DaemonParts<TurnstileApplication>(program: "turnstiled", board: board.name, chip: chipText, logger: logger)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.gpioError

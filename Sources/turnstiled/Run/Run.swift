@@ -188,7 +188,7 @@ struct Run: AsyncParsableCommand {
                 },
                 abandon: abandon)
         }
-        let metrics = TurnstileMetrics()
+        let metrics = ControllerMetrics<TurnstileApplication>()
         let reporter = RunReporter<TurnstileApplication>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
         let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)

@@ -38,7 +38,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
     private let inputLog: RecordRing<InputRecord<App>>?
     /// Drained here only when no store does it.
     private let ledger: RecordRing<LedgerEntry<App>>?
-    private let status: StatusHub
+    private let status: StatusHub<App>
     private let lostEdges: @Sendable () -> Int
     private let origin: MachineInstant
     private let printer: any SimulationReporter<App>
@@ -63,7 +63,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
 
     init(
         trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<App>>?, ledger: RecordRing<LedgerEntry<App>>?,
-        status: StatusHub, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<App>,
+        status: StatusHub<App>, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<App>,
         warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onWriteLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
@@ -161,11 +161,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
         if let ledger {
             var last: LedgerEntry<App>?
             ledger.drain { last = $0 }
-            if let last {
-                var counters: [String: Int] = [:]
-                for (name, value) in zip(App.counterNames, last.counters.values) { counters[name] = value }
-                status.publishDurable(counters: counters, credit: App.gauges.isEmpty ? 0 : last.gauges[0]) // INTERIM
-            }
+            if let last { status.publishDurable(after: last) }
         }
         reportLostEdges()
         reportNotifyFailures()
@@ -210,8 +206,8 @@ extension RunReporter {
     /// The reporter of a daemon's run: drains `rings` (the ledger too when `drainsLedger`, as
     /// no store does it), tells status and the log, and records the lock latency in `metrics`.
     convenience init<Chip: GPIOChip>(
-        rings: ControllerRings<App, Chip>, drainsLedger: Bool, parts: DaemonParts, origin: MachineInstant, printer: any SimulationReporter<App>,
-        recorder: FlightRecorder?, metrics: TurnstileMetrics
+        rings: ControllerRings<App, Chip>, drainsLedger: Bool, parts: DaemonParts<App>, origin: MachineInstant, printer: any SimulationReporter<App>,
+        recorder: FlightRecorder?, metrics: ControllerMetrics<App>
     ) {
         self.init(
             trace: rings.trace, outputLog: rings.outputLog, watermark: rings.watermark, inputLog: rings.inputLog,

@@ -25,7 +25,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
 
     /// `--database`, opened; nil without one (said in the log). A database that cannot be used is
     /// said on standard error and exits 4.
-    static func open(_ path: String?, retentionDays: Int?, parts: DaemonParts) throws -> CountStore<App>? {
+    static func open(_ path: String?, retentionDays: Int?, parts: DaemonParts<App>) throws -> CountStore<App>? {
         guard let path else {
             parts.logger.notice("no --database: counts are kept in memory only and lost at exit")
             return nil
@@ -43,7 +43,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
     /// publishing the durable totals), then starts the thread that drains `ledger` into the
     /// store. A failure is said on standard error, runs `abandon` and exits 4.
     init(
-        beginning store: CountStore<App>, ledger: RecordRing<LedgerEntry<App>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts,
+        beginning store: CountStore<App>, ledger: RecordRing<LedgerEntry<App>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts<App>,
         closingEntry: @escaping () -> LedgerEntry<App>, abandon: () -> Void
     ) throws {
         let (status, lifecycle, logger) = (parts.status, parts.lifecycle, parts.logger)
@@ -53,7 +53,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
             if let found {
                 logger.notice("\(store.path): took in \(found.total) count(s) a stopped run could not write (\(found.summary)) from \(store.unwrittenPath), and removed it")
             }
-            status.publishDurable(counters: totals.counters, credit: App.gauges.first.map { totals.gauge($0.name) } ?? 0) // INTERIM
+            status.publishDurable(counters: totals.counters, gauges: totals.gauges)
             for gauge in App.gauges {
                 guard let voided = gauge.voidedByRestart, totals[voided] > 0 else { continue }
                 logger.notice("\(store.path): \(totals[voided]) \(gauge.name)(s) in all were standing when a run ended; counted as \(voided)")
@@ -66,7 +66,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
         }
         recorder = StoreRecorder<App>(
             store: store, ledger: ledger, doorbell: doorbell,
-            onCommit: { totals in status.publishDurable(counters: totals.counters, credit: App.gauges.first.map { totals.gauge($0.name) } ?? 0) }, // INTERIM
+            onCommit: { totals in status.publishDurable(counters: totals.counters, gauges: totals.gauges) },
             onFailure: { error in
                 logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
                 lifecycle.send(.storeLost)

@@ -1,10 +1,11 @@
 import ControllerFSM
 import Prometheus
 import ControllerHost
-import Turnstile
 import ControllerDaemon
 
-/// The daemon's Prometheus metrics: the families `/metrics` serves, all named `turnstiled_…`.
+/// The daemon's Prometheus metrics: the families `/metrics` serves, all in the namespace of the
+/// application's ``ControllerApplication/daemonName`` (`turnstiled_…`), its states, counters and
+/// gauges taken from its declaration.
 ///
 /// Most of them are read from a ``DaemonSnapshot`` at each scrape (``render(_:)``); the
 /// edge-to-relay latency histogram is fed as latencies are measured
@@ -13,7 +14,7 @@ import ControllerDaemon
 /// The daemon's cumulative counts become Prometheus counters that only ever go up: each scrape
 /// adds what grew since the previous one, so a counter never decreases even if a snapshot's
 /// count were lower than one seen before (a store replaced under a running daemon).
-public final class TurnstileMetrics: Sendable {
+public final class ControllerMetrics<App: ControllerApplication>: Sendable {
     /// The registry every family lives in; the daemon may register its own metrics here too.
     public let registry: PrometheusCollectorRegistry
 
@@ -25,20 +26,23 @@ public final class TurnstileMetrics: Sendable {
     /// Upper bounds of the edge-to-relay latency buckets. The README measures tens of
     /// microseconds on a Pi-class board; the buckets span 10 µs to 100 ms so that both a healthy
     /// daemon and one starved by a busy machine land in a bucket of their own.
-    public static let defaultLatencyBuckets: [Duration] = [
-        .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100),
-        .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2500),
-        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
-    ]
+    public static var defaultLatencyBuckets: [Duration] {
+        [
+            .microseconds(10), .microseconds(25), .microseconds(50), .microseconds(100),
+            .microseconds(250), .microseconds(500), .milliseconds(1), .microseconds(2500),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(100),
+        ]
+    }
 
     /// The daemon's phases (its lifecycle machine), each given a `turnstiled_phase` series so a
     /// dashboard sees every one at 0 or 1 from the first scrape.
-    public static let knownPhases = ["starting", "selfTest", "running", "draining", "stopped", "degraded"]
+    public static var knownPhases: [String] { MetricsVocabulary.knownPhases }
 
     private let latency: DurationHistogram
     private let scrapeState: Guarded<ScrapeState>
 
-    public init(latencyBuckets: [Duration] = TurnstileMetrics.defaultLatencyBuckets) {
+    public init(latencyBuckets: [Duration] = defaultLatencyBuckets) {
+        let vocabulary = MetricsVocabulary(App.self)
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -47,13 +51,13 @@ public final class TurnstileMetrics: Sendable {
         }
         self.metricsFactory = factory
         latency = registry.makeDurationHistogram(
-            descriptor: turnstiled(
+            descriptor: vocabulary.descriptor(
                 "edge_to_relay", "seconds",
                 "Time from a debounced input edge (kernel timestamp) to the relay write it caused."
             ),
             buckets: latencyBuckets
         )
-        scrapeState = Guarded(ScrapeState(registry: registry))
+        scrapeState = Guarded(ScrapeState(registry: registry, vocabulary: vocabulary))
     }
 
     /// Records one edge-to-relay latency. Called by the daemon's reporter thread; thread-safe.
@@ -76,13 +80,7 @@ public final class TurnstileMetrics: Sendable {
 
     /// A metric or label name with every character Prometheus does not allow replaced by `_`.
     static func prometheusName(_ name: String) -> String {
-        var result = ""
-        for (offset, character) in name.enumerated() {
-            let allowed = character.isASCII && (character.isLetter || character == "_" || character == ":"
-                || (offset > 0 && character.isNumber))
-            result.append(allowed ? character : "_")
-        }
-        return result
+        MetricsVocabulary.prometheusName(name)
     }
 }
 
@@ -96,29 +94,32 @@ private struct ScrapeState {
     var droppedCommands: MonotonicCounter
     var lostEdges: MonotonicCounter
     var traceLosses: MonotonicCounter
-    let credit: Gauge
+    /// The application's gauges, by their snapshot names, in declaration order.
+    let gauges: [(name: String, gauge: Gauge)]
     let queueDepth: Gauge
     let uptime: Gauge
+    let vocabulary: MetricsVocabulary
 
-    init(registry: PrometheusCollectorRegistry) {
+    init(registry: PrometheusCollectorRegistry, vocabulary: MetricsVocabulary) {
         self.registry = registry
+        self.vocabulary = vocabulary
         func counter(_ name: String, _ help: String) -> MonotonicCounter {
-            MonotonicCounter(registry.makeCounter(descriptor: turnstiled(name, "total", help)))
+            MonotonicCounter(registry.makeCounter(descriptor: vocabulary.descriptor(name, "total", help)))
         }
         dispatched = counter("dispatched_events", "Events the controller dispatched since the daemon started.")
         droppedCommands = counter("dropped_commands", "Commands refused because the event loop's inbox was full.")
         lostEdges = counter("lost_edges", "Input edges the kernel lost before the daemon read them.")
         traceLosses = counter("trace_losses", "Trace, ledger and output-log records lost because a ring was full.")
-        credit = registry.makeGauge(descriptor: turnstiled("credit", "", "Coins paid for passages not yet taken (durable)."))
-        queueDepth = registry.makeGauge(descriptor: turnstiled("queue_depth", "", "Commands waiting for the event loop."))
-        uptime = registry.makeGauge(descriptor: turnstiled("uptime", "seconds", "Seconds since the daemon started."))
-        for kind in TurnstileCounters.names {
+        gauges = vocabulary.gauges.map { ($0.name, registry.makeGauge(descriptor: vocabulary.descriptor($0.family, "", $0.help))) }
+        queueDepth = registry.makeGauge(descriptor: vocabulary.descriptor("queue_depth", "", "Commands waiting for the event loop."))
+        uptime = registry.makeGauge(descriptor: vocabulary.descriptor("uptime", "seconds", "Seconds since the daemon started."))
+        for kind in vocabulary.counters {
             _ = eventCounter(kind)
         }
-        for state in TurnstileState.allCases {
-            _ = stateGauge(state.name)
+        for state in vocabulary.states {
+            _ = stateGauge(state)
         }
-        for phase in TurnstileMetrics.knownPhases {
+        for phase in MetricsVocabulary.knownPhases {
             _ = phaseGauge(phase)
         }
     }
@@ -131,7 +132,9 @@ private struct ScrapeState {
         droppedCommands.advance(to: snapshot.droppedCommands)
         lostEdges.advance(to: snapshot.lostEdges)
         traceLosses.advance(to: snapshot.traceLosses)
-        credit.set(Int64(snapshot.credit))
+        for (name, gauge) in gauges {
+            gauge.set(Int64(snapshot.gauges[name] ?? 0))
+        }
         queueDepth.set(Int64(snapshot.queueDepth))
         uptime.set(snapshot.uptimeSeconds)
         _ = stateGauge(snapshot.state)
@@ -145,26 +148,26 @@ private struct ScrapeState {
     }
 
     private mutating func eventCounter(_ kind: String) -> MonotonicCounter {
-        let registry = registry
+        let (registry, vocabulary) = (registry, vocabulary)
         return Self.member(of: &eventCounters, labelled: kind) {
             MonotonicCounter(registry.makeCounter(
-                descriptor: turnstiled("events", "total", "Turnstile events by kind (coins, passages, forcedPushes, ...), durable counts."),
+                descriptor: vocabulary.descriptor("events", "total", vocabulary.eventsHelp),
                 labels: [("kind", kind)]))
         }
     }
 
     private mutating func stateGauge(_ state: String) -> Gauge {
-        let registry = registry
+        let (registry, vocabulary) = (registry, vocabulary)
         return Self.member(of: &stateGauges, labelled: state) {
-            registry.makeGauge(descriptor: turnstiled("state", "", "1 for the turnstile's current state, 0 for the others."),
+            registry.makeGauge(descriptor: vocabulary.descriptor("state", "", vocabulary.stateHelp),
                                labels: [("state", state)])
         }
     }
 
     private mutating func phaseGauge(_ phase: String) -> Gauge {
-        let registry = registry
+        let (registry, vocabulary) = (registry, vocabulary)
         return Self.member(of: &phaseGauges, labelled: phase) {
-            registry.makeGauge(descriptor: turnstiled("phase", "", "1 for the daemon's current lifecycle phase, 0 for the others."),
+            registry.makeGauge(descriptor: vocabulary.descriptor("phase", "", "1 for the daemon's current lifecycle phase, 0 for the others."),
                                labels: [("phase", phase)])
         }
     }
@@ -176,11 +179,6 @@ private struct ScrapeState {
         family[label] = metric
         return metric
     }
-}
-
-/// A family name in the daemon's namespace: `turnstiled_NAME_UNIT` (no unit: `turnstiled_NAME`).
-private func turnstiled(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-    MetricNameDescriptor(namespace: "turnstiled", metricName: name, unitName: unit, helpText: help)
 }
 
 /// A Prometheus counter fed from a cumulative count: adds what the count grew by since the last

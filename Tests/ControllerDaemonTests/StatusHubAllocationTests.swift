@@ -1,0 +1,22 @@
+import AllocationCounting
+import Testing
+import ControllerDaemon
+import Turnstile
+
+/// The event loop publishes to the status hub after every turn: that must not allocate, even
+/// called unspecialised from another module as here (an optimised build only does better).
+@Suite("Status hub allocation", .enabled(if: canCountAllocations, "the allocation counter does not work under a sanitizer"))
+struct StatusHubAllocationTests {
+    @Test func publishLoopAllocatesNothingOnceWarmedUp() {
+        let hub = StatusHub<TurnstileApplication>(board: "sim", chip: "simchip0", inbox: nil)
+        let states = TurnstileState.allCases
+        hub.publishLoop(state: .unlocked, events: 1, lostEdges: 0)
+        malloc_counter_start()
+        for turn in 0..<1_000 {
+            hub.publishLoop(state: states[turn % states.count], events: turn, lostEdges: turn / 7)
+        }
+        let allocations = malloc_counter_stop()
+        #expect(allocations == 0)
+        #expect(hub.snapshot().state == states[999 % states.count].name)
+    }
+}
