@@ -9,7 +9,7 @@ import ControllerDaemon
 @Suite("Scenario<TurnstileApplication> transcriber: commands and the unreplayable")
 struct ScenarioTranscriberTests {
     func transcribe(_ inputs: [(Double, ControllerInput<TurnstileApplication>)]) -> [String] {
-        var transcriber = ScenarioTranscriber(board: .defaultSim, origin: .zero)
+        var transcriber = ScenarioTranscriber<TurnstileApplication>(board: .defaultSim, origin: .zero)
         var lines: [String] = []
         for (seconds, input) in inputs {
             lines += transcriber.take(InputRecord<TurnstileApplication>(time: .zero + .milliseconds(Int64(seconds * 1000)), input: input))

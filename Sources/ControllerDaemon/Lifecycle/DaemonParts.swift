@@ -1,11 +1,12 @@
 import ControllerFSM
+import ControllerHost
 import Foundation
 import Logging
 
 /// What every service of the daemon shares: the inbox that carries commands to the event loop,
 /// status, the lifecycle machine, systemd, and the log with its rate-limited warnings.
-public struct DaemonParts: Sendable {
-    public let inbox: CommandInbox
+public struct DaemonParts<App: ControllerApplication>: Sendable {
+    public let inbox: DaemonInbox<App>
     public let notifier: SystemdNotifier
     public let status: StatusHub
     public let lifecycle: LifecycleHolder
@@ -16,7 +17,7 @@ public struct DaemonParts: Sendable {
     /// status shows of where it runs. systemd is read from the process's environment.
     /// - Throws: when the inbox's wake-up cannot be made (out of descriptors).
     public init(program: String, board: String, chip: String, logger: Logger) throws(WakeUpError) {
-        inbox = try CommandInbox()
+        inbox = try DaemonInbox<App>()
         notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         status = StatusHub(board: board, chip: chip, inbox: inbox)
         lifecycle = LifecycleHolder(reportingTo: status, logger: logger, notifier: notifier)

@@ -137,7 +137,10 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             } catch {
                 return lose(error, at: now)
             }
-        case .pulse(let role):
+        case .level(let index, _):
+            warnings.refused("set \(TurnstileApplication.inputs[index].role): the turnstile has no level input a command sets")
+        case .pulse(let index):
+            let role = InputRole(rawValue: TurnstileApplication.inputs[index].role.rawValue)!
             switch source.pulse(role, at: now) {
             case .scheduled: break
             case .notDrivable: warnings.refused("pulse \(role.rawValue): this board cannot drive that line")
