@@ -12,8 +12,7 @@ import Musl
 public final class ControlClient<App: ControllerApplication> {
     /// The default socket of an installed daemon (`/run/turnstiled/control.sock`).
     public static var defaultSocketPath: String { "/run/\(App.daemonName)/control.sock" }
-    /// The longest reply line read: a status with its last transitions is a few KiB; 1 MiB
-    /// bounds what a misbehaving server could make the client hold.
+    /// The longest reply line read (``ControlClientLimits``).
     public static var maxReplyBytes: Int { ControlClientLimits.maxReplyBytes }
 
     public let path: String
@@ -60,7 +59,6 @@ public final class ControlClient<App: ControllerApplication> {
         }
     }
 
-    /// Bytes read from the socket at a time: a page, many reply lines.
     static var readChunkBytes: Int { ControlClientLimits.readChunkBytes }
 
     /// The next reply line, or nil when the daemon closed the connection. Waits up to
@@ -98,7 +96,10 @@ public final class ControlClient<App: ControllerApplication> {
 
 /// The client's bounds, beside it (a generic class holds no stored statics).
 enum ControlClientLimits {
+    /// The longest reply line read: a status with its last transitions is a few KiB; 1 MiB
+    /// bounds what a misbehaving server could make the client hold.
     static let maxReplyBytes = 1 << 20
+    /// Bytes read from the socket at a time: a page, many reply lines.
     static let readChunkBytes = 4096
 }
 

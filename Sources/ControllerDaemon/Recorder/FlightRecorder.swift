@@ -165,7 +165,9 @@ public final class FlightRecorder<App: ControllerApplication> {
 
 /// The recorder's bounds (a generic class holds no stored statics).
 enum FlightRecorderLimits {
+    /// Earlier recordings kept beside the new one.
     static let keptGenerations = 3
+    /// How often, at most, the file is checked to be still the one at the path.
     static let fileCheckInterval = Duration.seconds(1)
 }
 

@@ -10,10 +10,10 @@ import ControllerHost
 ///
 /// Edges are written at the moment their line settled (the debounced edge's time less the
 /// line's debounce period), so the replay's own pulse, debounced the same way, is taken when
-/// the original was, to within the board's simulated bounce window. A pulse input whose line
-/// held too long is an event of its own (the turnstile's push, a jam) is written with the width
-/// it was held, so a jam replays as a jam; other pulses at their active edge, with the board's
-/// simulated width. Lines come out in time order: a pulse that is still held holds back what
+/// the original was, to within the board's simulated bounce window. A pulse input whose line,
+/// held too long, sends an event of its own (the turnstile's push: a jam) is written with the
+/// width it was held, so a jam replays as a jam; other pulses at their active edge, replayed
+/// with the board's simulated width. Lines come out in time order: a pulse that is still held holds back what
 /// came after it until it is released.
 ///
 /// No two inputs on one line are written closer than `simulate` accepts
