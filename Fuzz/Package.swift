@@ -23,7 +23,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "FuzzControlRequest",
-            dependencies: ["CFuzzDriver", .product(name: "ControllerDaemon", package: "ControllerFSM")]),
+            dependencies: [
+                "CFuzzDriver", .product(name: "ControllerDaemon", package: "ControllerFSM"), .product(name: "Turnstile", package: "ControllerFSM"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -91,7 +91,9 @@ public enum TurnstileApplication: ControllerApplication {
                          labels: ["expiredCredits": "expired", "coinsOutOfService": "out of service", "creditsVoidedByRestart": "voided by restart"]),
     ]
 
-    public static let commands: [DirectCommand<Self>] = TurnstileEvent.directCommands.map { DirectCommand($0) }
+    /// In the order the control protocol has always listed them (`status, repair, fault,
+    /// emergency, events, pulse`): the wire's list follows this one.
+    public static let commands: [DirectCommand<Self>] = [.repair, .fault, .emergencyOn, .emergencyOff].map { DirectCommand($0) }
 
     public static let invariants: [Invariant<Self>] = [
         Invariant("the relay is released exactly in unlocked and emergency") { state, c in

@@ -45,7 +45,7 @@ struct Ctl: ParsableCommand {
 
     /// The request the words name, or a usage error that says what would be right.
     func request() throws -> ControlRequest {
-        let commands = ControlProtocol.commandNames
+        let commands = ControlVocabulary<TurnstileApplication>.commandNames
         guard commands.contains(command) else {
             let hint = Suggestion.didYouMean(command, in: commands).map { "\($0); " } ?? ""
             throw ValidationError("unknown command \"\(command)\"; \(hint)commands: \(commands.joined(separator: ", "))")
@@ -59,12 +59,12 @@ struct Ctl: ParsableCommand {
             default: throw ValidationError("emergency needs on or off: turnstiled ctl emergency on")
             }
         case "pulse":
-            let roles = ControlRequest.pulseRoles.map(\.rawValue)
-            guard let argument, let role = InputRole(rawValue: argument), ControlRequest.pulseRoles.contains(role) else {
+            let roles = ControlVocabulary<TurnstileApplication>.pulseRoles.map(\.rawValue)
+            guard let argument, roles.contains(argument) else {
                 let hint = argument.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
                 throw ValidationError("pulse needs an input line: \(hint)one of \(roles.joined(separator: ", ")) (the fire alarm is `emergency on|off`)")
             }
-            return .pulse(role)
+            return .pulse(RoleName(argument))
         default:
             if let argument { throw ValidationError("\(command) takes no argument (got \"\(argument)\")") }
             switch command {
@@ -119,8 +119,9 @@ struct Ctl: ParsableCommand {
     static func outcome(of request: ControlRequest, error: ControlClientError, sent: Bool) -> String {
         let name: String
         switch request {
-        case .command(let command): name = command.event.name
+        case .command(let event): name = event.name
         case .pulse(let role): name = "pulse \(role.rawValue)"
+        case .level(let role, let on): name = "set \(role.rawValue) \(on ? "on" : "off")"
         case .status, .events: return error.description
         }
         // "closed": the connection ended with no reply, which is no answer, not a refusal.

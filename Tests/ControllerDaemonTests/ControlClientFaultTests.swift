@@ -13,9 +13,9 @@ extension ControlServerTests {
     @Test func aFailedClientSendNamesTheSocketAndTheReason() throws {
         let server = try start()
         defer { server.stop() }
-        let client = try ControlClient(path: scratch.socket)
+        let client = try TurnstileClient(path: scratch.socket)
         Syscalls.injected.arm(.clientSend, errno: EPIPE)
-        let error = #expect(throws: ControlClientError.self) { try client.send(ControlRequestLine(request: .status)) }
+        let error = #expect(throws: ControlClientError.self) { try client.send(TurnstileRequestLine(request: .status)) }
         #expect(error == .system(path: scratch.socket, call: "send", errno: EPIPE))
         #expect(error?.description == "cannot talk to turnstiled on \(scratch.socket): send failed: Broken pipe")
         #expect(recorder.requests.isEmpty)
@@ -24,8 +24,8 @@ extension ControlServerTests {
     @Test func aFailedClientPollOrReadNamesTheSocketAndTheReason() throws {
         let server = try start()
         defer { server.stop() }
-        let client = try ControlClient(path: scratch.socket)
-        try client.send(ControlRequestLine(request: .status))
+        let client = try TurnstileClient(path: scratch.socket)
+        try client.send(TurnstileRequestLine(request: .status))
 
         Syscalls.injected.arm(.clientPoll, errno: ENOMEM)
         let pollError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: 5) }

@@ -6,8 +6,11 @@ import Turnstile
 
 @Suite("Control protocol")
 struct ControlProtocolTests {
-    private func parse(_ text: String) throws(ControlProtocolError) -> ControlRequestLine {
-        try ControlRequestLine(parsing: Array(text.utf8))
+    /// The turnstile's commands on the wire, as `ctl` has always listed them.
+    static let turnstileCommands = ["status", "repair", "fault", "emergency", "events", "pulse"]
+
+    private func parse(_ text: String) throws(ControlProtocolError) -> TurnstileRequestLine {
+        try TurnstileRequestLine(parsing: Array(text.utf8))
     }
 
     private func error(_ text: String) -> ControlProtocolError? {
@@ -20,7 +23,7 @@ struct ControlProtocolTests {
     }
 
     @Test("every command parses to its request", arguments: [
-        (#"{"v":1,"command":"status"}"#, ControlRequest.status),
+        (#"{"v":1,"command":"status"}"#, TurnstileRequest.status),
         (#"{"v":1,"command":"repair"}"#, .command(.repair)),
         (#"{"v":1,"command":"fault"}"#, .command(.fault)),
         (#"{"v":1,"command":"emergency","on":true}"#, .command(.emergencyOn)),
@@ -31,31 +34,31 @@ struct ControlProtocolTests {
         (#"{"v":1,"command":"pulse","line":"push"}"#, .pulse(.push)),
         (#" { "command" : "pulse" , "line":"service", "v":1 } "#, .pulse(.service)),
     ])
-    func validRequests(text: String, request: ControlRequest) throws {
-        #expect(try parse(text) == ControlRequestLine(request: request))
+    func validRequests(text: String, request: TurnstileRequest) throws {
+        #expect(try parse(text) == TurnstileRequestLine(request: request))
     }
 
     @Test func theIdIsKept() throws {
         #expect(try parse(#"{"v":1,"id":42,"command":"status"}"#).id == 42)
-        #expect(ControlRequestLine.parse(Array(#"{"v":1,"id":7,"command":"stauts"}"#.utf8)).id == 7)
+        #expect(TurnstileRequestLine.parse(Array(#"{"v":1,"id":7,"command":"stauts"}"#.utf8)).id == 7)
     }
 
     @Test("what ctl sends parses back to the same request", arguments: [
-        ControlRequest.status, .command(.repair), .command(.fault), .command(.emergencyOn), .command(.emergencyOff),
+        TurnstileRequest.status, .command(.repair), .command(.fault), .command(.emergencyOn), .command(.emergencyOff),
         .events(follow: false), .events(follow: true), .pulse(.coin), .pulse(.push), .pulse(.service),
     ])
-    func encodeRoundTrip(request: ControlRequest) throws {
-        let line = ControlRequestLine(id: 9, request: request)
+    func encodeRoundTrip(request: TurnstileRequest) throws {
+        let line = TurnstileRequestLine(id: 9, request: request)
         let bytes = line.encoded()
         #expect(bytes.last == UInt8(ascii: "\n"))
-        #expect(try ControlRequestLine(parsing: bytes.dropLast()) == line)
+        #expect(try TurnstileRequestLine(parsing: bytes.dropLast()) == line)
     }
 
     @Test func malformedJSON() {
         for text in ["{", "{nope}", "", "status", #"{"v":1,"command":"status""#, "\u{FF}"] {
             #expect(error(text) == .malformedJSON, "\(text)")
         }
-        #expect(ControlRequestLine.parse([0xFF, 0xFE, 0x7B]).result == .failure(.malformedJSON))
+        #expect(TurnstileRequestLine.parse([0xFF, 0xFE, 0x7B]).result == .failure(.malformedJSON))
     }
 
     @Test func notAnObject() {
@@ -68,7 +71,7 @@ struct ControlProtocolTests {
 
     @Test func unsupportedVersionNamesTheSupportedOnes() throws {
         let refusal = try #require(error(#"{"v":2,"command":"status"}"#))
-        #expect(refusal == .unsupportedVersion(found: "2"))
+        #expect(refusal == .unsupportedVersion(found: "2", daemon: "turnstiled"))
         #expect(refusal.code == "unsupported_version")
         #expect(refusal.message.contains("speaks version 1"))
         #expect(error(#"{"command":"status"}"#) == .missingField(name: "v", command: nil, expected: "a protocol version number, \"v\":1"))
@@ -78,10 +81,10 @@ struct ControlProtocolTests {
 
     @Test func unknownCommandSuggestsTheNearest() throws {
         let refusal = try #require(error(#"{"v":1,"command":"stauts"}"#))
-        #expect(refusal == .unknownCommand("stauts", hint: #"did you mean "status"?"#))
+        #expect(refusal == .unknownCommand("stauts", hint: #"did you mean "status"?"#, commands: Self.turnstileCommands))
         #expect(refusal.code == "unknown_command")
         #expect(refusal.message.contains("commands: status, repair, fault, emergency, events, pulse"))
-        #expect(error(#"{"v":1,"command":"reboot"}"#) == .unknownCommand("reboot", hint: nil))
+        #expect(error(#"{"v":1,"command":"reboot"}"#) == .unknownCommand("reboot", hint: nil, commands: Self.turnstileCommands))
     }
 
     @Test func missingAndInvalidFields() {
@@ -173,7 +176,7 @@ struct ControlProtocolTests {
         let bytes = line.encoded()
         #expect(bytes.last == UInt8(ascii: "\n"))
         #expect(!bytes.dropLast().contains(UInt8(ascii: "\n")))
-        #expect(try ControlReplyLine(parsing: bytes.dropLast()) == line)
+        #expect(try ControlReplyLine(parsing: bytes.dropLast(), daemon: "turnstiled") == line)
     }
 
     @Test func errorRepliesHaveTheDocumentedShape() {
@@ -183,8 +186,8 @@ struct ControlProtocolTests {
     }
 
     @Test func aReplyFromAnotherVersionIsRefused() {
-        #expect(throws: ControlProtocolError.unsupportedVersion(found: "2")) {
-            try ControlReplyLine(parsing: Array(#"{"v":2,"ok":true,"accepted":"x"}"#.utf8))
+        #expect(throws: ControlProtocolError.unsupportedVersion(found: "2", daemon: "turnstiled")) {
+            try ControlReplyLine(parsing: Array(#"{"v":2,"ok":true,"accepted":"x"}"#.utf8), daemon: "turnstiled")
         }
     }
 }

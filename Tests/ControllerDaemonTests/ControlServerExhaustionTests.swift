@@ -22,8 +22,8 @@ extension ControlServerTests {
         }
         // A whole request is answered at once, not after the idle ones' timeout.
         let started = ContinuousClock.now
-        let client = try ControlClient(path: scratch.socket)
-        try client.send(ControlRequestLine(request: .status))
+        let client = try TurnstileClient(path: scratch.socket)
+        try client.send(TurnstileRequestLine(request: .status))
         #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
         // Well under the read timeout, however loaded the machine: not a wait for the idle ones.
         #expect(ContinuousClock.now - started < .milliseconds(2500), "answered only once the idle connections timed out")
@@ -55,8 +55,8 @@ extension ControlServerTests {
         #expect(recorder.requests.isEmpty, "the refused client's command reached the handler")
 
         // The reserve is back: the next client is served.
-        let next = try ControlClient(path: scratch.socket)
-        try next.send(ControlRequestLine(request: .status))
+        let next = try TurnstileClient(path: scratch.socket)
+        try next.send(TurnstileRequestLine(request: .status))
         #expect(try next.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
     }
 
@@ -78,7 +78,7 @@ extension ControlServerTests {
         // Reading now: whole lines, the last of them the reason, then the end.
         var last: String?
         while let line = slow.line(timeout: 10) { last = line }
-        let reply = try ControlReplyLine(parsing: Array(try #require(last, "no line before the end").utf8))
+        let reply = try ControlReplyLine(parsing: Array(try #require(last, "no line before the end").utf8), daemon: "turnstiled")
         #expect(reply.reply.failureCode == "too_slow", "\(reply)")
         #expect(logged.lines.count == 1 && logged.lines.first?.contains("dropped") == true, "\(logged.lines)")
     }

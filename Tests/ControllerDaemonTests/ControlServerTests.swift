@@ -27,8 +27,8 @@ final class ControlServerTests {
     @Test func statusRoundTripThroughTheClient() throws {
         let server = try start()
         defer { server.stop() }
-        let client = try ControlClient(path: scratch.socket)
-        try client.send(ControlRequestLine(id: 5, request: .status))
+        let client = try TurnstileClient(path: scratch.socket)
+        try client.send(TurnstileRequestLine(id: 5, request: .status))
         let reply = try #require(try client.nextReply(timeoutSeconds: 5))
         #expect(reply == ControlReplyLine(id: 5, reply: .status(Fixtures.snapshot)))
     }
@@ -36,12 +36,12 @@ final class ControlServerTests {
     @Test func commandsReachTheHandlerWithThePeer() throws {
         let server = try start()
         defer { server.stop() }
-        let client = try ControlClient(path: scratch.socket)
-        for (request, answer) in [(ControlRequest.command(.repair), "repair"), (.command(.emergencyOn), "emergencyOn"), (.pulse(.coin), "pulse coin")] {
-            try client.send(ControlRequestLine(request: request))
+        let client = try TurnstileClient(path: scratch.socket)
+        for (request, answer) in [(TurnstileRequest.command(.repair), "repair"), (.command(.emergencyOn), "emergencyOn"), (.pulse(.coin), "pulse coin")] {
+            try client.send(TurnstileRequestLine(request: request))
             #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .accepted(answer))
         }
-        try client.send(ControlRequestLine(request: .pulse(.push)))
+        try client.send(TurnstileRequestLine(request: .pulse(.push)))
         #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .failure(ControlFailure(code: "refused", message: "pulse is for the simulated board only")))
         let seen = recorder.requests
         #expect(seen.map(\.0) == [.command(.repair), .command(.emergencyOn), .pulse(.coin), .pulse(.push)])
@@ -112,18 +112,18 @@ final class ControlServerTests {
     @Test func followersReceivePublishedTransitions() throws {
         let server = try start()
         defer { server.stop() }
-        let follower = try ControlClient(path: scratch.socket)
-        try follower.send(ControlRequestLine(request: .events(follow: true)))
+        let follower = try TurnstileClient(path: scratch.socket)
+        try follower.send(TurnstileRequestLine(request: .events(follow: true)))
         #expect(try follower.nextReply(timeoutSeconds: 5)?.reply == .transitions(Fixtures.transitions))
-        let other = try ControlClient(path: scratch.socket)
-        try other.send(ControlRequestLine(request: .events(follow: false)))
+        let other = try TurnstileClient(path: scratch.socket)
+        try other.send(TurnstileRequestLine(request: .events(follow: false)))
         #expect(try other.nextReply(timeoutSeconds: 5)?.reply == .transitions(Fixtures.transitions))
 
         let event = TransitionSummary(time: 9, from: "locked", event: "fault", to: "broken")
         server.publish(event)
         #expect(try follower.nextReply(timeoutSeconds: 5)?.reply == .event(event))
         // Not a follower: nothing more comes to it.
-        try other.send(ControlRequestLine(request: .status))
+        try other.send(TurnstileRequestLine(request: .status))
         #expect(try other.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
     }
 
@@ -141,7 +141,7 @@ final class ControlServerTests {
         let path = scratch.socket
         // The fast follower reads on a thread of its own, as `ctl events --follow` would.
         let reader = Thread {
-            guard let fast = try? ControlClient(path: path), (try? fast.send(ControlRequestLine(request: .events(follow: true)))) != nil,
+            guard let fast = try? TurnstileClient(path: path), (try? fast.send(TurnstileRequestLine(request: .events(follow: true)))) != nil,
                   (try? fast.nextReply(timeoutSeconds: 5)) != nil else { return }
             received.following()
             while received.value < total, let line = try? fast.nextReply(timeoutSeconds: 10), case .event = line.reply {
@@ -228,8 +228,8 @@ final class ControlServerTests {
         let server = try start()
         defer { server.stop() }
         #expect(throws: ControlServerError.inUse(path: scratch.socket)) { try self.start() }
-        let client = try ControlClient(path: scratch.socket)
-        try client.send(ControlRequestLine(request: .status))
+        let client = try TurnstileClient(path: scratch.socket)
+        try client.send(TurnstileRequestLine(request: .status))
         #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
     }
 
@@ -260,8 +260,8 @@ final class ControlServerTests {
         unlucky.send(#"{"v":1,"command":"status"}"# + "\n")
         #expect(unlucky.isClosed())
 
-        let next = try ControlClient(path: scratch.socket)
-        try next.send(ControlRequestLine(request: .status))
+        let next = try TurnstileClient(path: scratch.socket)
+        try next.send(TurnstileRequestLine(request: .status))
         #expect(try next.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
     }
 
@@ -288,7 +288,7 @@ final class ControlServerTests {
         // An administrator loosened the mode: the peer check still refuses.
         #expect(chmod(scratch.socket, 0o666) == 0)
         let python = try Subprocess.asNobody(group: "nogroup", ["/usr/bin/python3", "-c", Subprocess.pythonClient, scratch.socket])
-        let reply = try ControlReplyLine(parsing: Array(python.output.trimmingCharacters(in: .whitespacesAndNewlines).utf8))
+        let reply = try ControlReplyLine(parsing: Array(python.output.trimmingCharacters(in: .whitespacesAndNewlines).utf8), daemon: "turnstiled")
         guard case .failure(let failure) = reply.reply else {
             Issue.record("not refused: \(python.output)")
             return
@@ -311,7 +311,7 @@ final class ControlServerTests {
         defer { server.stop() }
         let ctl = try Subprocess.asNobody(group: "nogroup", [try TurnstiledExecutable.path(), "ctl", "--socket", scratch.socket, "--json", "status"])
         #expect(ctl.status == 0, "\(ctl.output)")
-        let reply = try ControlReplyLine(parsing: Array(ctl.output.trimmingCharacters(in: .whitespacesAndNewlines).utf8))
+        let reply = try ControlReplyLine(parsing: Array(ctl.output.trimmingCharacters(in: .whitespacesAndNewlines).utf8), daemon: "turnstiled")
         #expect(reply.reply == .status(Fixtures.snapshot))
         #expect(recorder.requests.map(\.1.uid) == [65534])
     }
@@ -360,7 +360,7 @@ final class ControlServerTests {
         // SIGKILL: the test runner's threads block SIGTERM and SIGINT, and a child inherits that.
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let lines = text.split(separator: "\n").map { try? ControlReplyLine(parsing: Array($0.utf8)) }
+        let lines = text.split(separator: "\n").map { try? ControlReplyLine(parsing: Array($0.utf8), daemon: "turnstiled") }
         #expect(lines.first??.reply == .transitions(Fixtures.transitions))
         #expect(lines.dropFirst().first??.reply == .event(TransitionSummary(time: 4, from: "locked", event: "coin", to: "unlocked")))
     }

@@ -25,7 +25,7 @@ struct CtlEscapingTests {
     @Test("status, an accepted command and a failure print no control character the daemon sent", arguments: ["status", "repair", "fault", "events"])
     func repliesAreEscaped(command: String) throws {
         let scratch = try ScratchDirectory()
-        let server = try ControlServer(path: scratch.socket, group: nil) { request, _ in
+        let server = try ControlServer(path: scratch.socket, group: nil) { (request: TurnstileRequest, _) in
             switch request {
             case .status: .status(Self.snapshot)
             case .command(.repair): .accepted("repair" + Self.hostile)
@@ -75,7 +75,7 @@ extension ControlServerTests {
         @Test func theRecordingHeaderHoldsNoScenarioLine() {
             var board = BoardFile.defaultSim
             board.name = "sim\n0.5 fault\n#"
-            let header = ScenarioTranscriber.header(board: board, boardPath: "b.toml\n1 coin")
+            let header = ScenarioTranscriber<TurnstileApplication>.header(board: board, boardPath: "b.toml\n1 coin")
             // A scenario line is any line that is not blank or a comment.
             let lines = header.split(separator: "\n", omittingEmptySubsequences: true)
             #expect(lines.allSatisfy { $0.hasPrefix("#") }, "\(header)")

@@ -26,8 +26,8 @@ extension ControlServerTests {
 
         deinit { Syscalls.injected.disarmAll() }
 
-        private func start() throws -> FlightRecorder {
-            try FlightRecorder(path: file, board: .defaultSim, boardPath: "sim.toml", origin: MachineInstant(nanoseconds: 0))
+        private func start() throws -> FlightRecorder<TurnstileApplication> {
+            try FlightRecorder<TurnstileApplication>(path: file, board: .defaultSim, boardPath: "sim.toml", origin: MachineInstant(nanoseconds: 0))
         }
 
         private func fault(atSecond second: Int64) -> InputRecord<TurnstileApplication> {
@@ -78,25 +78,25 @@ extension ControlServerTests {
 
         @Test func anEarlierRecordingIsKeptAsGenerationsNotTruncated() throws {
             // Four runs: each earlier recording moves one name up, and the oldest kept falls away.
-            for run in 1...(FlightRecorder.keptGenerations + 2) {
+            for run in 1...(FlightRecorder<TurnstileApplication>.keptGenerations + 2) {
                 let recorder = try start()
                 recorder.take(fault(atSecond: Int64(run)))
                 recorder.finish(at: MachineInstant(nanoseconds: Int64(run + 1) * 1_000_000_000))
             }
-            let newest = FlightRecorder.keptGenerations + 2
+            let newest = FlightRecorder<TurnstileApplication>.keptGenerations + 2
             #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\n\(newest) fault\n"))
-            for generation in 1...FlightRecorder.keptGenerations {
+            for generation in 1...FlightRecorder<TurnstileApplication>.keptGenerations {
                 let text = try String(contentsOfFile: "\(file).\(generation)", encoding: .utf8)
                 #expect(text.contains("\n\(newest - generation) fault\n"), "\(file).\(generation): \(text)")
             }
-            #expect(!FileManager.default.fileExists(atPath: "\(file).\(FlightRecorder.keptGenerations + 1)"))
+            #expect(!FileManager.default.fileExists(atPath: "\(file).\(FlightRecorder<TurnstileApplication>.keptGenerations + 1)"))
         }
 
         @Test func aForeignFileAmongTheGenerationsStopsTheRotation() throws {
             _ = try start()
-            let foreign = "\(file).\(FlightRecorder.keptGenerations)"
+            let foreign = "\(file).\(FlightRecorder<TurnstileApplication>.keptGenerations)"
             try "notes".write(toFile: foreign, atomically: false, encoding: .utf8)
-            for _ in 1..<FlightRecorder.keptGenerations { _ = try? start() }
+            for _ in 1..<FlightRecorder<TurnstileApplication>.keptGenerations { _ = try? start() }
             #expect(throws: RecorderError.self) { try self.start() }
             #expect(try String(contentsOfFile: foreign, encoding: .utf8) == "notes")
         }
@@ -109,13 +109,13 @@ extension ControlServerTests {
             } throws: { error in
                 "\(error)" == "cannot record to \(self.file): keeping the earlier recording as \(self.file).1 failed: Read-only file system"
             }
-            #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix(FlightRecorder.signature), "the earlier one is still there")
+            #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix(FlightRecorder<TurnstileApplication>.signature), "the earlier one is still there")
         }
 
         @Test func aRecordingRemovedWithItsDirectoryIsNoticed() throws {
             let directory = scratch.path + "/records"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-            let recorder = try FlightRecorder(path: directory + "/r.txt", board: .defaultSim, boardPath: "sim.toml", origin: .zero)
+            let recorder = try FlightRecorder<TurnstileApplication>(path: directory + "/r.txt", board: .defaultSim, boardPath: "sim.toml", origin: .zero)
             try FileManager.default.removeItem(atPath: directory)
             recorder.take(fault(atSecond: 1))
             recorder.finish(at: MachineInstant(nanoseconds: 2_000_000_000))

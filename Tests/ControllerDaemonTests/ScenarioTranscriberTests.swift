@@ -9,7 +9,7 @@ import ControllerDaemon
 @Suite("Scenario<TurnstileApplication> transcriber: commands and the unreplayable")
 struct ScenarioTranscriberTests {
     func transcribe(_ inputs: [(Double, ControllerInput<TurnstileApplication>)]) -> [String] {
-        var transcriber = ScenarioTranscriber(board: .defaultSim, origin: .zero)
+        var transcriber = ScenarioTranscriber<TurnstileApplication>(board: .defaultSim, origin: .zero)
         var lines: [String] = []
         for (seconds, input) in inputs {
             lines += transcriber.take(InputRecord<TurnstileApplication>(time: .zero + .milliseconds(Int64(seconds * 1000)), input: input))
@@ -29,5 +29,106 @@ struct ScenarioTranscriberTests {
         let lines = transcribe([(1.5, .outputWriteFailed(.lock)), (2, .outputWriteFailed(.alarm))])
         #expect(lines.contains("1.5 unreplayable the lock write failed (the controller raised fault)"), "\(lines)")
         #expect(lines.contains("2 unreplayable the alarm write failed"), "\(lines)")
+    }
+}
+
+/// The turnstile's edges in its own words, as its recordings have always read: `coin`, `push
+/// hold`, `repair`, `emergency on|off`, and its timings as `set` lines.
+@Suite("Scenario transcriber: the turnstile's words")
+struct TurnstileTranscriptionTests {
+    @Test func edgesAreWrittenInTheTurnstilesWords() {
+        let board = BoardFile.defaultSim
+        var transcriber = ScenarioTranscriber<TurnstileApplication>(board: board, origin: .zero)
+        func edge(_ seconds: Double, _ role: RoleName, _ active: Bool) -> [String] {
+            // The edge is taken a debounce period after its line settled.
+            let settled = Duration.milliseconds(Int64(seconds * 1000)) + board.inputs[role]!.debounce
+            return transcriber.take(InputRecord(time: .zero + settled, input: .edge(role, active: active)))
+        }
+        var lines = transcriber.opening()
+        lines += edge(1, .coin, true) + edge(1.05, .coin, false)
+        lines += edge(2, .push, true)
+        #expect(edge(2.5, .coin, true).isEmpty, "a push still held holds back what came after it")
+        lines += edge(3.5, .push, false)
+        lines += edge(5, .service, true) + edge(5.1, .service, false)
+        lines += edge(6, .emergency, true) + edge(7, .emergency, false)
+        var reloaded = board.turnstile
+        reloaded.relockTimeout = .milliseconds(9_250)
+        reloaded.failMode = board.turnstile.failMode == .safe ? .secure : .safe
+        lines += transcriber.take(InputRecord(time: .zero + .seconds(8), input: .retime(reloaded)))
+        lines += transcriber.finish(at: .zero + .seconds(10))
+        let timings = board.turnstile
+        #expect(lines == [
+            "0 set relock_timeout \(timings.relockTimeout.exactSecondsText)",
+            "0 set repair_period \(timings.repairPeriod.exactSecondsText)",
+            "0 set jam_timeout \(timings.jamTimeout.exactSecondsText)",
+            "0 set alarm_pulse \(timings.alarmPulse.exactSecondsText)",
+            "1 coin",
+            "2 push hold 1.5",
+            "2.5 coin",
+            "5 repair",
+            "6 emergency on",
+            "7 emergency off",
+            "8 set relock_timeout 9.25",
+            "# reloaded: fail_mode \(reloaded.failMode.rawValue) (a scenario sets durations only: the replay keeps the board's)",
+            "10 end",
+        ], "\(lines)")
+    }
+}
+
+/// The gate (declared in the tests, no scenario words of its own): the recorder writes the
+/// generic verbs, and what it writes is a scenario the gate's parser reads back.
+@Suite("Scenario transcriber: any application, in the generic verbs")
+struct GenericTranscriptionTests {
+    @Test func edgesCommandsAndReloadsAreWrittenInTheGenericVerbs() throws {
+        var transcriber = ScenarioTranscriber<Gate>(board: Gate.board, origin: .zero)
+        func edge(_ seconds: Double, _ role: RoleName, _ active: Bool) -> [String] {
+            let settled = Duration.milliseconds(Int64(seconds * 1000)) + Gate.board.inputs[role]!.debounce
+            return transcriber.take(InputRecord(time: .zero + settled, input: .edge(role, active: active)))
+        }
+        func at(_ seconds: Double, _ input: ControllerInput<Gate>) -> [String] {
+            transcriber.take(InputRecord(time: .zero + .milliseconds(Int64(seconds * 1000)), input: input))
+        }
+        var lines = transcriber.opening()
+        lines += edge(1, "request", true) + edge(1.1, "request", false)
+        lines += edge(2, "loop", true) + edge(3, "loop", false)
+        lines += edge(4, "lever", true)
+        #expect(edge(5, "request", true).isEmpty, "a held lever holds back what came after it")
+        lines += edge(6.5, "lever", false)
+        lines += edge(7, "alarm", true)
+        lines += at(8, .command(.alarmOn)) + at(8.5, .command(.repair))
+        lines += at(9, .outputWriteFailed("barrier")) + at(9.5, .outputWriteFailed("lamp"))
+        var reloaded = Gate.board.settings
+        reloaded.openFor = .seconds(7)
+        reloaded.mode = .careful
+        lines += at(10, .retime(reloaded))
+        lines += edge(11, "lever", true)
+        lines += transcriber.finish(at: .zero + .seconds(12))
+        #expect(lines == [
+            "0 set open_for 5",
+            "0 set stuck_after 30",
+            "1 pulse request",
+            "2 set loop on",
+            "3 set loop off",
+            "4 hold lever 2.5",
+            "5 pulse request",
+            "7 set alarm on",
+            "8 event alarmOn",
+            "8.5 event repair",
+            "9 unreplayable the barrier write failed (the controller raised fault)",
+            "9.5 unreplayable the lamp write failed",
+            "10 set open_for 7",
+            "# reloaded: mode careful (a scenario sets durations only: the replay keeps the board's)",
+            "11 hold lever 1",
+            "12 end",
+        ], "\(lines)")
+
+        let text = ScenarioTranscriber<Gate>.header(board: Gate.board, boardPath: "gate.toml") + lines.joined(separator: "\n") + "\n"
+        #expect(text.hasPrefix("# Recorded by gated run --record on board gate (gate.toml)."))
+        let scenario = try Scenario<Gate>.parse(text, file: "recording", vocabulary: ScenarioVocabulary(for: Gate.board))
+        let actions = scenario.steps.map(\.action)
+        #expect(actions.contains(.pulse("request", width: nil)))
+        #expect(actions.contains(.pulse("lever", width: .milliseconds(2_500))))
+        #expect(actions.contains(.level("loop", on: true)) && actions.contains(.level("alarm", on: true)))
+        #expect(actions.contains(.command(.alarmOn)) && actions.contains(.set("open_for", .seconds(7))))
     }
 }

@@ -1,7 +1,8 @@
 import CFuzzDriver
 import ControllerDaemon
+import Turnstile
 
-/// Any bytes as a control-socket request line: a request or a `ControlProtocolError`, never a
+/// Any bytes as a request line to the turnstile's control socket: a request or a `ControlProtocolError`, never a
 /// crash, a hang or unbounded memory. A request must survive `ctl`'s encoding unchanged, and
 /// every answer (the error reply too) must be one line `ctl` reads back as the same reply.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,8 +10,8 @@ public func fuzzControlRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     let line = UnsafeBufferPointer(start: data, count: size)
     let reply: ControlReply
     do {
-        let request = try ControlRequestLine(parsing: line)
-        guard (try? ControlRequestLine(parsing: request.encoded().dropLast())) == request else {
+        let request = try ControlRequestLine<TurnstileApplication>(parsing: line)
+        guard (try? ControlRequestLine<TurnstileApplication>(parsing: request.encoded().dropLast())) == request else {
             fatalError("\(request) does not survive encoding")
         }
         reply = .accepted("\(request.request)")
@@ -19,7 +20,7 @@ public func fuzzControlRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     }
     let encoded = ControlReplyLine(reply: reply).encoded()
     guard encoded.firstIndex(of: UInt8(ascii: "\n")) == encoded.count - 1,
-          (try? ControlReplyLine(parsing: encoded.dropLast()))?.reply == reply else {
+          (try? ControlReplyLine(parsing: encoded.dropLast(), daemon: TurnstileApplication.daemonName))?.reply == reply else {
         fatalError("the reply \(reply) is not one line that reads back")
     }
     return 0

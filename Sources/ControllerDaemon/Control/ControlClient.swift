@@ -1,3 +1,4 @@
+import ControllerHost
 import Foundation
 
 #if canImport(Glibc)
@@ -6,14 +7,13 @@ import Glibc
 import Musl
 #endif
 
-/// One connection to the control socket, as `turnstiled ctl` uses it: send request lines, read
-/// reply lines. Blocking; for one client thread.
-public final class ControlClient {
-    /// The default socket of an installed daemon.
-    public static let defaultSocketPath = "/run/turnstiled/control.sock"
-    /// The longest reply line read: a status with its last transitions is a few KiB; 1 MiB
-    /// bounds what a misbehaving server could make the client hold.
-    public static let maxReplyBytes = 1 << 20
+/// One connection to the control socket of `App`'s daemon, as its `ctl` uses it: send request
+/// lines, read reply lines. Blocking; for one client thread.
+public final class ControlClient<App: ControllerApplication> {
+    /// The default socket of an installed daemon (`/run/turnstiled/control.sock`).
+    public static var defaultSocketPath: String { "/run/\(App.daemonName)/control.sock" }
+    /// The longest reply line read (``ControlClientLimits``).
+    public static var maxReplyBytes: Int { ControlClientLimits.maxReplyBytes }
 
     public let path: String
     private let descriptor: Int32
@@ -40,7 +40,7 @@ public final class ControlClient {
     deinit { Syscalls.close(descriptor) }
 
     /// Sends one request.
-    public func send(_ request: ControlRequestLine) throws(ControlClientError) {
+    public func send(_ request: ControlRequestLine<App>) throws(ControlClientError) {
         let bytes = request.encoded()
         var offset = 0
         while offset < bytes.count {
@@ -59,8 +59,7 @@ public final class ControlClient {
         }
     }
 
-    /// Bytes read from the socket at a time: a page, many reply lines.
-    static let readChunkBytes = 4096
+    static var readChunkBytes: Int { ControlClientLimits.readChunkBytes }
 
     /// The next reply line, or nil when the daemon closed the connection. Waits up to
     /// `timeoutSeconds` (nil: without limit, for a follower).
@@ -71,7 +70,7 @@ public final class ControlClient {
                 let line = buffered[..<newline]
                 defer { buffered.removeSubrange(...newline) }
                 do {
-                    return try ControlReplyLine(parsing: line)
+                    return try ControlReplyLine(parsing: line, daemon: App.daemonName)
                 } catch {
                     throw .badReply(path: path, error)
                 }
@@ -93,6 +92,15 @@ public final class ControlClient {
             buffered.append(contentsOf: chunk[..<count])
         }
     }
+}
+
+/// The client's bounds, beside it (a generic class holds no stored statics).
+enum ControlClientLimits {
+    /// The longest reply line read: a status with its last transitions is a few KiB; 1 MiB
+    /// bounds what a misbehaving server could make the client hold.
+    static let maxReplyBytes = 1 << 20
+    /// Bytes read from the socket at a time: a page, many reply lines.
+    static let readChunkBytes = 4096
 }
 
 /// Why `turnstiled ctl` could not get an answer, with what to do about it.

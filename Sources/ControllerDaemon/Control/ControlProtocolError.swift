@@ -5,10 +5,11 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
     case malformedJSON
     /// The line is JSON but not an object (`[…]`, `"status"`, `1`).
     case notAnObject(found: String)
-    /// The `v` field names a version this daemon does not speak.
-    case unsupportedVersion(found: String)
-    /// The `command` names no command; `hint` is "did you mean …?" for the nearest, if any is close.
-    case unknownCommand(String, hint: String?)
+    /// The `v` field names a version `daemon` (the program reading it) does not speak.
+    case unsupportedVersion(found: String, daemon: String)
+    /// The `command` names none of `commands`; `hint` is "did you mean …?" for the nearest, if
+    /// any is close.
+    case unknownCommand(String, hint: String?, commands: [String])
     /// A field the command needs is absent.
     case missingField(name: String, command: String?, expected: String)
     /// A field has the wrong type or value.
@@ -43,12 +44,12 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
             return "the request is not valid JSON (or not UTF-8); send one JSON object per line, \(example)"
         case .notAnObject(let found):
             return "the request is \(found), not a JSON object; send one object per line, \(example)"
-        case .unsupportedVersion(let found):
+        case .unsupportedVersion(let found, let daemon):
             let supported = ControlProtocol.supportedVersions.map(String.init).joined(separator: ", ")
-            return "protocol version \(found) is not supported; this turnstiled speaks version \(supported) (\"v\":\(ControlProtocol.version)); are turnstiled and the client from the same release?"
-        case .unknownCommand(let name, let hint):
+            return "protocol version \(found) is not supported; this \(daemon) speaks version \(supported) (\"v\":\(ControlProtocol.version)); are \(daemon) and the client from the same release?"
+        case .unknownCommand(let name, let hint, let commands):
             let hint = hint.map { "\($0) " } ?? ""
-            return "unknown command \(Self.shown(name)); \(hint)commands: \(ControlProtocol.commandNames.joined(separator: ", "))"
+            return "unknown command \(Self.shown(name)); \(hint)commands: \(commands.joined(separator: ", "))"
         case .missingField(let name, let command, let expected):
             let owner = command.map { "command \"\($0)\" needs" } ?? "every request needs"
             return "\(owner) the field \"\(name)\": \(expected)"

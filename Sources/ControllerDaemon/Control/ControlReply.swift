@@ -67,18 +67,19 @@ extension ControlReplyLine {
         return Array(data) + [UInt8(ascii: "\n")]
     }
 
-    /// Reads one reply line (without its newline), as `turnstiled ctl` does.
-    public init(parsing line: some Collection<UInt8>) throws(ControlProtocolError) {
+    /// Reads one reply line (without its newline), as `ctl` does; `daemon` is the program
+    /// reading it, as its messages name it (`turnstiled`).
+    public init(parsing line: some Collection<UInt8>, daemon: String) throws(ControlProtocolError) {
         let wire: WireReply
         do {
             wire = try JSONDecoder().decode(WireReply.self, from: Data(line))
         } catch {
             throw .malformedJSON
         }
-        guard ControlProtocol.supportedVersions.contains(wire.v) else { throw .unsupportedVersion(found: "\(wire.v)") }
+        guard ControlProtocol.supportedVersions.contains(wire.v) else { throw .unsupportedVersion(found: "\(wire.v)", daemon: daemon) }
         id = wire.id
         if !wire.ok {
-            reply = .failure(wire.error ?? ControlFailure(code: "unknown", message: "turnstiled refused the request without saying why"))
+            reply = .failure(wire.error ?? ControlFailure(code: "unknown", message: "\(daemon) refused the request without saying why"))
         } else if let status = wire.status {
             reply = .status(status)
         } else if let accepted = wire.accepted {
@@ -106,19 +107,28 @@ private struct WireReply: Codable {
 }
 
 extension ControlRequestLine {
-    /// The request as one JSON line, newline included, as `turnstiled ctl` sends it.
+    /// The request as one JSON line, newline included, as `ctl` sends it.
     public func encoded() -> [UInt8] {
         var fields = ["\"v\":\(ControlProtocol.version)"]
         if let id { fields.append("\"id\":\(id)") }
         switch request {
         case .status: fields.append("\"command\":\"status\"")
-        case .command(.fault): fields.append("\"command\":\"fault\"")
-        case .command(.repair): fields.append("\"command\":\"repair\"")
-        case .command(.emergencyOn): fields += ["\"command\":\"emergency\"", "\"on\":true"]
-        case .command(.emergencyOff): fields += ["\"command\":\"emergency\"", "\"on\":false"]
+        case .command(let event):
+            switch ControlVocabulary<App>.command(sending: event) {
+            case (let command, let on?)?: fields += ["\"command\":\(Self.json(command.name))", "\"on\":\(on)"]
+            case (let command, nil)?: fields.append("\"command\":\(Self.json(command.name))")
+            // Not one the daemon takes: sent by its name, for the daemon to refuse.
+            case nil: fields.append("\"command\":\(Self.json(event.name))")
+            }
         case .events(let follow): fields += ["\"command\":\"events\"", "\"follow\":\(follow)"]
-        case .pulse(let role): fields += ["\"command\":\"pulse\"", "\"line\":\"\(role.rawValue)\""]
+        case .pulse(let role): fields += ["\"command\":\"pulse\"", "\"line\":\(Self.json(role.rawValue))"]
+        case .level(let role, let on): fields += ["\"command\":\"set\"", "\"line\":\(Self.json(role.rawValue))", "\"on\":\(on)"]
         }
         return Array("{\(fields.joined(separator: ","))}\n".utf8)
+    }
+
+    /// `text` as a JSON string: declared names are plain words, but nothing here relies on it.
+    private static func json(_ text: String) -> String {
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }

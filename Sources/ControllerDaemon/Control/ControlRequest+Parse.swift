@@ -1,6 +1,5 @@
 import Foundation
 import ControllerHost
-import Turnstile
 
 extension ControlRequestLine {
     /// Parses one request line (without its newline).
@@ -13,7 +12,7 @@ extension ControlRequestLine {
 
     /// The request, or why not, with the line's `id` whenever it could be read so that an error
     /// reply can still be matched to its request.
-    static func parse(_ line: some Collection<UInt8>) -> (id: Int?, result: Result<ControlRequestLine, ControlProtocolError>) {
+    static func parse(_ line: some Collection<UInt8>) -> (id: Int?, result: Result<Self, ControlProtocolError>) {
         guard line.count <= ControlProtocol.maxRequestBytes else {
             return (nil, .failure(.requestTooLong(limit: ControlProtocol.maxRequestBytes)))
         }
@@ -31,13 +30,13 @@ extension ControlRequestLine {
         if case .integer(let value)? = fields["id"], (0...ControlProtocol.maxRequestID).contains(value) { id = value }
         if let duplicate = JSONObjectKeys.firstDuplicate(in: data) { return (duplicate == "id" ? nil : id, .failure(.duplicateField(name: duplicate))) }
         do throws(ControlProtocolError) {
-            return (id, .success(try ControlRequestLine(fields: fields)))
+            return (id, .success(try Self(fields: fields)))
         } catch {
             return (id, .failure(error))
         }
     }
 
-    private static let envelopeFields: Set<String> = ["v", "id", "command"]
+    private static var envelopeFields: Set<String> { ["v", "id", "command"] }
 
     private init(fields: [String: JSONField]) throws(ControlProtocolError) {
         let versions = "a protocol version number, \"v\":\(ControlProtocol.version)"
@@ -45,7 +44,7 @@ extension ControlRequestLine {
         case nil:
             throw .missingField(name: "v", command: nil, expected: versions)
         case .integer(let version)?:
-            guard ControlProtocol.supportedVersions.contains(version) else { throw .unsupportedVersion(found: "\(version)") }
+            guard ControlProtocol.supportedVersions.contains(version) else { throw .unsupportedVersion(found: "\(version)", daemon: App.daemonName) }
         case let other?:
             throw .invalidField(name: "v", found: other.shown, expected: versions)
         }
@@ -55,7 +54,8 @@ extension ControlRequestLine {
         case let other?:
             throw .invalidField(name: "id", found: other.shown, expected: "a whole number from 0 to \(ControlProtocol.maxRequestID), echoed in the reply")
         }
-        let commands = "one of \(ControlProtocol.commandNames.map { "\"\($0)\"" }.joined(separator: ", "))"
+        let names = ControlVocabulary<App>.commandNames
+        let commands = "one of \(Self.quoted(names))"
         let name: String
         switch fields["command"] {
         case nil: throw .missingField(name: "command", command: nil, expected: commands)
@@ -67,44 +67,72 @@ extension ControlRequestLine {
         case "status":
             request = .status
             taken = []
-        case "repair":
-            request = .command(.repair)
-            taken = []
-        case "fault":
-            request = .command(.fault)
-            taken = []
-        case "emergency":
-            let on = try Self.bool("on", in: fields, command: name, required: true, meaning: "true while the fire alarm holds, false when it ends")
-            request = .command(on == true ? .emergencyOn : .emergencyOff)
-            taken = ["on"]
         case "events":
             let follow = try Self.bool("follow", in: fields, command: name, required: false, meaning: "true to keep receiving transitions as they happen")
             request = .events(follow: follow ?? false)
             taken = ["follow"]
         case "pulse":
-            let roles = ControlRequest.pulseRoles.map(\.rawValue)
-            let expected = "one of \(roles.map { "\"\($0)\"" }.joined(separator: ", ")) (the input line to pulse)"
-            switch fields["line"] {
-            case nil:
-                throw .missingField(name: "line", command: name, expected: expected)
-            case .string(let value)?:
-                guard let role = InputRole(rawValue: value), ControlRequest.pulseRoles.contains(role) else {
-                    let hint = value == InputRole.emergency.rawValue ? "the fire alarm is a level: send \"command\":\"emergency\" with \"on\"" : Suggestion.didYouMean(value, in: roles)
-                    throw .invalidField(name: "line", found: JSONField.string(value).shown, expected: expected + (hint.map { "; \($0)" } ?? ""))
-                }
-                request = .pulse(role)
-            case let other?:
-                throw .invalidField(name: "line", found: other.shown, expected: expected)
-            }
+            request = .pulse(try Self.line(in: fields, command: name, roles: ControlVocabulary<App>.pulseRoles, purpose: "the input line to pulse"))
             taken = ["line"]
+        case "set" where !ControlVocabulary<App>.levelRoles.isEmpty:
+            let role = try Self.line(in: fields, command: name, roles: ControlVocabulary<App>.levelRoles, purpose: "the level input to set")
+            let on = try Self.bool("on", in: fields, command: name, required: true, meaning: "true to make the \(role) line active, false inactive")
+            request = .level(role, on: on == true)
+            taken = ["line", "on"]
         default:
-            throw .unknownCommand(name, hint: Suggestion.didYouMean(name, in: ControlProtocol.commandNames))
+            switch ControlVocabulary<App>.command(named: name) {
+            case .event(let event)?:
+                request = .command(event)
+                taken = []
+            case .condition(let role, let onEvent, let offEvent)?:
+                let on = try Self.bool("on", in: fields, command: name, required: true, meaning: "true while the \(role) condition holds, false when it ends")
+                request = .command(on == true ? onEvent : offEvent)
+                taken = ["on"]
+            case nil:
+                throw .unknownCommand(name, hint: Suggestion.didYouMean(name, in: names), commands: names)
+            }
         }
         for key in fields.keys.sorted() where !Self.envelopeFields.contains(key) && !taken.contains(key) {
             let known = Self.envelopeFields.union(taken)
             throw .unknownField(name: key, command: name, hint: Suggestion.didYouMean(key, in: known))
         }
     }
+
+    /// The `line` field: one of `roles`. Another input's name is refused with how to drive
+    /// that input instead.
+    private static func line(in fields: [String: JSONField], command: String, roles: [RoleName], purpose: String) throws(ControlProtocolError) -> RoleName {
+        let names = roles.map(\.rawValue)
+        let expected = "one of \(quoted(names)) (\(purpose))"
+        switch fields["line"] {
+        case nil:
+            throw .missingField(name: "line", command: command, expected: expected)
+        case .string(let value)?:
+            guard names.contains(value) else {
+                let hint = otherLine(RoleName(value)) ?? Suggestion.didYouMean(value, in: names)
+                throw .invalidField(name: "line", found: JSONField.string(value).shown, expected: expected + (hint.map { "; \($0)" } ?? ""))
+            }
+            return RoleName(value)
+        case let other?:
+            throw .invalidField(name: "line", found: other.shown, expected: expected)
+        }
+    }
+
+    /// How to drive input `role` when the command given is not the one for it.
+    private static func otherLine(_ role: RoleName) -> String? {
+        guard let input = App.inputs.first(where: { $0.role == role }) else { return nil }
+        let subject = ControlVocabulary<App>.subject(of: role)
+        switch input.binding {
+        case .pulse:
+            return "\(subject) is a pulse: send \"command\":\"pulse\" with \"line\":\"\(role)\""
+        case .level:
+            return "\(subject) is a level: send \"command\":\"set\" with \"line\":\"\(role)\" and \"on\""
+        case .condition:
+            guard ControlVocabulary<App>.command(named: role.rawValue) != nil else { return "\(subject) is a level only its line drives" }
+            return "\(subject) is a level: send \"command\":\"\(role)\" with \"on\""
+        }
+    }
+
+    private static func quoted(_ names: [String]) -> String { names.map { "\"\($0)\"" }.joined(separator: ", ") }
 
     private static func bool(_ name: String, in fields: [String: JSONField], command: String, required: Bool, meaning: String) throws(ControlProtocolError) -> Bool? {
         switch fields[name] {

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import Foundation
 
 #if canImport(Glibc)
@@ -17,7 +18,11 @@ import Musl
 public final class ControlServer: Sendable {
     /// Answers one request from an allowed peer, on the server's thread: it must not block
     /// (queue a command and return, or read a snapshot).
-    public typealias Handler = @Sendable (ControlRequest, PeerCredentials) -> ControlReply
+    public typealias Handler<App: ControllerApplication> = @Sendable (ControlRequest<App>, PeerCredentials) -> ControlReply
+
+    /// One request line answered: parsed in the application's words and handed to its handler,
+    /// or refused as malformed. `follows` is whether the connection now streams transitions.
+    typealias Answer = @Sendable (_ line: [UInt8], PeerCredentials) -> (id: Int?, reply: ControlReply, malformed: Bool, follows: Bool)
 
     /// The socket's mode: owner and group read and write; connecting needs write permission, so
     /// the kernel refuses everyone else before the daemon sees them.
@@ -42,12 +47,24 @@ public final class ControlServer: Sendable {
     /// - Parameters:
     ///   - group: the group to own the socket, whose members may use it; nil leaves the socket
     ///     the daemon's group and allows only root and the daemon's user.
-    ///   - handler: answers each request; see ``Handler``.
+    ///   - handler: answers each request, in the words of the application it serves; see
+    ///     ``Handler``.
     ///   - onDrop: told (for the log) of each client dropped for not reading its replies.
-    public init(
+    public init<App: ControllerApplication>(
         path: String, group: String?, limits: ControlServerLimits = .standard,
-        onDrop: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler
+        onDrop: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler<App>
     ) throws(ControlServerError) {
+        let answer: Answer = { line, peer in
+            let (id, parsed) = ControlRequestLine<App>.parse(line)
+            switch parsed {
+            case .failure(let error):
+                return (id, .failure(ControlFailure(error)), true, false)
+            case .success(let request):
+                let reply = handler(request.request, peer)
+                let follows = if case .events(follow: true) = request.request { !reply.isFailure } else { false }
+                return (id, reply, false, follows)
+            }
+        }
         guard let address = Syscalls.unixAddress(path) else {
             throw .pathTooLong(path: path, limit: Syscalls.maxSocketPathBytes)
         }
@@ -97,15 +114,15 @@ public final class ControlServer: Sendable {
         let daemonUID = Syscalls.effectiveUserID
         let thread = Thread {
             let loop = ControlServerLoop(
-                listener: listener, wake: wake.read, reserve: reserve, shared: shared, handler: handler,
+                listener: listener, wake: wake.read, reserve: reserve, shared: shared, answer: answer,
                 authorize: { peer in
                     PeerAuthorization.isAllowed(peer, daemonUID: daemonUID, group: groupID, groupsOfUser: Syscalls.groups(ofUser:))
                 },
-                group: group, onDrop: onDrop)
+                group: group, daemon: App.daemonName, onDrop: onDrop)
             loop.run()
             finished.signal()
         }
-        thread.name = "turnstiled-control"
+        thread.name = "\(App.daemonName)-control"
         thread.start()
     }
 

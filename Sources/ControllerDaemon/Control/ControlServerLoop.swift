@@ -39,9 +39,11 @@ final class ControlServerLoop {
     private let wake: Int32
     private let shared: ControlServerShared
     private let limits: ControlServerLimits
-    private let handler: ControlServer.Handler
+    private let answer: ControlServer.Answer
     private let authorize: (PeerCredentials) -> Bool
     private let group: String?
+    /// The daemon's name, as its refusals say it (`turnstiled`).
+    private let daemon: String
     /// Told each client dropped for falling behind, for the daemon's log.
     private let onDrop: @Sendable (String) -> Void
     private var connections: [Connection] = []
@@ -51,15 +53,16 @@ final class ControlServerLoop {
     /// command's fate unknown); -1 while it could not be opened again.
     private var reserve: Int32
 
-    init(listener: Int32, wake: Int32, reserve: Int32, shared: ControlServerShared, handler: @escaping ControlServer.Handler,
-         authorize: @escaping (PeerCredentials) -> Bool, group: String?, onDrop: @escaping @Sendable (String) -> Void) {
+    init(listener: Int32, wake: Int32, reserve: Int32, shared: ControlServerShared, answer: @escaping ControlServer.Answer,
+         authorize: @escaping (PeerCredentials) -> Bool, group: String?, daemon: String, onDrop: @escaping @Sendable (String) -> Void) {
         self.listener = listener
         self.wake = wake
         self.shared = shared
         self.limits = shared.limits
-        self.handler = handler
+        self.answer = answer
         self.authorize = authorize
         self.group = group
+        self.daemon = daemon
         self.reserve = reserve
         self.onDrop = onDrop
     }
@@ -170,17 +173,9 @@ final class ControlServerLoop {
     }
 
     private func handle(_ connection: inout Connection) {
-        let (id, parsed) = ControlRequestLine.parse(connection.input)
-        switch parsed {
-        case .failure(let error):
-            answer(&connection, id: id, .failure(ControlFailure(error)), malformed: true)
-        case .success(let line):
-            let reply = handler(line.request, connection.peer)
-            answer(&connection, id: id, reply, malformed: false)
-            if case .events(follow: true) = line.request, !reply.isFailure {
-                connection.following = true
-            }
-        }
+        let answered = answer(connection.input, connection.peer)
+        answer(&connection, id: answered.id, answered.reply, malformed: answered.malformed)
+        if answered.follows { connection.following = true }
         if !connection.following {
             connection.deadline = Self.now + UInt64(limits.readTimeoutSeconds * 1e9)
         } else {
@@ -262,14 +257,14 @@ final class ControlServerLoop {
                 }
             }
             guard let peer = Syscalls.peerCredentials(descriptor) else {
-                refuse(descriptor, ControlFailure(code: "internal", message: "turnstiled could not read the connection's credentials (SO_PEERCRED); try again"))
+                refuse(descriptor, ControlFailure(code: "internal", message: "\(daemon) could not read the connection's credentials (SO_PEERCRED); try again"))
                 continue
             }
             guard authorize(peer) else {
                 shared.lock.withLock { shared.statistics.refusedPeers += 1 }
                 let fix = group.map { "add the user to group \($0): sudo usermod -aG \($0) $USER, then log in again" }
-                    ?? "run it as root or as turnstiled's own user"
-                refuse(descriptor, ControlFailure(code: "permission_denied", message: "permission denied: user \(peer.uid) may not control turnstiled; \(fix)"))
+                    ?? "run it as root or as \(daemon)'s own user"
+                refuse(descriptor, ControlFailure(code: "permission_denied", message: "permission denied: user \(peer.uid) may not control \(daemon); \(fix)"))
                 continue
             }
             if connections.count >= limits.maxConnections { evictIdlest() }
@@ -277,7 +272,7 @@ final class ControlServerLoop {
                 shared.lock.withLock { shared.statistics.refusedBusy += 1 }
                 refuse(descriptor, ControlFailure(
                     code: "too_many_connections",
-                    message: "turnstiled already serves \(limits.maxConnections) control connections; close one (an `events --follow`?) and try again"))
+                    message: "\(daemon) already serves \(limits.maxConnections) control connections; close one (an `events --follow`?) and try again"))
                 continue
             }
             shared.lock.withLock { shared.statistics.connections += 1 }
@@ -300,7 +295,7 @@ final class ControlServerLoop {
         if reserve >= 0 { return descriptor }
         refuse(descriptor, ControlFailure(
             code: "out_of_descriptors",
-            message: "turnstiled has no file descriptor left (\(Syscalls.describe(code))); nothing was done. See its log, and raise LimitNOFILE if it is reached in normal use"))
+            message: "\(daemon) has no file descriptor left (\(Syscalls.describe(code))); nothing was done. See its log, and raise LimitNOFILE if it is reached in normal use"))
         reserve = Syscalls.openReserve()
         return -1
     }

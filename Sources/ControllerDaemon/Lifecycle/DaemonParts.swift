@@ -7,7 +7,7 @@ import Logging
 /// status (in `App`'s words), the lifecycle machine, systemd, and the log with its rate-limited
 /// warnings.
 public struct DaemonParts<App: ControllerApplication>: Sendable {
-    public let inbox: CommandInbox
+    public let inbox: DaemonInbox<App>
     public let notifier: SystemdNotifier
     public let status: StatusHub<App>
     public let lifecycle: LifecycleHolder
@@ -18,7 +18,7 @@ public struct DaemonParts<App: ControllerApplication>: Sendable {
     /// status shows of where it runs. systemd is read from the process's environment.
     /// - Throws: when the inbox's wake-up cannot be made (out of descriptors).
     public init(program: String, board: String, chip: String, logger: Logger) throws(WakeUpError) {
-        inbox = try CommandInbox()
+        inbox = try DaemonInbox<App>()
         notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         status = StatusHub<App>(board: board, chip: chip, inbox: inbox)
         lifecycle = LifecycleHolder(reportingTo: status, logger: logger, notifier: notifier)

@@ -1,7 +1,6 @@
 import ControllerFSM
 import Logging
 import ControllerHost
-import Turnstile
 
 #if canImport(Glibc)
 import Glibc

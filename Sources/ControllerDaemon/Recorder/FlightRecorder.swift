@@ -1,6 +1,5 @@
 import ControllerFSM
 import ControllerHost
-import Turnstile
 
 #if canImport(Glibc)
 import Glibc
@@ -15,17 +14,18 @@ import Glibc
 /// up to ``keptGenerations``), so a restart after a crash keeps the crash's record. A file
 /// removed or replaced while recording (its directory deleted, say) is noticed and the
 /// recording stops with a warning instead of writing on into a file nobody can read.
-public final class FlightRecorder {
-    /// How every recording begins: what tells one of ours from any other file at the path.
-    public static let signature = "# Recorded by turnstiled run --record"
+public final class FlightRecorder<App: ControllerApplication> {
+    /// How every recording begins: what tells one of ours from any other file at the path
+    /// (`# Recorded by turnstiled run --record`).
+    public static var signature: String { "# Recorded by \(App.daemonName) run --record" }
     /// Earlier recordings kept beside the new one, `FILE.1` (the newest) to `FILE.3`.
-    public static let keptGenerations = 3
+    public static var keptGenerations: Int { FlightRecorderLimits.keptGenerations }
     /// How often, at most, the file is checked to be still the one at the path.
-    public static let fileCheckInterval = Duration.seconds(1)
+    public static var fileCheckInterval: Duration { FlightRecorderLimits.fileCheckInterval }
 
     public let path: String
     private var descriptor: Int32
-    private var transcriber: ScenarioTranscriber
+    private var transcriber: ScenarioTranscriber<App>
     /// The device and inode the recording was created as.
     private let identity: (device: UInt64, inode: UInt64)
     private let clock = MonotonicClock()
@@ -35,16 +35,16 @@ public final class FlightRecorder {
 
     /// Keeps an earlier recording at `path` as `path.1` (refusing any other file there),
     /// creates `path` and writes the header.
-    public init(path: String, board: BoardFile, boardPath: String, origin: MachineInstant) throws(RecorderError) {
+    public init(path: String, board: Board<App>, boardPath: String, origin: MachineInstant) throws(RecorderError) {
         self.path = path
         try Self.makeRoom(at: path)
         descriptor = Syscalls.createNew(path, mode: 0o644)
-        guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno) }
+        guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno, daemon: App.daemonName) }
         let status = Syscalls.descriptorStatus(descriptor)
         identity = (UInt64(status?.st_dev ?? 0), UInt64(status?.st_ino ?? 0))
         nextFileCheck = clock.now() + Self.fileCheckInterval
         transcriber = ScenarioTranscriber(board: board, origin: origin)
-        write(ScenarioTranscriber.header(board: board, boardPath: boardPath))
+        write(ScenarioTranscriber<App>.header(board: board, boardPath: boardPath))
         for line in transcriber.opening() { write(line + "\n") }
     }
 
@@ -52,7 +52,7 @@ public final class FlightRecorder {
         if descriptor >= 0 { Syscalls.close(descriptor) }
     }
 
-    public func take(_ record: InputRecord<TurnstileApplication>) {
+    public func take(_ record: InputRecord<App>) {
         checkFile()
         guard failure == nil else { return }
         for line in transcriber.take(record) { write(line + "\n") }
@@ -120,27 +120,27 @@ public final class FlightRecorder {
     public static func checkReplaceable(_ path: String) throws(RecorderError) {
         guard let status = Syscalls.fileStatus(path) else {
             if Syscalls.errno == ENOENT { return }
-            throw RecorderError(path: path, errno: Syscalls.errno)
+            throw RecorderError(path: path, errno: Syscalls.errno, daemon: App.daemonName)
         }
         guard Syscalls.isRegularFile(status) else {
             throw RecorderError(path: path, reason: "it is not a plain file (a directory, link, socket or device); choose another path for the recording")
         }
         let descriptor = Syscalls.openForReading(path)
-        guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno) }
+        guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno, daemon: App.daemonName) }
         defer { Syscalls.close(descriptor) }
         var head = [UInt8](repeating: 0, count: signature.utf8.count)
         var count = 0
         while count < head.count {
             let read = head.withUnsafeMutableBytes { Syscalls.readFile(descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
             if read < 0 && Syscalls.errno == EINTR { continue }
-            guard read >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno) }
+            guard read >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno, daemon: App.daemonName) }
             if read == 0 { break }
             count += read
         }
         guard count == 0 || head[..<count].elementsEqual(signature.utf8) else {
             throw RecorderError(
                 path: path,
-                reason: "it is there and is not a turnstiled recording (it does not begin with \"\(signature)\"), so it was left alone; "
+                reason: "it is there and is not a \(App.daemonName) recording (it does not begin with \"\(signature)\"), so it was left alone; "
                     + "choose another path, or move the file away")
         }
     }
@@ -163,25 +163,37 @@ public final class FlightRecorder {
     }
 }
 
+/// The recorder's bounds (a generic class holds no stored statics).
+enum FlightRecorderLimits {
+    /// Earlier recordings kept beside the new one.
+    static let keptGenerations = 3
+    /// How often, at most, the file is checked to be still the one at the path.
+    static let fileCheckInterval = Duration.seconds(1)
+}
+
 public struct RecorderError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Int32
     /// Why the path was refused, when no system call failed.
     public var reason: String?
+    /// The daemon that could not write (`turnstiled`), as the fix names it.
+    public var daemon: String
 
-    public init(path: String, errno: Int32) {
+    public init(path: String, errno: Int32, daemon: String) {
         self.path = path
         self.errno = errno
+        self.daemon = daemon
     }
 
     public init(path: String, reason: String) {
         self.path = path
         self.errno = 0
         self.reason = reason
+        daemon = ""
     }
 
     public var description: String {
         if let reason { return "cannot record to \(path): \(reason)" }
-        return "cannot write the recording \(path): \(Syscalls.describe(errno)) (does the directory exist, and may turnstiled write there?)"
+        return "cannot write the recording \(path): \(Syscalls.describe(errno)) (does the directory exist, and may \(daemon) write there?)"
     }
 }

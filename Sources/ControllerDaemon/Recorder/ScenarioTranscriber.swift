@@ -1,55 +1,64 @@
 import ControllerFSM
 import ControllerHost
-import Turnstile
 
-/// Turns the inputs a controller took into scenario lines that `turnstiled simulate --script`
-/// replays on the same board: a field problem becomes a test case.
+/// Turns the inputs a controller took into scenario lines that the daemon's `simulate
+/// --script` replays on the same board: a field problem becomes a test case.
+///
+/// Each input is written in the application's own scenario words where one writes it
+/// (``ScenarioWord/writes``: the turnstile's `coin`, `push hold 3`, `emergency on`), in the
+/// generic verbs otherwise (`pulse ROLE`, `hold ROLE SECONDS`, `set ROLE on|off`, `event NAME`).
 ///
 /// Edges are written at the moment their line settled (the debounced edge's time less the
 /// line's debounce period), so the replay's own pulse, debounced the same way, is taken when
-/// the original was, to within the board's simulated bounce window. A push is written with the
-/// width it was held (`push hold`), so a jam replays as a jam. Lines come out in time order: a
-/// push that is still held holds back what came after it until it is released.
+/// the original was, to within the board's simulated bounce window. A pulse input whose line,
+/// held too long, sends an event of its own (the turnstile's push: a jam) is written with the
+/// width it was held, so a jam replays as a jam; other pulses at their active edge, replayed
+/// with the board's simulated width. Lines come out in time order: a pulse that is still held holds back what
+/// came after it until it is released.
 ///
 /// No two inputs on one line are written closer than `simulate` accepts
-/// (``BoardFile/lineHold(_:width:)``, the rule the daemon's simulated board spaces pulses by):
+/// (``Board/lineHold(_:width:)``, the rule the daemon's simulated board spaces pulses by):
 /// one that settled sooner after the last (its bounce was shorter) is written at the earliest
 /// time that works. Times are rounded up to the microsecond, never down, so rounding cannot
 /// bring two pulses closer either. Everything else that changes behaviour is written too: the
-/// `[turnstile]` timings at the start and whenever a reload changes them (`set` lines).
-public struct ScenarioTranscriber {
-    private let board: BoardFile
+/// application's duration settings at the start and whenever a reload changes them (`set`
+/// lines).
+public struct ScenarioTranscriber<App: ControllerApplication> {
+    private let board: Board<App>
     /// The controller's time at the daemon's start: scenario time 0.
     private let origin: MachineInstant
-    /// Written lines not yet released, by time (a push in progress holds them back).
+    /// Written lines not yet released, by time (a held pulse in progress holds them back).
     private var pending: [(time: Int64, text: String)] = []
-    private var pushStart: Int64?
+    /// When each held pulse input's line settled active, by index in `App.inputs`, while it is
+    /// held.
+    private var holdStarts: [Int64?]
     private var lastWritten: Int64 = 0
     /// When each input line may take its next written input, by the times as written.
-    private var lineFree: [InputRole: Int64] = [:]
-    /// The `[turnstile]` section the recording has said is in force.
-    private var settings: BoardFile.TurnstileSettings
+    private var lineFree: [RoleName: Int64] = [:]
+    /// The settings the recording has said are in force.
+    private var settings: App.Settings
 
-    public init(board: BoardFile, origin: MachineInstant) {
+    public init(board: Board<App>, origin: MachineInstant) {
         self.board = board
         self.origin = origin
-        settings = board.turnstile
+        settings = board.settings
+        holdStarts = Array(repeating: nil, count: App.inputs.count)
     }
 
-    /// The lines at time 0, after the header: the timings the run started with, so that the
-    /// replay runs with them whatever the board file says by then.
+    /// The lines at time 0, after the header: the duration settings the run started with, so
+    /// that the replay runs with them whatever the board file says by then.
     public func opening() -> [String] {
-        BoardFile.TurnstileSettings.Timing.allCases.map { "0 set \($0.rawValue) \(settings[$0].exactSecondsText)" }
+        App.settings.durationKeys.map { "0 set \($0.name) \($0.duration(in: settings).exactSecondsText)" }
     }
 
     /// The comment lines a recording starts with.
     /// The board's name and path are escaped: a line break in either would end the comment and
     /// start a scenario line of its own, which the replay would play.
-    public static func header(board: BoardFile, boardPath: String) -> String {
+    public static func header(board: Board<App>, boardPath: String) -> String {
         let (name, path) = (board.name.visible, boardPath.visible)
         return """
-        # Recorded by turnstiled run --record on board \(name) (\(path)).
-        # Replay: turnstiled simulate --board \(path) --script THIS-FILE
+        # Recorded by \(App.daemonName) run --record on board \(name) (\(path)).
+        # Replay: \(App.daemonName) simulate --board \(path) --script THIS-FILE
         # Times are seconds since the daemon started; each input is written when its line
         # settled, so the replay takes it when the controller did (to within the bounce window).
 
@@ -57,64 +66,89 @@ public struct ScenarioTranscriber {
     }
 
     /// Takes one input; returns the lines that are final now (in time order).
-    public mutating func take(_ record: InputRecord<TurnstileApplication>) -> [String] {
+    public mutating func take(_ record: InputRecord<App>) -> [String] {
         let time = record.time.nanoseconds &- origin.nanoseconds
         switch record.input {
         case .edge(let role, let active):
+            guard let index = App.inputIndex(named: role) else { break }
             let settled = time &- (board.inputs[role]?.debounce.nanosecondCount ?? 0)
-            switch (role, active) {
-            case (.coin, true): add(settled, "coin", on: .coin)
-            case (.service, true): add(settled, "repair", on: .service)
-            case (.emergency, let on): add(settled, "emergency \(on ? "on" : "off")", on: .emergency)
-            case (.push, true): pushStart = settled
-            case (.push, false):
-                if let start = pushStart { addPush(from: start, to: settled) }
-                pushStart = nil
-            default: break
+            let input = App.inputs[index]
+            switch input.binding {
+            case .pulse where input.heldTooLong != nil:
+                if active {
+                    holdStarts[index] = settled
+                } else if let start = holdStarts[index] {
+                    addHold(index, from: start, to: settled)
+                    holdStarts[index] = nil
+                }
+            case .pulse:
+                if active { add(settled, Self.text(.pulse(role, width: nil)), on: role) }
+            case .level, .condition:
+                add(settled, Self.text(.level(role, on: active)), on: role)
             }
         case .command(let event):
-            // As sent: `event NAME` replays through the controller's command path, so an
-            // emergency declared by command stays a command (beside the line, never instead
-            // of it) and a repair needs no service line.
-            add(time, event == .fault ? "fault" : "event \(event.name)")
+            // As sent: `event NAME` replays through the controller's command path, so a
+            // condition declared by command stays a command (beside the line, never instead
+            // of it) and a command needs no line.
+            add(time, Self.text(.command(event)))
         case .outputWriteFailed(let role):
-            add(time, "unreplayable the \(role.rawValue) write failed\(role == .lock ? " (the controller raised fault)" : "")")
+            let raised = App.outputIndex(named: role).flatMap { App.outputs[$0].writeFailure }
+            add(time, "unreplayable the \(role.rawValue) write failed\(raised.map { " (the controller raised \($0.name))" } ?? "")")
         case .retime(let new):
-            for timing in BoardFile.TurnstileSettings.Timing.allCases where new[timing] != settings[timing] {
-                add(time, "set \(timing.rawValue) \(new[timing].exactSecondsText)")
-            }
-            if new.failMode != settings.failMode {
-                add(time, "# reloaded: fail_mode \(new.failMode.rawValue) (it acts when the daemon stops, which a replay does not)", comment: true)
+            for key in App.settings.keys {
+                if key.isDuration {
+                    let value = key.duration(in: new)
+                    if value != key.duration(in: settings) { add(time, "set \(key.name) \(value.exactSecondsText)") }
+                } else if case .choice(let read, _) = key.kind, read(new) != read(settings) {
+                    add(time, "# reloaded: \(key.name) \(read(new)) (a scenario sets durations only: the replay keeps the board's)", comment: true)
+                }
             }
             settings = new
         }
-        return release(upTo: pushStart ?? .max)
+        return release(upTo: heldSince ?? .max)
     }
 
-    /// The rest, at the end of the recording at `end`: a push still held is written as held
+    /// The earliest time a pulse still held began, if one is.
+    private var heldSince: Int64? { holdStarts.lazy.compactMap { $0 }.min() }
+
+    /// An action as the application's words write it, or the generic verb.
+    static func text(_ action: ScenarioAction<App>) -> String {
+        if let word = App.scenarioWords.lazy.compactMap({ $0.writes(action) }).first { return word }
+        switch action {
+        case .pulse(let role, nil): return "pulse \(role)"
+        case .pulse(let role, let width?): return "hold \(role) \(width.exactSecondsText)"
+        case .level(let role, let on): return "set \(role) \(on ? "on" : "off")"
+        case .command(let event): return "event \(event.name)"
+        default: return "\(action)"
+        }
+    }
+
+    /// The rest, at the end of the recording at `end`: a pulse still held is written as held
     /// until then, and an `end` line closes the scenario.
     public mutating func finish(at end: MachineInstant) -> [String] {
         let time = end.nanoseconds &- origin.nanoseconds
-        if let start = pushStart {
-            addPush(from: start, to: time)
-            pushStart = nil
+        for index in holdStarts.indices {
+            guard let start = holdStarts[index] else { continue }
+            addHold(index, from: start, to: time)
+            holdStarts[index] = nil
         }
         var lines = release(upTo: .max)
         lines.append("\(Self.seconds(Self.roundedUp(Swift.max(time, lastWritten)))) end")
         return lines
     }
 
-    /// A push held from `start` to `end` (when the line settled each way): released at its own
-    /// time even when the line's rule moved its start later.
-    private mutating func addPush(from start: Int64, to end: Int64) {
-        let at = earliest(start, on: .push)
+    /// Input `index`'s line held from `start` to `end` (when the line settled each way):
+    /// released at its own time even when the line's rule moved its start later.
+    private mutating func addHold(_ index: Int, from start: Int64, to end: Int64) {
+        let role = App.inputs[index].role
+        let at = earliest(start, on: role)
         let hold = Self.roundedUp(Swift.max(1_000, end &- at))
-        add(at, "push hold \(Self.seconds(hold))", on: .push, width: .nanoseconds(hold))
+        add(at, Self.text(.pulse(role, width: .nanoseconds(hold))), on: role, width: .nanoseconds(hold))
     }
 
     /// The earliest time, rounded up to the microsecond, at or after `time` that a scenario
     /// may give an input on `role`'s line.
-    private func earliest(_ time: Int64, on role: InputRole) -> Int64 {
+    private func earliest(_ time: Int64, on role: RoleName) -> Int64 {
         Self.roundedUp(Swift.max(time, lastWrittenFloor, lineFree[role] ?? 0))
     }
 
@@ -122,7 +156,7 @@ public struct ScenarioTranscriber {
     /// rule allows; that line is then busy for the input's pulse (`width`, by default the
     /// board's simulated pulse for `role`) or level.
     private mutating func add(
-        _ time: Int64, _ text: String, on role: InputRole? = nil, width: Duration? = nil, comment: Bool = false
+        _ time: Int64, _ text: String, on role: RoleName? = nil, width: Duration? = nil, comment: Bool = false
     ) {
         // Never before 0 (an edge in the first debounce period) nor before a line already
         // released: a scenario's times do not go back.

@@ -19,8 +19,8 @@ struct ControlHandler: Sendable {
             return .status(status.snapshot())
         case .events:
             return .transitions(status.snapshot().lastTransitions)
-        case .command(let command):
-            return post(.event(command.event), named: command.event.name, from: peer)
+        case .command(let event):
+            return post(.event(event), named: event.name, from: peer)
         case .pulse(let role):
             guard simulated else {
                 warnings.refused("pulse \(role.rawValue) from uid \(peer.uid): the board's lines are real")
@@ -28,7 +28,15 @@ struct ControlHandler: Sendable {
                     code: "refused",
                     message: "pulse drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
-            return post(.pulse(role), named: "pulse \(role.rawValue)", from: peer)
+            return post(.pulse(input: TurnstileApplication.inputIndex(named: role)!), named: "pulse \(role.rawValue)", from: peer)
+        case .level(let role, let on):
+            guard simulated else {
+                warnings.refused("set \(role.rawValue) from uid \(peer.uid): the board's lines are real")
+                return .failure(ControlFailure(
+                    code: "refused",
+                    message: "set drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
+            }
+            return post(.level(input: TurnstileApplication.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: peer)
         }
     }
 

@@ -93,7 +93,8 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         for command in commands {
             switch command {
             case .event(let event): parts.append("the command \(event.name)")
-            case .pulse(let role): parts.append("a pulse on the \(role.rawValue) line")
+            case .pulse(let index): parts.append("a pulse on the \(TurnstileApplication.inputs[index].role) line")
+            case .level(let index, let on): parts.append("setting the \(TurnstileApplication.inputs[index].role) line \(on ? "on" : "off")")
             case .retime: parts.append("a reload of the timings")
             }
         }

@@ -138,9 +138,15 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             } catch {
                 return lose(error, at: now)
             }
-        case .pulse(let role):
-            // INTERIM: the index comes with the command once it is generic.
-            switch Source.App.inputIndex(named: role.name).map({ source.pulse(input: $0, at: now) }) ?? .notDrivable {
+        case .level(let index, let on):
+            let role = Source.App.inputs[index].role
+            switch source.setLevel(input: index, active: on, at: now) {
+            case .scheduled: break
+            case .notDrivable, .lineQueueFull: warnings.refused("set \(role) \(on ? "on" : "off"): this board cannot drive that line")
+            }
+        case .pulse(let index):
+            let role = Source.App.inputs[index].role
+            switch source.pulse(input: index, at: now) {
             case .scheduled: break
             case .notDrivable: warnings.refused("pulse \(role.rawValue): this board cannot drive that line")
             case .lineQueueFull:

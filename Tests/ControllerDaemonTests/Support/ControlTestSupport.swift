@@ -1,6 +1,8 @@
 import ControllerFSM
 import Foundation
 import Testing
+import ControllerHost
+import Turnstile
 @testable import ControllerDaemon
 
 #if canImport(Glibc)
@@ -23,22 +25,28 @@ final class ScratchDirectory {
     var socket: String { path + "/control.sock" }
 }
 
+/// The control protocol in the turnstile's words, which most of these tests speak.
+typealias TurnstileRequest = ControlRequest<TurnstileApplication>
+typealias TurnstileRequestLine = ControlRequestLine<TurnstileApplication>
+typealias TurnstileClient = ControlClient<TurnstileApplication>
+
 /// The daemon's side in tests: records each request and answers as the daemon would.
 final class RecordingHandler: @unchecked Sendable {
     private let lock = MutexLock()
-    private var seen: [(ControlRequest, PeerCredentials)] = []
+    private var seen: [(TurnstileRequest, PeerCredentials)] = []
 
-    var requests: [(ControlRequest, PeerCredentials)] { lock.withLock { seen } }
+    var requests: [(TurnstileRequest, PeerCredentials)] { lock.withLock { seen } }
 
-    var handler: ControlServer.Handler {
+    var handler: ControlServer.Handler<TurnstileApplication> {
         { [self] request, peer in
             lock.withLock { seen.append((request, peer)) }
             switch request {
             case .status: return .status(Fixtures.snapshot)
-            case .command(let command): return .accepted(command.rawValue)
+            case .command(let event): return .accepted(event.name)
             case .events: return .transitions(Fixtures.transitions)
             case .pulse(.push): return .failure(ControlFailure(code: "refused", message: "pulse is for the simulated board only"))
             case .pulse(let role): return .accepted("pulse \(role.rawValue)")
+            case .level(let role, let on): return .accepted("set \(role.rawValue) \(on)")
             }
         }
     }
@@ -92,7 +100,7 @@ final class RawClient {
 
     func reply(timeout: Double = 5) throws -> ControlReplyLine {
         let text = try #require(line(timeout: timeout), "no reply line")
-        return try ControlReplyLine(parsing: Array(text.utf8))
+        return try ControlReplyLine(parsing: Array(text.utf8), daemon: "turnstiled")
     }
 
     /// Whether the server closed the connection (within `timeout`).
