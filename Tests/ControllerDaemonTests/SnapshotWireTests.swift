@@ -1,6 +1,8 @@
 import ControllerFSMSim
 import Foundation
 import Testing
+import ControllerHost
+import Turnstile
 @testable import ControllerDaemon
 
 /// A snapshot's gauges travel as keys of their own: the turnstile's `ctl status` (text and
@@ -39,7 +41,7 @@ struct SnapshotWireTests {
     @Test("turnstiled ctl status prints what it printed, text and --json", arguments: [false, true])
     func ctlStatus(json: Bool) throws {
         let scratch = try ScratchDirectory()
-        let server = try ControlServer(path: scratch.socket, group: nil) { _, _ in .status(Self.snapshot) }
+        let server = try ControlServer(path: scratch.socket, group: nil) { (_: ControlRequest<TurnstileApplication>, _) in .status(Self.snapshot) }
         defer { server.stop() }
         let run = try Subprocess.run(
             try TurnstiledExecutable.path(), ["ctl", "--socket", scratch.socket, "status"] + (json ? ["--json"] : []))
@@ -52,7 +54,7 @@ struct SnapshotWireTests {
         let line = ControlReplyLine(id: 7, reply: .status(Self.snapshot)).encoded()
         let old = #"{"id":7,"ok":true,"status":{"board":"sim (boards/sim.toml)","chip":"simchip0 [turnstiled-sim]","counters":{"coins":42,"emergencyOn":1,"forcedPushes":3,"ignored":5,"passages":37},"credit":3,"degradedReason":"store lost: /var/lib/turnstiled/counts.sqlite is read-only","droppedCommands":2,"events":96,"lastTransitions":[{"event":"timeout","from":"outOfOrder","time":3655.8,"to":"locked"},{"event":"coin","from":"locked","time":3720.125,"to":"unlocked"}],"lostEdges":1,"phase":"degraded","queueDepth":1,"state":"unlocked","traceLosses":4,"uptimeSeconds":3725.5},"v":1}"#
         #expect(String(decoding: line, as: UTF8.self) == old + "\n")
-        #expect(try ControlReplyLine(parsing: line.dropLast()) == ControlReplyLine(id: 7, reply: .status(Self.snapshot)))
+        #expect(try ControlReplyLine(parsing: line.dropLast(), daemon: "turnstiled") == ControlReplyLine(id: 7, reply: .status(Self.snapshot)))
     }
 
     /// Random gauges — names with quotes, spaces, markup, non-ASCII; any number of them; any

@@ -1,27 +1,48 @@
-import ControllerCommandLine
 import ArgumentParser
 import ControllerHost
-import Turnstile
 import ControllerDaemon
 
-struct Ctl: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Control a running turnstiled over its control socket.",
-        discussion: """
-            Commands:
-              status                    the daemon's state, credit, counters and last transitions
-              repair | fault            send the controller a repair or a fault
-              emergency on|off          start or end a fire alarm
-              events [--follow]         the recent transitions; with --follow, every new one until interrupted
-              pulse coin|push|service   a pulse on an input (the simulated board only)
+struct Ctl<App: ControllerApplication>: ParsableCommand {
+    typealias Vocabulary = ControlVocabulary<App>
 
-            The socket belongs to group turnstiled (mode 0660): its members, root and the daemon's \
-            own user may use it. Exit status: 0 done, 1 refused or turnstiled not reachable, 64 a \
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "ctl",
+            abstract: "Control a running \(App.daemonName) over its control socket.",
+            discussion: """
+            Commands:
+            \(commandHelp)
+
+            The socket belongs to group \(App.daemonName) (mode 0660): its members, root and the daemon's \
+            own user may use it. Exit status: 0 done, 1 refused or \(App.daemonName) not reachable, 64 a \
             bad command line.
             """)
+    }
 
-    @Option(name: .long, help: ArgumentHelp("The daemon's control socket (turnstiled run --control-socket).", valueName: "path"))
-    var socket: String = ControlClient.defaultSocketPath
+    /// The commands, one a line, from the declaration.
+    private static var commandHelp: String {
+        var rows = [("status", "the daemon's state, \(App.gauges.map { $0.name + ", " }.joined())counters and last transitions")]
+        for command in Vocabulary.commands {
+            switch command {
+            case .event(let event):
+                rows.append((event.name, App.commands.first { $0.event == event }.map(\.summary).flatMap { $0.isEmpty ? nil : $0 } ?? "send the controller \(event.name)"))
+            case .condition(let role, _, _):
+                rows.append(("\(role) on|off", "assert or withdraw the \(role) condition by command"))
+            }
+        }
+        rows.append(("events [--follow]", "the recent transitions; with --follow, every new one until interrupted"))
+        rows.append(("pulse \(Vocabulary.pulseRoles.map(\.rawValue).joined(separator: "|"))", "a pulse on an input (a simulated board only)"))
+        if !Vocabulary.levelRoles.isEmpty {
+            rows.append(("set \(Vocabulary.levelRoles.map(\.rawValue).joined(separator: "|")) on|off", "a level input's line active or inactive (a simulated board only)"))
+        }
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        return rows.map { "  " + $0.0.padding(width) + $0.1 }.joined(separator: "\n")
+    }
+
+    init() {}
+
+    @Option(name: .long, help: ArgumentHelp("The daemon's control socket (\(App.daemonName) run --control-socket).", valueName: "path"))
+    var socket: String = ControlClient<App>.defaultSocketPath
 
     @Flag(name: .long, help: "Print the daemon's replies as JSON lines, as they come.")
     var json = false
@@ -29,50 +50,80 @@ struct Ctl: ParsableCommand {
     @Flag(name: .long, help: "With events: keep printing transitions as they happen, until interrupted.")
     var follow = false
 
-    @Argument(help: ArgumentHelp("status, repair, fault, emergency, events or pulse.", valueName: "command"))
+    @Argument(help: ArgumentHelp("\(Vocabulary.commandNames.joined(separator: ", ")).", valueName: "command"))
     var command: String
 
-    @Argument(help: ArgumentHelp("on|off for emergency; coin, push or service for pulse.", valueName: "argument"))
-    var argument: String?
+    @Argument(help: ArgumentHelp("on|off for a condition; the line for pulse; the line and on|off for set.", valueName: "argument"))
+    var arguments: [String] = []
 
     /// How long a reply may take: the daemon answers from its server thread at once, so a
     /// silent daemon is a stuck one, and the operator should hear so rather than wait.
-    static let replyTimeoutSeconds = 10.0
+    static var replyTimeoutSeconds: Double { 10 }
 
     func validate() throws {
         _ = try request()
     }
 
     /// The request the words name, or a usage error that says what would be right.
-    func request() throws -> ControlRequest {
-        let commands = ControlVocabulary<TurnstileApplication>.commandNames
+    func request() throws -> ControlRequest<App> {
+        let commands = Vocabulary.commandNames
+        let daemon = App.daemonName
         guard commands.contains(command) else {
             let hint = Suggestion.didYouMean(command, in: commands).map { "\($0); " } ?? ""
             throw ValidationError("unknown command \"\(command)\"; \(hint)commands: \(commands.joined(separator: ", "))")
         }
         if follow && command != "events" { throw ValidationError("--follow goes with events only") }
         switch command {
-        case "emergency":
-            switch argument {
-            case "on": return .command(.emergencyOn)
-            case "off": return .command(.emergencyOff)
-            default: throw ValidationError("emergency needs on or off: turnstiled ctl emergency on")
-            }
         case "pulse":
-            let roles = ControlVocabulary<TurnstileApplication>.pulseRoles.map(\.rawValue)
-            guard let argument, roles.contains(argument) else {
-                let hint = argument.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
-                throw ValidationError("pulse needs an input line: \(hint)one of \(roles.joined(separator: ", ")) (the fire alarm is `emergency on|off`)")
+            let roles = Vocabulary.pulseRoles.map(\.rawValue)
+            guard arguments.count == 1, roles.contains(arguments[0]) else {
+                let hint = arguments.first.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
+                throw ValidationError("pulse needs an input line: \(hint)one of \(roles.joined(separator: ", "))\(otherInputs)")
             }
-            return .pulse(RoleName(argument))
+            return .pulse(RoleName(arguments[0]))
+        case "set" where !Vocabulary.levelRoles.isEmpty:
+            let roles = Vocabulary.levelRoles.map(\.rawValue)
+            guard arguments.count == 2, roles.contains(arguments[0]), let on = Self.onOff(arguments[1]) else {
+                let hint = arguments.first.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
+                throw ValidationError("set needs a level input and on or off: \(hint)\(daemon) ctl set \(roles[0]) on; the lines: \(roles.joined(separator: ", "))")
+            }
+            return .level(RoleName(arguments[0]), on: on)
+        case "status", "events":
+            if let argument = arguments.first { throw ValidationError("\(command) takes no argument (got \"\(argument)\")") }
+            return command == "status" ? .status : .events(follow: follow)
         default:
-            if let argument { throw ValidationError("\(command) takes no argument (got \"\(argument)\")") }
-            switch command {
-            case "status": return .status
-            case "repair": return .command(.repair)
-            case "fault": return .command(.fault)
-            default: return .events(follow: follow)
+            switch Vocabulary.command(named: command) {
+            case .condition(_, let on, let off)?:
+                guard arguments.count == 1, let asserted = Self.onOff(arguments[0]) else {
+                    throw ValidationError("\(command) needs on or off: \(daemon) ctl \(command) on")
+                }
+                return .command(asserted ? on : off)
+            case .event(let event)?:
+                if let argument = arguments.first { throw ValidationError("\(command) takes no argument (got \"\(argument)\")") }
+                return .command(event)
+            case nil:
+                throw ValidationError("unknown command \"\(command)\"; commands: \(commands.joined(separator: ", "))")
             }
+        }
+    }
+
+    /// How the inputs `pulse` does not drive are driven, for its usage error: ` (the fire alarm
+    /// is `emergency on|off`)`.
+    private var otherInputs: String {
+        let conditions = Vocabulary.commands.compactMap { command -> String? in
+            guard case .condition(let role, _, _) = command else { return nil }
+            return "`\(role) on|off`"
+        }
+        let levels = Vocabulary.levelRoles.isEmpty ? [] : ["`set LINE on|off`"]
+        let others = conditions + levels
+        return others.isEmpty ? "" : " (the level inputs are \(others.joined(separator: " and ")))"
+    }
+
+    private static func onOff(_ word: String) -> Bool? {
+        switch word {
+        case "on": true
+        case "off": false
+        default: nil
         }
     }
 
@@ -81,11 +132,11 @@ struct Ctl: ParsableCommand {
         // Whether the request may have reached the daemon: after that, no answer is not "no".
         var sent = false
         do throws(ControlClientError) {
-            let client = try ControlClient(path: socket)
+            let client = try ControlClient<App>(path: socket)
             sent = true
-            try client.send(ControlRequestLine(id: 1, request: request))
+            try client.send(ControlRequestLine<App>(id: 1, request: request))
             guard let first = try client.nextReply(timeoutSeconds: Self.replyTimeoutSeconds) else {
-                throw ControlClientError.refused(ControlFailure(code: "closed", message: "turnstiled closed the connection without answering; see its log (journalctl -u turnstiled)"))
+                throw ControlClientError.refused(ControlFailure(code: "closed", message: "\(App.daemonName) closed the connection without answering; see its log (journalctl -u \(App.daemonName))"))
             }
             if case .failure(let failure) = first.reply {
                 if failure.code == "permission_denied" { throw ControlClientError.permissionDenied(path: socket, reply: failure) }
@@ -104,7 +155,7 @@ struct Ctl: ParsableCommand {
                 show(next)
             }
             throw ControlClientError.refused(ControlFailure(
-                code: "closed", message: "turnstiled closed the connection: it stopped, or this follower read too slowly and was dropped"))
+                code: "closed", message: "\(App.daemonName) closed the connection: it stopped, or this follower read too slowly and was dropped"))
         } catch {
             // A failure quotes the daemon's reply: untrusted text, shown, not obeyed.
             Terminal.error(Self.outcome(of: request, error: error, sent: sent).visible)
@@ -116,7 +167,7 @@ struct Ctl: ParsableCommand {
     /// (the daemon refused it, or it never left), or unknown (sent, and no answer: the daemon
     /// may have queued it). ctl never sends a command again by itself: a repeated `fault` or
     /// `pulse coin` would count twice.
-    static func outcome(of request: ControlRequest, error: ControlClientError, sent: Bool) -> String {
+    static func outcome(of request: ControlRequest<App>, error: ControlClientError, sent: Bool) -> String {
         let name: String
         switch request {
         case .command(let event): name = event.name
@@ -128,8 +179,8 @@ struct Ctl: ParsableCommand {
         if case .refused(let failure) = error, failure.code != "closed" { return "\(name) not applied: \(error.description)" }
         if case .permissionDenied = error { return "\(name) not applied: \(error.description)" }
         guard sent else { return "\(name) not applied (nothing was sent): \(error.description)" }
-        return "\(name): fate unknown — it was sent and no answer came, so turnstiled may have taken it: \(error.description). "
-            + "Check `turnstiled ctl status` (the counters, the last transitions) before sending it again"
+        return "\(name): fate unknown — it was sent and no answer came, so \(App.daemonName) may have taken it: \(error.description). "
+            + "Check `\(App.daemonName) ctl status` (the counters, the last transitions) before sending it again"
     }
 
     /// Prints a reply. What the daemon sent is untrusted input to the client: every string in

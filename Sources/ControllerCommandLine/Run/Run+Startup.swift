@@ -1,20 +1,18 @@
-import ControllerCommandLine
 import ControllerDaemon
 import ControllerFSM
 import ControllerSimulation
 import Foundation
 import Logging
 import ControllerHost
-import Turnstile
 
 /// The start-up steps of `run` that belong to no one service: the parts every service shares,
 /// where the report goes, the recording and the control socket. Each failure is said on standard
 /// error and exits with its status before the group runs.
 extension Run {
     /// A wake-up the inbox cannot make (out of descriptors) exits 3, as a GPIO error does.
-    func makeParts(board: BoardFile, chipText: String, logger: Logger) throws -> DaemonParts<TurnstileApplication> {
+    func makeParts(board: Board<App>, chipText: String, logger: Logger) throws -> DaemonParts<App> {
         do {
-            return try DaemonParts<TurnstileApplication>(program: "turnstiled", board: board.name, chip: chipText, logger: logger)
+            return try DaemonParts<App>(program: App.daemonName, board: board.name, chip: chipText, logger: logger)
         } catch {
             Terminal.error("\(error)")
             throw ExitStatus.gpioError
@@ -23,20 +21,20 @@ extension Run {
 
     /// JSON records with `--json`; under systemd (`$JOURNAL_STREAM`) a log line per step; the
     /// readable trace otherwise.
-    func makePrinter(board: BoardFile, chipText: String, logger: Logger) -> any SimulationReporter<TurnstileApplication> {
+    func makePrinter(board: Board<App>, chipText: String, logger: Logger) -> any SimulationReporter<App> {
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         return json
-            ? JSONReporter<TurnstileApplication>()
-            : journal ? JournalReporter<TurnstileApplication>(logger: logger) as any SimulationReporter<TurnstileApplication>
-            : TextReporter<TurnstileApplication>(colors: Terminal.wantsColor, command: "run", header: "board \(board.name) (\(self.board)), chip \(chipText)")
+            ? JSONReporter<App>()
+            : journal ? JournalReporter<App>(logger: logger) as any SimulationReporter<App>
+            : TextReporter<App>(colors: Terminal.wantsColor, command: "run", header: "board \(board.name) (\(self.board)), chip \(chipText)")
     }
 
     /// `--record`'s recording from `origin`; nil without it. A recording that cannot be made
     /// runs `abandon` and exits 2.
-    func openRecording(board: BoardFile, origin: MachineInstant, abandon: () -> Void) throws -> FlightRecorder? {
+    func openRecording(board: Board<App>, origin: MachineInstant, abandon: () -> Void) throws -> FlightRecorder<App>? {
         guard let record else { return nil }
         do {
-            return try FlightRecorder(path: record, board: board, boardPath: self.board, origin: origin)
+            return try FlightRecorder<App>(path: record, board: board, boardPath: self.board, origin: origin)
         } catch {
             Terminal.error("\(error)")
             abandon()
@@ -46,7 +44,7 @@ extension Run {
 
     /// `--control-socket`'s server, answering with `handler` from now on; nil without it. A
     /// socket that cannot be made runs `abandon` and exits 2.
-    func openControlSocket(handler: ControlHandler, logger: Logger, abandon: () -> Void) throws -> ControlServer? {
+    func openControlSocket(handler: ControlHandler<App>, logger: Logger, abandon: () -> Void) throws -> ControlServer? {
         guard let controlSocket else { return nil }
         do {
             let server = try ControlServer(path: controlSocket, group: controlGroup, onDrop: { logger.warning("\($0)") }) { request, peer in

@@ -1,4 +1,3 @@
-import ControllerCommandLine
 
 /// Counts the event loop thread's heap allocations when the process runs with the test
 /// allocator preloaded (`LD_PRELOAD=libmalloccount.so`, as the hardware-in-the-loop tests do);

@@ -2,7 +2,6 @@ import ControllerFSM
 import Foundation
 import ServiceLifecycle
 import ControllerHost
-import Turnstile // INTERIM
 import ControllerDaemon
 
 /// The event loop as a service of the daemon's group: it runs on a thread of its own (the loop
@@ -20,7 +19,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     private let loop: EventLoop<Source>
     private let controller: Controller<Source.App, Source.Chip>
     private let source: Source
-    private let inbox: CommandInbox
+    private let inbox: DaemonInbox<Source.App>
     private let lifecycle: LifecycleHolder
     /// Told, at the stop, what had been accepted and was not played: queued commands and
     /// simulated pulses still waiting for their line.
@@ -88,13 +87,13 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     }
 
     /// What was accepted and will not be played, in words; nil when nothing.
-    static func unplayed(commands: [DaemonCommand], pulses: [(role: RoleName, count: Int)]) -> String? {
+    static func unplayed(commands: [DaemonCommand<Source.App>], pulses: [(role: RoleName, count: Int)]) -> String? {
         var parts = pulses.map { "\($0.count) pulse(s) on the \($0.role.rawValue) line" }
         for command in commands {
             switch command {
             case .event(let event): parts.append("the command \(event.name)")
-            case .pulse(let index): parts.append("a pulse on the \(TurnstileApplication.inputs[index].role) line")
-            case .level(let index, let on): parts.append("setting the \(TurnstileApplication.inputs[index].role) line \(on ? "on" : "off")")
+            case .pulse(let index): parts.append("a pulse on the \(Source.App.inputs[index].role) line")
+            case .level(let index, let on): parts.append("setting the \(Source.App.inputs[index].role) line \(on ? "on" : "off")")
             case .retime: parts.append("a reload of the timings")
             }
         }

@@ -1,4 +1,3 @@
-import ControllerCommandLine
 import ControllerFSM
 import Logging
 import ControllerHost

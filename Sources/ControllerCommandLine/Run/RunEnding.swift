@@ -1,4 +1,3 @@
-import ControllerCommandLine
 import ControllerFSM
 import ControllerSimulation
 import Logging

@@ -1,4 +1,3 @@
-import ControllerCommandLine
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
@@ -7,7 +6,6 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import ControllerHost
-import Turnstile
 import ControllerSimulation
 import ControllerDaemon
 import ControllerHTTP
@@ -17,20 +15,21 @@ import ControllerStore
 import Glibc
 #endif
 
-struct Run: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Run the turnstile as a daemon: on real GPIO lines through libgpiod, or on a simulated board.",
-        discussion: """
-            Opens the board's chip, requests the outputs at their safe levels (the lock held) and \
-            then the inputs, reads the fire-alarm level (the self-test), and runs until SIGTERM \
-            or SIGINT. Then it stops taking events, finishes the one in hand, drives the lock to \
-            the board's fail_mode level (secure: locked, safe: released), makes every count \
-            durable, releases the lines and exits 0. SIGHUP reads the board file again and takes \
-            its [turnstile] timings (a board whose lines changed is refused; the running \
-            configuration stays).
+struct Run<App: ControllerApplication>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "run",
+            abstract: "Run the \(App.name) as a daemon: on real GPIO lines through libgpiod, or on a simulated board.",
+            discussion: """
+            Opens the board's chip, requests the outputs at their start-up levels and then the \
+            inputs, reads the level inputs (the self-test), and runs until SIGTERM or SIGINT. \
+            Then it stops taking events, finishes the one in hand, drives the outputs that have \
+            one to their stop level\(stopLevelsHelp), makes every count durable, releases the \
+            lines and exits 0. SIGHUP reads the board file again and takes its [\(App.settings.section)] \
+            settings (a board whose lines changed is refused; the running configuration stays).
 
             On a simulated board (backend = "sim") time is real and the inputs come from \
-            --script, played in real time, or from `turnstiled ctl pulse`.
+            --script, played in real time, or from `\(App.daemonName) ctl pulse` and `ctl set`.
 
             Under systemd (Type=notify) it reports READY=1 after the self-test, WATCHDOG=1 from \
             the event loop, STOPPING=1 and its state in STATUS=, and logs plain lines for the \
@@ -42,8 +41,17 @@ struct Run: AsyncParsableCommand {
             standard error with its line; expects are checked as in simulate, against \
             everything strictly before their time), 2 for a bad board file, scenario or \
             option, 3 when a GPIO error stopped the controller (chip not found, a line busy, \
-            permission denied).
+            permission denied), 4 when the count database cannot be used.
             """)
+    }
+
+    /// ` (lock: as fail_mode says)`: the outputs with a stop level, for `--help`.
+    private static var stopLevelsHelp: String {
+        let roles = App.outputs.filter { $0.stopLevel != nil }.map(\.role.rawValue)
+        return roles.isEmpty ? "" : " (\(roles.joined(separator: ", ")))"
+    }
+
+    init() {}
 
     @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
     var board: String
@@ -72,7 +80,7 @@ struct Run: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days, between \(StoreLimits.minimumRetentionDays) and \(StoreLimits.maximumRetentionDays); older ones live on in the daily totals (default: keep all).", valueName: "days"))
     var retentionDays: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Listen for `turnstiled ctl` on this Unix socket (mode 0660).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Listen for `\(App.daemonName) ctl` on this Unix socket (mode 0660).", valueName: "path"))
     var controlSocket: String?
 
     @Option(name: .long, help: ArgumentHelp("The group whose members may use the control socket (default: the daemon's own).", valueName: "name"))
@@ -100,7 +108,7 @@ struct Run: AsyncParsableCommand {
             throw ValidationError(clash)
         }
         if let record {
-            do { try FlightRecorder.checkReplaceable(record) } catch { throw ValidationError("--record: \(error)") }
+            do { try FlightRecorder<App>.checkReplaceable(record) } catch { throw ValidationError("--record: \(error)") }
         }
     }
 
@@ -111,10 +119,10 @@ struct Run: AsyncParsableCommand {
         case .success(let trap): signals = trap
         case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
         }
-        let boardFile = try loadBoard(TurnstileApplication.self, board)
+        let boardFile = try loadBoard(App.self, board)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
-        let logger = Logger(label: "turnstiled")
+        let logger = Logger(label: App.daemonName)
         Syscalls.lineBufferStandardOutput()
         // A reader of standard output that goes away must not kill the controller mid-run
         // (without the fail-mode drive): writes then fail quietly instead.
@@ -135,7 +143,7 @@ struct Run: AsyncParsableCommand {
             }
             let debouncing = GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
             logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(GpiodChip.libraryDescription), \(debouncing)")
-            let source = GpiodSource<TurnstileApplication>(selector: boardFile.chip)
+            let source = GpiodSource<App>(selector: boardFile.chip)
             try await runDaemon(
                 board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)]", source: source,
                 completionClock: MonotonicClock(), logger: logger, signals: signals) { controller in
@@ -146,9 +154,9 @@ struct Run: AsyncParsableCommand {
             let scenario = try script.map { try loadScript($0, board: boardFile) }
             let clock = ManualClock()
             let simulated = SimulatedBoard(board: boardFile, clock: clock, seed: 1) { _ in }
-            let source = SimSource<TurnstileApplication>(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
+            let source = SimSource<App>(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
             source.applyInitialLevels()
-            let inputs = script.map { "inputs from \($0)" } ?? "inputs from `turnstiled ctl pulse`"
+            let inputs = script.map { "inputs from \($0)" } ?? "inputs from `\(App.daemonName) ctl`"
             logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
             try await runDaemon(
                 board: boardFile, chip: simulated.chip, chipText: "\(simulated.chip.info.name) [\(simulated.chip.info.label)]",
@@ -161,14 +169,14 @@ struct Run: AsyncParsableCommand {
     /// exits with its status before anything runs), then its services as one group, whose
     /// shutdown is the drain.
     private func runDaemon<Source: EventSource>(
-        board boardFile: BoardFile, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
-        logger: Logger, signals: SignalTrap, stopAt: MachineInstant? = nil, afterRequest: (TurnstileController<Source.Chip>) throws -> Void
-    ) async throws where Source.App == TurnstileApplication {
+        board boardFile: Board<App>, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
+        logger: Logger, signals: SignalTrap, stopAt: MachineInstant? = nil, afterRequest: (Controller<App, Source.Chip>) throws -> Void
+    ) async throws where Source.App == App {
         let parts = try makeParts(board: boardFile, chipText: chipText, logger: logger)
         // The store first: a damaged database is refused before any line is touched.
-        let store = try StoreService<TurnstileApplication>.open(database, retentionDays: retentionDays, parts: parts)
+        let store = try StoreService<App>.open(database, retentionDays: retentionDays, parts: parts)
         defer { try? store?.close() }
-        let rings = ControllerRings<TurnstileApplication, Source.Chip>(recordingInputs: record != nil)
+        let rings = ControllerRings<App, Source.Chip>(recordingInputs: record != nil)
         let lines = try LinesService(
             chip: chip, board: boardFile, rings: rings, completionClock: completionClock, lifecycle: parts.lifecycle, afterRequest: afterRequest)
         let controller = lines.controller
@@ -176,20 +184,20 @@ struct Run: AsyncParsableCommand {
         let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
         let loop = ControllerService(
             controller: controller, source: source, parts: parts, stopAt: stopAt,
-            announceReady: announceReady(state: controller.state, failMode: controller.failMode, chipText: chipText, logger: logger),
+            announceReady: announceReady(state: controller.state, settings: controller.settings, chipText: chipText, logger: logger),
             reportUnplayed: { logger.warning("\($0)") })
         let abandon = { lines.abandon(at: source.now()) }
         let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
         let storeService = try store.map { store in
-            try StoreService<TurnstileApplication>(
+            try StoreService<App>(
                 beginning: store, ledger: rings.ledger, doorbell: rings.watermark.doorbell, origin: origin, parts: parts,
                 closingEntry: {
-                    LedgerEntry<TurnstileApplication>(time: loop.stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
+                    LedgerEntry<App>(time: loop.stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
                 },
                 abandon: abandon)
         }
-        let metrics = ControllerMetrics<TurnstileApplication>()
-        let reporter = RunReporter<TurnstileApplication>(
+        let metrics = ControllerMetrics<App>()
+        let reporter = RunReporter<App>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
         let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)
         let control = try openControlSocket(handler: handler, logger: logger) {
@@ -205,16 +213,16 @@ struct Run: AsyncParsableCommand {
             loop: loop,
             drain: [
                 SystemdService(notifier: parts.notifier, readyStatus: "running: \(controller.state.name)"),
-                ReporterService<TurnstileApplication>(reporter: reporter, stoppedAt: { loop.stoppedAt }),
+                ReporterService<App>(reporter: reporter, stoppedAt: { loop.stoppedAt }),
                 storeService,
                 control.map { ControlSocketService(server: $0) },
                 lines,
             ],
             alongside: [
                 SignalService(
-                    signals: signals.signals, logger: logger, usage: "SIGTERM or SIGINT stops turnstiled, SIGHUP reloads its timings",
+                    signals: signals.signals, logger: logger, usage: "SIGTERM or SIGINT stops \(App.daemonName), SIGHUP reloads its settings",
                     stop: { [inbox = parts.inbox] in inbox.requestStop() },
-                    reload: { [reload = BoardReload<TurnstileApplication>(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
+                    reload: { [reload = BoardReload<App>(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
                 noHttp ? nil : StatusService(
                     server: StatusServer(host: http.host, port: http.port, metrics: metrics, logger: logger, snapshot: { parts.status.snapshot() }),
                     logger: logger),
@@ -227,21 +235,31 @@ struct Run: AsyncParsableCommand {
     }
 
     /// The ready record (with `--json`) and the log's "running" line, for when the loop starts.
-    private func announceReady(state: TurnstileState, failMode: FailMode, chipText: String, logger: Logger) -> () -> Void {
+    private func announceReady(state: App.State, settings: App.Settings, chipText: String, logger: Logger) -> () -> Void {
         let json = self.json
+        // ` (then lock = 1, arm held: fail_mode secure)`: what the stop drives, and the choices
+        // in force that decide it.
+        let driven = App.outputs.compactMap { output in
+            output.stopLevel.map { stop in
+                let level = stop(settings)
+                return "\(output.role) = \(level ? 1 : 0)" + (output.meaning.map { ", \($0.callsLevel(level))" } ?? "")
+            }
+        }
+        let choices = App.settings.keys.filter { !$0.isDuration }.map { "\($0.name) \($0.text(in: settings))" }
+        let stopping = driven.isEmpty ? "" : " (then \(driven.joined(separator: "; "))" + (choices.isEmpty ? "" : ": " + choices.joined(separator: ", ")) + ")"
         return {
             if json {
                 print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
             }
-            logger.info("running; SIGTERM or SIGINT stops (the lock then goes \(failMode == .secure ? "locked" : "released"): fail_mode \(failMode.rawValue)), SIGHUP reloads the timings")
+            logger.info("running; SIGTERM or SIGINT stops\(stopping), SIGHUP reloads the settings")
         }
     }
 
-    private func loadScript(_ path: String, board: BoardFile) throws -> Scenario<TurnstileApplication> {
+    private func loadScript(_ path: String, board: Board<App>) throws -> Scenario<App> {
         do {
-            let scenario = try Scenario<TurnstileApplication>.load(path: path, vocabulary: TurnstileSimulation.vocabulary(for: board))
-            try TurnstileSimulation.checkTimings(of: board, file: self.board)
-            try TurnstileSimulation.check(scenario, against: board)
+            let scenario = try Scenario<App>.load(path: path, vocabulary: Simulation<App>.vocabulary(for: board))
+            try Simulation<App>.checkTimings(of: board, file: self.board)
+            try Simulation<App>.check(scenario, against: board)
             return scenario
         } catch {
             Terminal.error("\(error)")
@@ -250,17 +268,18 @@ struct Run: AsyncParsableCommand {
     }
 
     /// One log line per wired role: the line it resolved to and how it is requested.
-    private func logLines(of board: BoardFile, on chip: GpiodChip, logger: Logger) throws(GPIOError) {
-        for role in InputRole.allCases {
-            guard let line = board.inputs[role.name] else { continue }
-            let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
+    private func logLines(of board: Board<App>, on chip: GpiodChip, logger: Logger) throws(GPIOError) {
+        let width = (App.inputs.map(\.role.rawValue.count) + App.outputs.map(\.role.rawValue.count)).max() ?? 0
+        for role in App.inputs.map(\.role) {
+            guard let line = board.inputs[role] else { continue }
+            let info = try chip.lineInfo(at: try Controller<App, GpiodChip>.offset(of: line.line, on: chip))
             let wiring = "\(line.activeLow ? "active-low" : "active-high"), bias \(line.bias.rawValue), debounce \(line.debounce.secondsText) s"
-            logger.info("  \(role.rawValue.padding(9)) input   \(info.id.description.padding(20)) \(wiring)")
+            logger.info("  \(role.rawValue.padding(width)) input   \(info.id.description.padding(20)) \(wiring)")
         }
-        for role in OutputRole.allCases {
-            guard let line = board.outputs[role.name] else { continue }
-            let info = try chip.lineInfo(at: try TurnstileController.offset(of: line.line, on: chip))
-            logger.info("  \(role.rawValue.padding(9)) output  \(info.id.description.padding(20)) \(line.activeLow ? "active-low" : "active-high")")
+        for role in App.outputs.map(\.role) {
+            guard let line = board.outputs[role] else { continue }
+            let info = try chip.lineInfo(at: try Controller<App, GpiodChip>.offset(of: line.line, on: chip))
+            logger.info("  \(role.rawValue.padding(width)) output  \(info.id.description.padding(20)) \(line.activeLow ? "active-low" : "active-high")")
         }
     }
 }
@@ -268,7 +287,7 @@ struct Run: AsyncParsableCommand {
 /// A simulated source's time as a clock, for stamping when output writes complete.
 final class SourceClock: MachineClock, @unchecked Sendable {
     // Safety: the source's `now()` reads a monotonic clock and an immutable origin.
-    private let source: SimSource<TurnstileApplication>
-    init(_ source: SimSource<TurnstileApplication>) { self.source = source }
+    private let source: any EventSource
+    init(_ source: any EventSource) { self.source = source }
     func now() -> MachineInstant { source.now() }
 }

@@ -1,7 +1,6 @@
 import ControllerDaemon
 import Logging
 import ControllerHost
-import Turnstile // INTERIM: DaemonCommand
 
 /// What SIGHUP does: reads the board file again and, when only its application section (the
 /// turnstile's `[turnstile]` timings and fail mode) changed, hands it to the event loop; a board
@@ -9,7 +8,7 @@ import Turnstile // INTERIM: DaemonCommand
 struct BoardReload<App: ControllerApplication>: Sendable {
     let boardPath: String
     let running: Board<App>
-    let inbox: CommandInbox
+    let inbox: DaemonInbox<App>
     let logger: Logger
 
     func callAsFunction() {
@@ -21,7 +20,7 @@ struct BoardReload<App: ControllerApplication>: Sendable {
             return
         }
         guard let difference = running.wiringDifference(from: board) else {
-            inbox.post(.retime(board.settings as! TurnstileSettings)) // INTERIM
+            inbox.post(.retime(board.settings))
             let settings = App.settings.keys.map { "\($0.name) \($0.text(in: board.settings))" }
             logger.notice("SIGHUP: \(boardPath) read again: \(settings.joined(separator: ", "))")
             return

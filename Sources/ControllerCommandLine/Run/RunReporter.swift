@@ -1,10 +1,8 @@
-import ControllerCommandLine
 import ControllerFSM
 import Dispatch
 import Foundation
 import Synchronization
 import ControllerHost
-import Turnstile // INTERIM: the recorder is the turnstile's until it is generic
 import ControllerSimulation
 import ControllerDaemon
 import ControllerHTTP
@@ -43,7 +41,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
     private let origin: MachineInstant
     private let printer: any SimulationReporter<App>
     private let warnings: DaemonWarnings
-    private let recorder: FlightRecorder?
+    private let recorder: FlightRecorder<App>?
     private let notifier: SystemdNotifier
     private let onWriteLatency: (@Sendable (Int64) -> Void)?
     /// The output whose writes are timed from the event that caused them
@@ -64,7 +62,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
     init(
         trace: Trace, outputLog: RecordRing<OutputWrite>, watermark: ReportWatermark, inputLog: RecordRing<InputRecord<App>>?, ledger: RecordRing<LedgerEntry<App>>?,
         status: StatusHub<App>, lostEdges: @escaping @Sendable () -> Int, origin: MachineInstant, printer: any SimulationReporter<App>,
-        warnings: DaemonWarnings, recorder: FlightRecorder?, notifier: SystemdNotifier, onWriteLatency: (@Sendable (Int64) -> Void)?
+        warnings: DaemonWarnings, recorder: FlightRecorder<App>?, notifier: SystemdNotifier, onWriteLatency: (@Sendable (Int64) -> Void)?
     ) {
         self.trace = trace
         self.outputLog = outputLog
@@ -151,7 +149,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
             transitions,
             traceLosses: trace.lostCount + outputLog.lostCount + (inputLog?.lostCount ?? 0) + (ledger?.lostCount ?? 0))
         if let inputLog, let recorder {
-            inputLog.drain { recorder.take($0 as! InputRecord<TurnstileApplication>) } // INTERIM
+            inputLog.drain { recorder.take($0) }
             recorder.checkFile()
             if let failure = recorder.failure, !recorderWarned {
                 recorderWarned = true
@@ -207,7 +205,7 @@ extension RunReporter {
     /// no store does it), tells status and the log, and records the lock latency in `metrics`.
     convenience init<Chip: GPIOChip>(
         rings: ControllerRings<App, Chip>, drainsLedger: Bool, parts: DaemonParts<App>, origin: MachineInstant, printer: any SimulationReporter<App>,
-        recorder: FlightRecorder?, metrics: ControllerMetrics<App>
+        recorder: FlightRecorder<App>?, metrics: ControllerMetrics<App>
     ) {
         self.init(
             trace: rings.trace, outputLog: rings.outputLog, watermark: rings.watermark, inputLog: rings.inputLog,

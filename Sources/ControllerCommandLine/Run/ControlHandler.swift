@@ -1,19 +1,18 @@
 import ControllerHost
-import Turnstile
 import ControllerDaemon
 
-/// Answers `turnstiled ctl`: status from the hub, commands into the event loop's inbox. It runs
+/// Answers `ctl`: status from the hub, commands into the event loop's inbox. It runs
 /// on the control server's thread and never touches the controller.
-struct ControlHandler: Sendable {
-    let status: StatusHub<TurnstileApplication>
-    let inbox: CommandInbox
+struct ControlHandler<App: ControllerApplication>: Sendable {
+    let status: StatusHub<App>
+    let inbox: DaemonInbox<App>
     /// Whether `pulse` may drive the lines (simulated boards only: on real lines a person
     /// drops the coin).
     let simulated: Bool
     /// Every refusal is a warning in the log (rate-limited).
     let warnings: DaemonWarnings
 
-    func answer(_ request: ControlRequest, from peer: PeerCredentials) -> ControlReply {
+    func answer(_ request: ControlRequest<App>, from peer: PeerCredentials) -> ControlReply {
         switch request {
         case .status:
             return .status(status.snapshot())
@@ -28,7 +27,7 @@ struct ControlHandler: Sendable {
                     code: "refused",
                     message: "pulse drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
-            return post(.pulse(input: TurnstileApplication.inputIndex(named: role)!), named: "pulse \(role.rawValue)", from: peer)
+            return post(.pulse(input: App.inputIndex(named: role)!), named: "pulse \(role.rawValue)", from: peer)
         case .level(let role, let on):
             guard simulated else {
                 warnings.refused("set \(role.rawValue) from uid \(peer.uid): the board's lines are real")
@@ -36,11 +35,11 @@ struct ControlHandler: Sendable {
                     code: "refused",
                     message: "set drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
-            return post(.level(input: TurnstileApplication.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: peer)
+            return post(.level(input: App.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: peer)
         }
     }
 
-    private func post(_ command: DaemonCommand, named name: String, from peer: PeerCredentials) -> ControlReply {
+    private func post(_ command: DaemonCommand<App>, named name: String, from peer: PeerCredentials) -> ControlReply {
         guard status.phase == .running || status.phase == .degraded else {
             warnings.refused("\(name) from uid \(peer.uid): the daemon is \(status.phase.name)")
             return .failure(ControlFailure(code: "not_running", message: "the daemon is \(status.phase.name); \(name) was not taken"))

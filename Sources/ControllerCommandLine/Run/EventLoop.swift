@@ -1,7 +1,5 @@
-import ControllerCommandLine
 import ControllerFSM
 import ControllerHost
-import Turnstile // INTERIM: DaemonCommand is the turnstile's until it is generic
 import ControllerDaemon
 
 #if canImport(Glibc)
@@ -27,7 +25,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
 
     private let controller: Controller<Source.App, Source.Chip>
     private let source: Source
-    private let inbox: CommandInbox
+    private let inbox: DaemonInbox<Source.App>
     private let status: StatusHub<Source.App>
     private let lifecycle: LifecycleHolder
     private let notifier: SystemdNotifier
@@ -42,7 +40,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let stopAt: MachineInstant?
 
     init(
-        controller: Controller<Source.App, Source.Chip>, source: Source, inbox: CommandInbox, status: StatusHub<Source.App>,
+        controller: Controller<Source.App, Source.Chip>, source: Source, inbox: DaemonInbox<Source.App>, status: StatusHub<Source.App>,
         lifecycle: LifecycleHolder, notifier: SystemdNotifier, warnings: DaemonWarnings, stopAt: MachineInstant?
     ) {
         self.controller = controller
@@ -117,7 +115,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
         }
     }
 
-    private func perform(_ command: DaemonCommand, at now: MachineInstant) -> GPIOError? {
+    private func perform(_ command: DaemonCommand<Source.App>, at now: MachineInstant) -> GPIOError? {
         switch command {
         case .event(let event):
             guard !chipLost else {
@@ -128,7 +126,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 // A script's steps due by now come first, as their times say (and its expects
                 // then see only what happened before them).
                 try source.advance(to: now, controller: controller)
-                switch try controller.send(event as! Source.App.Event, at: now) { // INTERIM
+                switch try controller.send(event, at: now) {
                 case .dispatched: break
                 case .heldByLine(let role):
                     warnings.refused("\(event.name) by command: the \(role.rawValue) line is still active, and a command cannot end what the line signals; the \(Source.App.name) stays in \(controller.state.name) until the line goes inactive")
@@ -156,7 +154,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             // What came before the reload is taken with the old timings, as a replay of the
             // recording takes it (a `set` line handles everything up to its time first).
             if !chipLost, let error = turn(at: now) { return error }
-            controller.retime(settings as! Source.App.Settings, at: now) // INTERIM
+            controller.retime(settings, at: now)
         }
         return nil
     }

@@ -1,4 +1,3 @@
-import ControllerCommandLine
 import ControllerHost
 import ControllerFSM
 import ServiceLifecycle

@@ -1,4 +1,3 @@
-import ControllerCommandLine
 import ControllerFSM
 import ControllerStore
 import ControllerHost

@@ -1,4 +1,3 @@
-import ControllerCommandLine
 import ControllerDaemon
 import ControllerFSM
 import ControllerSimulation

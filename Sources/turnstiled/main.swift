@@ -1,0 +1,4 @@
+import ControllerCommandLine
+import Turnstile
+
+await ControllerCommand<TurnstileApplication>.runCommandLine()
