@@ -29,6 +29,7 @@ import ControllerFSM
 /// coin_pulse = "50ms"      # <role>_pulse for each pulse input
 /// bounce_edges = 4         # extra edges after each change of level
 /// bounce_window = "3ms"    # within this time; shorter than every pulse
+/// travel_time = "3s"       # and the keys of the application's plant, if it has one
 /// ```
 ///
 /// Durations are strings: a decimal number and a unit, `ns`, `us`, `ms` or `s` (`"0.5s"`,
@@ -120,6 +121,8 @@ extension Board {
         public var bounceEdges: Int
         /// The time within which those extra edges fall.
         public var bounceWindow: Duration
+        /// The application's plant's keys (``SimulatedPlant/settingKeys``), defaults where absent.
+        public var plant: App.Plant.Settings
 
         /// The pulse width of the input role called `role`.
         package func pulse(_ role: RoleName) -> Duration? {

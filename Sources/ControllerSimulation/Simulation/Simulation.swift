@@ -22,6 +22,7 @@ public final class Simulation<App: ControllerApplication> {
     private let trace = TraceRing<App.State, App.Event>(capacity: Simulation.traceCapacity)
     private let relay: OutputRelay
     private let breakage: Breakage<App>
+    private let plant: PlantDriver<App>
 
     /// Builds the simulated chip from `board` and requests its lines. The outputs' initial
     /// values reach `reporter` at once.
@@ -31,13 +32,16 @@ public final class Simulation<App: ControllerApplication> {
         self.reporter = reporter
         let relay = OutputRelay()
         let simulated = SimulatedBoard<App>(board: board, clock: clock, seed: seed) { change in relay.forward(change) }
+        let plant = PlantDriver<App>(board: board, chip: simulated.chip, inputOffsets: simulated.inputOffsets, at: clock.now())
         relay.roles = simulated.outputRoles
-        relay.report = { [trace, unowned reporter] role, value, time in
+        relay.report = { [trace, unowned reporter, plant] role, value, time in
             // Dispatches recorded before this write come first in the story.
             trace.drain { reporter.dispatched($0) }
             reporter.output(role, value: value, at: time)
+            plant.output(role, value, at: time)
         }
         self.relay = relay
+        self.plant = plant
         chip = simulated.chip
         inputOffsets = simulated.inputOffsets
         controller = try Controller(chip: chip, board: board, trace: trace)
@@ -72,6 +76,12 @@ public final class Simulation<App: ControllerApplication> {
                     hint: "the replay would end elsewhere; replay the part before it (cut the file before this line, and add an end)")
             }
             guard let (role, width) = drive(of: step.action, on: board) else { continue }
+            if App.Plant.drivenInputs.contains(role) {
+                throw ScenarioError(
+                    file: scenario.file, line: step.line,
+                    reason: "the simulated \(App.name)'s mechanism drives the \(role) line itself",
+                    hint: "remove the line; move the mechanism with the outputs (or the plant's own words) instead")
+            }
             if case .pulse(_, let hold?) = step.action, hold < shortestHold(of: role, on: board) {
                 let debounce = board.inputs[role]?.debounce ?? .zero
                 throw ScenarioError(
@@ -169,6 +179,7 @@ public final class Simulation<App: ControllerApplication> {
         chip.advance(to: clock.now())
         try controller.start(at: clock.now())
         flushTrace()
+        plant.advance(to: clock.now())
     }
 
     /// Makes everything up to and including `time` happen: edges, debouncing, timers, outputs.
@@ -183,6 +194,7 @@ public final class Simulation<App: ControllerApplication> {
             var next = MachineInstant(nanoseconds: .max)
             if let edge = chip.nextEventTime { next = Swift.min(next, edge) }
             if let deadline = controller.nextDeadline { next = Swift.min(next, deadline) }
+            if let change = plant.nextChange { next = Swift.min(next, change) }
             if next >= time { return }
             try process(at: next)
         }
@@ -208,6 +220,8 @@ public final class Simulation<App: ControllerApplication> {
             guard let key = App.settings.key(named: key) else { break }
             controller.retime(key.setting(value, in: controller.settings), at: time)
             try finishStep(at: time)
+        case .plant(let action):
+            plant.perform(action, at: time)
         // `unreplayable` is refused by `check` before anything runs.
         case .expectState, .expectCounter, .expectGauge, .expectOutput, .unreplayable, .end: break
         }
@@ -217,15 +231,18 @@ public final class Simulation<App: ControllerApplication> {
 
     private func process(at now: MachineInstant) throws(GPIOError) {
         if let wallClockStart { sleep(until: wallClockStart + now.duration(since: .zero)) }
+        plant.advance(to: now)
         chip.advance(to: now)
         try controller.process(now: now)
         try finishStep(at: now)
     }
 
-    /// After the controller has handled a moment: the arm model's breakage, then the story so far.
+    /// After the controller has handled a moment: the arm model's breakage, then the story so
+    /// far; the plant answers the outputs just written (a limit switch opens as the motor starts).
     private func finishStep(at now: MachineInstant) throws(GPIOError) {
         try judgePassages(at: now)
         flushTrace()
+        plant.advance(to: now)
     }
 
     // MARK: Steps
