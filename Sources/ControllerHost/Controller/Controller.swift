@@ -219,7 +219,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// beside the line (see ``ConditionSources``): it can declare the condition, never end one
     /// the line still signals.
     @discardableResult
-    package func send(_ event: App.Event, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
+    public func send(_ event: App.Event, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
         defer { publishSettled() }
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
@@ -345,8 +345,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// an event loop waits on, with ``nextDeadline`` as its timeout.
     package var pollDescriptor: Int32? { inputs.pollDescriptor }
 
-    package var state: App.State { machine.state }
-    package var context: App.Context { machine.context }
+    /// The machine's state now.
+    public var state: App.State { machine.state }
+    /// The machine's context now (what ``ControllerApplication/invariants`` read).
+    public var context: App.Context { machine.context }
     package var statistics: MachineStatistics { machine.statistics }
 
     /// Events the table did not answer (level events that keep the context excepted).
