@@ -10,6 +10,7 @@ public enum ParkingBarrier: ControllerApplication {
     public typealias Event = BarrierEvent
     public typealias Context = BarrierContext
     public typealias Settings = BarrierSettings
+    public typealias Plant = BarrierPlant
 
     public static let name = "barrier"
     public static var table: BarrierMachine.Table { BarrierMachine.table }
