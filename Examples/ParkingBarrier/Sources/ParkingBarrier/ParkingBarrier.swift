@@ -41,15 +41,15 @@ public enum ParkingBarrier: ControllerApplication {
                    summary: "the fire-alarm contact: the arm lifts and stays up while it is active"),
     ]
 
-    // Written in this order after each step: motor_down first, so a reversal (closing to
-    // opening, the one step that swaps the motors) stops it before motor_up starts. A motor whose
-    // line cannot be written is a mechanism out of control: a fault, which stops both. Both stop
-    // when the controller does.
+    // The motors are one interlock: the host stops the running one before it starts the other
+    // (a reversal, closing to opening, swaps them in one step), and starts neither while the
+    // other's line still holds it on. A motor whose line cannot be written is a mechanism out of
+    // control: a fault, which stops both. Both stop when the controller does.
     public static let outputs: [OutputDeclaration<Self>] = [
         OutputDeclaration("motor_down", required: true, initial: false, stop: { _ in false }, onWriteFailure: .fault,
-                          summary: "the motor that lowers the arm") { state, c in state.motorDown(c) },
+                          interlock: "motors", summary: "the motor that lowers the arm") { state, c in state.motorDown(c) },
         OutputDeclaration("motor_up", required: true, initial: false, stop: { _ in false }, onWriteFailure: .fault,
-                          summary: "the motor that lifts the arm") { state, c in state.motorUp(c) },
+                          interlock: "motors", summary: "the motor that lifts the arm") { state, c in state.motorUp(c) },
         OutputDeclaration("green", initial: false, summary: "the green lamp: drive on, on while open") { state, _ in state.green },
         OutputDeclaration("red", initial: true, summary: "the red lamp: on whenever green is off") { state, _ in state.red },
         OutputDeclaration("alarm", initial: false, summary: "the alarm sounder: on while at fault") { state, _ in state.alarm },
