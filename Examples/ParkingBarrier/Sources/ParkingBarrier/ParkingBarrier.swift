@@ -19,7 +19,7 @@ public enum ParkingBarrier: ControllerApplication {
         .duration("motor_timeout", \.motorTimeout, summary: "how long the arm may take to reach its end before it is a fault"),
         .duration("close_delay", \.closeDelay, summary: "how long the lane must be clear after a vehicle before the arm comes down"),
         .duration("hold_open", \.holdOpen, summary: "how long an opening waits for a vehicle"),
-    ])
+    ], relations: BarrierRelations.board, simulatedRelations: BarrierRelations.simulated)
 
     public static func makeContext(_ settings: BarrierSettings) -> BarrierContext { BarrierContext(settings: settings) }
 

@@ -138,3 +138,34 @@ struct BarrierPlantSimulationTests {
         }
     }
 }
+
+/// The barrier's timing relations, on the runtime's public board API.
+@Suite("Parking barrier: the relations between its timings")
+struct BarrierRelationTests {
+    static func board(_ original: String, _ replacement: String) -> String {
+        ParkingBarrier.simBoardText.replacingOccurrences(of: original, with: replacement)
+    }
+
+    @Test("every board: a motor timeout under a second plus the limit debounce, or a close delay under 250 ms, is refused", arguments: [
+        ("motor_timeout = \"6s\"", "motor_timeout = \"1s\"", "barrier.motor_timeout", "1.01"),
+        ("close_delay = \"1s\"", "close_delay = \"100ms\"", "barrier.close_delay", "0.25"),
+    ])
+    func everyBoard(original: String, replacement: String, key: String, smallest: String) {
+        #expect {
+            _ = try Board<ParkingBarrier>.parse(Self.board(original, replacement), file: "b.toml")
+        } throws: { error in
+            "\(error)".hasPrefix("b.toml: \(key):") && "\(error)".contains("the smallest that works on this board is \(smallest) s")
+        }
+    }
+
+    @Test("simulated: the arm must be seen at its end before the motor timeout; travel_time counts")
+    func simulated() throws {
+        let slow = try Board<ParkingBarrier>.parse(Self.board("travel_time = \"3s\"", "travel_time = \"6s\""), file: "slow.toml")
+        #expect {
+            try Simulation.checkTimings(of: slow, file: "slow.toml")
+        } throws: { error in
+            "\(error)".hasPrefix("slow.toml: barrier.motor_timeout:") && "\(error)".contains("6.013001 s")
+        }
+        try Simulation.checkTimings(of: try BarrierPlantSimulationTests.builtInBoard(), file: "sim.toml")
+    }
+}
