@@ -35,12 +35,18 @@ extension SimChip {
     }
 
     /// The device on `line` becomes active (or inactive) at `time` and stays so: a held button,
-    /// an alarm contact.
-    public func scheduleLevel(line: GPIOLineOffset, at time: MachineInstant, active: Bool) {
+    /// an alarm contact, a limit switch. A switch's contact bounces as a pulse's does
+    /// (`bounceEdges` extra edges within `bounceWindow`, settling at the new level); none by default.
+    public func scheduleLevel(
+        line: GPIOLineOffset, at time: MachineInstant, active: Bool, bounceEdges: Int = 0, bounceWindow: Duration = .zero
+    ) {
+        precondition(bounceEdges >= 0, "bounceEdges cannot be negative (got \(bounceEdges))")
         let index = checkedLine(line)
+        let toggles = bounceEdges + bounceEdges % 2
         state.withLock { state in
             precondition(time.nanoseconds >= state.appliedThrough, "cannot schedule a level at \(time.seconds) s: the chip has advanced past it")
             state.insert(SimScheduledEdge(time: time.nanoseconds, line: index, active: active))
+            state.insertBounce(line: index, after: time.nanoseconds, window: bounceWindow.nanosecondCount, toggles: toggles, settled: active)
         }
     }
 

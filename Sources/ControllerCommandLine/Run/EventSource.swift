@@ -104,6 +104,8 @@ final class SimSource<App: ControllerApplication>: EventSource {
     private let lines: [GPIOLineOffset?]
     /// Each input's simulated pulse width, by index; nil for a level.
     private let pulseWidths: [Duration?]
+    /// The application's model of its mechanism (the barrier's arm), driving its inputs.
+    private let plant: PlantDriver<App>?
 
     init(board: Board<App>, chip: SimChip, inputOffsets: [RoleName: GPIOLineOffset], script: Scenario<App>?) {
         self.board = board
@@ -111,6 +113,7 @@ final class SimSource<App: ControllerApplication>: EventSource {
         self.inputOffsets = inputOffsets
         lines = App.inputs.map { inputOffsets[$0.role] }
         pulseWidths = App.inputs.map { board.simulatedPulseWidth($0.role) }
+        plant = App.Plant.drivenInputs.isEmpty ? nil : PlantDriver<App>(board: board, chip: chip, inputOffsets: inputOffsets, at: .zero)
         origin = clock.now()
         let initial = { (step: ScenarioStep<App>) -> Bool in
             guard step.time == .zero, case .level(_, on: true) = step.action else { return false }
@@ -143,40 +146,65 @@ final class SimSource<App: ControllerApplication>: EventSource {
     }
 
     var nextDeadline: MachineInstant? {
-        let step = nextStep < steps.count ? MachineInstant.zero + steps[nextStep].time : nil
-        switch (step, chip.nextEventTime) {
-        case (let a?, let b?): return Swift.min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b): return b
-        }
+        var next = chip.nextEventTime
+        if nextStep < steps.count { next = Self.earlier(next, MachineInstant.zero + steps[nextStep].time) }
+        if let change = plant?.nextChange { next = Self.earlier(next, change) }
+        return next
+    }
+
+    private static func earlier(_ a: MachineInstant?, _ b: MachineInstant) -> MachineInstant {
+        guard let a else { return b }
+        return Swift.min(a, b)
     }
 
     /// Plays the script's steps due by `now`, each instant as `simulate` plays it: its
-    /// `expect`s first, checked against everything strictly before it, then its inputs.
+    /// `expect`s first, checked against everything strictly before it, then its inputs. The
+    /// plant (if the application has one) is brought to each instant first, and answers what
+    /// the controller wrote. Index loops: this generic code runs unspecialised on the event
+    /// loop, where iterating an array of generic steps would allocate.
     func advance(to now: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
         while nextStep < steps.count, MachineInstant.zero + steps[nextStep].time <= now {
             let time = MachineInstant.zero + steps[nextStep].time
             var group = nextStep
-            while group < steps.count && steps[group].time == steps[nextStep].time { group += 1 }
-            if steps[nextStep..<group].contains(where: { $0.action.isExpectation }) {
+            var expects = false
+            while group < steps.count && steps[group].time == steps[nextStep].time {
+                if steps[group].action.isExpectation { expects = true }
+                group += 1
+            }
+            if expects {
                 let before = MachineInstant(nanoseconds: time.nanoseconds &- 1)
+                plant?.advance(to: before)
                 chip.advance(to: before)
                 try controller.process(now: before)
-                for step in steps[nextStep..<group] where step.action.isExpectation {
-                    checkedExpectations += 1
-                    if let failure = Simulation<App>.evaluate(step, file: scriptFile, on: controller) {
-                        failedExpectations.append(failure)
+                var index = nextStep
+                while index < group {
+                    if steps[index].action.isExpectation {
+                        checkedExpectations += 1
+                        if let failure = Simulation<App>.evaluate(steps[index], file: scriptFile, on: controller) {
+                            failedExpectations.append(failure)
+                        }
                     }
+                    index += 1
                 }
             }
+            plant?.advance(to: time)
             chip.advance(to: time)
             try controller.process(now: time)
-            for step in steps[nextStep..<group] where !step.action.isExpectation {
-                try perform(step.action, at: time, controller: controller)
+            var index = nextStep
+            while index < group {
+                if !steps[index].action.isExpectation { try perform(steps[index].action, at: time, controller: controller) }
+                index += 1
             }
             nextStep = group
         }
+        plant?.advance(to: now)
         chip.advance(to: now)
+    }
+
+    /// The controller wrote `level` to output `role` at `time` (the chip's report, on the loop's
+    /// thread): the plant hears it.
+    func outputWritten(_ role: RoleName, _ level: Bool, at time: MachineInstant) {
+        plant?.output(role, level, at: time)
     }
 
     func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome {
@@ -224,6 +252,7 @@ final class SimSource<App: ControllerApplication>: EventSource {
             // The controller has handled everything up to `time` (advance(to:) above).
             guard let key = App.settings.key(named: key) else { break }
             controller.retime(key.setting(value, in: controller.settings), at: time)
+        case .plant(let action): plant?.perform(action, at: time)
         default: break
         }
     }

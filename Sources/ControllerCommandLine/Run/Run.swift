@@ -153,8 +153,10 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         case .sim:
             let scenario = try script.map { try loadScript($0, board: boardFile) }
             let clock = ManualClock()
-            let simulated = SimulatedBoard(board: boardFile, clock: clock, seed: 1) { _ in }
+            let writes = OutputWritesToPlant<App>()
+            let simulated = SimulatedBoard(board: boardFile, clock: clock, seed: 1) { writes.forward($0) }
             let source = SimSource<App>(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
+            writes.connect(source, roles: simulated.outputRoles)
             source.applyInitialLevels()
             let inputs = script.map { "inputs from \($0)" } ?? "inputs from `\(App.daemonName) ctl`"
             logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
@@ -290,4 +292,21 @@ final class SourceClock: MachineClock, @unchecked Sendable {
     private let source: any EventSource
     init(_ source: any EventSource) { self.source = source }
     func now() -> MachineInstant { source.now() }
+}
+
+/// The simulated chip's output writes, handed to the source's plant. The chip reports a write
+/// on the thread that made it: the start-up's, then the event loop's, never two at once.
+final class OutputWritesToPlant<App: ControllerApplication>: @unchecked Sendable {
+    private var source: SimSource<App>?
+    private var roles: [GPIOLineOffset: RoleName] = [:]
+
+    func connect(_ source: SimSource<App>, roles: [GPIOLineOffset: RoleName]) {
+        self.source = source
+        self.roles = roles
+    }
+
+    func forward(_ change: SimOutputChange) {
+        guard let role = roles[change.offset] else { return }
+        source?.outputWritten(role, change.value, at: change.time)
+    }
 }

@@ -87,6 +87,9 @@ public protocol ControllerApplication: Sendable {
     static func demoScenario(for board: Board<Self>) -> String
     /// `simulate --break-probability`: which steps may break the mechanism, and what that sends.
     static var simulatedBreakage: SimulatedBreakage<Self>? { get }
+    /// The model of the mechanism the simulator puts behind a simulated board (the barrier's
+    /// arm); ``NoPlant`` by default: the scenario alone drives the inputs.
+    associatedtype Plant: SimulatedPlant = NoPlant<Self> where Plant.App == Self
 }
 
 /// The simulator's random breakage (`--break-probability P`): after each step `after` names,

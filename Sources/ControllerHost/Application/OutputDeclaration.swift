@@ -19,6 +19,12 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     /// Sent to the machine when a write to this line fails (the turnstile's lock: `fault`).
     /// The host sends it once per failed write, never from within its own handling.
     public let writeFailure: App.Event?
+    /// The outputs that name the same interlock are never on together (a barrier's two
+    /// motors): within one step the host writes each of them that turns off before any output
+    /// turns on (break before make), and turns one on only while every other one of its
+    /// interlock is written off — if that write failed, the one wanting on stays off.
+    /// Outputs outside any interlock are written in declaration order.
+    public let interlock: String?
     /// One line for `--help`, board-file messages and the README.
     public let summary: String
     /// What each level means to a person watching the trace (`lock = 1  (arm held)`).
@@ -26,8 +32,9 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
 
     public init(
         _ role: RoleName, required: Bool = false, initial: Bool, pulse: OutputPulse<App>? = nil,
-        stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, summary: String = "",
-        meaning: OutputMeaning? = nil, level: @escaping @Sendable (App.State, App.Context) -> Bool
+        stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, interlock: String? = nil,
+        summary: String = "", meaning: OutputMeaning? = nil,
+        level: @escaping @Sendable (App.State, App.Context) -> Bool
     ) {
         self.meaning = meaning
         self.role = role
@@ -37,6 +44,7 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
         self.pulse = pulse
         stopLevel = stop
         writeFailure = onWriteFailure
+        self.interlock = interlock
         self.summary = summary
     }
 }

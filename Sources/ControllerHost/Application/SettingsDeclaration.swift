@@ -30,15 +30,18 @@ public struct SettingsDeclaration<App: ControllerApplication>: Sendable {
     public var durationKeys: [SettingKey<App>] { keys.filter(\.isDuration) }
 }
 
-/// One key of an application's settings section.
-public struct SettingKey<App: ControllerApplication>: Sendable {
+/// One key of an application's settings section (`[turnstile]`, `[barrier]`).
+public typealias SettingKey<App: ControllerApplication> = SectionKey<App.Settings>
+
+/// One typed key of a board-file section whose values are kept in `Values`: an application's
+/// settings (``SettingKey``) or its simulated plant's `[sim]` keys (``SimulatedPlant``).
+public struct SectionKey<Values>: Sendable {
     public enum Kind: Sendable {
         /// A positive duration, at most a day (`TimeLimits.boardTiming`), written `"5s"`.
-        case duration(SendableWritableKeyPath<App.Settings, Duration>)
-        /// One of a fixed set of words (``SettingKey/choices``).
-        case choice(read: @Sendable (App.Settings) -> String, write: @Sendable (inout App.Settings, String) -> Void)
+        case duration(SendableWritableKeyPath<Values, Duration>)
+        /// One of a fixed set of words (``SectionKey/choices``).
+        case choice(read: @Sendable (Values) -> String, write: @Sendable (inout Values, String) -> Void)
     }
-
     /// The key as the board file writes it (`relock_timeout`).
     public let name: String
     public let kind: Kind
@@ -49,13 +52,13 @@ public struct SettingKey<App: ControllerApplication>: Sendable {
     public let summary: String
 
     /// A duration setting.
-    public static func duration(_ name: String, _ keyPath: WritableKeyPath<App.Settings, Duration>, summary: String = "") -> Self {
+    public static func duration(_ name: String, _ keyPath: WritableKeyPath<Values, Duration>, summary: String = "") -> Self {
         Self(name: name, kind: .duration(SendableWritableKeyPath(keyPath)), choices: [], summary: summary)
     }
 
     /// A setting that is one of the cases of `Choice`, written as its raw value.
     public static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
-        _ name: String, _ keyPath: WritableKeyPath<App.Settings, Choice>, summary: String = ""
+        _ name: String, _ keyPath: WritableKeyPath<Values, Choice>, summary: String = ""
     ) -> Self {
         let path = SendableWritableKeyPath(keyPath)
         return Self(
@@ -73,13 +76,13 @@ public struct SettingKey<App: ControllerApplication>: Sendable {
     }
 
     /// The duration this key holds in `settings` (zero for a choice).
-    public func duration(in settings: App.Settings) -> Duration {
+    public func duration(in settings: Values) -> Duration {
         guard case .duration(let path) = kind else { return .zero }
         return settings[keyPath: path.keyPath]
     }
 
     /// `settings` with this duration key set to `value` (unchanged for a choice).
-    public func setting(_ value: Duration, in settings: App.Settings) -> App.Settings {
+    public func setting(_ value: Duration, in settings: Values) -> Values {
         guard case .duration(let path) = kind else { return settings }
         var changed = settings
         changed[keyPath: path.keyPath] = value
@@ -87,10 +90,10 @@ public struct SettingKey<App: ControllerApplication>: Sendable {
     }
 }
 
-extension SettingKey {
+extension SectionKey {
     /// The key's value in `settings` as logs write it: `5 s` for a duration, the word for a
     /// choice.
-    public func text(in settings: App.Settings) -> String {
+    public func text(in settings: Values) -> String {
         switch kind {
         case .duration(let path): "\(settings[keyPath: path.keyPath].secondsText) s"
         case .choice(let read, _): read(settings)

@@ -198,27 +198,35 @@ extension Board {
 
     /// The application's section: every declared key, its default where the file leaves it out.
     private static func applicationSettings(_ table: BoardTable?) throws(BoardFileError) -> App.Settings {
-        let declaration = App.settings
-        try table?.rejectUnknownKeys(declaration.keys.map(\.name), kind: "key")
-        var settings = declaration.defaults
-        guard let table else { return settings }
-        for key in declaration.keys {
+        try section(table, keys: App.settings.keys, defaults: App.settings.defaults)
+    }
+
+    /// A section's typed keys over `defaults`; any key not in `keys` is refused.
+    private static func section<Values>(_ table: BoardTable?, keys: [SectionKey<Values>], defaults: Values,
+                                        alsoAllowed: [String] = []) throws(BoardFileError) -> Values {
+        try table?.rejectUnknownKeys(alsoAllowed + keys.map(\.name), kind: "key")
+        var values = defaults
+        guard let table else { return values }
+        for key in keys {
             switch key.kind {
             case .duration(let path):
-                let example = settings[keyPath: path.keyPath].exampleText
+                let example = values[keyPath: path.keyPath].exampleText
                 if let value = try table.duration(key.name, zero: .refused, limit: TimeLimits.boardTiming, example: example) {
-                    settings[keyPath: path.keyPath] = value
+                    values[keyPath: path.keyPath] = value
                 }
             case .choice(_, let write):
-                if let word = try table.choice(key.name, among: key.choices) { write(&settings, word) }
+                if let word = try table.choice(key.name, among: key.choices) { write(&values, word) }
             }
         }
-        return settings
+        return values
     }
 
     private static func simSettings(_ table: BoardTable?, file: String) throws(BoardFileError) -> SimSettings {
         let pulseKeys = App.inputs.map { $0.simulatedPulse == nil ? nil : "\($0.role)_pulse" }
-        try table?.rejectUnknownKeys(pulseKeys.compactMap { $0 } + ["bounce_edges", "bounce_window"], kind: "key")
+        // The plant's keys are read (and every unknown key refused) first, so a misspelt
+        // plant key is named with the plant's keys among those known.
+        let plant = try section(table, keys: App.Plant.settingKeys, defaults: App.Plant.defaultSettings,
+                                alsoAllowed: pulseKeys.compactMap { $0 } + ["bounce_edges", "bounce_window"])
         var pulses: [Duration?] = []
         for (input, key) in zip(App.inputs, pulseKeys) {
             guard let key, let width = input.simulatedPulse else {
@@ -230,7 +238,8 @@ extension Board {
         let settings = SimSettings(
             pulses: pulses,
             bounceEdges: try table?.integer("bounce_edges", in: 0...100) ?? 4,
-            bounceWindow: try table?.duration("bounce_window", zero: .allowed, limit: TimeLimits.debounce, example: "3ms") ?? .milliseconds(3))
+            bounceWindow: try table?.duration("bounce_window", zero: .allowed, limit: TimeLimits.debounce, example: "3ms") ?? .milliseconds(3),
+            plant: plant)
         guard settings.bounceEdges > 0 else { return settings }
 
         // Bounce belongs to the edges of a pulse: a window as long as the pulse would smear the

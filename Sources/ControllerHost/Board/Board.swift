@@ -29,6 +29,7 @@ import ControllerFSM
 /// coin_pulse = "50ms"      # <role>_pulse for each pulse input
 /// bounce_edges = 4         # extra edges after each change of level
 /// bounce_window = "3ms"    # within this time; shorter than every pulse
+/// travel_time = "3s"       # and the keys of the application's plant, if it has one
 /// ```
 ///
 /// Durations are strings: a decimal number and a unit, `ns`, `us`, `ms` or `s` (`"0.5s"`,
@@ -44,19 +45,19 @@ public struct Board<App: ControllerApplication>: Hashable, Sendable {
     public typealias Backend = BoardBackend
 
     /// A label for logs and the `--json` summary.
-    package var name: String
+    public package(set) var name: String
     /// Whether the lines are simulated or real.
-    package var backend: Backend
+    public package(set) var backend: Backend
     /// The chip, by label, name (`gpiochip0`) or path (`/dev/gpiochip0`), as the file gave it.
     package var chip: GPIOChipSelector
     /// The consumer name the lines are requested under (`gpioinfo` shows it).
     package var consumer: String
     /// Every wired input, by role; every required role is present in a loaded board.
-    package var inputs: RoleLines<InputLine>
+    public package(set) var inputs: RoleLines<InputLine>
     /// Every wired output, by role; every required role is present in a loaded board.
-    package var outputs: RoleLines<OutputLine>
+    public package(set) var outputs: RoleLines<OutputLine>
     /// The application's section (defaults where absent).
-    package var settings: App.Settings
+    public package(set) var settings: App.Settings
     /// How the simulator drives the inputs (`[sim]`, defaults where absent); read for every
     /// backend, since any board's wiring can be simulated.
     public var sim: SimSettings
@@ -72,9 +73,9 @@ public enum BoardBackend: String, CaseIterable, Hashable, Sendable {
 
 /// The lines of a board's `[inputs]` or `[outputs]`, by role name, in the application's
 /// declaration order.
-package struct RoleLines<Line: Hashable & Sendable>: Hashable, Sendable {
+public struct RoleLines<Line: Hashable & Sendable>: Hashable, Sendable {
     /// The role names, in declaration order.
-    package let roles: [RoleName]
+    public let roles: [RoleName]
     /// The line of each role, by its index in `roles`; `nil` where the board does not wire it.
     package var lines: [Line?]
 
@@ -88,13 +89,14 @@ package struct RoleLines<Line: Hashable & Sendable>: Hashable, Sendable {
         set { lines[index] = newValue }
     }
 
-    package subscript(role: RoleName) -> Line? {
+    /// The line of `role`; `nil` where the board does not wire it.
+    public package(set) subscript(role: RoleName) -> Line? {
         get { roles.firstIndex(of: role).flatMap { lines[$0] } }
         set { if let index = roles.firstIndex(of: role) { lines[index] = newValue } }
     }
 
     /// The wired roles, in declaration order.
-    package var keys: [RoleName] { wired.map(\.role) }
+    public var keys: [RoleName] { wired.map(\.role) }
 
     /// The wired lines, in declaration order.
     package var values: [Line] { lines.compactMap { $0 } }
@@ -105,7 +107,7 @@ package struct RoleLines<Line: Hashable & Sendable>: Hashable, Sendable {
     }
 
     /// The wired roles with their lines, in declaration order.
-    package var wired: [(role: RoleName, line: Line)] {
+    public var wired: [(role: RoleName, line: Line)] {
         zip(roles, lines).compactMap { role, line in line.map { (role, $0) } }
     }
 }
@@ -114,15 +116,17 @@ extension Board {
     /// The `[sim]` section: how the simulator drives the input lines.
     public struct SimSettings: Hashable, Sendable {
         /// How long one pulse holds each pulse input's line active (`<role>_pulse`), by input
-        /// index; `nil` for a level.
-        package var pulses: [Duration?]
+        /// index in ``ControllerApplication/inputs``; `nil` for a level.
+        public package(set) var pulses: [Duration?]
         /// Extra edges of contact bounce after each change of level (0: clean edges).
         public var bounceEdges: Int
         /// The time within which those extra edges fall.
         public var bounceWindow: Duration
+        /// The application's plant's keys (``SimulatedPlant/settingKeys``), defaults where absent.
+        public var plant: App.Plant.Settings
 
-        /// The pulse width of the input role called `role`.
-        package func pulse(_ role: RoleName) -> Duration? {
+        /// The pulse width of the input role called `role`; `nil` for a level or an unknown role.
+        public func pulse(_ role: RoleName) -> Duration? {
             App.inputIndex(named: role).flatMap { pulses[$0] }
         }
 

@@ -40,7 +40,7 @@ package struct ConditionSources: Sendable, Equatable {
 }
 
 /// What became of a direct command the controller was given.
-package enum CommandOutcome: Sendable, Equatable {
+public enum CommandOutcome: Sendable, Equatable {
     /// Dispatched to the machine (which may still ignore it, as its table says).
     case dispatched
     /// `emergency off` while the emergency line is active: the command's own declaration is

@@ -48,6 +48,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     private let inputRoles: [Int]
     /// The request index of each declared output, -1 when not wired.
     private let outputSlots: [Int]
+    /// Each declared output's interlock, as the index of the first output naming it; -1 for
+    /// none. Numbers, so the write loop compares without touching strings.
+    private let interlocks: [Int]
     /// The logical level last written to each output, by request index.
     private var written: [Bool]
 
@@ -136,6 +139,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         }
         inputRoles = roles
         outputSlots = slots
+        interlocks = App.outputs.map { output in
+            guard let name = output.interlock else { return -1 }
+            return App.outputs.firstIndex { $0.interlock == name } ?? -1
+        }
         written = outputSettings.map(\.initialValue)
         // Outputs first: from this moment every output is held at its safe level, before any
         // input can be taken.
@@ -219,7 +226,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// beside the line (see ``ConditionSources``): it can declare the condition, never end one
     /// the line still signals.
     @discardableResult
-    package func send(_ event: App.Event, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
+    public func send(_ event: App.Event, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
         defer { publishSettled() }
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
@@ -345,8 +352,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// an event loop waits on, with ``nextDeadline`` as its timeout.
     package var pollDescriptor: Int32? { inputs.pollDescriptor }
 
-    package var state: App.State { machine.state }
-    package var context: App.Context { machine.context }
+    /// The machine's state now.
+    public var state: App.State { machine.state }
+    /// The machine's context now (what ``ControllerApplication/invariants`` read).
+    public var context: App.Context { machine.context }
     package var statistics: MachineStatistics { machine.statistics }
 
     /// Events the table did not answer (level events that keep the context excepted).
@@ -486,7 +495,20 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             }
             if pulseEnds[index] != .min && time >= pulseEnds[index] { pulseEnds[index] = .min }
         }
+        // Break before make: interlocked outputs going off first, then everything in
+        // declaration order (an application without interlocks is written as declared).
+        for index in 0..<outputs.count where interlocks[index] >= 0 && !wantedLevel(index) { write(index, at: time) }
         for index in 0..<outputs.count { write(index, at: time) }
+    }
+
+    /// Whether another output of `index`'s interlock is written on.
+    private func interlockedPartnerIsOn(_ index: Int) -> Bool {
+        let group = interlocks[index]
+        guard group >= 0 else { return false }
+        for other in 0..<interlocks.count where other != index && interlocks[other] == group {
+            if let slot = slot(of: other), written[slot] { return true }
+        }
+        return false
     }
 
     /// The level the machine wants on the declared output `index` now. Read afresh for every
@@ -499,7 +521,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     private func write(_ index: Int, at time: Int64) {
         guard let slot = slot(of: index) else { return }
         let level = wantedLevel(index)
-        guard written[slot] != level else { return }
+        guard written[slot] != level, !(level && interlockedPartnerIsOn(index)) else { return }
         let output = App.outputs[index]
         do {
             try outputs.write(level, at: slot)

@@ -68,7 +68,7 @@ extension Character {
 extension Duration {
     /// Seconds with up to 6 decimals, trailing zeros dropped ("0.0131", "5", "12.5"); finer
     /// digits are cut off (rounded towards zero).
-    package var secondsText: String {
+    public var secondsText: String {
         Self.decimalSeconds(nanosecondCount / 1_000, digits: 6)
     }
 

@@ -16,15 +16,19 @@ struct ScenarioParser<App: ControllerApplication> {
     /// of known actions when it has any.
     private static var lineVerbs: [String] { ["pulse ROLE [SECONDS]", "hold ROLE SECONDS", "set ROLE on|off"] }
 
+    /// The application's words, then its plant's.
+    private static var words: [ScenarioWord<App>] { App.scenarioWords + App.Plant.scenarioWords }
+
     static var knownActions: String {
         let words = App.scenarioWords.flatMap(\.usages)
+        let plantWords = App.Plant.scenarioWords.flatMap(\.usages)
         let expectations = (["state", "counter"] + App.gauges.map(\.name) + ["output"]).joined(separator: "|")
-        let actions = (words.isEmpty ? lineVerbs : words) + ["event NAME", "set TIMING SECONDS", "expect \(expectations)", "end"]
+        let actions = (words.isEmpty ? lineVerbs : words) + plantWords + ["event NAME", "set TIMING SECONDS", "expect \(expectations)", "end"]
         return "known actions: " + actions.joined(separator: ", ")
     }
 
     private static var actionNames: [String] {
-        App.scenarioWords.map(\.name) + ["pulse", "hold", "event", "set", "expect", "end"]
+        words.map(\.name) + ["pulse", "hold", "event", "set", "expect", "end"]
     }
 
     mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep<App> {
@@ -71,7 +75,7 @@ struct ScenarioParser<App: ControllerApplication> {
 
     private func action(_ name: Substring, arguments: ArraySlice<Substring>, line: Int) throws(ScenarioError) -> ScenarioAction<App> {
         var reader = ScenarioWordReader(arguments: arguments, file: file, line: line)
-        if let word = App.scenarioWords.first(where: { $0.name == name }) {
+        if let word = Self.words.first(where: { $0.name == name }) {
             return try word.read(&reader)
         }
         switch name {

@@ -37,6 +37,9 @@ public enum ScenarioAction<App: ControllerApplication>: Hashable, Sendable {
     /// replay can reproduce (a failed output write); `simulate` and `check` refuse the scenario
     /// naming the line, instead of replaying to another end and exiting 0.
     case unreplayable(String)
+    /// One of the plant's own words (`arm stuck`): the simulator hands the action to the
+    /// application's ``ControllerApplication/Plant`` at its time.
+    case plant(App.Plant.Action)
     /// `expect state NAME`.
     case expectState(String)
     /// `expect counter NAME VALUE`.
@@ -55,7 +58,7 @@ extension ScenarioAction {
     package var isExpectation: Bool {
         switch self {
         case .expectState, .expectCounter, .expectGauge, .expectOutput: true
-        case .pulse, .level, .command, .set, .unreplayable, .end: false
+        case .pulse, .level, .command, .set, .unreplayable, .plant, .end: false
         }
     }
 

@@ -22,22 +22,29 @@ public final class Simulation<App: ControllerApplication> {
     private let trace = TraceRing<App.State, App.Event>(capacity: Simulation.traceCapacity)
     private let relay: OutputRelay
     private let breakage: Breakage<App>
+    private let plant: PlantDriver<App>?
 
     /// Builds the simulated chip from `board` and requests its lines. The outputs' initial
-    /// values reach `reporter` at once.
-    public init(board: Board<App>, seed: UInt64 = 1, breakProbability: Double = 0, reporter: any SimulationReporter<App>) throws(GPIOError) {
+    /// values reach `reporter` at once. With `plant` (the default) the application's
+    /// ``ControllerApplication/Plant`` drives its inputs; without, the scenario drives every
+    /// input by hand (to reach what the mechanism would never do).
+    public init(board: Board<App>, seed: UInt64 = 1, breakProbability: Double = 0, plant: Bool = true,
+                reporter: any SimulationReporter<App>) throws(GPIOError) {
         precondition((0...1).contains(breakProbability), "breakProbability is a probability, got \(breakProbability)")
         self.board = board
         self.reporter = reporter
         let relay = OutputRelay()
         let simulated = SimulatedBoard<App>(board: board, clock: clock, seed: seed) { change in relay.forward(change) }
+        let plant = plant ? PlantDriver<App>(board: board, chip: simulated.chip, inputOffsets: simulated.inputOffsets, at: clock.now()) : nil
         relay.roles = simulated.outputRoles
-        relay.report = { [trace, unowned reporter] role, value, time in
+        relay.report = { [trace, unowned reporter, plant] role, value, time in
             // Dispatches recorded before this write come first in the story.
             trace.drain { reporter.dispatched($0) }
             reporter.output(role, value: value, at: time)
+            plant?.output(role, value, at: time)
         }
         self.relay = relay
+        self.plant = plant
         chip = simulated.chip
         inputOffsets = simulated.inputOffsets
         controller = try Controller(chip: chip, board: board, trace: trace)
@@ -60,7 +67,8 @@ public final class Simulation<App: ControllerApplication> {
     /// a way the controller could not see as separate inputs: a pulse starting before the last
     /// one on its line has ended and been seen to end (they would merge into one coin — money
     /// lost in silence), a level set twice, or a level changed back within its debounce period.
-    public static func check(_ scenario: Scenario<App>, against board: Board<App>) throws(ScenarioError) {
+    /// With `plant`, a line the application's plant drives is refused too.
+    public static func check(_ scenario: Scenario<App>, against board: Board<App>, plant: Bool = true) throws(ScenarioError) {
         /// When each line is next free, and the step that holds it until then.
         var busy: [RoleName: (until: Duration, step: ScenarioStep<App>)] = [:]
         var levels: [RoleName: (Bool, ScenarioStep<App>)] = [:]
@@ -72,6 +80,12 @@ public final class Simulation<App: ControllerApplication> {
                     hint: "the replay would end elsewhere; replay the part before it (cut the file before this line, and add an end)")
             }
             guard let (role, width) = drive(of: step.action, on: board) else { continue }
+            if plant && App.Plant.drivenInputs.contains(role) {
+                throw ScenarioError(
+                    file: scenario.file, line: step.line,
+                    reason: "the simulated \(App.name)'s mechanism drives the \(role) line itself",
+                    hint: "remove the line; move the mechanism with the outputs (or the plant's own words) instead")
+            }
             if case .pulse(_, let hold?) = step.action, hold < shortestHold(of: role, on: board) {
                 let debounce = board.inputs[role]?.debounce ?? .zero
                 throw ScenarioError(
@@ -169,6 +183,7 @@ public final class Simulation<App: ControllerApplication> {
         chip.advance(to: clock.now())
         try controller.start(at: clock.now())
         flushTrace()
+        plant?.advance(to: clock.now())
     }
 
     /// Makes everything up to and including `time` happen: edges, debouncing, timers, outputs.
@@ -183,6 +198,7 @@ public final class Simulation<App: ControllerApplication> {
             var next = MachineInstant(nanoseconds: .max)
             if let edge = chip.nextEventTime { next = Swift.min(next, edge) }
             if let deadline = controller.nextDeadline { next = Swift.min(next, deadline) }
+            if let change = plant?.nextChange { next = Swift.min(next, change) }
             if next >= time { return }
             try process(at: next)
         }
@@ -208,6 +224,8 @@ public final class Simulation<App: ControllerApplication> {
             guard let key = App.settings.key(named: key) else { break }
             controller.retime(key.setting(value, in: controller.settings), at: time)
             try finishStep(at: time)
+        case .plant(let action):
+            plant?.perform(action, at: time)
         // `unreplayable` is refused by `check` before anything runs.
         case .expectState, .expectCounter, .expectGauge, .expectOutput, .unreplayable, .end: break
         }
@@ -217,15 +235,18 @@ public final class Simulation<App: ControllerApplication> {
 
     private func process(at now: MachineInstant) throws(GPIOError) {
         if let wallClockStart { sleep(until: wallClockStart + now.duration(since: .zero)) }
+        plant?.advance(to: now)
         chip.advance(to: now)
         try controller.process(now: now)
         try finishStep(at: now)
     }
 
-    /// After the controller has handled a moment: the arm model's breakage, then the story so far.
+    /// After the controller has handled a moment: the arm model's breakage, then the story so
+    /// far; the plant answers the outputs just written (a limit switch opens as the motor starts).
     private func finishStep(at now: MachineInstant) throws(GPIOError) {
         try judgePassages(at: now)
         flushTrace()
+        plant?.advance(to: now)
     }
 
     // MARK: Steps

@@ -10,6 +10,7 @@ public enum ParkingBarrier: ControllerApplication {
     public typealias Event = BarrierEvent
     public typealias Context = BarrierContext
     public typealias Settings = BarrierSettings
+    public typealias Plant = BarrierPlant
 
     public static let name = "barrier"
     public static let summary = "The parking barrier controller, on real GPIO or simulated."
@@ -22,7 +23,7 @@ public enum ParkingBarrier: ControllerApplication {
         .duration("motor_timeout", \.motorTimeout, summary: "how long the arm may take to reach its end before it is a fault"),
         .duration("close_delay", \.closeDelay, summary: "how long the lane must be clear after a vehicle before the arm comes down"),
         .duration("hold_open", \.holdOpen, summary: "how long an opening waits for a vehicle"),
-    ])
+    ], relations: BarrierRelations.board, simulatedRelations: BarrierRelations.simulated)
 
     public static func makeContext(_ settings: BarrierSettings) -> BarrierContext { BarrierContext(settings: settings) }
 
@@ -44,16 +45,16 @@ public enum ParkingBarrier: ControllerApplication {
                    summary: "the fire-alarm contact: the arm lifts and stays up while it is active"),
     ]
 
-    // Written in this order after each step: motor_down first, so a reversal (closing to
-    // opening, the one step that swaps the motors) stops it before motor_up starts. A motor whose
-    // line cannot be written is a mechanism out of control: a fault, which stops both. Both stop
-    // when the controller does.
+    // The motors are one interlock: the host stops the running one before it starts the other
+    // (a reversal, closing to opening, swaps them in one step), and starts neither while the
+    // other's line still holds it on. A motor whose line cannot be written is a mechanism out of
+    // control: a fault, which stops both. Both stop when the controller does.
     public static let outputs: [OutputDeclaration<Self>] = [
         OutputDeclaration("motor_down", required: true, initial: false, stop: { _ in false }, onWriteFailure: .fault,
-                          summary: "the motor that lowers the arm",
+                          interlock: "motors", summary: "the motor that lowers the arm",
                           meaning: OutputMeaning(on: "lowering", off: "stopped")) { state, c in state.motorDown(c) },
         OutputDeclaration("motor_up", required: true, initial: false, stop: { _ in false }, onWriteFailure: .fault,
-                          summary: "the motor that lifts the arm",
+                          interlock: "motors", summary: "the motor that lifts the arm",
                           meaning: OutputMeaning(on: "lifting", off: "stopped")) { state, c in state.motorUp(c) },
         OutputDeclaration("green", initial: false, summary: "the green lamp: drive on, on while open",
                           meaning: OutputMeaning(on: "drive on", off: "off")) { state, _ in state.green },

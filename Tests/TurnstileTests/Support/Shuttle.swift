@@ -1,0 +1,135 @@
+import ControllerFSM
+import ControllerFSMSim
+import ControllerHost
+
+/// A second, tiny application for the host's generic rules: a shuttle on a track driven by two
+/// motors that must never run together (`forward`, `backward`, one interlock), which reverses
+/// when it reaches the track's end (`end`, a level) or when told (`swap`). Declared twice, in
+/// both output orders, so a test can show the order the host writes in is its own rule, not
+/// the declaration's.
+enum ShuttleState: Int, MachineSymbol { case forward, backward }
+enum ShuttleEvent: Int, MachineSymbol { case swap, arrived, left }
+
+struct ShuttleSettings: Hashable, Sendable {}
+
+protocol ShuttleApplication: ControllerApplication
+where State == ShuttleState, Event == ShuttleEvent, Context == Int, Settings == ShuttleSettings {}
+
+extension ShuttleApplication {
+    static var name: String { "shuttle" }
+    static var table: TransitionTable<ShuttleState, ShuttleEvent, Int> { shuttleTable }
+    static var settings: SettingsDeclaration<Self> { SettingsDeclaration(section: "shuttle", defaults: ShuttleSettings(), keys: []) }
+    static func makeContext(_: ShuttleSettings) -> Int { 0 }
+    static func apply(_: ShuttleSettings, to _: inout Int) {}
+    static var inputs: [InputDeclaration<Self>] { [.level("end", on: .arrived, off: .left, required: true)] }
+    static var counters: [CounterDeclaration<Self>] { [CounterDeclaration("reversals") { $0 }] }
+    static var commands: [DirectCommand<Self>] { [DirectCommand(.swap)] }
+
+    static func motor(_ role: RoleName, on state: ShuttleState, interlock: String?) -> OutputDeclaration<Self> {
+        OutputDeclaration(role, required: true, initial: false, interlock: interlock) { current, _ in current == state }
+    }
+
+    /// Its board: `end` on line 0, the motors after it.
+    static func board(sim: String = "") throws -> Board<Self> {
+        try Board<Self>.parse("""
+            [board]
+            name = "shuttle"
+            backend = "sim"
+            chip = "shuttle-sim"
+
+            [inputs.end]
+            line = "END"
+            debounce = "10ms"
+
+            [outputs.forward]
+            line = "FORWARD"
+
+            [outputs.backward]
+            line = "BACKWARD"
+            \(sim)
+            """, file: "shuttle.toml")
+    }
+}
+
+private let shuttleTable: TransitionTable<ShuttleState, ShuttleEvent, Int> = {
+    var definition = MachineDefinition<ShuttleState, ShuttleEvent, Int>(initial: .forward)
+    definition.state(.forward) { s in
+        s.on(.swap, to: .backward) { c, _ in c += 1 }
+        s.on(.arrived, to: .backward) { c, _ in c += 1 }
+        s.on(.left)
+    }
+    definition.state(.backward) { s in
+        s.on(.swap, to: .forward) { c, _ in c += 1 }
+        s.on(.arrived, to: .forward) { c, _ in c += 1 }
+        s.on(.left)
+    }
+    do {
+        return try definition.compile()
+    } catch {
+        fatalError("the shuttle's table: \(error)")
+    }
+}()
+
+/// Forward declared first, the motors interlocked.
+enum ShuttleForwardFirst: ShuttleApplication {
+    static let outputs = [motor("forward", on: .forward, interlock: "drive"), motor("backward", on: .backward, interlock: "drive")]
+}
+
+/// Backward declared first, the motors interlocked.
+enum ShuttleBackwardFirst: ShuttleApplication {
+    static let outputs = [motor("backward", on: .backward, interlock: "drive"), motor("forward", on: .forward, interlock: "drive")]
+    typealias Plant = ShuttleTrack<Self>
+}
+
+/// Backward declared first, no interlock: the host writes in declaration order.
+enum ShuttleUninterlocked: ShuttleApplication {
+    static let outputs = [motor("backward", on: .backward, interlock: nil), motor("forward", on: .forward, interlock: nil)]
+}
+
+/// The shuttle's track, as a plant: `forward` alone moves the shuttle towards the far end in
+/// `track_time`, `backward` alone back; `end` is active exactly at the far end.
+struct ShuttleTrack<App: ShuttleApplication>: SimulatedPlant {
+    struct Settings: Hashable, Sendable {
+        var trackTime = Duration.seconds(1)
+    }
+
+    static var settingKeys: [SectionKey<Settings>] { [.duration("track_time", \.trackTime)] }
+    static var defaultSettings: Settings { Settings() }
+    static var drivenInputs: [RoleName] { ["end"] }
+    typealias Action = Never
+
+    let length: Int64
+    var position: Int64 = 0
+    var time: Int64
+    var forward = false
+    var backward = false
+
+    init(settings: Settings, at start: MachineInstant) {
+        length = settings.trackTime.nanosecondCount
+        time = start.nanoseconds
+    }
+
+    private var motion: Int64 { forward == backward ? 0 : forward ? 1 : -1 }
+
+    mutating func output(_ role: RoleName, _ level: Bool, at instant: MachineInstant) {
+        advance(to: instant)
+        if role == "forward" { forward = level } else if role == "backward" { backward = level }
+    }
+
+    func perform(_ action: Never, at instant: MachineInstant) {}
+
+    var nextChange: MachineInstant? {
+        switch motion {
+        case 1 where position < length: MachineInstant(nanoseconds: time + length - position)
+        default: nil
+        }
+    }
+
+    mutating func advance(to instant: MachineInstant) {
+        let elapsed = max(instant.nanoseconds - time, 0)
+        position = min(max(position + motion * elapsed, 0), length)
+        time = max(time, instant.nanoseconds)
+    }
+
+    func level(of role: RoleName) -> Bool { role == "end" && position == length }
+}
