@@ -67,14 +67,8 @@ done
 
 # The package that declares the product: this one or one under Examples/ (a package of its own).
 if [ -z "$PACKAGE_PATH" ]; then
-    for manifest in Package.swift Examples/*/Package.swift; do
-        if grep -Eq "\.executable\(name: *\"$PRODUCT\"" "$manifest"; then
-            PACKAGE_PATH=$(dirname "$manifest")
-            break
-        fi
-    done
-    [ -n "$PACKAGE_PATH" ] \
-        || die "--product $PRODUCT: no Package.swift here or under Examples/ declares .executable(name: \"$PRODUCT\"); give the package with --package-path DIR"
+    PACKAGE_PATH=$(scripts/product-package.sh "$PRODUCT") \
+        || die "--product $PRODUCT: give the package that declares it with --package-path DIR"
 fi
 [ -f "$PACKAGE_PATH/Package.swift" ] || die "--package-path $PACKAGE_PATH: no Package.swift there"
 CONF=$PACKAGE_PATH/packaging/product.conf
