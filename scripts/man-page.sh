@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Prints the man page turnstiled(8), in groff, generated from a built binary's --help:
+# Prints the man page of a controller's daemon (turnstiled(8), barrierd(8), ...), in groff,
+# generated from a built binary's --help:
 #     scripts/man-page.sh .build/release/turnstiled > turnstiled.8
-# The commands come from the binary itself (the SUBCOMMANDS section of each --help, followed
-# down to nested commands such as `ctl status`), so a new command is in the page without an
-# edit here. The exit statuses every command repeats are printed once. scripts/package-deb.sh
-# installs the page as /usr/share/man/man8/turnstiled.8.gz.
+# The daemon's name is the one its --help gives (USAGE: NAME ...), whatever the file is called;
+# the FILES section names the paths its .deb installs. The commands come from the binary itself
+# (the SUBCOMMANDS section of each --help, followed down to nested commands such as `ctl
+# status`), so a new command is in the page without an edit here. The exit statuses every command repeats are printed once. scripts/package-deb.sh
+# installs the page as /usr/share/man/man8/NAME.8.gz.
 set -euo pipefail
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: $0 PATH-TO-turnstiled" >&2; exit 2; fi
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then echo "usage: $0 PATH-TO-DAEMON (turnstiled, barrierd, ...)" >&2; exit 2; fi
 BINARY=$1
 
 # The command names listed under SUBCOMMANDS: in a --help text (two spaces, then the name).
@@ -42,6 +44,13 @@ verbatim() {
 
 root_help=$("$BINARY" --help)
 version=$("$BINARY" --version)
+daemon=$(printf '%s\n' "$root_help" | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
+[ -n "$daemon" ] || { echo "$0: $BINARY --help has no \"USAGE: NAME ...\" line to take the name from" >&2; exit 1; }
+# The name in groff: a hyphen escaped like any other.
+gname=${daemon//-/\\-}
+# The variable that asks postrm to delete the database too: TURNSTILED_PURGE_DATABASE.
+purge_variable=${daemon^^}
+purge_variable=${purge_variable//-/_}_PURGE_DATABASE
 abstract=$(printf '%s\n' "$root_help" | sed -n 's/^OVERVIEW: //p' | sed -n 1p)
 abstract=${abstract%.}
 # The exit statuses: from "Exit status:" to the blank line after it.
@@ -50,11 +59,11 @@ exit_block=$(printf '%s\n' "$root_help" | awk '/^Exit status:/ { on = 1 } on && 
 date=$(git log -1 --format=%cs 2>/dev/null || date -u +%Y-%m-%d)
 
 cat <<EOF
-.TH TURNSTILED 8 "$date" "turnstiled $version" "System Administration"
+.TH ${daemon^^} 8 "$date" "$daemon $version" "System Administration"
 .SH NAME
-turnstiled \\- ${abstract,}
+$gname \\- ${abstract,}
 .SH SYNOPSIS
-.B turnstiled
+.B $gname
 .I command
 .RI [ options ]
 .SH DESCRIPTION
@@ -70,7 +79,7 @@ describe() {
     for name in "$@"; do
         # shellcheck disable=SC2086 # the command path is words on purpose
         text=$("$BINARY" $name --help)
-        echo ".SS \"turnstiled ${name//-/\\-}\""
+        echo ".SS \"$gname ${name//-/\\-}\""
         echo ".nf"
         printf '%s\n' "$text" | verbatim "$exit_block"
         echo ".fi"
@@ -83,30 +92,30 @@ mapfile -t commands < <(printf '%s\n' "$root_help" | subcommands)
 [ ${#commands[@]} -gt 0 ] || { echo "$0: $BINARY --help lists no SUBCOMMANDS" >&2; exit 1; }
 describe "${commands[@]}"
 
-cat <<'EOF'
+cat <<EOF
 .SH FILES
 .TP
-.I /etc/turnstiled/board.toml
-The board the service runs: the simulated turnstile until replaced by one of
-.IR /usr/share/turnstiled/boards/*.toml ;
-check it with \fBturnstiled check \-\-board\fR \fIFILE\fR.
+.I /etc/$gname/board.toml
+The board the service runs: the simulated board until replaced by one of
+.IR /usr/share/$gname/boards/*.toml ;
+check it with \\fB$gname check \\-\\-board\\fR \\fIFILE\\fR.
 .TP
-.I /var/lib/turnstiled/counts.sqlite
+.I /var/lib/$gname/counts.sqlite
 The count database. Kept when the package is purged, unless
-.B TURNSTILED_PURGE_DATABASE=1
+.B $purge_variable=1
 is set.
 .TP
-.I /run/turnstiled/control.sock
-The control socket, for members of the group \fBturnstiled\fR.
+.I /run/$gname/control.sock
+The control socket, for members of the group \\fB$gname\\fR.
 .TP
-.I /lib/systemd/system/turnstiled.service
-The systemd unit; change it with \fBsystemctl edit turnstiled\fR.
+.I /lib/systemd/system/$gname.service
+The systemd unit; change it with \\fBsystemctl edit $gname\\fR.
 .TP
-.I /lib/udev/rules.d/60\-turnstiled\-gpio.rules
-Gives the group \fBgpio\fR read-write access to \fI/dev/gpiochip*\fR.
+.I /lib/udev/rules.d/60\\-$gname\\-gpio.rules
+Gives the group \\fBgpio\\fR read-write access to \\fI/dev/gpiochip*\\fR.
 .SH SEE ALSO
 .BR systemctl (1),
 .BR journalctl (1),
 .BR gpiodetect (1),
-.I /usr/share/doc/turnstiled/README.md
+.I /usr/share/doc/$gname/README.md
 EOF

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# Builds the turnstiled Debian package: .build-deb/turnstiled_<version>_<arch>.deb.
+# Builds the Debian package of a controller's daemon: .build-deb/<product>_<version>_<arch>.deb.
 #
-# Usage: scripts/package-deb.sh [--arch amd64|arm64] [--binary PATH]
+# Usage: scripts/package-deb.sh [--product NAME] [--package-path DIR] [--arch amd64|arm64]
+#                               [--binary PATH]
+#   --product NAME       the daemon to package (default turnstiled): an executable product of
+#                        this package or of a package under Examples/ (barrierd, the parking
+#                        barrier's, in Examples/ParkingBarrier)
+#   --package-path DIR   the Swift package that declares it (default: found from NAME)
 #   --arch ARCH          the package's architecture; default this machine's (dpkg). Only the
 #                        machine's own architecture can be built: see "arm64" below.
-#   --binary PATH        package this turnstiled instead of building one (it must be a release
+#   --binary PATH        package this binary instead of building one (it must be a release
 #                        build for ARCH, made with --static-swift-stdlib)
-#                        (default: scripts/release-build.sh's, in .build, the build the HIL
-#                        binaries come from too, so CI compiles it once)
+#                        (default: scripts/release-build.sh's, in the package's .build, the
+#                        build the HIL binaries come from too, so CI compiles it once)
 #
-# Contents: /usr/bin/turnstiled; the unit /lib/systemd/system/turnstiled.service and the udev
-# rule /lib/udev/rules.d/60-turnstiled-gpio.rules (from packaging/); boards/*.toml under
-# /usr/share/turnstiled/boards; the conffile /etc/turnstiled/board.toml, generated here from
-# boards/sim.toml so a fresh installation runs the simulated turnstile until configured; the
-# man page turnstiled(8) generated from the binary's --help (scripts/man-page.sh); README and
-# copyright under /usr/share/doc/turnstiled; the maintainer scripts from packaging/debian/.
+# What the package says about itself comes from its product's packaging/product.conf (this
+# package's for turnstiled, Examples/ParkingBarrier/packaging/product.conf for barrierd): its
+# descriptions, the settings table, the status page's port. Everything else is shared: the unit,
+# udev rule, maintainer scripts, lintian overrides and copyright in packaging/ are templates
+# whose @DAEMON@ (and the like) are filled in here, so every controller's .deb behaves the
+# same and several install side by side, each with its own user, group, paths and unit.
+#
+# Contents, for NAME: /usr/bin/NAME; the unit /lib/systemd/system/NAME.service and the udev
+# rule /lib/udev/rules.d/60-NAME-gpio.rules; the package's boards/*.toml under
+# /usr/share/NAME/boards; the conffile /etc/NAME/board.toml, generated here from boards/sim.toml
+# so a fresh installation runs the simulated controller until configured; the man page NAME(8)
+# generated from the binary's --help (scripts/man-page.sh); the package's README and the
+# copyright under /usr/share/doc/NAME; the maintainer scripts from packaging/debian/.
 # Depends: computed by dpkg-shlibdeps from the libraries the binary links (libc6, libstdc++6,
 # libgcc-s1, libgpiod2 on Debian 12 — libgpiod 1.6 —, and whatever it links later), plus
 # adduser for postinst.
@@ -36,15 +48,44 @@ usage() { # usage [STATUS]: the header above; on standard error unless asked for
 }
 help_text() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 
+PRODUCT=turnstiled
+PACKAGE_PATH=""
 ARCH=""
 BINARY=""
 while [ $# -gt 0 ]; do
     case $1 in
+        --product) [ $# -ge 2 ] || usage; PRODUCT=$2; shift 2 ;;
+        --package-path) [ $# -ge 2 ] || usage; PACKAGE_PATH=${2%/}; shift 2 ;;
         --arch) [ $# -ge 2 ] || usage; ARCH=$2; shift 2 ;;
         --binary) [ $# -ge 2 ] || usage; BINARY=$2; shift 2 ;;
         -h|--help) usage 0 ;;
         *) usage ;;
     esac
+done
+[[ $PRODUCT =~ ^[a-z][a-z0-9-]*$ ]] \
+    || die "--product $PRODUCT: a daemon's name is lower-case letters, digits and hyphens (a Debian package's, a user's)"
+
+# The package that declares the product: this one or one under Examples/ (a package of its own).
+if [ -z "$PACKAGE_PATH" ]; then
+    PACKAGE_PATH=$(scripts/product-package.sh "$PRODUCT") \
+        || die "--product $PRODUCT: give the package that declares it with --package-path DIR"
+fi
+[ -f "$PACKAGE_PATH/Package.swift" ] || die "--package-path $PACKAGE_PATH: no Package.swift there"
+CONF=$PACKAGE_PATH/packaging/product.conf
+[ -f "$CONF" ] \
+    || die "$CONF: missing; a product's package says what its .deb is in packaging/product.conf (copy packaging/product.conf, turnstiled's, and change each line)"
+requested=$PRODUCT
+# shellcheck source=../packaging/product.conf
+. "$CONF"
+[ "$PRODUCT" = "$requested" ] \
+    || die "$CONF describes $PRODUCT, not $requested: the package in $PACKAGE_PATH ships $PRODUCT's .deb; give --package-path DIR of the package whose packaging/product.conf says PRODUCT=$requested"
+for key in THING SETTINGS_SECTION DATABASE_HOLDS HTTP_PORT UNIT_DESCRIPTION BOARD_EXAMPLE BOARDS_NOTE SUMMARY DESCRIPTION; do
+    [ -n "${!key:-}" ] || die "$CONF: $key is not set (see packaging/product.conf for what each line is)"
+done
+[[ $HTTP_PORT =~ ^[1-9][0-9]{0,4}$ ]] && [ "$HTTP_PORT" -le 65535 ] \
+    || die "$CONF: HTTP_PORT=$HTTP_PORT is not a port number (1-65535)"
+for file in boards/sim.toml "boards/$BOARD_EXAMPLE" README.md; do
+    [ -f "$PACKAGE_PATH/$file" ] || die "$PACKAGE_PATH/$file: missing; the .deb ships it (BOARD_EXAMPLE in $CONF names the board to copy)"
 done
 
 for tool in dpkg-deb dpkg-shlibdeps strip readelf gzip; do
@@ -69,9 +110,14 @@ if [ "$ARCH" != "$HOST_ARCH" ]; then
 fi
 
 if [ -z "$BINARY" ]; then
-    echo "==> scripts/release-build.sh turnstiled"
-    scripts/release-build.sh turnstiled
-    BINARY=$(swift build -c release --static-swift-stdlib --show-bin-path)/turnstiled
+    if [ "$PACKAGE_PATH" = . ]; then
+        echo "==> scripts/release-build.sh $PRODUCT"
+        scripts/release-build.sh "$PRODUCT"
+    else
+        echo "==> scripts/release-build.sh --package-path $PACKAGE_PATH $PRODUCT"
+        scripts/release-build.sh --package-path "$PACKAGE_PATH" "$PRODUCT"
+    fi
+    BINARY=$(swift build --package-path "$PACKAGE_PATH" -c release --static-swift-stdlib --show-bin-path)/$PRODUCT
 fi
 [ -x "$BINARY" ] || die "$BINARY: no such executable; build it or leave out --binary"
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')
@@ -80,101 +126,128 @@ machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')
 if readelf -d "$BINARY" | grep 'libswiftCore' >/dev/null; then
     die "$BINARY links Swift's runtime dynamically: build it with --static-swift-stdlib"
 fi
+# The binary names itself (its --help's USAGE line, as the man page does): a binary of another
+# product given with --binary would install under the wrong name.
+usage_name=$("$BINARY" --help | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
+[ -n "$usage_name" ] || die "$BINARY --help has no \"USAGE: NAME ...\" line: not a controller's daemon"
+[ "$usage_name" = "$PRODUCT" ] \
+    || die "$BINARY is $usage_name, not $PRODUCT: give --product $usage_name, or the $PRODUCT binary with --binary"
 
 VERSION=$("$BINARY" --version)
 [[ $VERSION =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] || die "$BINARY --version printed \"$VERSION\", not a version"
 
 OUT=.build-deb
-NAME=turnstiled_${VERSION}_${ARCH}
+NAME=${PRODUCT}_${VERSION}_${ARCH}
 ROOT=$OUT/$NAME
 DEB=$OUT/$NAME.deb
 rm -rf "$ROOT" "$DEB"
 mkdir -p "$ROOT/DEBIAN"
 echo "==> laying out $ROOT"
 
-# The program. Debug information goes (it is most of the file's size); the symbol table
-# stays, so a crash's backtrace in the journal names the functions.
-install -d "$ROOT/usr/bin"
-strip --strip-debug -o "$ROOT/usr/bin/turnstiled" "$BINARY"
-chmod 0755 "$ROOT/usr/bin/turnstiled"
-
-install -D -m 0644 packaging/turnstiled.service "$ROOT/lib/systemd/system/turnstiled.service"
-install -D -m 0644 packaging/60-turnstiled-gpio.rules "$ROOT/lib/udev/rules.d/60-turnstiled-gpio.rules"
-
-install -d "$ROOT/usr/share/turnstiled/boards"
-install -m 0644 boards/*.toml "$ROOT/usr/share/turnstiled/boards/"
-
-# The conffile: the simulated board, with a header saying how to configure the real one.
-install -d "$ROOT/etc/turnstiled"
-{
-    cat <<'EOF'
-# /etc/turnstiled/board.toml — the board the turnstiled service runs (turnstiled.service).
-#
-# As installed, this is the SIMULATED turnstile (a copy of /usr/share/turnstiled/boards/sim.toml):
-# the service runs harmlessly, driving no GPIO line, until you configure the real board:
-#
-#     sudo cp /usr/share/turnstiled/boards/raspberry-pi-4.toml /etc/turnstiled/board.toml
-#     sudo turnstiled check --board /etc/turnstiled/board.toml
-#     sudo systemctl restart turnstiled
-#
-# Boards shipped in /usr/share/turnstiled/boards: raspberry-pi-1-3.toml, raspberry-pi-4.toml,
-# raspberry-pi-5.toml, and generic.toml (a commented template for any other board; `turnstiled
-# lines` lists the chips and lines there are). This file is a conffile: upgrades keep your
-# version (dpkg asks when the packaged one changed); `systemctl reload turnstiled` re-reads
-# its [turnstile] timings without a restart.
-#
-EOF
-    cat boards/sim.toml
-} > "$ROOT/etc/turnstiled/board.toml"
-chmod 0644 "$ROOT/etc/turnstiled/board.toml"
-"$BINARY" check --board "$ROOT/etc/turnstiled/board.toml" >/dev/null \
-    || die "the generated $ROOT/etc/turnstiled/board.toml does not pass turnstiled check"
-echo /etc/turnstiled/board.toml > "$ROOT/DEBIAN/conffiles"
-
-install -d "$ROOT/usr/share/man/man8"
-scripts/man-page.sh "$BINARY" | gzip -9n > "$ROOT/usr/share/man/man8/turnstiled.8.gz"
-
-MAINTAINER=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "turnstiled maintainers <root@localhost>")}
+MAINTAINER=${DEB_MAINTAINER:-$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "$PRODUCT maintainers <root@localhost>")}
 # The copyright's years: the source's first and last commits.
 # tail reads the whole stream: `head` would close the pipe early and git, under pipefail, fail with SIGPIPE.
 first_year=$(git log --format=%ad --date=format:%Y 2>/dev/null | tail -n1)
 last_year=$(git log -1 --format=%ad --date=format:%Y 2>/dev/null || date +%Y)
 years=${first_year:-$last_year}
 [ "$years" = "$last_year" ] || years="$years-$last_year"
-install -d "$ROOT/usr/share/doc/turnstiled"
-sed "s/@YEARS@/$years/" packaging/copyright > "$ROOT/usr/share/doc/turnstiled/copyright"
-chmod 0644 "$ROOT/usr/share/doc/turnstiled/copyright"
+
+# The shared templates, filled in for this product. Every @WORD@ must be known: a template
+# growing a new one fails here rather than shipping it literally.
+daemon_env=${PRODUCT^^}
+daemon_env=${daemon_env//-/_}
+sed_escape() { printf '%s' "$1" | sed -e 's/[\/&|\\]/\\&/g'; }
+render() { # render TEMPLATE DESTINATION MODE
+    local template=$1 destination=$2 mode=$3 sed_args=() key
+    for key in DAEMON DAEMON_ENV THING SETTINGS_SECTION DATABASE_HOLDS HTTP_PORT UNIT_DESCRIPTION YEARS; do
+        local value
+        case $key in
+            DAEMON) value=$PRODUCT ;;
+            DAEMON_ENV) value=$daemon_env ;;
+            YEARS) value=$years ;;
+            *) value=${!key} ;;
+        esac
+        sed_args+=(-e "s|@$key@|$(sed_escape "$value")|g")
+    done
+    install -d "$(dirname "$destination")"
+    sed "${sed_args[@]}" "$template" > "$destination"
+    chmod "$mode" "$destination"
+    if grep -o '@[A-Z_]*@' "$destination" >/dev/null; then
+        die "$template: $(grep -o '@[A-Z_]*@' "$destination" | sort -u | tr '\n' ' ')is not filled in by scripts/package-deb.sh's render"
+    fi
+}
+
+# The program. Debug information goes (it is most of the file's size); the symbol table
+# stays, so a crash's backtrace in the journal names the functions.
+install -d "$ROOT/usr/bin"
+strip --strip-debug -o "$ROOT/usr/bin/$PRODUCT" "$BINARY"
+chmod 0755 "$ROOT/usr/bin/$PRODUCT"
+
+render packaging/daemon.service "$ROOT/lib/systemd/system/$PRODUCT.service" 0644
+render packaging/60-daemon-gpio.rules "$ROOT/lib/udev/rules.d/60-$PRODUCT-gpio.rules" 0644
+
+install -d "$ROOT/usr/share/$PRODUCT/boards"
+install -m 0644 "$PACKAGE_PATH"/boards/*.toml "$ROOT/usr/share/$PRODUCT/boards/"
+
+# The conffile: the simulated board, with a header saying how to configure the real one.
+install -d "$ROOT/etc/$PRODUCT"
+{
+    cat <<EOF
+# /etc/$PRODUCT/board.toml — the board the $PRODUCT service runs ($PRODUCT.service).
+#
+# As installed, this is the SIMULATED $THING (a copy of /usr/share/$PRODUCT/boards/sim.toml):
+# the service runs harmlessly, driving no GPIO line, until you configure the real board:
+#
+#     sudo cp /usr/share/$PRODUCT/boards/$BOARD_EXAMPLE /etc/$PRODUCT/board.toml
+#     sudo $PRODUCT check --board /etc/$PRODUCT/board.toml
+#     sudo systemctl restart $PRODUCT
+#
+EOF
+    printf '%s\n' "$BOARDS_NOTE" | sed 's/^/# /'
+    echo "#"
+    cat "$PACKAGE_PATH/boards/sim.toml"
+} > "$ROOT/etc/$PRODUCT/board.toml"
+chmod 0644 "$ROOT/etc/$PRODUCT/board.toml"
+"$BINARY" check --board "$ROOT/etc/$PRODUCT/board.toml" >/dev/null \
+    || die "the generated $ROOT/etc/$PRODUCT/board.toml does not pass $PRODUCT check"
+echo "/etc/$PRODUCT/board.toml" > "$ROOT/DEBIAN/conffiles"
+
+install -d "$ROOT/usr/share/man/man8"
+scripts/man-page.sh "$BINARY" | gzip -9n > "$ROOT/usr/share/man/man8/$PRODUCT.8.gz"
+
+render packaging/copyright "$ROOT/usr/share/doc/$PRODUCT/copyright" 0644
 # A native package's changelog: which source it was built from (the history is git's).
 {
-    echo "turnstiled ($VERSION) unstable; urgency=medium"
+    echo "$PRODUCT ($VERSION) unstable; urgency=medium"
     echo
     echo "  * Built from commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown) of ControllerFSM;"
     echo "    the changes are in its git history."
     echo
     echo " -- $MAINTAINER  $(git log -1 --format=%aD 2>/dev/null || date -R)"
-} | gzip -9n > "$ROOT/usr/share/doc/turnstiled/changelog.gz"
+} | gzip -9n > "$ROOT/usr/share/doc/$PRODUCT/changelog.gz"
 # The symbol table stays in the binary on purpose (see strip above), which lintian flags.
-install -D -m 0644 packaging/lintian-overrides "$ROOT/usr/share/lintian/overrides/turnstiled"
+render packaging/lintian-overrides "$ROOT/usr/share/lintian/overrides/$PRODUCT" 0644
 # Uncompressed: the unit's Documentation= points at it.
-install -m 0644 README.md "$ROOT/usr/share/doc/turnstiled/README.md"
+install -m 0644 "$PACKAGE_PATH/README.md" "$ROOT/usr/share/doc/$PRODUCT/README.md"
 
 for script in postinst prerm postrm; do
-    install -m 0755 "packaging/debian/$script" "$ROOT/DEBIAN/$script"
+    render "packaging/debian/$script" "$ROOT/DEBIAN/$script" 0755
 done
 
 # dpkg-shlibdeps reads the package's name from a debian/control; a throwaway one will do.
 shlibs_dir=$(mktemp -d)
 trap 'rm -rf "$shlibs_dir"' EXIT
 mkdir "$shlibs_dir/debian"
-printf 'Source: turnstiled\n\nPackage: turnstiled\nArchitecture: any\n' > "$shlibs_dir/debian/control"
-program=$PWD/$ROOT/usr/bin/turnstiled
+printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PRODUCT" "$PRODUCT" > "$shlibs_dir/debian/control"
+program=$PWD/$ROOT/usr/bin/$PRODUCT
 shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "$program" 2>"$shlibs_dir/err") \
     || die "dpkg-shlibdeps failed: $(cat "$shlibs_dir/err")"
 DEPENDS="adduser, ${shlibs#shlibs:Depends=}"
 
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
-cat > "$ROOT/DEBIAN/control" <<EOF
-Package: turnstiled
+{
+    cat <<EOF
+Package: $PRODUCT
 Version: $VERSION
 Architecture: $ARCH
 Maintainer: $MAINTAINER
@@ -183,14 +256,10 @@ Depends: $DEPENDS
 Recommends: udev
 Section: misc
 Priority: optional
-Description: coin-operated turnstile controller over GPIO (libgpiod)
- turnstiled runs a coin-operated turnstile from a Linux board's GPIO lines
- (libgpiod) or on a simulated chip: coin and push inputs, lock, alarm, ready
- and coin-inhibit outputs, debounced, with a state machine that never loses a
- coin. This package runs it as a sandboxed systemd service (turnstiled.service)
- under its own user; the board is configured in /etc/turnstiled/board.toml
- (the simulated board until you choose one from /usr/share/turnstiled/boards).
+Description: $SUMMARY
 EOF
+    printf '%s\n' "$DESCRIPTION" | sed 's/^/ /'
+} > "$ROOT/DEBIAN/control"
 
 (cd "$ROOT" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum) \
     > "$ROOT/DEBIAN/md5sums"

@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
 # The .deb's installation test, on this machine (scripts/test.sh runs it; DEB=0 skips it there):
-# builds the package (scripts/package-deb.sh, arguments passed on) or takes one with --deb FILE,
-# then installs, upgrades, removes and purges it with dpkg and checks each step:
+# builds every controller's package (scripts/package-deb.sh --product NAME: turnstiled, then
+# each application under Examples/ with a packaging/product.conf, barrierd today) or takes the
+# ones given with --deb FILE, then, for each package alone, installs, upgrades, removes and
+# purges it with dpkg and checks each step:
 #   install   the user and groups, the unit (systemd-analyze verify accepts it, and it is
 #             enabled), the udev rule, the boards, the conffile, the man page, the state
 #             directory; the installed binary runs the simulated demo and checks the conffile,
-#             as root and as the turnstiled user, also with the kernel's equivalent of the
-#             unit's MemoryDenyWriteExecute= (prctl PR_SET_MDWE);
+#             as root and as the daemon's user, also with the kernel's equivalent of the
+#             unit's MemoryDenyWriteExecute= (prctl PR_SET_MDWE); the unit's ExecStart runs as
+#             the daemon's user until SIGTERM (when the binary has `run` with every flag the
+#             unit passes; until then it says what is missing);
 #   reinstall an edited conffile is kept;
 #   remove    the program goes, the conffile and the user stay, the unit is masked;
-#   purge     the user, groups, unit state and /etc/turnstiled go, the count database stays;
+#   purge     the user, groups, unit state and /etc/NAME go, the count database stays;
 #   reinstall the kept database is handed to the new user;
-#   purge     with TURNSTILED_PURGE_DATABASE=1 the database goes too, and the accounts and
-#             systemd's state are exactly as before the test.
+#   purge     with NAME_PURGE_DATABASE=1 (TURNSTILED_PURGE_DATABASE, ...) the database goes too.
+# Then, with two packages or more, side by side: all installed at once (distinct users, groups,
+# paths, units, rules and status ports; their ExecStarts run together), the first purged while
+# the others stay (they keep the gpio group and their access to it), then the rest; and the
+# accounts and systemd's state are exactly as before the test.
 # Without systemd as PID 1 (a container, most CI machines) the service is not started, and the
 # maintainer scripts must not fail because of that. Needs root (uses sudo otherwise); installs
 # dpkg-dev, binutils, systemd, udev, adduser and libgpiod2 from apt when missing. Leaves the
 # machine as it found it, also when a check fails; runs again as often as you like.
 #
-# Usage: scripts/test-deb.sh [--deb FILE | package-deb.sh options]
+# Usage: scripts/test-deb.sh                          every controller's package, built here
+#        scripts/test-deb.sh --deb FILE [--deb FILE]  these packages
+#        scripts/test-deb.sh [package-deb.sh options] one package built with these options
+#                                                     (--product NAME: which; default turnstiled)
 # shellcheck disable=SC2016 # the sh -c checks expand in their own shell, on purpose
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,12 +37,14 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 as_root() { $SUDO "$@"; }
 
-DEB=""
-if [ "${1:-}" = --deb ]; then
-    [ $# -eq 2 ] || { echo "usage: $0 [--deb FILE | package-deb.sh options]" >&2; exit 2; }
-    DEB=$2
+usage() { echo "usage: $0 [--deb FILE]... | [package-deb.sh options]" >&2; exit 2; }
+DEBS=()
+while [ "${1:-}" = --deb ]; do
+    [ $# -ge 2 ] || usage
+    DEBS+=("$2")
     shift 2
-fi
+done
+[ ${#DEBS[@]} -eq 0 ] || [ $# -eq 0 ] || usage
 
 failures=0
 pass() { echo "  ok   $*"; }
@@ -61,48 +73,90 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-if [ -z "$DEB" ]; then
-    scripts/package-deb.sh "$@"
-    # shellcheck disable=SC2012 # our own file names, newest first
-    DEB=$(ls -t .build-deb/turnstiled_*_"$(dpkg --print-architecture)".deb | head -n1)
+arch=$(dpkg --print-architecture)
+if [ ${#DEBS[@]} -eq 0 ]; then
+    if [ $# -gt 0 ]; then
+        # One package, as package-deb.sh makes it with these options.
+        product=turnstiled
+        for ((i = 1; i < $#; i++)); do
+            [ "${!i}" != --product ] || { j=$((i + 1)); product=${!j}; }
+        done
+        scripts/package-deb.sh "$@"
+        products=("$product")
+    else
+        # Every controller: turnstiled, then each package under Examples/ that describes a .deb.
+        products=(turnstiled)
+        for conf in Examples/*/packaging/product.conf; do
+            [ -f "$conf" ] || continue
+            # shellcheck disable=SC1090 # a product's own description, read as package-deb.sh does
+            products+=("$(. "$conf" && echo "$PRODUCT")")
+        done
+        for product in "${products[@]}"; do
+            scripts/package-deb.sh --product "$product"
+        done
+    fi
+    for product in "${products[@]}"; do
+        # shellcheck disable=SC2012 # our own file names, newest first
+        DEBS+=("$(ls -t .build-deb/"$product"_*_"$arch".deb | head -n1)")
+    done
 fi
-[ -f "$DEB" ] || die "$DEB: no such package"
+PRODUCTS=()
+for deb in "${DEBS[@]}"; do
+    [ -f "$deb" ] || die "$deb: no such package"
+    PRODUCTS+=("$(dpkg-deb -f "$deb" Package)")
+done
 
 # Debian's package checker, where it is installed (it is large, so the test does not install
 # it): no error or warning, the two deliberate ones being overridden in the package.
 if command -v lintian >/dev/null 2>&1; then
-    if out=$(lintian "$DEB" 2>&1 | grep -E '^[EW]: ') ; then
-        fail "lintian: $out"
-    else
-        pass "lintian: no errors or warnings"
-    fi
+    for deb in "${DEBS[@]}"; do
+        if out=$(lintian "$deb" 2>&1 | grep -E '^[EW]: ') ; then
+            fail "lintian $deb: $out"
+        else
+            pass "lintian $deb: no errors or warnings"
+        fi
+    done
 fi
 
-# This test owns the package and its state directory while it runs: it never touches a real
-# installation or a real count database.
-if dpkg-query -W -f='${Status}' turnstiled 2>/dev/null | grep -qv 'not-installed'; then
-    die "a turnstiled package is installed (or not purged) here; this test installs and purges its own. Purge it first: sudo dpkg --purge turnstiled"
-fi
-[ ! -e /var/lib/turnstiled ] \
-    || die "/var/lib/turnstiled exists (a kept count database?); this test would hand it to a new user and delete it. Move it away first."
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -qv 'not-installed'; }
+
+# This test owns the packages and their state directories while it runs: it never touches a
+# real installation or a real count database.
+for p in "${PRODUCTS[@]}"; do
+    ! installed "$p" \
+        || die "a $p package is installed (or not purged) here; this test installs and purges its own. Purge it first: sudo dpkg --purge $p"
+    [ ! -e "/var/lib/$p" ] \
+        || die "/var/lib/$p exists (a kept count database?); this test would hand it to a new user and delete it. Move it away first."
+done
 
 work=$(mktemp -d)
-# The accounts and systemd's enablement state, to compare after the last purge.
+# The accounts, systemd's enablement state and the packages' places, to compare after the
+# last purge (/var/lib/controllerfsm: the gpio group's marker the packages share).
 snapshot() {
+    local p
     as_root cat /etc/passwd /etc/group /etc/shadow /etc/gshadow
-    as_root find /etc/systemd/system /var/lib/systemd/deb-systemd-helper-enabled \
-        /var/lib/systemd/deb-systemd-helper-masked -name '*turnstiled*' 2>/dev/null || true
-    ls /lib/udev/rules.d /etc/turnstiled /var/lib/turnstiled 2>/dev/null || true
+    ls /lib/udev/rules.d /var/lib/controllerfsm 2>/dev/null || true
+    for p in "${PRODUCTS[@]}"; do
+        as_root find /etc/systemd/system /var/lib/systemd/deb-systemd-helper-enabled \
+            /var/lib/systemd/deb-systemd-helper-masked -name "*$p*" 2>/dev/null || true
+        ls "/etc/$p" "/var/lib/$p" 2>/dev/null || true
+    done
 }
 snapshot > "$work/before"
 gpio_group_before=$(getent group gpio >/dev/null && echo yes || echo no)
 
+purge_variable() { local v=${1^^}; echo "${v//-/_}_PURGE_DATABASE"; }
+daemons=()
 cleanup() {
-    if dpkg-query -W -f='${Status}' turnstiled 2>/dev/null | grep -qv 'not-installed'; then
-        echo "==> cleaning up: purging turnstiled" >&2
-        as_root env TURNSTILED_PURGE_DATABASE=1 dpkg --purge turnstiled >/dev/null || true
-    fi
-    as_root rm -rf /var/lib/turnstiled /run/turnstiled
+    local p pid
+    for pid in "${daemons[@]}"; do as_root kill -KILL "$pid" 2>/dev/null || true; done
+    for p in "${PRODUCTS[@]}"; do
+        if installed "$p"; then
+            echo "==> cleaning up: purging $p" >&2
+            as_root env "$(purge_variable "$p")=1" dpkg --purge "$p" >/dev/null || true
+        fi
+        as_root rm -rf "/var/lib/$p" "/run/$p"
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -134,143 +188,227 @@ else
     echo "  note: no C compiler; MemoryDenyWriteExecute is not checked"
 fi
 
-as_turnstiled() { as_root runuser -u turnstiled -- "$@"; }
-# How long the daemon must stay up, started from the unit's command line, to count as running:
+as_user() { local user=$1; shift; as_root runuser -u "$user" -- "$@"; }
+# How long a daemon must stay up, started from the unit's command line, to count as running:
 # its self-test on the simulated board takes milliseconds; a refused flag or file exits at once.
 DAEMON_SETTLE_S=3
-UNIT=/lib/systemd/system/turnstiled.service
 
-echo "==> dpkg -i $DEB"
-as_root dpkg -i "$DEB" >"$work/install.log" 2>&1 || { cat "$work/install.log" >&2; die "dpkg -i failed"; }
-check "dpkg says installed" sh -c "dpkg-query -W -f='\${Status}' turnstiled | grep -q 'install ok installed'"
-check "user turnstiled: system account, home /var/lib/turnstiled, no login shell" \
-    sh -c 'getent passwd turnstiled | grep -Eq "^turnstiled:x:[0-9]+:[0-9]+:[^:]*:/var/lib/turnstiled:/usr/sbin/nologin$" && [ "$(id -u turnstiled)" -lt 1000 ]'
-check "group turnstiled is the user's group" sh -c '[ "$(id -gn turnstiled)" = turnstiled ]'
-check "the user is in the group gpio" sh -c 'id -nG turnstiled | tr " " "\n" | grep -qx gpio'
-check "state directory /var/lib/turnstiled: turnstiled:turnstiled 0750" \
-    sh -c '[ "$(stat -c "%U:%G %a" /var/lib/turnstiled)" = "turnstiled:turnstiled 750" ]'
-check "binary /usr/bin/turnstiled" test -x /usr/bin/turnstiled
-check "unit $UNIT" test -f "$UNIT"
-check "unit enabled (multi-user.target.wants)" test -L /etc/systemd/system/multi-user.target.wants/turnstiled.service
-check "udev rule gives /dev/gpiochip* to gpio, 0660" \
-    grep -q 'KERNEL=="gpiochip\*", GROUP="gpio", MODE="0660"' /lib/udev/rules.d/60-turnstiled-gpio.rules
-for board in boards/*.toml; do
-    check "board /usr/share/turnstiled/boards/${board#boards/}" cmp "$board" "/usr/share/turnstiled/boards/${board#boards/}"
-done
-check "conffile /etc/turnstiled/board.toml, registered with dpkg" \
-    sh -c "dpkg-query -W -f='\${Conffiles}' turnstiled | grep -q '^ /etc/turnstiled/board.toml '"
-check "conffile is the simulated board with instructions" \
-    sh -c 'grep -q "^backend = \"sim\"" /etc/turnstiled/board.toml && grep -q "turnstiled check" /etc/turnstiled/board.toml'
-check "man page turnstiled(8) lists every command" sh -c '
-    for c in $(/usr/bin/turnstiled --help | awk "/^SUBCOMMANDS:/{on=1;next} on&&/^$/{exit} on&&/^  [a-z]/{print \$1}"); do
-        zcat /usr/share/man/man8/turnstiled.8.gz | grep -q "^\.SS \"turnstiled $c\"" || exit 1
-    done'
-# man --warnings sends groff's complaints (bad escapes, unknown requests) to standard error.
-check "man page renders without warnings" \
-    sh -c '[ -z "$(MANWIDTH=100 man --warnings -l /usr/share/man/man8/turnstiled.8.gz 2>&1 >/dev/null)" ]'
-check "copyright and README in /usr/share/doc/turnstiled" \
-    test -f /usr/share/doc/turnstiled/copyright -a -f /usr/share/doc/turnstiled/README.md
-
-# verify checks the unit's syntax, that ExecStart's binary and the man page exist, and the
-# dependencies; it prints nothing when all is well.
-if out=$(systemd-analyze verify "$UNIT" 2>&1) && [ -z "$out" ]; then
-    pass "systemd-analyze verify $UNIT"
-else
-    fail "systemd-analyze verify $UNIT: $out"
-fi
-exposure=$(systemd-analyze security --offline=yes "$UNIT" 2>/dev/null | sed -n 's/.*Overall exposure level for turnstiled.service: //p' || true)
-[ -z "$exposure" ] || echo "  info systemd-analyze security: exposure $exposure"
-
-check "turnstiled simulate (the demo) as root" /usr/bin/turnstiled simulate
-check "turnstiled simulate as the turnstiled user" as_turnstiled /usr/bin/turnstiled simulate
-check "turnstiled check --board /etc/turnstiled/board.toml as the turnstiled user" \
-    as_turnstiled /usr/bin/turnstiled check --board /etc/turnstiled/board.toml
-if [ -n "$mdwe" ]; then
-    check "turnstiled simulate with write-xor-execute memory (MemoryDenyWriteExecute)" \
-        as_turnstiled "$mdwe" /usr/bin/turnstiled simulate
-fi
-
-# The unit's own command line, as the service's user, until SIGTERM: systemd-analyze does not
-# know turnstiled's flags, this does. It waits for `turnstiled run` to have every flag the unit
-# passes (they are being added); until then it says which are missing.
-execstart=$(sed -n 's/^ExecStart=//p' "$UNIT")
-missing=""
-run_help=$(/usr/bin/turnstiled run --help 2>&1 || true)
-for flag in $(printf '%s\n' "$execstart" | grep -o -- '--[a-z-]*'); do
-    grep -q -- "$flag" <<<"$run_help" || missing="$missing $flag"
-done
-if [ -n "$missing" ]; then
-    echo "  note: not running the unit's ExecStart: turnstiled run has no$missing yet"
-else
+# runnable P: whether the installed P's unit can be run here: its binary has `run` (an
+# application's command line may not have it yet) with every flag the unit passes. Says what
+# is missing when not.
+runnable() {
+    local p=$1 execstart run_help missing="" flag
+    execstart=$(sed -n 's/^ExecStart=//p' "/lib/systemd/system/$p.service")
+    # `P help run` exits 0 for a command P does not have (it prints the overview); `run --help`
+    # exits 64 then.
+    if ! run_help=$("/usr/bin/$p" run --help 2>&1); then
+        echo "  note: not running $p's ExecStart: $p has no run command yet"
+        return 1
+    fi
+    for flag in $(printf '%s\n' "$execstart" | grep -o -- '--[a-z-]*'); do
+        grep -q -- "$flag" <<<"$run_help" || missing="$missing $flag"
+    done
+    if [ -n "$missing" ]; then
+        echo "  note: not running $p's ExecStart: $p run has no$missing yet"
+        return 1
+    fi
+}
+# start_daemon P: the unit's own command line, as the service's user, in the background
+# (systemd-analyze does not know the daemon's flags, this does); its process id in daemon_pid.
+start_daemon() {
+    local p=$1 execstart root_exec=()
+    execstart=$(sed -n 's/^ExecStart=//p' "/lib/systemd/system/$p.service")
     # What systemd would provide: the runtime directory (the state directory is postinst's).
-    as_root install -d -o turnstiled -g turnstiled -m 0750 /run/turnstiled
-    # setpriv execs (no process in between), so $! is the daemon and gets the signal itself.
-    # Not through as_root: a shell function sent to the background is a subshell of its own,
-    # and the signal would stop that instead, leaving the daemon running.
-    root_exec=()
+    as_root install -d -o "$p" -g "$p" -m 0750 "/run/$p"
+    # setpriv execs (no process in between), so the pid is the daemon's and it gets the signal
+    # itself. Not through as_root: a shell function sent to the background is a subshell of its
+    # own, and the signal would stop that instead, leaving the daemon running.
     [ "$(id -u)" -eq 0 ] || root_exec=(sudo)
     # shellcheck disable=SC2086 # the unit's command line, split into words as systemd does
-    "${root_exec[@]}" setpriv --reuid turnstiled --regid turnstiled --init-groups $mdwe $execstart \
-        >"$work/daemon.log" 2>&1 &
-    daemon=$!
-    sleep "$DAEMON_SETTLE_S"
-    if kill -0 "$daemon" 2>/dev/null; then
-        pass "the unit's ExecStart runs as turnstiled${mdwe:+ with write-xor-execute memory}"
-        as_root kill -TERM "$daemon"
-        status=0
-        wait "$daemon" || status=$?
-        if [ "$status" -eq 0 ]; then pass "it stops on SIGTERM with status 0"
-        else fail "it stopped on SIGTERM with status $status: $(tail -n 5 "$work/daemon.log")"; fi
+    "${root_exec[@]}" setpriv --reuid "$p" --regid "$p" --init-groups $mdwe $execstart \
+        >"$work/$p-daemon.log" 2>&1 &
+    daemon_pid=$!
+    daemons+=("$daemon_pid")
+}
+# stop_daemon P PID: checks that it is still running, then that SIGTERM stops it with status 0.
+stop_daemon() {
+    local p=$1 pid=$2 status=0
+    if kill -0 "$pid" 2>/dev/null; then
+        pass "$p's unit's ExecStart runs as $p${mdwe:+ with write-xor-execute memory}"
+        as_root kill -TERM "$pid"
+        wait "$pid" || status=$?
+        if [ "$status" -eq 0 ]; then pass "$p stops on SIGTERM with status 0"
+        else fail "$p stopped on SIGTERM with status $status: $(tail -n 5 "$work/$p-daemon.log")"; fi
     else
-        status=0
-        wait "$daemon" || status=$?
-        fail "the unit's ExecStart exited within ${DAEMON_SETTLE_S} s (status $status): $(tail -n 5 "$work/daemon.log")"
+        wait "$pid" || status=$?
+        fail "$p's unit's ExecStart exited within ${DAEMON_SETTLE_S} s (status $status): $(tail -n 5 "$work/$p-daemon.log")"
     fi
-    as_root rm -rf /run/turnstiled
-fi
+    as_root rm -rf "/run/$p"
+}
 
-echo "==> reinstall with an edited conffile"
-as_root sh -c 'echo "# edited by test-deb.sh" >> /etc/turnstiled/board.toml'
-as_root dpkg -i "$DEB" >"$work/reinstall.log" 2>&1 || { cat "$work/reinstall.log" >&2; die "dpkg -i (again) failed"; }
-check "the edited conffile is kept" grep -q "edited by test-deb.sh" /etc/turnstiled/board.toml
+# test_package DEB: one package alone, from installation to the purge of its database.
+test_package() {
+    local deb=$1 p unit package_path board purge
+    p=$(dpkg-deb -f "$deb" Package)
+    unit=/lib/systemd/system/$p.service
+    purge=$(purge_variable "$p")
+    package_path=$(scripts/product-package.sh "$p")
 
-echo "==> dpkg -r (remove, keep configuration)"
-as_root install -o turnstiled -g turnstiled -m 0640 /dev/null /var/lib/turnstiled/counts.sqlite
-as_root sh -c 'echo "money records" > /var/lib/turnstiled/counts.sqlite'
-as_root dpkg -r turnstiled >"$work/remove.log" 2>&1 || { cat "$work/remove.log" >&2; die "dpkg -r failed"; }
-refute "binary gone" test -e /usr/bin/turnstiled
-refute "unit gone" test -e "$UNIT"
-check "conffile kept" test -f /etc/turnstiled/board.toml
-check "user kept" getent passwd turnstiled
+    echo "==> $p: dpkg -i $deb"
+    as_root dpkg -i "$deb" >"$work/install.log" 2>&1 || { cat "$work/install.log" >&2; die "dpkg -i $deb failed"; }
+    check "dpkg says installed" sh -c "dpkg-query -W -f='\${Status}' $p | grep -q 'install ok installed'"
+    check "user $p: system account, home /var/lib/$p, no login shell" \
+        sh -c "getent passwd $p | grep -Eq '^$p:x:[0-9]+:[0-9]+:[^:]*:/var/lib/$p:/usr/sbin/nologin\$' && [ \"\$(id -u $p)\" -lt 1000 ]"
+    check "group $p is the user's group" sh -c "[ \"\$(id -gn $p)\" = $p ]"
+    check "the user is in the group gpio" sh -c "id -nG $p | tr ' ' '\n' | grep -qx gpio"
+    check "state directory /var/lib/$p: $p:$p 0750" \
+        sh -c "[ \"\$(stat -c '%U:%G %a' /var/lib/$p)\" = '$p:$p 750' ]"
+    check "binary /usr/bin/$p" test -x "/usr/bin/$p"
+    check "unit $unit" test -f "$unit"
+    check "unit enabled (multi-user.target.wants)" test -L "/etc/systemd/system/multi-user.target.wants/$p.service"
+    check "udev rule gives /dev/gpiochip* to gpio, 0660" \
+        grep -q 'KERNEL=="gpiochip\*", GROUP="gpio", MODE="0660"' "/lib/udev/rules.d/60-$p-gpio.rules"
+    for board in "$package_path"/boards/*.toml; do
+        check "board /usr/share/$p/boards/${board##*/}" cmp "$board" "/usr/share/$p/boards/${board##*/}"
+    done
+    check "conffile /etc/$p/board.toml, registered with dpkg" \
+        sh -c "dpkg-query -W -f='\${Conffiles}' $p | grep -q '^ /etc/$p/board.toml '"
+    check "conffile is the simulated board with instructions" \
+        sh -c "grep -q '^backend = \"sim\"' /etc/$p/board.toml && grep -q '$p check' /etc/$p/board.toml"
+    check "man page $p(8) lists every command" sh -c "
+        for c in \$(/usr/bin/$p --help | awk '/^SUBCOMMANDS:/{on=1;next} on&&/^\$/{exit} on&&/^  [a-z]/{print \$1}'); do
+            zcat /usr/share/man/man8/$p.8.gz | grep -q \"^\\.SS \\\"$p \$c\\\"\" || exit 1
+        done"
+    # man --warnings sends groff's complaints (bad escapes, unknown requests) to standard error.
+    check "man page renders without warnings" \
+        sh -c "[ -z \"\$(MANWIDTH=100 man --warnings -l /usr/share/man/man8/$p.8.gz 2>&1 >/dev/null)\" ]"
+    check "copyright and README in /usr/share/doc/$p" \
+        test -f "/usr/share/doc/$p/copyright" -a -f "/usr/share/doc/$p/README.md"
 
-echo "==> dpkg --purge"
-as_root dpkg --purge turnstiled >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; die "dpkg --purge failed"; }
-check "dpkg says not installed" sh -c "! dpkg-query -W -f='\${Status}' turnstiled 2>/dev/null | grep -q installed"
-refute "user turnstiled gone" getent passwd turnstiled
-refute "group turnstiled gone" getent group turnstiled
-if [ "$gpio_group_before" = yes ]; then
-    check "group gpio kept (it was there before)" getent group gpio
-else
-    refute "group gpio gone (the package created it)" getent group gpio
-fi
-refute "/etc/turnstiled gone" test -e /etc/turnstiled
-refute "unit file gone" test -e "$UNIT"
-refute "udev rule gone" test -e /lib/udev/rules.d/60-turnstiled-gpio.rules
-refute "no enablement or mask left in /etc/systemd/system" \
-    sh -c 'find /etc/systemd/system -name "turnstiled*" | grep -q .'
-check "count database kept" grep -q "money records" /var/lib/turnstiled/counts.sqlite
-check "purge said where the database is" grep -q "kept the count database" "$work/purge.log"
+    # verify checks the unit's syntax, that ExecStart's binary and the man page exist, and the
+    # dependencies; it prints nothing when all is well.
+    if out=$(systemd-analyze verify "$unit" 2>&1) && [ -z "$out" ]; then
+        pass "systemd-analyze verify $unit"
+    else
+        fail "systemd-analyze verify $unit: $out"
+    fi
+    exposure=$(systemd-analyze security --offline=yes "$unit" 2>/dev/null | sed -n "s/.*Overall exposure level for $p.service: //p" || true)
+    [ -z "$exposure" ] || echo "  info systemd-analyze security: exposure $exposure"
 
-echo "==> dpkg -i over the kept database"
-as_root dpkg -i "$DEB" >"$work/install2.log" 2>&1 || { cat "$work/install2.log" >&2; die "dpkg -i (over a kept database) failed"; }
-check "the kept database belongs to the new turnstiled user" \
-    sh -c '[ "$(stat -c %U:%G /var/lib/turnstiled/counts.sqlite)" = turnstiled:turnstiled ]'
-refute "the purged conffile edit is gone (fresh conffile)" grep -q "edited by test-deb.sh" /etc/turnstiled/board.toml
+    check "$p simulate (the demo) as root" "/usr/bin/$p" simulate
+    check "$p simulate as the $p user" as_user "$p" "/usr/bin/$p" simulate
+    check "$p check --board /etc/$p/board.toml as the $p user" \
+        as_user "$p" "/usr/bin/$p" check --board "/etc/$p/board.toml"
+    if [ -n "$mdwe" ]; then
+        check "$p simulate with write-xor-execute memory (MemoryDenyWriteExecute)" \
+            as_user "$p" "$mdwe" "/usr/bin/$p" simulate
+    fi
 
-echo "==> TURNSTILED_PURGE_DATABASE=1 dpkg --purge"
-as_root env TURNSTILED_PURGE_DATABASE=1 dpkg --purge turnstiled >"$work/purge2.log" 2>&1 \
-    || { cat "$work/purge2.log" >&2; die "dpkg --purge (with the database) failed"; }
-refute "count database deleted on request" test -e /var/lib/turnstiled
+    if runnable "$p"; then
+        start_daemon "$p"
+        sleep "$DAEMON_SETTLE_S"
+        stop_daemon "$p" "$daemon_pid"
+    fi
+
+    echo "==> $p: reinstall with an edited conffile"
+    as_root sh -c "echo '# edited by test-deb.sh' >> /etc/$p/board.toml"
+    as_root dpkg -i "$deb" >"$work/reinstall.log" 2>&1 || { cat "$work/reinstall.log" >&2; die "dpkg -i $deb (again) failed"; }
+    check "the edited conffile is kept" grep -q "edited by test-deb.sh" "/etc/$p/board.toml"
+
+    echo "==> $p: dpkg -r (remove, keep configuration)"
+    as_root install -o "$p" -g "$p" -m 0640 /dev/null "/var/lib/$p/counts.sqlite"
+    as_root sh -c "echo 'money records' > /var/lib/$p/counts.sqlite"
+    as_root dpkg -r "$p" >"$work/remove.log" 2>&1 || { cat "$work/remove.log" >&2; die "dpkg -r $p failed"; }
+    refute "binary gone" test -e "/usr/bin/$p"
+    refute "unit gone" test -e "$unit"
+    check "conffile kept" test -f "/etc/$p/board.toml"
+    check "user kept" getent passwd "$p"
+
+    echo "==> $p: dpkg --purge"
+    as_root dpkg --purge "$p" >"$work/purge.log" 2>&1 || { cat "$work/purge.log" >&2; die "dpkg --purge $p failed"; }
+    check "dpkg says not installed" sh -c "! dpkg-query -W -f='\${Status}' $p 2>/dev/null | grep -q installed"
+    refute "user $p gone" getent passwd "$p"
+    refute "group $p gone" getent group "$p"
+    if [ "$gpio_group_before" = yes ]; then
+        check "group gpio kept (it was there before)" getent group gpio
+    else
+        refute "group gpio gone (the package created it)" getent group gpio
+    fi
+    refute "/etc/$p gone" test -e "/etc/$p"
+    refute "unit file gone" test -e "$unit"
+    refute "udev rule gone" test -e "/lib/udev/rules.d/60-$p-gpio.rules"
+    refute "no enablement or mask left in /etc/systemd/system" \
+        sh -c "find /etc/systemd/system -name '$p*' | grep -q ."
+    check "count database kept" grep -q "money records" "/var/lib/$p/counts.sqlite"
+    check "purge said where the database is" grep -q "kept the count database" "$work/purge.log"
+
+    echo "==> $p: dpkg -i over the kept database"
+    as_root dpkg -i "$deb" >"$work/install2.log" 2>&1 || { cat "$work/install2.log" >&2; die "dpkg -i $deb (over a kept database) failed"; }
+    check "the kept database belongs to the new $p user" \
+        sh -c "[ \"\$(stat -c %U:%G /var/lib/$p/counts.sqlite)\" = $p:$p ]"
+    refute "the purged conffile edit is gone (fresh conffile)" grep -q "edited by test-deb.sh" "/etc/$p/board.toml"
+
+    echo "==> $p: $purge=1 dpkg --purge"
+    as_root env "$purge=1" dpkg --purge "$p" >"$work/purge2.log" 2>&1 \
+        || { cat "$work/purge2.log" >&2; die "dpkg --purge $p (with the database) failed"; }
+    refute "count database deleted on request" test -e "/var/lib/$p"
+}
+
+# test_side_by_side DEB...: every package installed at once, then purged one by one.
+test_side_by_side() {
+    local deb p first others=() ports pids=()
+    echo "==> side by side: ${PRODUCTS[*]}"
+    for deb in "$@"; do
+        as_root dpkg -i "$deb" >"$work/install.log" 2>&1 || { cat "$work/install.log" >&2; die "dpkg -i $deb (beside the others) failed"; }
+    done
+    for p in "${PRODUCTS[@]}"; do
+        check "$p installed, its user in gpio" sh -c "id -nG $p | tr ' ' '\n' | grep -qx gpio"
+        check "$p check --board /etc/$p/board.toml as the $p user" \
+            as_user "$p" "/usr/bin/$p" check --board "/etc/$p/board.toml"
+    done
+    ports=$(for p in "${PRODUCTS[@]}"; do sed -n 's/^ExecStart=.*--http \([^ ]*\).*/\1/p' "/lib/systemd/system/$p.service"; done)
+    check "each unit's status page on its own address ($(echo $ports))" \
+        sh -c "[ \"\$(printf '%s\n' $(echo $ports) | sort -u | wc -l)\" -eq ${#PRODUCTS[@]} ]"
+    # The daemons that can run, all at once: their sockets, databases and ports must not meet.
+    for p in "${PRODUCTS[@]}"; do
+        if runnable "$p"; then start_daemon "$p"; pids+=("$p:$daemon_pid"); fi
+    done
+    if [ ${#pids[@]} -gt 0 ]; then
+        sleep "$DAEMON_SETTLE_S"
+        for p in "${pids[@]}"; do stop_daemon "${p%%:*}" "${p#*:}"; done
+    fi
+
+    first=${PRODUCTS[0]}
+    others=("${PRODUCTS[@]:1}")
+    echo "==> side by side: $(purge_variable "$first")=1 dpkg --purge $first, the others stay"
+    as_root env "$(purge_variable "$first")=1" dpkg --purge "$first" >"$work/purge.log" 2>&1 \
+        || { cat "$work/purge.log" >&2; die "dpkg --purge $first (beside the others) failed"; }
+    refute "user $first gone" getent passwd "$first"
+    check "group gpio kept (the others' users are in it)" getent group gpio
+    for p in "${others[@]}"; do
+        check "$p still installed, its user still in gpio" \
+            sh -c "dpkg-query -W -f='\${Status}' $p | grep -q 'install ok installed' && id -nG $p | tr ' ' '\n' | grep -qx gpio"
+        check "$p's udev rule still there" test -f "/lib/udev/rules.d/60-$p-gpio.rules"
+        check "$p check --board /etc/$p/board.toml as the $p user" \
+            as_user "$p" "/usr/bin/$p" check --board "/etc/$p/board.toml"
+    done
+    check "the purge said why gpio stays" grep -q "kept the group gpio" "$work/purge.log"
+    for p in "${others[@]}"; do
+        as_root env "$(purge_variable "$p")=1" dpkg --purge "$p" >"$work/purge.log" 2>&1 \
+            || { cat "$work/purge.log" >&2; die "dpkg --purge $p (after $first) failed"; }
+    done
+    if [ "$gpio_group_before" = yes ]; then
+        check "after the last purge: group gpio kept (it was there before)" getent group gpio
+    else
+        refute "after the last purge: group gpio gone (the packages created it)" getent group gpio
+    fi
+}
+
+for deb in "${DEBS[@]}"; do
+    test_package "$deb"
+done
+[ ${#DEBS[@]} -lt 2 ] || test_side_by_side "${DEBS[@]}"
+
 snapshot > "$work/after"
 if diff -u "$work/before" "$work/after" >"$work/diff"; then
     pass "accounts, systemd state and files exactly as before the test"
@@ -282,4 +420,4 @@ if [ "$failures" -ne 0 ]; then
     echo "test-deb: $failures check(s) failed" >&2
     exit 1
 fi
-echo "==> the .deb installs, upgrades, removes and purges cleanly"
+echo "==> the .deb$([ ${#DEBS[@]} -lt 2 ] || echo s) install$([ ${#DEBS[@]} -ge 2 ] || echo s), upgrade$([ ${#DEBS[@]} -ge 2 ] || echo s), remove$([ ${#DEBS[@]} -ge 2 ] || echo s) and purge$([ ${#DEBS[@]} -ge 2 ] || echo s) cleanly${PRODUCTS[1]:+, side by side too}"

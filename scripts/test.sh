@@ -9,8 +9,9 @@
 #   3. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
 #   4. the allocation tests on an optimised build;
 #   5. the build users ship (scripts/release-build.sh: release, static Swift runtime), once:
-#      its event loop allocates nothing (scripts/check-loop-allocations.sh), and its .deb is
-#      built, installed, upgraded, removed and purged on this machine (scripts/test-deb.sh);
+#      its event loop allocates nothing (scripts/check-loop-allocations.sh), and its .deb and
+#      barrierd's (released in Examples/ParkingBarrier's own .build) are built, installed,
+#      upgraded, removed and purged on this machine, alone and side by side (scripts/test-deb.sh);
 #   6. the runtime core compiled alone in Embedded Swift for two microcontrollers;
 #   7. libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
 #   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
