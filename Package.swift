@@ -52,12 +52,12 @@ let package = Package(
         // protocol and the timing checks that `simulate`, `run --script` and the tests use.
         .target(name: "ControllerSimulation", dependencies: ["ControllerHost", "ControllerFSM", "ControllerFSMSim"]),
         // The daemon around the controller: its lifecycle, status, control socket, store and
-        // recorder, signals and systemd, each a service of one group. Knows the turnstile, not
-        // the GPIO backend. CLinux for the signal trap.
+        // recorder, signals and systemd, each a service of one group. Knows the application's
+        // declaration, not any application nor the GPIO backend. CLinux for the signal trap.
         .target(
             name: "ControllerDaemon",
             dependencies: [
-                "ControllerFSM", "ControllerHost", "Turnstile", "CLinux", .product(name: "Logging", package: "swift-log"),
+                "ControllerFSM", "ControllerHost", "CLinux", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -90,7 +90,8 @@ let package = Package(
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
-        // read from its declaration: an application's main calls ControllerCommand<App>.main().
+        // read from its declaration: an application's main.swift is one line,
+        // `await ControllerCommand<App>.runCommandLine()`.
         .target(
             name: "ControllerCommandLine",
             dependencies: [
@@ -101,16 +102,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .executableTarget(
-            name: "turnstiled",
-            dependencies: [
-                "ControllerCommandLine", "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
-        ),
+        // The turnstile's daemon: the runtime's command line on the turnstile's declaration.
+        .executableTarget(name: "turnstiled", dependencies: ["ControllerCommandLine", "Turnstile"]),
         // The GPIO port's contract: checks every backend must pass, run against SimChip in the
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
         .target(name: "GPIOPortContract", dependencies: ["ControllerFSM"]),
