@@ -119,10 +119,13 @@ struct SecondApplicationTests {
     @Test("random presses, surges, replacements, commits and restarts: the totals are the model's, the balance holds, the state is the last")
     func randomLives() async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...(Op.allCases.count - 1)).array(of: 1...80)) { choices in
+            let ops = choices.map { Op.allCases[$0] }
             do {
-                try Self.live(choices.map { Op.allCases[$0] })
+                try Self.live(ops)
             } catch {
-                Issue.record("\(error)")
+                // The operations too: a failure seen once (under load, in a full run) must be
+                // reproducible from its report.
+                Issue.record("\(error) (\(type(of: error))), after the operations \(ops)")
             }
         }
     }
