@@ -41,9 +41,10 @@ public struct StatusServer: Service {
     /// - Parameters:
     ///   - host: The address to listen on (an IPv4 or IPv6 literal or a host name).
     ///   - port: The TCP port; 0 for any free one (tests).
+    ///   - diagram: What the page draws; `App`'s machine when nil (laid out once however many
+    ///     servers are made).
     ///   - metrics: The metrics `/metrics` renders; the daemon feeds its latency histogram. Its
-    ///     application is the one the page is about: its machine is drawn (laid out once however
-    ///     many servers are made), its daemon's name is the title.
+    ///     application is the one the page is about: its daemon's name is the title.
     ///   - limits: How many connections at once, and how long one may idle; see ``StatusServerLimits``.
     ///   - logger: Where the HTTP server logs (start, stop, failures).
     ///   - onListening: Called once the socket is bound, with the port it is bound to.
@@ -51,6 +52,7 @@ public struct StatusServer: Service {
     public init<App: ControllerApplication>(
         host: String = StatusServer.defaultHost,
         port: Int = StatusServer.defaultPort,
+        diagram: StateDiagram? = nil,
         metrics: ControllerMetrics<App>,
         limits: StatusServerLimits = .standard,
         logger: Logger = Logger(label: "\(App.daemonName).http"),
@@ -58,24 +60,8 @@ public struct StatusServer: Service {
         snapshot: @escaping @Sendable () -> DaemonSnapshot
     ) {
         self.init(
-            host: host, port: port, layout: DiagramLayouts.layout(of: App.self), metrics: metrics, limits: limits,
-            logger: logger, onListening: onListening, snapshot: snapshot)
-    }
-
-    /// Draws `diagram` on the page instead of `App`'s machine.
-    public init<App: ControllerApplication>(
-        host: String = StatusServer.defaultHost,
-        port: Int = StatusServer.defaultPort,
-        diagram: StateDiagram,
-        metrics: ControllerMetrics<App>,
-        limits: StatusServerLimits = .standard,
-        logger: Logger = Logger(label: "\(App.daemonName).http"),
-        onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
-        snapshot: @escaping @Sendable () -> DaemonSnapshot
-    ) {
-        self.init(
-            host: host, port: port, layout: DiagramLayout(diagram), metrics: metrics, limits: limits, logger: logger,
-            onListening: onListening, snapshot: snapshot)
+            host: host, port: port, layout: diagram.map(DiagramLayout.init) ?? DiagramLayouts.layout(of: App.self),
+            metrics: metrics, limits: limits, logger: logger, onListening: onListening, snapshot: snapshot)
     }
 
     /// With the diagram laid out already.
