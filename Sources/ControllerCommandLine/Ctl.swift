@@ -26,8 +26,9 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
             switch command {
             case .event(let event):
                 rows.append((event.name, App.commands.first { $0.event == event }.map(\.summary).flatMap { $0.isEmpty ? nil : $0 } ?? "send the controller \(event.name)"))
-            case .condition(let role, _, _):
-                rows.append(("\(role) on|off", "assert or withdraw the \(role) condition by command"))
+            case .condition(let role, let on, _):
+                let what = App.commands.first { $0.event == on }.map(\.summary).flatMap { $0.isEmpty ? nil : $0 }
+                rows.append(("\(role) on|off", (what.map { "on: \($0); off: withdraw it" }) ?? "assert or withdraw the \(role) condition by command"))
             }
         }
         rows.append(("events [--follow]", "the recent transitions; with --follow, every new one until interrupted"))
@@ -84,7 +85,8 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         case "set" where !Vocabulary.levelRoles.isEmpty:
             let roles = Vocabulary.levelRoles.map(\.rawValue)
             guard arguments.count == 2, roles.contains(arguments[0]), let on = Self.onOff(arguments[1]) else {
-                let hint = arguments.first.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
+                let misspelt = arguments.first.flatMap { roles.contains($0) ? nil : $0 }
+                let hint = misspelt.flatMap { Suggestion.didYouMean($0, in: roles) }.map { "\($0); " } ?? ""
                 throw ValidationError("set needs a level input and on or off: \(hint)\(daemon) ctl set \(roles[0]) on; the lines: \(roles.joined(separator: ", "))")
             }
             return .level(RoleName(arguments[0]), on: on)

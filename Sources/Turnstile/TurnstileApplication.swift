@@ -93,7 +93,12 @@ public enum TurnstileApplication: ControllerApplication {
 
     /// In the order the control protocol has always listed them (`status, repair, fault,
     /// emergency, events, pulse`): the wire's list follows this one.
-    public static let commands: [DirectCommand<Self>] = [.repair, .fault, .emergencyOn, .emergencyOff].map { DirectCommand($0) }
+    public static let commands: [DirectCommand<Self>] = [
+        DirectCommand(.repair, summary: "a repair, as the service key requests it"),
+        DirectCommand(.fault, summary: "the mechanism reports a failure"),
+        DirectCommand(.emergencyOn, summary: "declare a fire alarm"),
+        DirectCommand(.emergencyOff, summary: "withdraw a declared fire alarm (the contact may still hold it)"),
+    ]
 
     public static let invariants: [Invariant<Self>] = [
         Invariant("the relay is released exactly in unlocked and emergency") { state, c in

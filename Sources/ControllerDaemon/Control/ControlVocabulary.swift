@@ -68,10 +68,11 @@ public enum ControlVocabulary<App: ControllerApplication> {
         }
     }
 
-    /// The inputs `set` drives: the level inputs (a condition has its command instead).
+    /// The inputs `set` drives: the level inputs (a condition has its command instead) but those
+    /// the application's simulated plant drives (the barrier's limit switches follow its arm).
     public static var levelRoles: [RoleName] {
         App.inputs.compactMap { input in
-            if case .level = input.binding { return input.role }
+            if case .level = input.binding, !App.Plant.drivenInputs.contains(input.role) { return input.role }
             return nil
         }
     }
