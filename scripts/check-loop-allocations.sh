@@ -1,34 +1,51 @@
 #!/usr/bin/env bash
-# The daemon's event loop allocates nothing once it runs, checked on the binary users ship
-# (release, --static-swift-stdlib): `turnstiled run` on the simulated board with every part of
+# A controller daemon's event loop allocates nothing once it runs, checked on the binary users
+# ship (release, --static-swift-stdlib): `DAEMON run` on its simulated board with every part of
 # the daemon switched on — the count store, HTTP, the control socket — and every way in for
-# work: a script of coins, pushes, a coin left to relock, a fault, a repair and a fire alarm; `ctl` pulses, commands,
-# status and events while it runs; a SIGHUP reload; SIGTERM. The allocation counter
+# work: a script of its inputs (turnstiled: coins, pushes, a coin left to relock, a fault, a
+# repair and a fire alarm; barrierd: requests and vehicles over the loop, an opening left to
+# expire and reversed by the beam, a fault and its repair, a fire alarm); `ctl` pulses,
+# commands, status and events while it runs; a SIGHUP reload; SIGTERM. The allocation counter
 # (Sources/CMallocCounter, built here as a preload) counts the loop thread's mallocs from its
-# first turn to its last, which `run --json` reports in its `stopped` line.
+# first turn to its last, which `run --json` reports in its `stopped` line. The run's summary
+# must show the script's inputs counted, so the run exercised what it should.
 #
 # Allocations the loop makes only the first time (a dictionary growing, a generic type's
 # metadata made on first use) are caught here as well as ones per event: any count but 0 fails.
 # The hardware-in-the-loop load scenario checks the same on the kernel's GPIO (libgpiod backend).
 #
-# usage: scripts/check-loop-allocations.sh      (TURNSTILED= the binary; default: the static
-#                                               release build that scripts/package-deb.sh makes)
+# usage: scripts/check-loop-allocations.sh [PRODUCT]     turnstiled (the default) or barrierd
+#   DAEMON= the binary (TURNSTILED= is the same); default: the static release build of PRODUCT
+#   that scripts/release-build.sh (and so scripts/package-deb.sh) makes in its package's .build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PAIRS=40                  # coin/push pairs in the script
-PAIR_SPACING_S=0.3        # longer than a push pulse plus debounce, so every pair is taken
-CTL_PULSES=5              # coins pulsed through the control socket as it runs
+CTL_PULSES=5              # pulses through the control socket as it runs
 
-turnstiled=${TURNSTILED:-$(swift build -c release --static-swift-stdlib --show-bin-path)/turnstiled}
-[ -x "$turnstiled" ] || { echo "error: $turnstiled is not built (swift build -c release --static-swift-stdlib --product turnstiled)" >&2; exit 1; }
+daemon=${DAEMON:-${TURNSTILED:-}}
+if [ -n "$daemon" ]; then
+    [ -x "$daemon" ] || { echo "error: $daemon is not built" >&2; exit 1; }
+    product=$("$daemon" --help | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
+    [ -z "${1:-}" ] || [ "$1" = "$product" ] || { echo "error: $daemon is $product, not $1" >&2; exit 1; }
+else
+    product=${1:-turnstiled}
+    package=$(scripts/product-package.sh "$product") || exit 1
+    daemon=$(swift build --package-path "$package" -c release --static-swift-stdlib --show-bin-path)/$product
+    [ -x "$daemon" ] || { echo "error: $daemon is not built (scripts/release-build.sh --package-path $package $product)" >&2; exit 1; }
+fi
 work=$(mktemp -d)
 pid=""
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I Sources/CMallocCounter/include Sources/CMallocCounter/MallocCounter.c
-
-python3 - "$PAIRS" "$PAIR_SPACING_S" >"$work/script.txt" <<'EOF'
+# Per product: the board, the script (written to $work/script.txt; `duration` is when its last
+# step comes), the input `ctl` pulses, and what the summary's counters must then be.
+case $product in
+turnstiled)
+    PAIRS=40                  # coin/push pairs in the script
+    PAIR_SPACING_S=0.3        # longer than a push pulse plus debounce, so every pair is taken
+    board=boards/sim.toml
+    ctl_pulse=coin
+    python3 - "$PAIRS" "$PAIR_SPACING_S" >"$work/script.txt" <<'EOF'
 import sys
 pairs, spacing = int(sys.argv[1]), float(sys.argv[2])
 t = 0.2
@@ -38,42 +55,85 @@ print(f"{t:.3f} coin"); t += 6          # no push: the relock timer expires (5 s
 print(f"{t:.3f} fault"); print(f"{t + 0.2:.3f} repair"); t += 6
 print(f"{t:.3f} emergency on"); print(f"{t + 0.5:.3f} emergency off")
 EOF
+    # The script's last step (the alarm ends) comes about PAIRS * spacing + 13 s after the start.
+    duration=$(python3 -c "print($PAIRS * $PAIR_SPACING_S + 13.5)")
+    expected_counts="coins=$((PAIRS + 1 + CTL_PULSES))"
+    ;;
+barrierd)
+    CYCLES=8                  # request, a vehicle over the loop, the arm down again
+    CYCLE_S=1.6               # the arm up (0.3 s), the vehicle (0.2 s over the loop), close_delay, down
+    # Its sim board with a quick arm and a short hold_open, so a run of every state takes
+    # seconds rather than minutes (each change is checked to have been made).
+    board=$work/board.toml
+    sed -e 's/^travel_time = .*/travel_time = "300ms"/' -e 's/^close_delay = .*/close_delay = "250ms"/' \
+        -e 's/^hold_open = .*/hold_open = "2s"/' Examples/ParkingBarrier/boards/sim.toml >"$board"
+    [ "$(grep -cE '^(travel_time = "300ms"|close_delay = "250ms"|hold_open = "2s")$' "$board")" = 3 ] \
+        || { echo "error: Examples/ParkingBarrier/boards/sim.toml has no travel_time, close_delay or hold_open line to change" >&2; exit 1; }
+    ctl_pulse=request
+    python3 - "$CYCLES" "$CYCLE_S" >"$work/script.txt" <<'EOF'
+import sys
+cycles, spacing = int(sys.argv[1]), float(sys.argv[2])
+t = 0.5
+for _ in range(cycles):
+    print(f"{t:.3f} pulse request"); print(f"{t + 0.5:.3f} set loop on"); print(f"{t + 0.7:.3f} set loop off"); t += spacing
+# Nobody comes: the opening expires after hold_open (2 s) and the beam, broken as the arm comes
+# down, sends it back up; it expires again and the arm closes.
+print(f"{t:.3f} pulse request"); print(f"{t + 2.45:.3f} set photocell on"); print(f"{t + 2.6:.3f} set photocell off"); t += 5.5
+# A fault (a request refused there), repaired: open, expired, closed.
+print(f"{t:.3f} event fault"); print(f"{t + 0.2:.3f} pulse request"); print(f"{t + 0.5:.3f} pulse service"); t += 3.5
+print(f"{t:.3f} set emergency on"); print(f"{t + 0.5:.3f} set emergency off"); t += 3.5
+print(f"{t:.3f} end")
+EOF
+    duration=$(python3 -c "print($CYCLES * $CYCLE_S + 13.5)")
+    expected_counts="requests=$((CYCLES + 1 + CTL_PULSES)) passages=$CYCLES reversals=1 refusedRequests=1 faults=1 repairs=1"
+    ;;
+*)
+    echo "error: scripts/check-loop-allocations.sh has no script for $product: add one to its case" >&2
+    exit 1
+    ;;
+esac
 
-LD_PRELOAD=$work/libmalloccount.so "$turnstiled" run --board boards/sim.toml --json --script "$work/script.txt" \
+cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I Sources/CMallocCounter/include Sources/CMallocCounter/MallocCounter.c
+
+LD_PRELOAD=$work/libmalloccount.so "$daemon" run --board "$board" --json --script "$work/script.txt" \
     --database "$work/counts.sqlite" --http 127.0.0.1:0 --control-socket "$work/control.sock" \
     >"$work/out" 2>"$work/err" &
 pid=$!
 for _ in $(seq 1 150); do
     [ -S "$work/control.sock" ] && break
-    kill -0 "$pid" 2>/dev/null || { cat "$work/err" >&2; echo "error: turnstiled exited" >&2; exit 1; }
+    kill -0 "$pid" 2>/dev/null || { cat "$work/err" >&2; echo "error: $product exited" >&2; exit 1; }
     sleep 0.1
 done
-ctl() { "$turnstiled" ctl --socket "$work/control.sock" "$@" >/dev/null; }
-for _ in $(seq 1 "$CTL_PULSES"); do ctl pulse coin; sleep 0.2; done
+ctl() { "$daemon" ctl --socket "$work/control.sock" "$@" >/dev/null; }
+for _ in $(seq 1 "$CTL_PULSES"); do ctl pulse "$ctl_pulse"; sleep 0.2; done
 ctl status
 ctl events
 kill -HUP "$pid"
-# The script's last step (the alarm ends) comes about PAIRS * spacing + 13 s after the start.
-sleep "$(python3 -c "print($PAIRS * $PAIR_SPACING_S + 13.5)")"
+sleep "$duration"
 kill -TERM "$pid"
-wait "$pid" || { cat "$work/err" >&2; echo "error: turnstiled did not exit 0 after SIGTERM" >&2; exit 1; }
+wait "$pid" || { cat "$work/err" >&2; echo "error: $product did not exit 0 after SIGTERM" >&2; exit 1; }
 pid=""
 
 stopped=$(grep '"type":"stopped"' "$work/out" || true)
 allocations=$(sed -n 's/.*"loopAllocations":\([0-9]*\).*/\1/p' <<<"$stopped")
 events=$(sed -n 's/.*"events":\([0-9]*\).*/\1/p' <<<"$stopped")
-coins=$(grep '"type":"summary"' "$work/out" | sed -n 's/.*"coins":\([0-9]*\).*/\1/p')
 if [ -z "$allocations" ]; then
-    echo "error: turnstiled did not report loopAllocations (was the counter preloaded?): ${stopped:-no stopped line}" >&2
+    echo "error: $product did not report loopAllocations (was the counter preloaded?): ${stopped:-no stopped line}" >&2
     exit 1
 fi
-if [ "$coins" != $((PAIRS + 1 + CTL_PULSES)) ]; then
-    echo "error: $coins coins counted, $((PAIRS + 1 + CTL_PULSES)) given: the run did not exercise what it should" >&2
-    exit 1
-fi
+summary=$(grep '"type":"summary"' "$work/out" || true)
+for expected in $expected_counts; do
+    counter=${expected%=*}
+    count=$(sed -n "s/.*\"$counter\":\([0-9]*\).*/\1/p" <<<"$summary")
+    if [ "$count" != "${expected#*=}" ]; then
+        echo "error: ${count:-no} $counter counted, ${expected#*=} given: the run did not exercise what it should" >&2
+        echo "(its summary: ${summary:-none})" >&2
+        exit 1
+    fi
+done
 if [ "$allocations" != 0 ]; then
     echo "error: the event loop allocated $allocations times over $events events; find where with a" >&2
     echo "preload that raises SIGTRAP in note_allocation() and gdb's bt (see the note on issue 8)" >&2
     exit 1
 fi
-echo "event loop: 0 allocations over $events events (store, HTTP, control socket, SIGHUP, SIGTERM)"
+echo "$product's event loop: 0 allocations over $events events (store, HTTP, control socket, SIGHUP, SIGTERM)"

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Checks a running turnstiled's (or status-fixture's) HTTP endpoints as their consumers see them:
+# Checks a running controller daemon's (or status-fixture's) HTTP endpoints as their consumers
+# see them. Which daemon it is comes from /metrics (its NAME_state family); the checks are the
+# same for every one, and a daemon the table PRODUCTS below knows (turnstiled, barrierd) is held
+# to its own families, counters, /status keys and states besides:
 #   1. /metrics parses with the Prometheus project's own Python parser
-#      (prometheus_client.parser.text_string_to_metric_families) and has every turnstiled family;
-#   2. /status is JSON with every DaemonSnapshot key, and /healthz answers 200 or 503;
-#   3. / renders in headless Chromium: after its script ran, the DOM shows the state /status
-#      reports, highlighted in the diagram; a screenshot is saved and its path printed, and a
-#      phone-width one is read back with OCR (tesseract): the state's name must be on it.
+#      (prometheus_client.parser.text_string_to_metric_families) and has every family of the
+#      runtime's (NAME_events_total, NAME_state, ..., the edge-to-relay histogram) and the
+#      product's (turnstiled_credit), exactly one state at 1, the product's states and counters;
+#   2. /status is JSON with every DaemonSnapshot key (and the product's own: the turnstile's
+#      credit), each counter among /metrics' event kinds, and /healthz answers 200 or 503;
+#   3. / renders in headless Chromium: after its script ran, the DOM has the daemon's name,
+#      its own diagram (one node per state /metrics names, no other), the state /status reports
+#      highlighted there, and a row per counter; a screenshot is saved and its path printed, and
+#      a phone-width one is read back with OCR (tesseract): the state's name must be on it.
 #
 # usage: scripts/check-status-endpoints.sh HOST:PORT [SCREENSHOT.png]
 #   e.g. turnstiled run --board boards/sim.toml --http 127.0.0.1:9180 &
@@ -21,7 +28,7 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 fi
 address=$1
 base="http://$address"
-screenshot=${2:-$(mktemp --tmpdir turnstiled-status-XXXXXX.png)}
+screenshot=${2:-$(mktemp --tmpdir status-page-XXXXXX.png)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -60,64 +67,95 @@ headers="$work/metrics.headers"
 curl -fsS -D "$headers" -o "$work/metrics.txt" "$base/metrics" || fail "GET $base/metrics failed"
 grep -qi '^content-type: text/plain; version=0.0.4' "$headers" \
     || fail "/metrics content type is not text/plain; version=0.0.4: $(grep -i '^content-type' "$headers")"
-python3 - "$work/metrics.txt" <<'PY' || fail "/metrics (above)"
-import sys
+python3 - "$work/metrics.txt" "$work/daemon.json" <<'PY' || fail "/metrics (above)"
+import json, sys
 from prometheus_client.parser import text_string_to_metric_families
+
+# What a product known here must show besides the runtime's families: its own gauges, event
+# kinds among its counters, /status keys and states (the diagram's nodes are checked against
+# the states /metrics names; these pin them, so a daemon serving another's page fails).
+PRODUCTS = {
+    "turnstiled": dict(gauges=["credit"], kinds=["coins", "passages", "forcedPushes", "ignored"],
+                       status_keys=["credit"], states=["locked", "unlocked", "broken", "outOfOrder", "emergency"]),
+    "barrierd": dict(gauges=[], kinds=["requests", "passages", "faults", "ignored"],
+                     status_keys=[], states=["closed", "opening", "open", "closing", "fault", "emergency"]),
+}
 
 text = open(sys.argv[1], encoding="utf-8").read()
 try:
     families = {f.name: f for f in text_string_to_metric_families(text)}
 except Exception as error:  # the parser raises ValueError and friends on malformed lines
     sys.exit(f"does not parse as Prometheus text: {error}")
+# The daemon's name prefixes every family; its state gauge (NAME_state{state=...}) says it.
+state_families = [f for f in families.values()
+                  if f.type == "gauge" and f.name.endswith("_state") and f.samples
+                  and all("state" in s.labels for s in f.samples)]
+if len(state_families) != 1:
+    sys.exit(f"expected one NAME_state gauge with a state label, found {[f.name for f in state_families]}")
+daemon = state_families[0].name[: -len("_state")]
+product = PRODUCTS.get(daemon, dict(gauges=[], kinds=[], status_keys=[], states=None))
 # The parser names a counter family without its _total suffix.
 expected = {
-    "turnstiled_events": "counter",
-    "turnstiled_dispatched_events": "counter",
-    "turnstiled_dropped_commands": "counter",
-    "turnstiled_lost_edges": "counter",
-    "turnstiled_trace_losses": "counter",
-    "turnstiled_state": "gauge",
-    "turnstiled_phase": "gauge",
-    "turnstiled_credit": "gauge",
-    "turnstiled_queue_depth": "gauge",
-    "turnstiled_uptime_seconds": "gauge",
-    "turnstiled_edge_to_relay_seconds": "histogram",
+    "events": "counter",
+    "dispatched_events": "counter",
+    "dropped_commands": "counter",
+    "lost_edges": "counter",
+    "trace_losses": "counter",
+    "state": "gauge",
+    "phase": "gauge",
+    "queue_depth": "gauge",
+    "uptime_seconds": "gauge",
+    "edge_to_relay_seconds": "histogram",
 }
+expected.update({gauge: "gauge" for gauge in product["gauges"]})
 problems = []
-for name, kind in expected.items():
+for suffix, kind in expected.items():
+    name = f"{daemon}_{suffix}"
     if name not in families:
         problems.append(f"family {name} missing")
     elif families[name].type != kind:
         problems.append(f"family {name} is a {families[name].type}, expected a {kind}")
 if not problems:
-    current = [s.labels["state"] for s in families["turnstiled_state"].samples if s.value == 1]
+    states = [s.labels["state"] for s in families[f"{daemon}_state"].samples]
+    current = [s.labels["state"] for s in families[f"{daemon}_state"].samples if s.value == 1]
     if len(current) != 1:
-        problems.append(f"turnstiled_state has {len(current)} states at 1, expected exactly one")
-    kinds = {s.labels.get("kind") for s in families["turnstiled_events"].samples}
-    for kind in ("coins", "passages", "forcedPushes", "ignored"):
+        problems.append(f"{daemon}_state has {len(current)} states at 1, expected exactly one")
+    if product["states"] is not None and sorted(states) != sorted(product["states"]):
+        problems.append(f"{daemon}_state names the states {states}, expected {daemon}'s {product['states']}")
+    kinds = sorted({s.labels.get("kind") for s in families[f"{daemon}_events"].samples})
+    for kind in product["kinds"]:
         if kind not in kinds:
-            problems.append(f'turnstiled_events_total{{kind="{kind}"}} missing')
+            problems.append(f'{daemon}_events_total{{kind="{kind}"}} missing')
 if problems:
     sys.exit("; ".join(problems))
+json.dump(dict(daemon=daemon, states=states, kinds=kinds, status_keys=product["status_keys"],
+               known=daemon in PRODUCTS), open(sys.argv[2], "w"))
 samples = sum(len(f.samples) for f in families.values())
-print(f"ok: {len(families)} families, {samples} samples, current state {current[0]}")
+print(f"ok: {daemon}, {len(families)} families, {samples} samples, current state {current[0]}"
+      + ("" if daemon in PRODUCTS else f" (only the runtime's checks: {daemon} is not in this script's PRODUCTS)"))
 PY
 
 echo "==> $base/status and /healthz"
 curl -fsS -D "$work/status.headers" -o "$work/status.json" "$base/status" || fail "GET $base/status failed"
 grep -qi '^content-type: application/json' "$work/status.headers" || fail "/status is not application/json"
-state=$(python3 - "$work/status.json" <<'PY'
+state=$(python3 - "$work/status.json" "$work/daemon.json" <<'PY'
 import json, sys
 
 try:
     status = json.load(open(sys.argv[1], encoding="utf-8"))
 except ValueError as error:
     sys.exit(f"/status is not valid JSON: {error}")
-keys = {"phase", "state", "credit", "counters", "uptimeSeconds", "board", "chip", "events",
-        "queueDepth", "droppedCommands", "lostEdges", "traceLosses", "lastTransitions"}
+daemon = json.load(open(sys.argv[2]))
+keys = {"phase", "state", "counters", "uptimeSeconds", "board", "chip", "events",
+        "queueDepth", "droppedCommands", "lostEdges", "traceLosses", "lastTransitions"} | set(daemon["status_keys"])
 missing = sorted(keys - status.keys())
 if missing:
     sys.exit(f"/status lacks {', '.join(missing)}")
+unknown = sorted(set(status["counters"]) - set(daemon["kinds"]))
+if unknown:
+    sys.exit(f"/status counts {', '.join(unknown)}, which /metrics has no {daemon['daemon']}_events_total kind for")
+if status["state"] not in daemon["states"]:
+    sys.exit(f"/status says state {status['state']!r}, which is not among /metrics' states {daemon['states']}")
 for transition in status["lastTransitions"]:
     if not {"time", "from", "event", "to"} <= transition.keys():
         sys.exit(f"/status has a transition without time, from, event and to: {transition}")
@@ -138,21 +176,31 @@ chromium_flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-d
     --window-size=1000,1040 --virtual-time-budget=3000)
 "$chromium_bin" "${chromium_flags[@]}" --dump-dom "$base/" >"$work/dom.html" 2>"$work/chromium.log" \
     || { cat "$work/chromium.log" >&2; fail "chromium could not load $base/"; }
-python3 - "$work/dom.html" "$state" <<'PY' || fail "the rendered page (above)"
-import re, sys
+python3 - "$work/dom.html" "$state" "$work/daemon.json" "$work/status.json" <<'PY' || fail "the rendered page (above)"
+import json, re, sys
 
 dom, state = open(sys.argv[1], encoding="utf-8").read(), sys.argv[2]
+daemon, status = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
+name = daemon["daemon"]
 if 'data-live="yes"' not in dom:
     sys.exit("the page's script never got an answer from /status (body is not data-live=yes)")
+if f"<h1>{name}</h1>" not in dom:
+    sys.exit(f"the page's heading is not {name}: {re.findall(r'<h1>([^<]*)</h1>', dom)}")
 shown = re.search(r'<div id="state"[^>]*>([^<]*)</div>', dom)
 if not shown or shown.group(1) != state:
     sys.exit(f"the page shows state {shown.group(1) if shown else 'nothing'!r}, /status says {state!r}")
+# The daemon's own diagram: a node per state it has, none of another machine's.
+nodes = re.findall(r'<g class="node(?: current)?" data-state="([^"]+)"', dom)
+if sorted(nodes) != sorted(daemon["states"]):
+    sys.exit(f"the diagram's states are {nodes}, {name}'s are {daemon['states']}")
 current = re.findall(r'<g class="node current" data-state="([^"]+)"', dom)
 if current != [state]:
     sys.exit(f"the diagram highlights {current}, expected [{state!r}]")
-if "<td>coins</td>" not in dom:
-    sys.exit("the counters table was not drawn")
-print(f"ok: the rendered page shows {state}, highlighted in the diagram")
+missing = [counter for counter in status["counters"] if f"<td>{counter}</td>" not in dom]
+if missing or not status["counters"]:
+    sys.exit(f"the counters table was not drawn (no row for {', '.join(missing) or 'any counter'})")
+print(f"ok: the rendered page is {name}'s, its diagram's {len(nodes)} states with {state} highlighted, "
+      + f"{len(status['counters'])} counters")
 PY
 "$chromium_bin" "${chromium_flags[@]}" --screenshot="$screenshot" "$base/" >"$work/chromium.log" 2>&1 \
     || { cat "$work/chromium.log" >&2; fail "chromium could not take a screenshot of $base/"; }
@@ -177,8 +225,8 @@ import sys
 
 lines = [line.strip() for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
 state = sys.argv[2]
-# The state is the only line that is one word of the five; OCR reads the capital O in
-# outOfOrder as either case, so the letters are what matter.
+# The state is the only line that is one word, a state's name; OCR reads a capital inside a
+# word (the turnstile's outOfOrder) as either case, so the letters are what matter.
 if state.lower() not in (line.lower() for line in lines):
     sys.exit(f"OCR does not find {state!r} on a line of its own in the screenshot; it reads {lines}")
 print(f"ok: the screenshot reads {state!r} as the state")

@@ -1,40 +1,87 @@
 #!/usr/bin/env bash
-# Crash test of turnstiled's durable counts (issue 8, "Show"):
+# Crash test of a controller daemon's durable counts (issue 8, "Show"; the barrier since issue 19):
 #   scripts/crash-test.sh [KILLS]      (default 50)
 #
-# Runs the daemon on the simulated board (boards/sim.toml) with a fresh --database, drives a
-# stream of random coins and passages through `turnstiled ctl pulse`, and at a random moment
-# (0.2–1.5 s in) takes the counts the daemon reports (`ctl status --json`), then kills it with
-# SIGKILL and starts it again on the same database. Every count reported before the kill must
-# be in the database afterwards (read by `turnstiled stats --json` with the daemon down, and by
-# `ctl status --json` from the restarted daemon), and the money invariant over the durable
-# totals must hold:
-#   coins == passages + expiredCredits + coinsOutOfService + creditsVoidedByRestart + credit.
+# Runs the daemon on its simulated board with a fresh --database, drives a stream of random
+# inputs through `ctl` (turnstiled: coins and passages; barrierd: requests and vehicles over the
+# loop), and at a random moment (0.2–1.5 s in) takes the counts the daemon reports (`ctl status
+# --json`), then kills it with SIGKILL and starts it again on the same database. Every count
+# reported before the kill must be in the database afterwards (read by `stats --json` with the
+# daemon down, and by `ctl status --json` from the restarted daemon), and every balance stats
+# reports (each `*Balances` key) must hold. A daemon that reports a `credit` (the turnstile) is
+# held to its money rules besides:
+#   coins == passages + expiredCredits + coinsOutOfService + creditsVoidedByRestart + credit,
+# before the kill, in the database after it and after the restart, whose credit is 0 (the credit
+# standing at the kill is what the restart voids).
 # Midway it also copies the database while the daemon writes (SQLite's online backup), truncates the copy mid-file, and
 # checks that the daemon refuses the copy (exit 4, a message naming it as damaged) and leaves
 # it byte for byte as it was.
 #
-# Uses $TURNSTILED, or the debug build .build/debug/turnstiled (`swift build` first). Needs
+# DAEMON= the daemon's binary (TURNSTILED= is the same; default the debug build
+# .build/debug/turnstiled: `swift build` first; barrierd's is
+# Examples/ParkingBarrier/.build/debug/barrierd). Which inputs it is driven with comes from the
+# table PRODUCTS below, by the name the binary gives itself (its --help's USAGE line).
+# BOARD= the board (default: the product's boards/sim.toml, with the table's edits). Needs
 # python3. SEED=N repeats a run's random choices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 kills="${1:-50}"
-turnstiled="${TURNSTILED:-.build/debug/turnstiled}"
-if [ ! -x "$turnstiled" ]; then
-    echo "error: $turnstiled is not built; run \`swift build\` first (or set TURNSTILED)" >&2
+daemon="${DAEMON:-${TURNSTILED:-.build/debug/turnstiled}}"
+if [ ! -x "$daemon" ]; then
+    echo "error: $daemon is not built; run \`swift build\` first (or set DAEMON)" >&2
     exit 2
 fi
 command -v python3 >/dev/null || { echo "error: the crash test needs python3" >&2; exit 2; }
+# The product's name as the binary gives it, and the package (with its boards) that declares it.
+product=$("$daemon" --help | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
+[ -n "$product" ] || { echo "error: $daemon --help has no \"USAGE: NAME ...\" line: not a controller's daemon" >&2; exit 2; }
+board="${BOARD:-}"
+if [ -z "$board" ]; then
+    package=$(scripts/product-package.sh "$product") || exit 2
+    board=$package/boards/sim.toml
+    edit_board=1
+fi
 
-exec python3 - "$turnstiled" "$kills" "${SEED:-}" <<'PYTHON'
-import hashlib, json, os, random, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
+exec python3 - "$daemon" "$product" "$board" "${edit_board:-0}" "$kills" "${SEED:-}" <<'PYTHON'
+import hashlib, json, os, random, re, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
-turnstiled, kills, seed = os.path.abspath(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+daemon_path, product, board, edit_board, kills, seed = sys.argv[1:7]
+daemon_path, edit_board, kills = os.path.abspath(daemon_path), edit_board == "1", int(kills)
 seed = int(seed) if seed else random.randrange(1, 2**32)
 rng = random.Random(seed)
-board = os.path.abspath("boards/sim.toml")
-work = tempfile.mkdtemp(prefix="turnstiled-crash-")
+
+# What the test drives and expects, per product. The inputs are `ctl` words chosen at random
+# (a word listed twice comes twice as often). They are a table rather than read from `ctl
+# --help`, which lists every line a simulated board takes: the limit switches there are the
+# simulated arm's own (driving them would fight it and make every travel a fault), and the
+# service key would repair the faults the test wants left alone; the mix is the product's too
+# (more coins than pushes, so credit stands at the kills). Each word is checked against
+# `ctl --help` at the start, so a renamed line fails here rather than every pulse being refused.
+#   inputs       the `ctl` words of one random input
+#   counted      counters that must not be 0 at the end: the inputs reached the daemon
+#   summary      the counters the last line prints, with their labels
+#   board_edits  [section] key = value changes to the product's boards/sim.toml (not to a BOARD
+#                given): the barrier's arm travels in 0.3 s rather than 3, so vehicles pass
+#                between kills 0.2–1.5 s apart
+PRODUCTS = {
+    "turnstiled": dict(
+        inputs=[("pulse", "coin"), ("pulse", "coin"), ("pulse", "push")],
+        counted=["coins"],
+        summary=[("coins", "coins"), ("passages", "passages"), ("creditsVoidedByRestart", "voided by restart")],
+        board_edits={}),
+    "barrierd": dict(
+        inputs=[("pulse", "request"), ("pulse", "request"), ("set", "loop", "on"), ("set", "loop", "off")],
+        counted=["requests", "passages"],
+        summary=[("requests", "requests"), ("passages", "passages"), ("faults", "faults")],
+        board_edits={("sim", "travel_time"): '"300ms"', ("barrier", "close_delay"): '"250ms"'}),
+}
+if product not in PRODUCTS:
+    sys.exit(f"error: scripts/crash-test.sh does not know {product}'s inputs: add it to PRODUCTS there "
+             + f"(the `{product} ctl` words that drive it and the counters they must move)")
+spec = PRODUCTS[product]
+
+work = tempfile.mkdtemp(prefix=f"{product}-crash-")
 database = os.path.join(work, "counts.sqlite")
 socket = os.path.join(work, "control.sock")
 log_path = os.path.join(work, "daemon.log")
@@ -43,15 +90,47 @@ log_path = os.path.join(work, "daemon.log")
 START_TIMEOUT = 15.0
 # The kill comes this long after the stream of pulses began (the issue's "random moments").
 KILL_WINDOW = (0.2, 1.5)
-# The kinds the money invariant sums.
+# The turnstile's money rules: the kinds its invariant sums, besides the credit standing.
 MONEY_OUT = ["passages", "expiredCredits", "coinsOutOfService", "creditsVoidedByRestart"]
 
 def fail(message):
     print(f"crash test FAILED (seed {seed}, SEED={seed} repeats it; files kept in {work}): {message}", file=sys.stderr)
     sys.exit(1)
 
+def edited_board(path, edits):
+    """The board at path with each [section] key's value replaced; every key must be found."""
+    lines, section, done = open(path, encoding="utf-8").read().splitlines(keepends=True), None, set()
+    for i, line in enumerate(lines):
+        header = re.match(r"\s*\[([^\]]+)\]", line)
+        if header:
+            section = header.group(1).strip()
+            continue
+        entry = re.match(r"\s*([A-Za-z0-9_]+)\s*=", line)
+        if entry and (section, entry.group(1)) in edits:
+            lines[i] = f"{entry.group(1)} = {edits[(section, entry.group(1))]}\n"
+            done.add((section, entry.group(1)))
+    missing = [f"[{s}] {k}" for s, k in edits if (s, k) not in done]
+    if missing:
+        fail(f"{path} has no {', '.join(missing)} to change; update board_edits in scripts/crash-test.sh")
+    edited = os.path.join(work, "board.toml")
+    open(edited, "w", encoding="utf-8").write("".join(lines))
+    return edited
+
+if edit_board and spec["board_edits"]:
+    board = edited_board(board, spec["board_edits"])
+board = os.path.abspath(board)
+
 def ctl(*words, timeout=10):
-    return subprocess.run([turnstiled, "ctl", "--socket", socket, *words], capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([daemon_path, "ctl", "--socket", socket, *words], capture_output=True, text=True, timeout=timeout)
+
+def check_inputs_exist():
+    """Each input of the table is a command `ctl --help` lists, with its line."""
+    usage = subprocess.run([daemon_path, "ctl", "--help"], capture_output=True, text=True, timeout=30).stdout
+    for words in set(spec["inputs"]):
+        command = re.search(rf"^\s*{re.escape(words[0])} (\S+)", usage, re.MULTILINE)
+        lines = command.group(1).split("|") if command else []
+        if words[1] not in lines:
+            fail(f"`{product} ctl --help` has no `{words[0]} {words[1]}`; update PRODUCTS in scripts/crash-test.sh")
 
 def status():
     reply = ctl("status", "--json")
@@ -62,7 +141,7 @@ def status():
 def start_daemon():
     log = open(log_path, "ab")
     daemon = subprocess.Popen(
-        [turnstiled, "run", "--board", board, "--database", database, "--control-socket", socket, "--json", "--no-http"],
+        [daemon_path, "run", "--board", board, "--database", database, "--control-socket", socket, "--json", "--no-http"],
         stdout=log, stderr=log, stdin=subprocess.DEVNULL)
     log.close()
     deadline = time.monotonic() + START_TIMEOUT
@@ -82,6 +161,15 @@ def check_invariant(counters, credit, where):
         fail(f"{where}: money does not balance: coins {counters.get('coins', 0)} != "
              + " + ".join(f"{k} {counters.get(k, 0)}" for k in MONEY_OUT) + f" + credit {credit}")
 
+def check_balances(durable, where):
+    """Every balance stats reports holds; a daemon with credit must report its balances."""
+    balances = {key: value for key, value in durable.items() if key.endswith("Balances")}
+    if "credit" in durable and not balances:
+        fail(f"{where}: stats reports a credit but no balance over it: {durable}")
+    broken = [key for key, holds in balances.items() if holds is not True]
+    if broken:
+        fail(f"{where}: stats says {', '.join(broken)} false: {durable}")
+
 def check_kept(reported, durable, where):
     """Every count reported before the kill is at most what is durable now; how many compared."""
     for kind, value in reported.items():
@@ -90,20 +178,20 @@ def check_kept(reported, durable, where):
     return len(reported)
 
 def stats():
-    result = subprocess.run([turnstiled, "stats", "--database", database, "--json"], capture_output=True, text=True, timeout=30)
+    result = subprocess.run([daemon_path, "stats", "--database", database, "--json"], capture_output=True, text=True, timeout=30)
     if result.returncode != 0:
         fail(f"stats after a kill exited {result.returncode}: {result.stderr.strip()}")
     return json.loads(result.stdout)
 
 class Pulses(threading.Thread):
-    """Coins and passages through `ctl pulse`, until stopped (refusals while killed are fine)."""
+    """The product's inputs through `ctl`, until stopped (refusals while killed are fine)."""
     def __init__(self, rng):
         super().__init__(daemon=True)
         self.rng, self.stop, self.sent = rng, threading.Event(), 0
     def run(self):
         while not self.stop.is_set():
             try:
-                if ctl("pulse", self.rng.choice(["coin", "coin", "push"]), timeout=5).returncode == 0:
+                if ctl(*self.rng.choice(spec["inputs"]), timeout=5).returncode == 0:
                     self.sent += 1
             except subprocess.TimeoutExpired:
                 pass
@@ -129,7 +217,7 @@ def truncated_copy_is_refused():
     digest = hashlib.sha256(open(copy, "rb").read()).hexdigest()
     try:
         result = subprocess.run(
-            [turnstiled, "run", "--board", board, "--database", copy, "--no-http"],
+            [daemon_path, "run", "--board", board, "--database", copy, "--no-http"],
             capture_output=True, text=True, timeout=20)
     except subprocess.TimeoutExpired:
         fail(f"the daemon took a database truncated from {size} to {cut} bytes and ran on it")
@@ -145,6 +233,7 @@ def truncated_copy_is_refused():
             fail(f"refusing the database left a non-empty {copy + suffix}")
     return size, cut, message
 
+check_inputs_exist()
 started = time.monotonic()
 checked = 0
 pulses_sent = 0
@@ -159,7 +248,8 @@ for kill in range(1, kills + 1):
     reported = status()
     if reported is None:
         fail(f"kill {kill}: `ctl status --json` failed while the daemon ran; its log: {log_path}")
-    check_invariant(reported["counters"], reported["credit"], f"kill {kill}, reported before it")
+    if "credit" in reported:
+        check_invariant(reported["counters"], reported["credit"], f"kill {kill}, reported before it")
     os.kill(daemon.pid, signal.SIGKILL)
     daemon.wait()
     pulses.stop.set()
@@ -167,34 +257,37 @@ for kill in range(1, kills + 1):
     pulses_sent += pulses.sent
 
     durable = stats()
-    if not durable["moneyBalances"]:
-        fail(f"kill {kill}: stats says the money does not balance: {durable}")
-    check_invariant(durable["totals"], durable["credit"], f"kill {kill}, stats after it")
+    check_balances(durable, f"kill {kill}")
+    if "credit" in durable:
+        check_invariant(durable["totals"], durable["credit"], f"kill {kill}, stats after it")
     checked += check_kept(reported["counters"], durable["totals"], f"kill {kill}, stats after it")
 
     daemon, restarted = start_daemon()
-    check_invariant(restarted["counters"], restarted["credit"], f"kill {kill}, status after the restart")
+    if "credit" in restarted:
+        check_invariant(restarted["counters"], restarted["credit"], f"kill {kill}, status after the restart")
     checked += check_kept(reported["counters"], restarted["counters"], f"kill {kill}, status after the restart")
-    if restarted["credit"] != 0:
-        fail(f"kill {kill}: the restarted daemon reports credit {restarted['credit']}; credit never survives a restart")
-    voided = restarted["counters"].get("creditsVoidedByRestart", 0) - durable["totals"].get("creditsVoidedByRestart", 0)
-    if voided != durable["credit"]:
-        fail(f"kill {kill}: credit {durable['credit']} stood at the kill but {voided} was voided by the restart")
+    if "credit" in restarted:
+        if restarted["credit"] != 0:
+            fail(f"kill {kill}: the restarted daemon reports credit {restarted['credit']}; credit never survives a restart")
+        voided = restarted["counters"].get("creditsVoidedByRestart", 0) - durable["totals"].get("creditsVoidedByRestart", 0)
+        if voided != durable["credit"]:
+            fail(f"kill {kill}: credit {durable['credit']} stood at the kill but {voided} was voided by the restart")
 
 daemon.send_signal(signal.SIGTERM)
 if daemon.wait(timeout=20) != 0:
     fail(f"the last daemon exited {daemon.returncode} after SIGTERM; its log: {log_path}")
 final = stats()
-if not final["moneyBalances"]:
-    fail(f"after the last run the money does not balance: {final}")
-if final["totals"].get("coins", 0) == 0:
-    fail("no coin was ever counted: the pulses did not reach the daemon")
+check_balances(final, "after the last run")
+for kind in spec["counted"]:
+    if final["totals"].get(kind, 0) == 0:
+        fail(f"no {kind} was ever counted: the inputs ({', '.join(' '.join(w) for w in spec['inputs'])}) did not reach the daemon")
 elapsed = time.monotonic() - started
 shutil.rmtree(work)
 size, cut, message = truncation
 refusal = next(line for line in message.splitlines() if "damaged" in line)
 print(f"truncated copy ({size} → {cut} bytes) refused with exit 4, file unchanged: {refusal[:200]}")
-print(f"totals: {final['sessions']} runs, coins {final['totals']['coins']}, passages {final['totals']['passages']}, "
-      f"voided by restart {final['totals']['creditsVoidedByRestart']}, {pulses_sent} pulses sent")
-print(f"crash test: {kills} kills, {checked} counts checked, invariant held ({elapsed:.0f} s, seed {seed})")
+print(f"totals: {final['sessions']} runs, "
+      + ", ".join(f"{label} {final['totals'][kind]}" for kind, label in spec["summary"]) + f", {pulses_sent} pulses sent")
+held = "invariant held" if "credit" in final else "every one kept"
+print(f"crash test: {kills} kills, {checked} counts checked, {held} ({elapsed:.0f} s, seed {seed})")
 PYTHON

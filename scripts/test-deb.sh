@@ -26,6 +26,10 @@
 # machine as it found it, also when a check fails; runs again as often as you like.
 #
 # Usage: scripts/test-deb.sh                          every controller's package, built here
+#        scripts/test-deb.sh --prebuilt               every controller's package, made from the
+#                                                     release binaries scripts/release-build.sh
+#                                                     left in each package's .build (package-deb.sh
+#                                                     --binary: scripts/test.sh builds them once)
 #        scripts/test-deb.sh --deb FILE [--deb FILE]  these packages
 #        scripts/test-deb.sh [package-deb.sh options] one package built with these options
 #                                                     (--product NAME: which; default turnstiled)
@@ -37,7 +41,13 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 as_root() { $SUDO "$@"; }
 
-usage() { echo "usage: $0 [--deb FILE]... | [package-deb.sh options]" >&2; exit 2; }
+usage() { echo "usage: $0 [--deb FILE]... | --prebuilt | [package-deb.sh options]" >&2; exit 2; }
+PREBUILT=0
+if [ "${1:-}" = --prebuilt ]; then
+    [ $# -eq 1 ] || usage
+    PREBUILT=1
+    shift
+fi
 DEBS=()
 while [ "${1:-}" = --deb ]; do
     [ $# -ge 2 ] || usage
@@ -92,7 +102,14 @@ if [ ${#DEBS[@]} -eq 0 ]; then
             products+=("$(. "$conf" && echo "$PRODUCT")")
         done
         for product in "${products[@]}"; do
-            scripts/package-deb.sh --product "$product"
+            if [ "$PREBUILT" = 1 ]; then
+                package=$(scripts/product-package.sh "$product")
+                binary=$(swift build --package-path "$package" -c release --static-swift-stdlib --show-bin-path)/$product
+                [ -x "$binary" ] || die "--prebuilt: $binary is not built (scripts/release-build.sh --package-path $package $product)"
+                scripts/package-deb.sh --product "$product" --binary "$binary"
+            else
+                scripts/package-deb.sh --product "$product"
+            fi
         done
     fi
     for product in "${products[@]}"; do

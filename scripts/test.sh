@@ -2,16 +2,17 @@
 # The whole test suite, as README.md gives it and .ci/run calls it:
 #   1. debug build of everything, failing on any compiler warning in this package's sources;
 #   2. every test (Swift Testing) on the debug build, and the parking barrier's (Examples/
-#      ParkingBarrier, a package of its own on the public API); then, on the debug build, the daemon's
-#      status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON, the page in
-#      headless Chromium) and the crash test of the durable counts (scripts/crash-test.sh:
-#      kill -9 at 50 random moments);
+#      ParkingBarrier, a package of its own on the public API); then, on the debug builds, each
+#      daemon's (turnstiled's, then barrierd's) status endpoints (scripts/check-status-daemon.sh:
+#      Prometheus parser, JSON, its page in headless Chromium) and the crash test of its durable
+#      counts (scripts/crash-test.sh: kill -9 at 50 random moments);
 #   3. the tests again under ThreadSanitizer and AddressSanitizer (scripts/sanitize.sh);
 #   4. the allocation tests on an optimised build;
-#   5. the build users ship (scripts/release-build.sh: release, static Swift runtime), once:
-#      its event loop allocates nothing (scripts/check-loop-allocations.sh), and its .deb and
-#      barrierd's (released in Examples/ParkingBarrier's own .build) are built, installed,
-#      upgraded, removed and purged on this machine, alone and side by side (scripts/test-deb.sh);
+#   5. the builds users ship (scripts/release-build.sh: release, static Swift runtime), each
+#      once: turnstiled's in .build, barrierd's in Examples/ParkingBarrier's own .build; each
+#      daemon's event loop allocates nothing (scripts/check-loop-allocations.sh), and their .debs,
+#      made from these binaries, are installed, upgraded, removed and purged on this machine,
+#      alone and side by side (scripts/test-deb.sh --prebuilt);
 #   6. the runtime core compiled alone in Embedded Swift for two microcontrollers;
 #   7. libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
 #   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
@@ -73,14 +74,19 @@ step "the parking barrier, a user's package on the public API (Examples/ParkingB
 swift build --build-tests --package-path Examples/ParkingBarrier 2>&1 | tail -5
 swift test --skip-build --package-path Examples/ParkingBarrier
 
+barrierd_debug=Examples/ParkingBarrier/.build/debug/barrierd
 if [ "${STATUS:-1}" != 0 ]; then
     step "the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"
     scripts/check-status-daemon.sh
+    step "barrierd's status endpoints: the same, its page showing its own diagram"
+    DAEMON="$barrierd_debug" scripts/check-status-daemon.sh
 fi
 
 if [ "${CRASH:-1}" != 0 ]; then
     step "crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
     TURNSTILED="$(swift build --show-bin-path)/turnstiled" scripts/crash-test.sh
+    step "crash test of barrierd: requests and vehicles over the loop, kill -9 at random moments"
+    DAEMON="$barrierd_debug" scripts/crash-test.sh
 fi
 
 if [ "${SANITIZE:-1}" != 0 ]; then
@@ -94,12 +100,18 @@ swift test -c release --filter "ZeroAllocation"
 step "the build users ship: release, static Swift runtime (scripts/release-build.sh)"
 scripts/release-build.sh turnstiled gpio-contract
 
+step "barrierd's release build, in Examples/ParkingBarrier/.build (the runtime compiled there for it)"
+scripts/release-build.sh --package-path Examples/ParkingBarrier barrierd
+
 step "its event loop allocates nothing (scripts/check-loop-allocations.sh)"
 scripts/check-loop-allocations.sh
 
+step "barrierd's event loop allocates nothing (scripts/check-loop-allocations.sh barrierd)"
+scripts/check-loop-allocations.sh barrierd
+
 if [ "${DEB:-1}" != 0 ]; then
-    step "the .deb: build, install, purge (scripts/test-deb.sh)"
-    scripts/test-deb.sh
+    step "the .debs of these builds: build, install, purge (scripts/test-deb.sh --prebuilt)"
+    scripts/test-deb.sh --prebuilt
 fi
 
 step "Embedded Swift check of the core"

@@ -50,6 +50,36 @@ final class PollableInboxTests {
         #expect(inbox.depth == 0)
     }
 
+    @Test("hasWaitingEntry and takeWaiting hand out the queued entries in order, and none once a stop is requested", arguments: [1, 2, 3] as [UInt64])
+    func waitingEntriesMatchModel(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let inbox = try PollableInbox<Int>(capacity: 8)
+        var model: [Int] = []
+        var stopped = false
+        for step in 0..<2_000 {
+            switch random.next() % 16 {
+            case 0..<9:
+                if inbox.post(step) { model.append(step) }
+            case 9..<15:
+                // As the event loop takes them, up to a few at a time.
+                let limit = 1 + Int(random.next() % 4)
+                var handed: [Int] = []
+                while handed.count < limit, inbox.hasWaitingEntry { handed.append(inbox.takeWaiting()) }
+                let expected = stopped ? [] : Array(model.prefix(limit))
+                #expect(handed == expected, "step \(step)")
+                model.removeFirst(expected.count)
+            default:
+                if random.next() % 8 == 0 {
+                    inbox.requestStop()
+                    stopped = true
+                }
+            }
+            #expect(inbox.hasWaitingEntry == (!stopped && !model.isEmpty), "step \(step)")
+            #expect(inbox.depth == model.count, "step \(step)")
+        }
+        #expect(inbox.takeLeftovers() == model)
+    }
+
     @Test("random posts, takes and a stop match a queue model", arguments: [1, 2, 3, 4, 5] as [UInt64])
     func matchesModel(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)

@@ -90,8 +90,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 nextWatchdog = now.nanoseconds &+ watchdogPeriod
             }
             if chipLost && now.nanoseconds >= nextReopen { tryReattach(at: now) }
-            while let command = inbox.take() {
-                if let error = perform(command, at: now) { return .gpioError(error) }
+            // Not `while let command = inbox.take()`: see `hasWaitingEntry`.
+            while inbox.hasWaitingEntry {
+                if let error = perform(inbox.takeWaiting(), at: now) { return .gpioError(error) }
             }
             if inbox.isStopRequested { return .stopped }
             if let stopAt, now >= stopAt {

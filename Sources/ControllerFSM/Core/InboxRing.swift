@@ -85,13 +85,27 @@ final class InboxRing<Entry>: @unchecked Sendable {
     /// position is not published yet.
     @inlinable
     func take() -> (entry: Entry, position: Int)? {
+        guard let position = publishedPosition else { return nil }
+        return (takeEntry(at: position), position)
+    }
+
+    /// Consumer only: the next position to take, if its entry is published. With
+    /// `takeEntry(at:)`, `take()` without its `(Entry, Int)?`, whose metadata generic code left
+    /// unspecialised makes (allocating) the first time it runs.
+    @inlinable
+    var publishedPosition: Int? {
         let position = nextToTake.load(ordering: .relaxed)
+        return sequences[position & mask].load(ordering: .acquiring) == position &+ 1 ? position : nil
+    }
+
+    /// Consumer only: takes the entry at `position`, which `publishedPosition` gave.
+    @inlinable
+    func takeEntry(at position: Int) -> Entry {
         let slot = position & mask
-        guard sequences[slot].load(ordering: .acquiring) == position &+ 1 else { return nil }
         let entry = (entries + slot).move()
         sequences[slot].store(position &+ mask &+ 1, ordering: .releasing)
         nextToTake.store(position &+ 1, ordering: .relaxed)
-        return (entry, position)
+        return entry
     }
 
     /// Whether the next entry to take is published.

@@ -63,6 +63,23 @@ public final class PollableInbox<Entry: Sendable>: Sendable {
         return ring.take()?.entry
     }
 
+    /// Whether an entry waits and no stop was requested (event loop only); `takeWaiting()` then
+    /// takes it. `while inbox.hasWaitingEntry { use(inbox.takeWaiting()) }` is `while let entry =
+    /// take()` without `Entry?`, whose metadata a loop generic over its entries and left
+    /// unspecialised (a daemon's, generic over its application) would make on its first turn,
+    /// allocating; this needs only `Entry`'s, which the inbox's own type holds.
+    @inlinable
+    public var hasWaitingEntry: Bool { !stopping.load(ordering: .acquiring) && ring.publishedPosition != nil }
+
+    /// The oldest entry (event loop only), once `hasWaitingEntry` said one waits.
+    @inlinable
+    public func takeWaiting() -> Entry {
+        guard let position = ring.publishedPosition else {
+            preconditionFailure("takeWaiting() with no entry waiting: ask hasWaitingEntry first")
+        }
+        return ring.takeEntry(at: position)
+    }
+
     /// The entries still queued once the loop stopped (`take()` answers `nil` after a stop, so
     /// they would go untaken): each was accepted, so whoever stops can name them instead of
     /// dropping them in silence. Call only after the event loop has stopped.
