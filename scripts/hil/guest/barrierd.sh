@@ -29,7 +29,9 @@
 #   bd_transition_t FROM EVENT TO [N]
 #                        the time (s) of the Nth (default 1st) such transition, empty if none
 #   within T0 T1 MIN SLACK
-#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK
+#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK;
+#                        a timer's record is stamped with its deadline, so T1 - T0 is MIN
+#                        exactly, give or take the decimals' rounding (RECORD_EPSILON_S)
 #   motors_both_on       the output records' times at which both motors were on (empty: never)
 #   bd_dump              barrierd's stdout and stderr, for the log
 
@@ -42,6 +44,7 @@ READY_TIMEOUT_S=20              # start-up, under TCG
 PULSE_MS=60                     # a request or service pulse: well over the 10 ms debounce
 PLANT_TRAVEL_MS=600             # rest to top: well under the board's motor_timeout (2 s)
 PLANT_TICK_MS=10                # the plant's sampling period (plus a process start under TCG)
+RECORD_EPSILON_S=0.000002      # two record times' rounding (microseconds) and awk's doubles
 PLANT_DIR=$HIL_STATE/plant
 PLANT_BOTH_ON=$PLANT_DIR/both-on
 
@@ -133,7 +136,8 @@ bd_transition_t() {
 
 within() {
     [ -n "$1" ] && [ -n "$2" ] &&
-        awk -v a="$1" -v b="$2" -v min="$3" -v slack="$4" 'BEGIN { exit !(b - a >= min && b - a <= min + slack) }'
+        awk -v a="$1" -v b="$2" -v min="$3" -v slack="$4" -v e=$RECORD_EPSILON_S \
+            'BEGIN { exit !(b - a >= min - e && b - a <= min + slack) }'
 }
 
 motors_both_on() {
