@@ -15,9 +15,9 @@
 #      alone and side by side (scripts/test-deb.sh --prebuilt);
 #   6. the runtime core compiled alone in Embedded Swift for two microcontrollers;
 #   7. libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
-#   8. hardware-in-the-loop: turnstiled and the GPIO port contract, built against libgpiod 1.6
-#      and 2.3 in step 5's build folder, run against the kernel's gpio-sim chip in a VM
-#      (scripts/hil/run.sh).
+#   8. hardware-in-the-loop: turnstiled, the GPIO port contract and barrierd, built against
+#      libgpiod 1.6 and 2.3 in step 5's build folders, run against the kernel's gpio-sim chip in a
+#      VM (scripts/hil/run.sh).
 # Installs what it needs on a fresh Debian/Ubuntu machine. STATUS=0 and CRASH=0 skip the status
 # and crash checks of step 2; SANITIZE=0, DEB=0, FUZZ=0 and HIL=0 skip steps 3, 5's package,
 # 7 and 8. How long each step took is printed at the end (and when a step fails).

@@ -16,7 +16,9 @@ set -euo pipefail
 
 DEFAULT_TIMEOUT_S=600
 KILL_GRACE_S=10                 # after the timeout's SIGTERM, SIGKILL this much later
-QEMU_MEMORY=512M
+# The initramfs unpacks into a tmpfs of half the memory: it holds four static daemons of about
+# 75 MB each (turnstiled and barrierd, per libgpiod), over 300 MB in all.
+QEMU_MEMORY=1G
 KERNEL_ARGS="console=ttyS0 panic=-1 quiet"
 
 usage() { hil_usage "$0" "${1:-2}"; }

@@ -45,34 +45,57 @@ LOG=$BUILD_HIL/logs/hil-$(date +%Y%m%d-%H%M%S).log
 # leaves .build as the .deb and the release tests build it. Switching recompiles only the
 # modules that import CGpiod. A stripped copy goes into the VM. Plus the allocation counter
 # the load scenario preloads.
+# The parking barrier's daemon comes from its own package (Examples/ParkingBarrier), built the
+# same way in that package's .build, which the barrier's .deb (scripts/test-deb.sh) builds
+# against libgpiod 1.6 before this runs: v1 first there, an unchanged build, then v2, so a run
+# after the .deb switches that folder once and the next .deb build switches it back.
 HIL_PRODUCTS=(turnstiled gpio-contract)
+BARRIER_PACKAGE=Examples/ParkingBarrier
+BARRIER_PRODUCTS=(barrierd)
 
-stage_bins() {
+stage_bins() {   # stage_bins GEN BIN_DIR PRODUCT...
     local gen=$1 dir=$2 product
+    shift 2
     mkdir -p "$BUILD_HIL/bin/$gen"
-    for product in "${HIL_PRODUCTS[@]}"; do
+    for product in "$@"; do
         strip -o "$BUILD_HIL/bin/$gen/$product" "$dir/$product"
         PROJECT_BINS+=("$gen/$product=$BUILD_HIL/bin/$gen/$product")
     done
 }
 
+# check_libgpiod PROGRAM: the v2 build links libgpiod 2.3 statically, the v1 build apt's 1.6.
+check_libgpiod() {
+    local v2=$BUILD_HIL/bin/v2/$1 v1=$BUILD_HIL/bin/v1/$1
+    if ldd "$v2" | grep -q libgpiod; then
+        hil_die "the v2 $1 links a shared libgpiod: it must use the static 2.3 from $LIBGPIOD2_PREFIX"
+    fi
+    if ! ldd "$v1" | grep -q "libgpiod\.so\.2 "; then
+        hil_die "the v1 $1 does not link apt's libgpiod 1.6 (libgpiod.so.2): $(ldd "$v1" | grep gpiod || echo none)"
+    fi
+}
+
 build_project_bins() {
-    local bin_dir
+    local bin_dir barrier_bin_dir
     bin_dir=$(cd "$PROJECT_DIR" && swift build -c release --static-swift-stdlib --show-bin-path)
+    barrier_bin_dir=$(cd "$PROJECT_DIR" &&
+        swift build --package-path "$BARRIER_PACKAGE" -c release --static-swift-stdlib --show-bin-path)
     LIBGPIOD_PREFIX=$LIBGPIOD2_PREFIX "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
-    stage_bins v2 "$bin_dir"
+    stage_bins v2 "$bin_dir" "${HIL_PRODUCTS[@]}"
     "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
-    stage_bins v1 "$bin_dir"
-    if ldd "$BUILD_HIL/bin/v2/turnstiled" | grep -q libgpiod; then
-        hil_die "the v2 turnstiled links a shared libgpiod: it must use the static 2.3 from $LIBGPIOD2_PREFIX"
-    fi
-    if ! ldd "$BUILD_HIL/bin/v1/turnstiled" | grep -q "libgpiod\.so\.2 "; then
-        hil_die "the v1 turnstiled does not link apt's libgpiod 1.6 (libgpiod.so.2): $(ldd "$BUILD_HIL/bin/v1/turnstiled" | grep gpiod || echo none)"
-    fi
+    stage_bins v1 "$bin_dir" "${HIL_PRODUCTS[@]}"
+    check_libgpiod turnstiled
+    hil_step "barrierd (libgpiod 1.6)" \
+        "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
+    stage_bins v1 "$barrier_bin_dir" "${BARRIER_PRODUCTS[@]}"
+    hil_step "barrierd (libgpiod 2.3)" env LIBGPIOD_PREFIX="$LIBGPIOD2_PREFIX" \
+        "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
+    stage_bins v2 "$barrier_bin_dir" "${BARRIER_PRODUCTS[@]}"
+    check_libgpiod barrierd
     gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \
         -I "$PROJECT_DIR/Sources/CMallocCounter/include" "$PROJECT_DIR/Sources/CMallocCounter/MallocCounter.c"
     PROJECT_FILES+=("hil/lib/libmalloccount.so=$BUILD_HIL/libmalloccount.so")
     PROJECT_FILES+=("hil/boards/hil-gpio-sim.toml=$PROJECT_DIR/boards/hil-gpio-sim.toml")
+    PROJECT_FILES+=("hil/boards/hil-barrier.toml=$PROJECT_DIR/$BARRIER_PACKAGE/boards/hil-gpio-sim.toml")
 }
 
 make_initramfs() {

@@ -11,7 +11,10 @@
 #   drive OFFSET high|low
 #                        drive an input of the current chip: writes pull-up/pull-down to
 #                        sim_gpioOFFSET/pull (a request with a bias rewrites that pull!)
+#   press OFFSET MS      hold an active-low input active (low) for MS ms and release it (high)
 #   output OFFSET        print what a consumer drives on a line of the current chip: 0 or 1
+#   wait_output OFFSET VALUE TIMEOUT_S
+#                        wait until an output line of the current chip reads VALUE
 #   pass NAME            print "HIL PASS NAME"
 #   fail NAME REASON     print "HIL FAIL NAME: REASON"; returns 1
 #   check NAME 'COND' [REASON]
@@ -140,3 +143,7 @@ drive() {
 }
 
 output() { cat "$CHIP_SYSFS/sim_gpio$1/value"; }
+
+press() { drive "$1" low; sleep_ms "$2"; drive "$1" high; }
+
+wait_output() { wait_for "$3" "[ \"\$(output $1)\" = $2 ]"; }

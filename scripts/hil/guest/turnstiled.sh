@@ -10,11 +10,9 @@
 #                           $TS_ERR) and wait until it is ready; returns 1 if it never is.
 #                           $BOARD names the board, $TS_PRELOAD a library to preload.
 #   ts_stop [SIGNAL]        SIGTERM (or SIGNAL), wait; $TS_RC is the exit status
-#   press LINE MS / pulse LINE MS
-#                           hold an input active (low) for MS ms and release it
+#   pulse LINE [MS]         press (lib.sh) an input for MS ms, default PULSE_MS
 #   counter NAME            a counter from the summary record (after ts_stop)
 #   record TYPE             the records of that type from $TS_OUT
-#   wait_output LINE VALUE TIMEOUT_S   wait until an output line reads VALUE
 
 GENERATIONS="v1 v2"
 BOARD=/hil/boards/hil-gpio-sim.toml
@@ -48,14 +46,11 @@ ts_stop() {
     TS_RC=$?
 }
 
-press() { drive "$1" low; sleep_ms "$2"; drive "$1" high; }
 pulse() { press "$1" "${2:-$PULSE_MS}"; }
 
 record() { grep "\"type\":\"$1\"" "$TS_OUT"; }
 
 counter() { record summary | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
-
-wait_output() { wait_for "$3" "[ \"\$(output $1)\" = $2 ]"; }
 
 # Prints the daemon's output when a scenario failed, for the log.
 ts_dump() {

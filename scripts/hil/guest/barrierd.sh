@@ -1,0 +1,154 @@
+# Helpers for the parking barrier's scenarios (busybox ash). Source it after lib.sh:
+#   . /hil/guest/lib.sh; . /hil/guest/barrierd.sh
+# shellcheck shell=dash disable=SC2034
+#
+# The board is Examples/ParkingBarrier/boards/hil-gpio-sim.toml: a gpio-sim chip labelled
+# barrier-hil, inputs active-low (idle high), outputs active-high. The arm is the plant below:
+# a shell loop that reads the motor lines and drives the limit switches. Every scenario runs
+# once per libgpiod generation (GENERATIONS), with /hil/bin/GEN/barrierd.
+#
+#   barrier_up / barrier_down
+#                        a fresh chip laid out like the board, inputs idle (high) but
+#                        DOWN_LIMIT active: the arm rests down
+#   plant_start / plant_stop
+#                        the arm, in the background ($PLANT_PID): while MOTOR_UP alone is on it
+#                        rises, while MOTOR_DOWN alone is on it falls, taking PLANT_TRAVEL_MS
+#                        from rest to the top; DOWN_LIMIT is active exactly at the rest and
+#                        UP_LIMIT exactly at the top. Each sample with both motors on is a line
+#                        in $PLANT_BOTH_ON.
+#   plant_stick / plant_free
+#                        the arm stops moving, whatever the motors do / moves again
+#   bd_start GEN [ARGS]  start `barrierd run --board $BOARD --json --no-http ARGS` in the
+#                        background ($BD_PID, $BD_OUT, $BD_ERR); waits until it is ready
+#   bd_stop [SIGNAL]     SIGTERM (or SIGNAL), wait; $BD_RC is the exit status
+#   pulse LINE [MS]      press (lib.sh) an input for MS ms, default PULSE_MS
+#   bd_ctl ARGS          `barrierd ctl --socket $BD_SOCK --json ARGS` (bd_start GEN
+#                        --control-socket "$BD_SOCK" to have one)
+#   bd_record TYPE       the records of that type from $BD_OUT
+#   bd_counter NAME      a counter from the summary record (after bd_stop)
+#   bd_transition_t FROM EVENT TO [N]
+#                        the time (s) of the Nth (default 1st) such transition, empty if none
+#   within T0 T1 MIN SLACK
+#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK;
+#                        a timer's record is stamped with its deadline, so T1 - T0 is MIN
+#                        exactly, give or take the decimals' rounding (RECORD_EPSILON_S)
+#   motors_both_on       the output records' times at which both motors were on (empty: never)
+#   bd_dump              barrierd's stdout and stderr, for the log
+
+GENERATIONS="v1 v2"
+BOARD=/hil/boards/hil-barrier.toml
+BARRIER_LINES="REQUEST LOOP PHOTOCELL UP_LIMIT DOWN_LIMIT SERVICE EMERGENCY MOTOR_UP MOTOR_DOWN GREEN RED ALARM"
+REQUEST=0 LOOP=1 PHOTOCELL=2 UP_LIMIT=3 DOWN_LIMIT=4 SERVICE=5 EMERGENCY=6
+MOTOR_UP=7 MOTOR_DOWN=8 GREEN=9 RED=10 ALARM=11
+READY_TIMEOUT_S=20              # start-up, under TCG
+PULSE_MS=60                     # a request or service pulse: well over the 10 ms debounce
+PLANT_TRAVEL_MS=600             # rest to top: well under the board's motor_timeout (2 s)
+PLANT_TICK_MS=10                # the plant's sampling period (plus a process start under TCG)
+RECORD_EPSILON_S=0.000002      # two record times' rounding (microseconds) and awk's doubles
+PLANT_DIR=$HIL_STATE/plant
+PLANT_BOTH_ON=$PLANT_DIR/both-on
+
+barrier_up() {
+    chip_create barrier barrier-hil 12 "$BARRIER_LINES" >/dev/null || return 1
+    for line in $REQUEST $LOOP $PHOTOCELL $UP_LIMIT $SERVICE $EMERGENCY; do drive $line high; done
+    drive $DOWN_LIMIT low
+}
+
+barrier_down() { chip_destroy barrier; }
+
+# The arm. Its position is in ms of travel from the rest (0) to the top (PLANT_TRAVEL_MS); the
+# clock is /proc/uptime, read in the loop itself (no process start per sample).
+plant() {
+    local pos=0 up down up_lim=0 down_lim=1 want last now t
+    read -r t _ </proc/uptime
+    last=$(( ${t%.*} * 1000 + 1${t#*.} * 10 - 1000 ))
+    while [ ! -e "$PLANT_DIR/stop" ]; do
+        read -r up <"$CHIP_SYSFS/sim_gpio$MOTOR_UP/value"
+        read -r down <"$CHIP_SYSFS/sim_gpio$MOTOR_DOWN/value"
+        read -r t _ </proc/uptime
+        now=$(( ${t%.*} * 1000 + 1${t#*.} * 10 - 1000 ))
+        [ "$up$down" != 11 ] || echo "$now" >>"$PLANT_BOTH_ON"
+        if [ ! -e "$PLANT_DIR/stuck" ]; then
+            if [ "$up$down" = 10 ]; then
+                pos=$(( pos + now - last )); [ $pos -le $PLANT_TRAVEL_MS ] || pos=$PLANT_TRAVEL_MS
+            elif [ "$up$down" = 01 ]; then
+                pos=$(( pos - now + last )); [ $pos -ge 0 ] || pos=0
+            fi
+        fi
+        last=$now
+        want=0; [ $pos -lt $PLANT_TRAVEL_MS ] || want=1
+        if [ $want != $up_lim ]; then
+            if [ $want = 1 ]; then drive $UP_LIMIT low; else drive $UP_LIMIT high; fi
+            up_lim=$want
+        fi
+        want=0; [ $pos -gt 0 ] || want=1
+        if [ $want != $down_lim ]; then
+            if [ $want = 1 ]; then drive $DOWN_LIMIT low; else drive $DOWN_LIMIT high; fi
+            down_lim=$want
+        fi
+        usleep $(( PLANT_TICK_MS * 1000 ))
+    done
+}
+
+plant_start() {
+    rm -rf "$PLANT_DIR"; mkdir -p "$PLANT_DIR"; : >"$PLANT_BOTH_ON"
+    plant &
+    PLANT_PID=$!
+}
+
+plant_stop() {
+    touch "$PLANT_DIR/stop"
+    wait "$PLANT_PID" 2>/dev/null
+}
+
+plant_stick() { touch "$PLANT_DIR/stuck"; }
+plant_free() { rm -f "$PLANT_DIR/stuck"; }
+
+pulse() { press "$1" "${2:-$PULSE_MS}"; }
+
+bd_start() {
+    local gen=$1
+    shift
+    BD_OUT=/tmp/bd-$gen-$$.jsonl
+    BD_ERR=/tmp/bd-$gen-$$.err
+    /hil/bin/$gen/barrierd run --board "$BOARD" --json --no-http "$@" >"$BD_OUT" 2>"$BD_ERR" &
+    BD_PID=$!
+    wait_for $READY_TIMEOUT_S 'grep -q "\"type\":\"ready\"" "$BD_OUT" || ! kill -0 $BD_PID 2>/dev/null' &&
+        grep -q '"type":"ready"' "$BD_OUT"
+}
+
+bd_stop() {
+    kill -"${1:-TERM}" "$BD_PID" 2>/dev/null
+    wait "$BD_PID"
+    BD_RC=$?
+}
+
+bd_ctl() { /hil/bin/$gen/barrierd ctl --socket "$BD_SOCK" --json "$@"; }
+
+bd_record() { grep "\"type\":\"$1\"" "$BD_OUT"; }
+
+bd_counter() { bd_record summary | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
+
+bd_transition_t() {
+    bd_record transition | grep "\"from\":\"$1\",\"event\":\"$2\",\"to\":\"$3\"" |
+        sed -n "${4:-1}s/.*\"t\":\([0-9.]*\).*/\1/p"
+}
+
+within() {
+    [ -n "$1" ] && [ -n "$2" ] &&
+        awk -v a="$1" -v b="$2" -v min="$3" -v slack="$4" -v e=$RECORD_EPSILON_S \
+            'BEGIN { exit !(b - a >= min - e && b - a <= min + slack) }'
+}
+
+motors_both_on() {
+    bd_record output | awk -F'[:,}]' '
+        { for (i = 1; i < NF; i++) { if ($i == "\"t\"") t = $(i + 1); if ($i == "\"line\"") l = $(i + 1)
+                                    if ($i == "\"value\"") v = $(i + 1) }
+          if (l == "\"motor_up\"") up = v; if (l == "\"motor_down\"") down = v
+          if (up == 1 && down == 1) print t }'
+}
+
+bd_dump() {
+    info "--- barrierd stdout"; sed 's/^/HIL INFO   /' "$BD_OUT"
+    info "--- barrierd stderr"; sed 's/^/HIL INFO   /' "$BD_ERR"
+}
