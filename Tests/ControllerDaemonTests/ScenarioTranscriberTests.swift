@@ -148,11 +148,18 @@ enum PlantedGate: ControllerApplication {
         static var settingKeys: [SectionKey<Gate.Settings>] { [] }
         static var defaultSettings: Gate.Settings { Gate.Settings() }
         static var drivenInputs: [RoleName] { ["loop"] }
+        /// `vehicle stalls`: it stays on the loop whatever the barrier does.
+        enum Action: Hashable, Sendable { case stalls }
+        static let scenarioWords: [ScenarioWord<PlantedGate>] = [
+            ScenarioWord("vehicle", usages: ["vehicle stalls"], read: { (_: inout ScenarioWordReader) throws(ScenarioError) in .plant(.stalls) },
+                         writes: { $0 == .plant(.stalls) ? "vehicle stalls" : nil }),
+        ]
         var onLoop = false
+        var stalled = false
 
         init(settings _: Gate.Settings, at _: MachineInstant) {}
-        mutating func output(_ role: RoleName, _ level: Bool, at _: MachineInstant) { if role == "barrier" { onLoop = !level } }
-        func perform(_: Never, at _: MachineInstant) {}
+        mutating func output(_ role: RoleName, _ level: Bool, at _: MachineInstant) { if role == "barrier" && !stalled { onLoop = !level } }
+        mutating func perform(_: Action, at _: MachineInstant) { stalled = true }
         var nextChange: MachineInstant? { nil }
         func advance(to _: MachineInstant) {}
         func level(of role: RoleName) -> Bool { role == "loop" && onLoop }
@@ -220,5 +227,16 @@ struct PlantDrivenTranscriptionTests {
         lines += edge(4, "alarm", true) + edge(5, "alarm", false)
         lines += transcriber.finish(at: .zero + .seconds(6))
         #expect(lines == ["0 set open_for 5", "1 pulse request", "4 set alarm on", "5 set alarm off", "6 end"], "\(lines)")
+    }
+
+    @Test("a scenario's action on the plant is in the recording, in the plant's words, and reads back")
+    func plantActionsAreWritten() throws {
+        var transcriber = ScenarioTranscriber<PlantedGate>(board: PlantedGate.board, origin: .zero)
+        var lines = transcriber.take(InputRecord(time: .zero + .milliseconds(1_500), input: .plant(.stalls)))
+        lines += transcriber.finish(at: .zero + .seconds(2))
+        #expect(lines == ["1.5 vehicle stalls", "2 end"], "\(lines)")
+        let scenario = try Scenario<PlantedGate>.parse(lines.joined(separator: "\n") + "\n", file: "recording",
+                                                       vocabulary: ScenarioVocabulary(for: PlantedGate.board))
+        #expect(scenario.steps.map(\.action).first == .plant(.stalls))
     }
 }

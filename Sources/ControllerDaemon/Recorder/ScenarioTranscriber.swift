@@ -97,6 +97,9 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
         case .outputWriteFailed(let role):
             let raised = App.outputIndex(named: role).flatMap { App.outputs[$0].writeFailure }
             add(time, "unreplayable the \(role.rawValue) write failed\(raised.map { " (the controller raised \($0.name))" } ?? "")")
+        case .plant(let action):
+            // In the plant's own words: the replay's plant takes it at the same time.
+            add(time, Self.text(.plant(action)))
         case .retime(let new):
             for key in App.settings.keys {
                 if key.isDuration {
@@ -116,7 +119,7 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
 
     /// An action as the application's words write it, or the generic verb.
     static func text(_ action: ScenarioAction<App>) -> String {
-        if let word = App.scenarioWords.lazy.compactMap({ $0.writes(action) }).first { return word }
+        if let word = (App.scenarioWords + App.Plant.scenarioWords).lazy.compactMap({ $0.writes(action) }).first { return word }
         switch action {
         case .pulse(let role, nil): return "pulse \(role)"
         case .pulse(let role, let width?): return "hold \(role) \(width.exactSecondsText)"
