@@ -132,3 +132,111 @@ struct GenericTranscriptionTests {
         #expect(actions.contains(.command(.alarmOn)) && actions.contains(.set("open_for", .seconds(7))))
     }
 }
+
+/// The gate with a simulated vehicle behind it, which drives the loop: the gate's own machine,
+/// inputs and board, and a plant.
+enum PlantedGate: ControllerApplication {
+    typealias State = Gate.State
+    typealias Event = Gate.Event
+    typealias Context = Gate.Context
+    typealias Settings = Gate.Settings
+    typealias Plant = Vehicle
+
+    /// Drives the loop: a vehicle drives on when the barrier opens.
+    struct Vehicle: SimulatedPlant {
+        typealias App = PlantedGate
+        static var settingKeys: [SectionKey<Gate.Settings>] { [] }
+        static var defaultSettings: Gate.Settings { Gate.Settings() }
+        static var drivenInputs: [RoleName] { ["loop"] }
+        /// `vehicle stalls`: it stays on the loop whatever the barrier does.
+        enum Action: Hashable, Sendable { case stalls }
+        static let scenarioWords: [ScenarioWord<PlantedGate>] = [
+            ScenarioWord("vehicle", usages: ["vehicle stalls"], read: { (_: inout ScenarioWordReader) throws(ScenarioError) in .plant(.stalls) },
+                         writes: { $0 == .plant(.stalls) ? "vehicle stalls" : nil }),
+        ]
+        var onLoop = false
+        var stalled = false
+
+        init(settings _: Gate.Settings, at _: MachineInstant) {}
+        mutating func output(_ role: RoleName, _ level: Bool, at _: MachineInstant) { if role == "barrier" && !stalled { onLoop = !level } }
+        mutating func perform(_: Action, at _: MachineInstant) { stalled = true }
+        var nextChange: MachineInstant? { nil }
+        func advance(to _: MachineInstant) {}
+        func level(of role: RoleName) -> Bool { role == "loop" && onLoop }
+    }
+
+    static let name = "gate"
+    static var table: TransitionTable<State, Event, Context> { Gate.table }
+    static let settings = SettingsDeclaration<Self>(section: "gate", defaults: Settings(), keys: [
+        .duration("open_for", \.openFor, summary: "how long the gate stays open"),
+    ])
+    static func makeContext(_ settings: Settings) -> Context { Gate.makeContext(settings) }
+    static func apply(_ settings: Settings, to context: inout Context) { Gate.apply(settings, to: &context) }
+    static let inputs: [InputDeclaration<Self>] = [
+        .pulse("request", sends: .request, required: true, simulatedPulse: .milliseconds(100)),
+        .level("loop", on: .vehicleIn, off: .vehicleOut, required: true) { $0.onLoop = $1 },
+        .condition("alarm", on: .alarmOn, off: .alarmOff),
+    ]
+    static let outputs: [OutputDeclaration<Self>] = [
+        OutputDeclaration("barrier", required: true, initial: true) { state, _ in state == .closed },
+    ]
+    static let counters: [CounterDeclaration<Self>] = []
+
+    static let board: Board<PlantedGate> = {
+        do {
+            return try Board<PlantedGate>.parse("""
+                [board]
+                name = "gate"
+                backend = "sim"
+                chip = "gate-sim"
+
+                [inputs.request]
+                line = 0
+                debounce = "10ms"
+
+                [inputs.loop]
+                line = 1
+                debounce = "10ms"
+
+                [inputs.alarm]
+                line = 2
+                debounce = "10ms"
+
+                [outputs.barrier]
+                line = 3
+                """, file: "gate.toml")
+        } catch {
+            fatalError("the planted gate's board: \(error)")
+        }
+    }()
+}
+
+/// What the plant drives is the replay's plant's to drive: a recording leaves those lines out
+/// (the replay would refuse them), and keeps every other input.
+@Suite("Scenario transcriber: lines a plant drives")
+struct PlantDrivenTranscriptionTests {
+    @Test func linesThePlantDrivesAreLeftOut() throws {
+        var transcriber = ScenarioTranscriber<PlantedGate>(board: PlantedGate.board, origin: .zero)
+        func edge(_ seconds: Double, _ role: RoleName, _ active: Bool) -> [String] {
+            let settled = Duration.milliseconds(Int64(seconds * 1000)) + PlantedGate.board.inputs[role]!.debounce
+            return transcriber.take(InputRecord(time: .zero + settled, input: .edge(role, active: active)))
+        }
+        var lines = transcriber.opening()
+        lines += edge(1, "request", true) + edge(1.1, "request", false)
+        lines += edge(1.5, "loop", true) + edge(3, "loop", false)
+        lines += edge(4, "alarm", true) + edge(5, "alarm", false)
+        lines += transcriber.finish(at: .zero + .seconds(6))
+        #expect(lines == ["0 set open_for 5", "1 pulse request", "4 set alarm on", "5 set alarm off", "6 end"], "\(lines)")
+    }
+
+    @Test("a scenario's action on the plant is in the recording, in the plant's words, and reads back")
+    func plantActionsAreWritten() throws {
+        var transcriber = ScenarioTranscriber<PlantedGate>(board: PlantedGate.board, origin: .zero)
+        var lines = transcriber.take(InputRecord(time: .zero + .milliseconds(1_500), input: .plant(.stalls)))
+        lines += transcriber.finish(at: .zero + .seconds(2))
+        #expect(lines == ["1.5 vehicle stalls", "2 end"], "\(lines)")
+        let scenario = try Scenario<PlantedGate>.parse(lines.joined(separator: "\n") + "\n", file: "recording",
+                                                       vocabulary: ScenarioVocabulary(for: PlantedGate.board))
+        #expect(scenario.steps.map(\.action).first == .plant(.stalls))
+    }
+}

@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import ControllerHost
 import ControllerSimulation
+import ControllerFSMSim
 import Testing
 import Turnstile
 
@@ -69,5 +70,23 @@ struct GenericPlantTests {
             "\(error)" == "shuttle.toml: sim.track_time: expected a duration string, got integer 3; "
                 + "write a number and a unit (ns, us, ms, s) in quotes, e.g. track_time = \"1s\""
         }
+    }
+}
+
+@Suite("Simulated plant: the simulation lets go of its chip")
+struct PlantCycleTests {
+    @Test("a simulation with a plant, and one without, is freed with its chip when it is done (no cycle through the plant)")
+    func simulationIsFreed() throws {
+        weak var shuttleChip: SimChip?
+        weak var turnstileChip: SimChip?
+        do {
+            let board = try ShuttleBackwardFirst.board()
+            let scenario = try Scenario<ShuttleBackwardFirst>.parse("2 end\n", file: "s", vocabulary: Simulation.vocabulary(for: board))
+            let simulation = try Simulation(board: board, reporter: GenericPlantTests.Reporter())
+            try simulation.run(scenario)
+            shuttleChip = simulation.chip
+            turnstileChip = try TurnstileSimulation(board: .defaultSim, reporter: SimulationRecorder()).chip
+        }
+        #expect(shuttleChip == nil && turnstileChip == nil)
     }
 }

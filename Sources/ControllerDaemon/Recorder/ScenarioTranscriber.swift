@@ -22,7 +22,8 @@ import ControllerHost
 /// time that works. Times are rounded up to the microsecond, never down, so rounding cannot
 /// bring two pulses closer either. Everything else that changes behaviour is written too: the
 /// application's duration settings at the start and whenever a reload changes them (`set`
-/// lines).
+/// lines). The lines the application's simulated plant drives (the barrier's limit switches)
+/// are left out: in the replay the plant drives them from the outputs, as in the run.
 public struct ScenarioTranscriber<App: ControllerApplication> {
     private let board: Board<App>
     /// The controller's time at the daemon's start: scenario time 0.
@@ -70,7 +71,9 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
         let time = record.time.nanoseconds &- origin.nanoseconds
         switch record.input {
         case .edge(let role, let active):
-            guard let index = App.inputIndex(named: role) else { break }
+            // The plant drives those lines in the replay (and `simulate` refuses a scenario that
+            // drives them): the replay's arm reaches its limit switch as the run's did.
+            guard let index = App.inputIndex(named: role), !App.Plant.drivenInputs.contains(role) else { break }
             let settled = time &- (board.inputs[role]?.debounce.nanosecondCount ?? 0)
             let input = App.inputs[index]
             switch input.binding {
@@ -94,6 +97,9 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
         case .outputWriteFailed(let role):
             let raised = App.outputIndex(named: role).flatMap { App.outputs[$0].writeFailure }
             add(time, "unreplayable the \(role.rawValue) write failed\(raised.map { " (the controller raised \($0.name))" } ?? "")")
+        case .plant(let action):
+            // In the plant's own words: the replay's plant takes it at the same time.
+            add(time, Self.text(.plant(action)))
         case .retime(let new):
             for key in App.settings.keys {
                 if key.isDuration {
@@ -113,7 +119,7 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
 
     /// An action as the application's words write it, or the generic verb.
     static func text(_ action: ScenarioAction<App>) -> String {
-        if let word = App.scenarioWords.lazy.compactMap({ $0.writes(action) }).first { return word }
+        if let word = (App.scenarioWords + App.Plant.scenarioWords).lazy.compactMap({ $0.writes(action) }).first { return word }
         switch action {
         case .pulse(let role, nil): return "pulse \(role)"
         case .pulse(let role, let width?): return "hold \(role) \(width.exactSecondsText)"

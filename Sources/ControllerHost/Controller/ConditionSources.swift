@@ -8,7 +8,7 @@
 /// line going quiet does not end an alarm a command declared. Only a change of the combined
 /// condition is an event for the machine, so the machine's `emergency` state follows exactly
 /// one truth.
-package struct ConditionSources: Sendable, Equatable {
+package struct ConditionSources: Sendable, Hashable {
     /// Who asserts or withdraws the condition.
     package enum Source: Sendable {
         /// The input line's debounced level.

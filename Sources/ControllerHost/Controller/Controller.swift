@@ -458,6 +458,12 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         }
     }
 
+    /// Notes, for the flight recorder, a scenario's action on the simulated plant at `now`
+    /// (whoever drives the plant calls it, on the controller's thread).
+    package func notePlantAction(_ action: App.Plant.Action, at now: MachineInstant) {
+        inputLog?.record(InputRecord(time: now, input: .plant(action)))
+    }
+
     /// Notes an input for the flight recorder and as the cause of the step it makes.
     private func take(_ input: ControllerInput<App>, at time: Int64) {
         cause = input

@@ -43,6 +43,10 @@ package enum ControllerInput<App: ControllerApplication>: Hashable, Sendable {
     /// replay on a simulated chip can make it fail again, so a recording says so and the replay
     /// refuses rather than diverge in silence. Never a step's cause, only the input log's.
     case outputWriteFailed(RoleName)
+    /// A scenario's action on the simulated plant (`arm stuck`): not the controller's input, but
+    /// what made the plant's lines do what they did, so a recording that left it out would
+    /// replay another run. Never a step's cause, only the input log's.
+    case plant(App.Plant.Action)
 }
 
 /// One input the controller took, with its time: what a flight recorder writes.

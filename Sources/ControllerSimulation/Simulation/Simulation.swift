@@ -37,7 +37,8 @@ public final class Simulation<App: ControllerApplication> {
         let simulated = SimulatedBoard<App>(board: board, clock: clock, seed: seed) { change in relay.forward(change) }
         let plant = plant ? PlantDriver<App>(board: board, chip: simulated.chip, inputOffsets: simulated.inputOffsets, at: clock.now()) : nil
         relay.roles = simulated.outputRoles
-        relay.report = { [trace, unowned reporter, plant] role, value, time in
+        // The plant weakly: it holds the chip, whose output sink holds this relay.
+        relay.report = { [trace, unowned reporter, weak plant] role, value, time in
             // Dispatches recorded before this write come first in the story.
             trace.drain { reporter.dispatched($0) }
             reporter.output(role, value: value, at: time)

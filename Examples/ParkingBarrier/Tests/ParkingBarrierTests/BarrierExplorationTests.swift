@@ -1,129 +1,69 @@
 import ControllerFSM
+import ControllerHost
+import Foundation
 import ParkingBarrier
 import Testing
 
-/// Every sequence of up to 12 steps from a fresh barrier — pulses, commands, level edges and
-/// timer expiries — on the real transition code, with the invariants checked after every step,
-/// and the host's writes after it, one output at a time in the declaration's order, never
-/// passing through both motors on.
+/// Every sequence of up to 12 steps from a fresh barrier — the request and service pulses, the
+/// four kept levels' edges, the emergency contact, the direct commands and timer expiries — on
+/// the real transition code, through the runtime's `explore()`, which takes each step as the
+/// host does (a level written into the context before its edge's event; the emergency on while
+/// the contact or a command holds it). After every step: the declaration's invariants, the
+/// test's own (the timer rule, the request count), and the host's writes after it, one output
+/// at a time in the declaration's order, never passing through both motors on.
 ///
-/// The search is `ObservedMachine.explore()`'s (breadth-first, configurations told apart by a
-/// key, the shortest sequence to a violation), run on the host's driver rather than the bare
-/// machine: a level's edge must write its level into the context before its event, and
-/// `explore()` sends bare events. Configurations are told apart by state, the four levels, the
-/// flags and whether the timer runs; counters only grow, so the invariants check them instead.
+/// Configurations are told apart by state, the lines' levels, the flags and the time left on the
+/// timer (the explorer's own key) besides `passed`, `faultBeforeEmergency` and `rising`;
+/// counters only grow, so the invariants check them instead.
 @Suite("Parking barrier: exhaustive exploration")
 struct BarrierExplorationTests {
-    enum Step: Hashable, CustomStringConvertible {
-        case event(BarrierEvent)
-        case edge(BarrierDriver.Level, Bool)
-        case timerExpiry
-
-        var description: String {
-            switch self {
-            case .event(let event): event.name
-            case .edge(let level, let active): "\(level) \(active ? "on" : "off")"
-            case .timerExpiry: "(timer expires)"
-            }
-        }
+    struct Flags: Hashable {
+        var passed, faultBeforeEmergency, rising: Bool
     }
 
-    struct Configuration: Hashable {
-        var state: BarrierState
-        var levels: [Bool]
-        var passed, faultBeforeEmergency, rising, timerRunning: Bool
+    static func flags(_: BarrierState, _ c: BarrierContext) -> Flags {
+        Flags(passed: c.passed, faultBeforeEmergency: c.faultBeforeEmergency, rising: c.rising)
     }
 
-    struct Report: CustomStringConvertible {
-        var configurations = 0, stepsRun = 0, depthReached = 0
-        var statesSeen: Set<BarrierState> = []
-        var violation: (steps: [Step], message: String)?
-
-        var description: String {
-            var text = "\(configurations) configurations, \(stepsRun) steps, depth \(depthReached)"
-            if let violation { text += "; violated after \(violation.steps.map(\.description).joined(separator: ", ")): \(violation.message)" }
-            return text
-        }
-    }
-
-    static let depth = 12
-    static let steps: [Step] = [BarrierEvent.request, .fault, .repair, .emergencyOn, .emergencyOff].map(Step.event)
-        + BarrierDriver.Level.allCases.flatMap { [Step.edge($0, true), .edge($0, false)] } + [.timerExpiry]
-
-    static func key(_ d: BarrierDriver) -> Configuration {
-        let c = d.context
-        return Configuration(
-            state: d.state, levels: BarrierDriver.Level.allCases.map { c[keyPath: $0.keyPath] },
-            passed: c.passed, faultBeforeEmergency: c.faultBeforeEmergency, rising: c.rising, timerRunning: d.timerRunning)
-    }
-
-    /// Runs `step` on a copy; `nil` when it is not a step from here (a line already at that
-    /// level, no timer running, or both limit switches at once).
-    static func run(_ step: Step, from d: BarrierDriver) -> BarrierDriver? {
-        var copy = d
+    /// One arm cannot be at its top and its rest at once.
+    static func physical(_ step: ExplorationStep<ParkingBarrier>, _ at: ExploredConfiguration<ParkingBarrier>) -> Bool {
         switch step {
-        case .event(let event): copy.send(event)
-        case .edge(let level, let active):
-            let other: BarrierDriver.Level? = level == .upLimit ? .downLimit : level == .downLimit ? .upLimit : nil
-            if active, let other, d.context[keyPath: other.keyPath] { return nil }
-            if copy.set(level, active) == nil { return nil }
-        case .timerExpiry: if !copy.expireTimer() { return nil }
+        case .level("up_limit", on: true): !at.level(of: "down_limit")
+        case .level("down_limit", on: true): !at.level(of: "up_limit")
+        default: true
         }
-        return copy
     }
 
-    static func explore(from start: BarrierDriver, depth: Int, invariant: (BarrierDriver) -> String?) -> Report {
-        var report = Report()
-        var seen: Set<Configuration> = [key(start)]
-        report.statesSeen.insert(start.state)
-        if let message = invariant(start) {
-            report.violation = ([], message)
-            return report
-        }
-        var frontier: [(BarrierDriver, [Step])] = [(start, [])]
-        for level in 1...depth {
-            var next: [(BarrierDriver, [Step])] = []
-            for (driver, path) in frontier {
-                for step in steps {
-                    guard let after = run(step, from: driver) else { continue }
-                    report.stepsRun += 1
-                    report.statesSeen.insert(after.state)
-                    if let message = invariant(after) ?? BarrierInvariants.writeOrderViolation(from: driver, to: after) {
-                        report.violation = (path + [step], message)
-                        report.configurations = seen.count
-                        report.depthReached = level
-                        return report
-                    }
-                    if seen.insert(key(after)).inserted { next.append((after, path + [step])) }
-                }
-            }
-            report.depthReached = level
-            if next.isEmpty { break }
-            frontier = next
-        }
-        report.configurations = seen.count
-        return report
+    static func check(_ before: ExploredConfiguration<ParkingBarrier>, _ after: ExploredConfiguration<ParkingBarrier>) -> String? {
+        let requests = after.steps.count { $0 == .pulse("request") }
+        return BarrierInvariants.violation(after.state, after.context, timerRunning: after.isTimerRunning, requestPulses: requests)
+            ?? BarrierInvariants.writeOrderViolation(from: (before.state, before.context), to: (after.state, after.context))
     }
+
+    static func levels(armUp: Bool) -> [RoleName: Bool] { ["up_limit": armUp, "down_limit": !armUp] }
 
     @Test("every sequence of 12 steps keeps the invariants, from an arm at rest or one found up", arguments: [false, true])
     func invariantsHoldEverywhere(armUp: Bool) {
-        let start = BarrierDriver(armDown: !armUp, armUp: armUp)
-        let report = Self.explore(from: start, depth: Self.depth, invariant: BarrierInvariants.violation)
+        let started = ContinuousClock.now
+        let report = ParkingBarrier.explore(levels: Self.levels(armUp: armUp), key: Self.flags, allows: Self.physical, check: Self.check)
+        let elapsed = ContinuousClock.now - started
         #expect(report.violation == nil, "\(report)")
         #expect(report.statesSeen == Set(BarrierState.allCases), "\(report.statesSeen)")
         // Depth 12 already reaches every configuration there is: a search without a bound
         // (it stops when no new one appears) finds no more.
-        let unbounded = Self.explore(from: start, depth: 100, invariant: { _ in nil })
+        let unbounded = ParkingBarrier.explore(depth: 100, levels: Self.levels(armUp: armUp), key: Self.flags, allows: Self.physical)
         #expect(unbounded.depthReached < 100)
         #expect(report.configurations == unbounded.configurations, "\(report); unbounded: \(unbounded)")
-        print("barrier exploration (arm \(armUp ? "up" : "down")): \(report)")
+        print("barrier explore() (arm \(armUp ? "up" : "down")): \(report), \(elapsed)")
     }
 
     @Test("a violated invariant is reported with the shortest sequence that reaches it")
     func shortestCounterexample() {
-        let report = Self.explore(from: BarrierDriver(), depth: 6) { $0.state == .closing ? "closing" : nil }
+        let report = ParkingBarrier.explore(depth: 6, levels: Self.levels(armUp: false), key: Self.flags, allows: Self.physical) { _, after in
+            after.state == .closing ? "closing" : nil
+        }
         let steps = report.violation?.steps.map(\.description)
-        #expect(steps == ["request", "down_limit off", "up_limit on", "(timer expires)"], "\(report)")
+        #expect(steps == ["pulse request", "set down_limit off", "set up_limit on", "(timer expires)"], "\(report)")
     }
 
     @Test("the invariants can fail: a machine that kept motor_down on over a vehicle is caught")

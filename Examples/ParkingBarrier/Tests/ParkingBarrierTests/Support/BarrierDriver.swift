@@ -46,6 +46,18 @@ struct BarrierDriver {
     struct Outputs: Equatable, CustomStringConvertible {
         var motorUp, motorDown, green, red, alarm: Bool
 
+        /// The outputs as the declaration derives them from `state` and `context`.
+        init(_ state: BarrierState, _ context: BarrierContext) {
+            func level(_ role: RoleName) -> Bool {
+                ParkingBarrier.outputLevel(ParkingBarrier.outputIndex(named: role)!, state: state, context: context)
+            }
+            self.init(motorUp: level("motor_up"), motorDown: level("motor_down"), green: level("green"), red: level("red"), alarm: level("alarm"))
+        }
+
+        init(motorUp: Bool, motorDown: Bool, green: Bool, red: Bool, alarm: Bool) {
+            (self.motorUp, self.motorDown, self.green, self.red, self.alarm) = (motorUp, motorDown, green, red, alarm)
+        }
+
         var description: String {
             [("motor_up", motorUp), ("motor_down", motorDown), ("green", green), ("red", red), ("alarm", alarm)]
                 .map { "\($0.0) \($0.1 ? 1 : 0)" }.joined(separator: ", ")
@@ -80,12 +92,7 @@ struct BarrierDriver {
     private(set) var lastTime = MachineInstant.zero
 
     /// The outputs as the declaration derives them from state and context.
-    var outputs: Outputs {
-        func level(_ role: RoleName) -> Bool {
-            ParkingBarrier.outputLevel(ParkingBarrier.outputIndex(named: role)!, state: machine.state, context: machine.context)
-        }
-        return Outputs(motorUp: level("motor_up"), motorDown: level("motor_down"), green: level("green"), red: level("red"), alarm: level("alarm"))
-    }
+    var outputs: Outputs { Outputs(machine.state, machine.context) }
 
     /// Every counter by its declared name, and `ignored`.
     var namedCounters: [String: Int] {

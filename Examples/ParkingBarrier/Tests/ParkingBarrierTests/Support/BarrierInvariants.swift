@@ -5,7 +5,12 @@ import ParkingBarrier
 /// every step, whatever the inputs. The message names what broke.
 enum BarrierInvariants {
     static func violation(of driver: BarrierDriver) -> String? {
-        let state = driver.state, c = driver.context, out = driver.outputs
+        violation(driver.state, driver.context, timerRunning: driver.timerRunning, requestPulses: driver.requestPulses)
+    }
+
+    /// The same, for a state and context reached some other way (`explore()`'s).
+    static func violation(_ state: BarrierState, _ c: BarrierContext, timerRunning: Bool, requestPulses: Int) -> String? {
+        let out = BarrierDriver.Outputs(state, c)
         if let broken = ParkingBarrier.invariants.first(where: { !$0.holds(state, c) }) { return "\(broken.name), in \(state.name)" }
         if out.motorUp && out.motorDown { return "both motors on in \(state.name)" }
         if out.motorDown && (c.loop || c.photocell) {
@@ -17,27 +22,28 @@ enum BarrierInvariants {
         let timed = switch state {
         case .opening, .closing: true
         // A vehicle that drove on while open holds the timer off until it leaves.
-        case .open: c.loop ? driver.timerRunning : true
+        case .open: c.loop ? timerRunning : true
         case .emergency: c.rising
         case .closed, .fault: false
         }
-        if driver.timerRunning != timed {
-            return "timer running \(driver.timerRunning) in \(state.name)\(state == .emergency ? " (rising \(c.rising))" : "")"
+        if timerRunning != timed {
+            return "timer running \(timerRunning) in \(state.name)\(state == .emergency ? " (rising \(c.rising))" : "")"
         }
         if state != .emergency && c.rising { return "rising outside emergency, in \(state.name)" }
-        let counters = driver.counters
-        if counters.requests + counters.refusedRequests != driver.requestPulses {
-            return "requests \(counters.requests) + refused \(counters.refusedRequests) != \(driver.requestPulses) request pulses"
+        let counters = c.counters
+        if counters.requests + counters.refusedRequests != requestPulses {
+            return "requests \(counters.requests) + refused \(counters.refusedRequests) != \(requestPulses) request pulses"
         }
         return nil
     }
 
     /// Where the host's writes after a step, made one by one in the declaration's order, would
     /// pass through both motors on, or `nil`.
-    static func writeOrderViolation(from before: BarrierDriver, to after: BarrierDriver) -> String? {
-        let levels = { (d: BarrierDriver) in ParkingBarrier.outputs.map { $0.level(d.state, d.context) } }
-        var written = levels(before)
-        let wanted = levels(after)
+    static func writeOrderViolation(
+        from before: (state: BarrierState, context: BarrierContext), to after: (state: BarrierState, context: BarrierContext)
+    ) -> String? {
+        var written = ParkingBarrier.outputs.map { $0.level(before.state, before.context) }
+        let wanted = ParkingBarrier.outputs.map { $0.level(after.state, after.context) }
         let up = ParkingBarrier.outputIndex(named: "motor_up")!, down = ParkingBarrier.outputIndex(named: "motor_down")!
         for index in written.indices where written[index] != wanted[index] {
             written[index] = wanted[index]

@@ -1,0 +1,128 @@
+import ControllerFSM
+import ControllerHost
+import Foundation
+import Testing
+import Turnstile
+
+/// A hatch with a motor, declared here to show `explore()` is the runtime's and reads any
+/// declaration: a start button (a pulse), a guard switch the host keeps in the context (a
+/// level), a stop contact (a condition, also declared by command), a timer, and an invariant
+/// the machine breaks on purpose (it has no row that stops the motor when the guard opens).
+enum Hatch: ControllerApplication {
+    enum State: Int, MachineSymbol { case idle, running, stopped }
+    enum Event: Int, MachineSymbol { case start, guardOpened, guardClosed, stopOn, stopOff, timeout }
+    enum Timer: Int, MachineTimer { case run }
+
+    struct Context: Sendable {
+        var guardOpen = false
+        var runs = 0
+        var timeouts = 0
+    }
+
+    struct Settings: Hashable, Sendable {
+        var runFor: Duration = .seconds(2)
+    }
+
+    static let name = "hatch"
+    static let table: TransitionTable<State, Event, Context> = {
+        var definition = MachineDefinition<State, Event, Context>(initial: .idle)
+        definition.state(.idle) { s in
+            s.on(.start, to: .running) { c, _ in c.runs += 1 }
+            s.on(.stopOn, to: .stopped)
+        }
+        definition.state(.running) { s in
+            s.onEntry { _, fx in fx.startTimer(Timer.run, afterNanoseconds: 2_000_000_000, sending: .timeout) }
+            s.onExit { _, fx in fx.cancelTimer(Timer.run) }
+            s.on(.timeout, to: .idle) { c, _ in c.timeouts += 1 }
+            s.on(.stopOn, to: .stopped)
+        }
+        definition.state(.stopped) { s in
+            s.on(.stopOff, to: .idle)
+        }
+        do {
+            return try definition.compile()
+        } catch {
+            fatalError("the hatch's table: \(error)")
+        }
+    }()
+
+    static let settings = SettingsDeclaration<Self>(section: "hatch", defaults: Settings(), keys: [
+        .duration("run_for", \.runFor, summary: "how long the motor runs"),
+    ])
+    static func makeContext(_: Settings) -> Context { Context() }
+    static func apply(_: Settings, to _: inout Context) {}
+
+    static let inputs: [InputDeclaration<Self>] = [
+        .pulse("start", sends: .start, required: true, simulatedPulse: .milliseconds(100)),
+        .level("guard", on: .guardOpened, off: .guardClosed) { $0.guardOpen = $1 },
+        .condition("stop", on: .stopOn, off: .stopOff),
+    ]
+    static let outputs: [OutputDeclaration<Self>] = [
+        OutputDeclaration("motor", required: true, initial: false) { state, _ in state == .running },
+    ]
+    static let counters: [CounterDeclaration<Self>] = [CounterDeclaration("runs") { $0.runs }]
+    static let commands: [DirectCommand<Self>] = [DirectCommand(.stopOn), DirectCommand(.stopOff)]
+    static let invariants: [Invariant<Self>] = [
+        Invariant("the motor never runs with the guard open") { state, c in !(state == .running && c.guardOpen) },
+    ]
+}
+
+@Suite("explore(): any application, from its declaration")
+struct GenericExplorationTests {
+    @Test("a broken invariant is reported with the shortest path that breaks it, in the host's steps")
+    func brokenInvariantIsFound() {
+        let report = Hatch.explore(key: { _, _ in 0 })
+        let steps = report.violation.map { $0.steps.map(\.description) }
+        #expect(steps == ["pulse start", "set guard on"], "\(report)")
+        #expect(report.violation?.message == "the motor never runs with the guard open (broken in running)", "\(report)")
+        // The guard is read into the context before the start is: found open, the start breaks it.
+        let found = Hatch.explore(levels: ["guard": true], key: { _, _ in 0 })
+        #expect(found.violation.map { $0.steps.map(\.description) } == ["pulse start"], "\(found)")
+    }
+
+    @Test("timer expiries are steps, and the key keeps apart what the check reads")
+    func timersAndKeys() {
+        let twice = { (_: ExploredConfiguration<Hatch>, after: ExploredConfiguration<Hatch>) in
+            after.context.timeouts >= 2 ? "ran out twice" : nil
+        }
+        // Told apart by timeouts, the second run is found; without, its start is the first's.
+        let keyed = Hatch.explore(key: { _, c in c.timeouts }, allows: { step, _ in step != .level("guard", on: true) }, check: twice)
+        #expect(keyed.violation.map { $0.steps.map(\.description) }
+            == ["pulse start", "(timer expires)", "pulse start", "(timer expires)"], "\(keyed)")
+        let merged = Hatch.explore(key: { _, _ in 0 }, allows: { step, _ in step != .level("guard", on: true) }, check: twice)
+        #expect(merged.violation == nil, "\(merged)")
+        #expect(merged.statesSeen == Set(Hatch.State.allCases) && merged.depthReached < 12, "\(merged)")
+    }
+
+    @Test("a condition follows both its sources: a command cannot end a stop the line holds")
+    func conditionSources() {
+        let report = Hatch.explore(key: { _, _ in 0 }, allows: { step, _ in step != .level("guard", on: true) }) { _, after in
+            let held = after.level(of: "stop") || after.steps.last(where: { $0 == .command(.stopOn) || $0 == .command(.stopOff) }) == .command(.stopOn)
+            return held != (after.state == .stopped) ? "stopped is \(after.state == .stopped), the sources say \(held)" : nil
+        }
+        #expect(report.violation == nil, "\(report)")
+        #expect(report.statesSeen.contains(.stopped))
+    }
+
+    @Test("the turnstile's declared invariants hold on every sequence of 12 steps, and its timer rule with them")
+    func turnstile() {
+        let started = ContinuousClock.now
+        let report = TurnstileApplication.explore(key: { _, c in TurnstileKey(credit: c.credit, beforeEmergency: c.stateBeforeEmergency) }, check: { _, after in
+            let timed = after.state == .unlocked || after.state == .outOfOrder
+            if after.isTimerRunning != timed { return "timer running \(after.isTimerRunning) in \(after.state.name)" }
+            if after.context.outputs.alarm != (after.state == .broken) { return "alarm \(after.context.outputs.alarm) in \(after.state.name)" }
+            return nil
+        })
+        let elapsed = ContinuousClock.now - started
+        #expect(report.violation == nil, "\(report)")
+        #expect(report.depthReached == 12 && report.statesSeen == Set(TurnstileState.allCases), "\(report)")
+        // Credit up to the depth in unlocked, and the emergency from every state it can interrupt.
+        #expect(report.configurations >= 40, "\(report)")
+        print("turnstile explore(): \(report), \(elapsed)")
+    }
+
+    struct TurnstileKey: Hashable {
+        var credit: Int
+        var beforeEmergency: TurnstileState
+    }
+}
