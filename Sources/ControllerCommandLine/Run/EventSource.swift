@@ -252,7 +252,9 @@ final class SimSource<App: ControllerApplication>: EventSource {
             // The controller has handled everything up to `time` (advance(to:) above).
             guard let key = App.settings.key(named: key) else { break }
             controller.retime(key.setting(value, in: controller.settings), at: time)
-        case .plant(let action): plant?.perform(action, at: time)
+        case .plant(let action):
+            plant?.perform(action, at: time)
+            controller.notePlantAction(action, at: time)
         default: break
         }
     }

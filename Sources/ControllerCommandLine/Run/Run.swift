@@ -297,7 +297,8 @@ final class SourceClock: MachineClock, @unchecked Sendable {
 /// The simulated chip's output writes, handed to the source's plant. The chip reports a write
 /// on the thread that made it: the start-up's, then the event loop's, never two at once.
 final class OutputWritesToPlant<App: ControllerApplication>: @unchecked Sendable {
-    private var source: SimSource<App>?
+    // Weak: the source holds the chip, whose output sink holds this.
+    private weak var source: SimSource<App>?
     private var roles: [GPIOLineOffset: RoleName] = [:]
 
     func connect(_ source: SimSource<App>, roles: [GPIOLineOffset: RoleName]) {

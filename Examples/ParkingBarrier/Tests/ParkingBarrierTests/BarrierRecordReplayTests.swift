@@ -73,14 +73,11 @@ struct BarrierRecordReplayTests {
     @Test("an arm stuck in the run is in the recording, so the replay faults where the run did")
     func plantActionIsRecorded() throws {
         let script = Self.scenario.replacingOccurrences(of: "8.5 end", with: "6.3 arm stuck\n8.2 arm free\n8.4 pulse service\n9.8 end")
-        // The recorder writes `arm stuck` once the daemon's simulated source tells the
-        // controller of it (`Controller.notePlantAction`); until then the run faults and the
-        // replay does not.
-        withKnownIssue("barrierd run does not yet hand plant actions to the recorder") {
-            let (live, replay, recorded) = try Self.recordAndReplay(script)
-            #expect(live.counters["faults"] == 2, "the stuck arm is a fault: \(live)")
-            #expect(recorded.contains(" arm stuck\n") && recorded.contains(" arm free\n"), "\(recorded)")
-            #expect(live == replay, "--- run: \(live)\n--- simulate: \(replay)\n--- recording:\n\(recorded)")
-        }
+        // The daemon's simulated source tells the controller of a plant action
+        // (`Controller.notePlantAction`), so the recorder writes it in the plant's words.
+        let (live, replay, recorded) = try Self.recordAndReplay(script)
+        #expect(live.counters["faults"] == 2, "the stuck arm is a fault: \(live)")
+        #expect(recorded.contains(" arm stuck\n") && recorded.contains(" arm free\n"), "\(recorded)")
+        #expect(live == replay, "--- run: \(live)\n--- simulate: \(replay)\n--- recording:\n\(recorded)")
     }
 }
