@@ -141,7 +141,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
                 throw ControlClientError.refused(ControlFailure(code: "closed", message: "\(App.daemonName) closed the connection without answering; see its log (journalctl -u \(App.daemonName))"))
             }
             if case .failure(let failure) = first.reply {
-                if failure.code == "permission_denied" { throw ControlClientError.permissionDenied(path: socket, reply: failure) }
+                if failure.code == "permission_denied" { throw ControlClientError.permissionDenied(path: socket, reply: failure, daemon: App.daemonName) }
                 if json { show(first) }
                 throw ControlClientError.refused(failure)
             }
@@ -190,7 +190,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
     /// sequence in it is shown, never obeyed; the client's own colours are added after.
     private func show(_ line: ControlReplyLine) {
         if json {
-            print(String(decoding: line.encoded().dropLast(), as: UTF8.self))
+            print(String(decoding: line.encoded(daemon: App.daemonName).dropLast(), as: UTF8.self))
             return
         }
         let style = Style(enabled: Terminal.wantsColor)

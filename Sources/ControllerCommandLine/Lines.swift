@@ -1,15 +1,18 @@
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
+import ControllerHost
 
-package struct Lines: ParsableCommand {
-    package static let configuration = CommandConfiguration(
-        commandName: "lines",
-        abstract: "List the GPIO chips and their lines (like gpiodetect and gpioinfo), to write a board file.",
-        discussion: """
-            Each line shows its offset, its name, who holds it and its direction. A board file \
-            names its chip by label (the text in brackets) and each line by name or offset.
-            """)
+package struct Lines<App: ControllerApplication>: ParsableCommand {
+    package static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "lines",
+            abstract: "List the GPIO chips and their lines (like gpiodetect and gpioinfo), to write a board file.",
+            discussion: """
+                Each line shows its offset, its name, who holds it and its direction. A board file \
+                names its chip by label (the text in brackets) and each line by name or offset.
+                """)
+    }
 
     @Option(name: .long, help: ArgumentHelp("Only this chip: a label, a name (gpiochip0) or a path.", valueName: "chip"))
     var chip: String?
@@ -49,7 +52,7 @@ package struct Lines: ParsableCommand {
             }
         }
         if let selector, shown == 0 {
-            Terminal.error("\(GPIOError.chipNotFound(lookedFor: selector.description, available: chips.compactMap(\.info)))")
+            Terminal.error("\(GPIOError.chipNotFound(lookedFor: selector.description, available: chips.compactMap(\.info), program: App.daemonName))")
             throw ExitStatus.gpioError
         }
     }

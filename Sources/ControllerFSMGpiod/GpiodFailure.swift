@@ -23,7 +23,7 @@ enum GpiodFailure {
             return .unsupportedByKernel(
                 chip: chip.name, feature: "serve \(GpiodChip.libraryDescription) (its GPIO character device interface)",
                 kernel: kernel.text, needs: "\(needs.major).\(needs.minor)",
-                instead: "Build turnstiled against libgpiod 1.6 (apt install libgpiod-dev on Debian 12), "
+                instead: "Rebuild against libgpiod 1.6 (apt install libgpiod-dev on Debian 12), "
                     + "which debounces in software, or update the kernel.")
         }
         let bias = KernelFeature.bias

@@ -57,12 +57,12 @@ extension CountStore {
                 var days: [DayCounts] = []
                 var sums: [String: Int] = [:]
                 for row in rows {
-                    let stored = StoredRow(row, table: "daily_totals", path: path, keys: ["day", "kind"])
+                    let stored = StoredRow(row, table: "daily_totals", path: path, daemon: App.daemonName, keys: ["day", "kind"])
                     let text = try stored.text("day")
                     guard let day = UTCDay(parsing: text) else {
                         throw StoreError.invalidValue(
                             path: path, table: "daily_totals", row: stored.name, column: "day",
-                            value: StoredRow.describe(row["day"] as DatabaseValue), expected: "a date as YYYY-MM-DD")
+                            value: StoredRow.describe(row["day"] as DatabaseValue), expected: "a date as YYYY-MM-DD", daemon: App.daemonName)
                     }
                     let kind = try stored.text("kind")
                     let amount = try stored.count("amount")
@@ -72,7 +72,7 @@ extension CountStore {
                     guard !overflow, sum <= StoreLimits.maximumCount else {
                         throw StoreError.invalidValue(
                             path: path, table: "daily_totals", row: stored.name, column: "amount", value: "\(amount)",
-                            expected: "days whose counts of \(kind) add up to at most \(StoreLimits.maximumCount)")
+                            expected: "days whose counts of \(kind) add up to at most \(StoreLimits.maximumCount)", daemon: App.daemonName)
                     }
                     sums[kind] = sum
                     if let since, day < since { continue }
@@ -82,7 +82,7 @@ extension CountStore {
                     days[days.count - 1].counts[kind] = amount
                 }
                 let sessions = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS count FROM sessions")
-                    .map { try StoredRow($0, table: "sessions", path: path, keys: []).count("count") } ?? 0
+                    .map { try StoredRow($0, table: "sessions", path: path, daemon: App.daemonName, keys: []).count("count") } ?? 0
                 if let unwritten, try !Self.hasTakenIn(unwritten, db, path: path) {
                     for (kind, amount) in unwritten.counts { totals.counters[kind, default: 0] += amount }
                     totals.state = unwritten.state
@@ -103,7 +103,7 @@ extension CountStore {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
             throw StoreError.unwrittenFileForeign(path: UnwrittenCounts<App>.path(forDatabase: path), database: path, session: counts.session)
         }
-        guard let last = try StoredRow(row, table: "sessions", path: path).optionalInteger("lastEntry") else { return false }
+        guard let last = try StoredRow(row, table: "sessions", path: path, daemon: App.daemonName).optionalInteger("lastEntry") else { return false }
         return last >= counts.time
     }
 
@@ -128,7 +128,7 @@ extension CountStore {
     }
 
     static func readTotals(_ db: Database, path: String, _ declaration: StoreDeclaration<App>) throws -> DurableTotals<App> {
-        let counters = try EventBatch.readCounters(db, path: path)
+        let counters = try EventBatch.readCounters(db, path: path, daemon: App.daemonName)
         let gauges = try StoreSchema.gaugeColumns(declaration.gauges, db)
         var latest: (state: App.State, gauges: [String: Int])?
         var lastEntry: Int64?
@@ -136,7 +136,7 @@ extension CountStore {
         // gauges, and any row's lastEntry may be the latest step. One row per run: few.
         let columns = (["id", "state", "lastEntry"] + gauges.map(\.quotedDatabaseIdentifier)).joined(separator: ", ")
         for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM sessions ORDER BY id") {
-            let stored = StoredRow(row, table: "sessions", path: path)
+            let stored = StoredRow(row, table: "sessions", path: path, daemon: App.daemonName)
             let state: App.State = try stored.state("state", names: declaration.stateNames)
             var values: [String: Int] = [:]
             for gauge in gauges { values[gauge] = try stored.count(gauge) }

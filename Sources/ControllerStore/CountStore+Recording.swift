@@ -20,7 +20,7 @@ extension CountStore {
         let declaration = declaration
         let totals = try session.withLock { (current: inout SessionState<App>) throws(StoreError) -> DurableTotals<App> in
             var totals = current.totals
-            guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
+            guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path, daemon: App.daemonName) }
             let id: Int64
             do {
                 id = try database.write { db in
@@ -39,7 +39,7 @@ extension CountStore {
                             [wallClock, declaration.stateNames[App.table.initial.rawValue]] + columns.map { _ in 0 as any DatabaseValueConvertible }))
                     let id = db.lastInsertedRowID
                     if let previous {
-                        let row = StoredRow(previous, table: "sessions", path: path)
+                        let row = StoredRow(previous, table: "sessions", path: path, daemon: App.daemonName)
                         var batch = EventBatch()
                         for (gauge, voided) in zip(declaration.gauges, declaration.voidedKinds) {
                             guard let voided else { continue }
@@ -48,9 +48,9 @@ extension CountStore {
                             let state: App.State = try row.state("state", names: declaration.stateNames)
                             batch.add(time: wallClock, kind: voided, amount: value, state: declaration.stateNames[state.rawValue])
                         }
-                        _ = try batch.write(db, session: id, path: path)
+                        _ = try batch.write(db, session: id, path: path, daemon: App.daemonName)
                     }
-                    totals.counters.merge(try EventBatch.readCounters(db, path: path)) { $1 }
+                    totals.counters.merge(try EventBatch.readCounters(db, path: path, daemon: App.daemonName)) { $1 }
                     return id
                 }
             } catch {
@@ -78,13 +78,13 @@ extension CountStore {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
             throw StoreError.unwrittenFileForeign(path: unwrittenPath, database: path, session: counts.session)
         }
-        if let last = try StoredRow(row, table: "sessions", path: path).optionalInteger("lastEntry"), last >= counts.time { return }
+        if let last = try StoredRow(row, table: "sessions", path: path, daemon: App.daemonName).optionalInteger("lastEntry"), last >= counts.time { return }
         let state = declaration.stateNames[counts.state.rawValue]
         var batch = EventBatch()
         for (name, amount) in counts.counts.sorted(by: { $0.key < $1.key }) {
             batch.add(time: counts.time, kind: name, amount: amount, state: state)
         }
-        _ = try batch.write(db, session: counts.session, path: path)
+        _ = try batch.write(db, session: counts.session, path: path, daemon: App.daemonName)
         try updateSession(counts.session, state: state, gauges: declaration.gauges.map { counts.gauges[$0] ?? 0 }, lastEntry: counts.time, db)
     }
 
@@ -157,12 +157,12 @@ extension CountStore {
             }
             let lastTime = current.wallClock(last.time)
             let gauges = (0..<declaration.gauges.count).map { last.gauges[$0] }
-            guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path) }
+            guard try StoreFile.identity(of: path) == identity else { throw .fileReplaced(path: path, daemon: App.daemonName) }
             let counters: [String: Int]
             do {
                 counters = try database.write { db in
                     try checkInjectedFault()
-                    let counters = try batch.write(db, session: id, path: path)
+                    let counters = try batch.write(db, session: id, path: path, daemon: App.daemonName)
                     try updateSession(id, state: declaration.stateNames[last.state.rawValue], gauges: gauges, lastEntry: lastTime, db)
                     return counters
                 }
@@ -223,8 +223,8 @@ struct EventBatch {
     static let daySQL = "date(time / 1000000000 - (time < 0 AND time % 1000000000 != 0), 'unixepoch')"
 
     /// Writes the rows and adds them to the totals; returns every kind's total after that.
-    func write(_ db: Database, session: Int64, path: String) throws -> [String: Int] {
-        guard !events.isEmpty else { return try Self.readCounters(db, path: path) }
+    func write(_ db: Database, session: Int64, path: String, daemon: String) throws -> [String: Int] {
+        guard !events.isEmpty else { return try Self.readCounters(db, path: path, daemon: daemon) }
         let before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
         let insert = try db.cachedStatement(sql: "INSERT INTO events (time, kind, amount, state, session) VALUES (?, ?, ?, ?, ?)")
         for event in events {
@@ -241,14 +241,14 @@ struct EventBatch {
             SELECT \(Self.daySQL), kind, SUM(amount) FROM events WHERE id > ? GROUP BY 1, 2
             ON CONFLICT (day, kind) DO UPDATE SET amount = amount + excluded.amount
             """).execute(arguments: [before])
-        return try Self.readCounters(db, path: path)
+        return try Self.readCounters(db, path: path, daemon: daemon)
     }
 
-    /// Every kind's total, each checked (`StoredRow`).
-    static func readCounters(_ db: Database, path: String) throws -> [String: Int] {
+    /// Every kind's total, each checked (`StoredRow`, naming `daemon` when one is refused).
+    static func readCounters(_ db: Database, path: String, daemon: String) throws -> [String: Int] {
         var counters: [String: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT kind, amount FROM totals") {
-            let stored = StoredRow(row, table: "totals", path: path, key: "kind")
+            let stored = StoredRow(row, table: "totals", path: path, daemon: daemon, key: "kind")
             counters[try stored.text("kind")] = try stored.count("amount")
         }
         return counters

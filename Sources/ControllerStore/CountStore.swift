@@ -86,8 +86,8 @@ public final class CountStore<App: ControllerApplication>: Sendable {
         if let retentionDays, !(StoreLimits.minimumRetentionDays...StoreLimits.maximumRetentionDays).contains(retentionDays) {
             throw .invalidRetention(days: retentionDays)
         }
-        let presence = try StoreFile.checkWritable(path)
-        let (descriptor, identity) = try StoreFile.lockForWriting(path)
+        let presence = try StoreFile.checkWritable(path, daemon: App.daemonName)
+        let (descriptor, identity) = try StoreFile.lockForWriting(path, daemon: App.daemonName)
         let pool: DatabasePool
         do {
             if presence == .nonEmpty { try verify(path, declaration) }
@@ -118,7 +118,7 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     public static func openForReading(path: String) throws(StoreError) -> CountStore {
         let declaration = StoreDeclaration<App>()
         declaration.requireValid()
-        _ = try StoreFile.checkReadable(path)
+        _ = try StoreFile.checkReadable(path, daemon: App.daemonName)
         let queue = try verify(path, declaration, keepOpen: true)
         let store = CountStore(path: path, retentionDays: nil, database: queue, declaration: declaration)
         let found = try UnwrittenCounts<App>.load(store.unwrittenPath)
@@ -168,13 +168,13 @@ public final class CountStore<App: ControllerApplication>: Sendable {
                 guard tables.contains(StoreSchema.migrationsTable) else {
                     // An empty database is a new store (a writer migrates it); any other is not ours.
                     if tables.isEmpty && !keepOpen { return }
-                    throw StoreError.foreignDatabase(path: path)
+                    throw StoreError.foreignDatabase(path: path, daemon: App.daemonName)
                 }
                 let migrator = StoreSchema.migrator
                 let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
-                guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted()) }
+                guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted(), daemon: App.daemonName) }
                 let complete = try migrator.hasCompletedMigrations(db)
-                if keepOpen && !complete { throw StoreError.foreignDatabase(path: path) }
+                if keepOpen && !complete { throw StoreError.foreignDatabase(path: path, daemon: App.daemonName) }
                 // The values a writer starts from, checked before anything can write: a refused
                 // file is left exactly as it was.
                 if complete { _ = try readTotals(db, path: path, declaration) }

@@ -6,30 +6,31 @@ import Glibc
 #endif
 
 /// Why the count store could not be opened, read or written. Each message names the file, what
-/// went wrong (SQLite's own words where it had some) and what to do.
+/// went wrong (SQLite's own words where it had some) and what to do. `daemon` is the daemon whose
+/// database it is (``ControllerApplication/daemonName``, `turnstiled`), as the fix names it.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database's directory does not exist.
-    case directoryMissing(path: String, directory: String)
+    case directoryMissing(path: String, directory: String, daemon: String)
     /// The file or its directory cannot be written (the directory must be writable too: SQLite
     /// keeps the write-ahead log and its index next to the database).
-    case notWritable(path: String, what: String)
+    case notWritable(path: String, what: String, daemon: String)
     /// The file cannot be read.
     case notReadable(path: String)
     /// There is no database at `path` (only when opening for reading: a writer creates one).
-    case missing(path: String)
+    case missing(path: String, daemon: String)
     /// `path` is not a regular file (a directory, a device).
     case notAFile(path: String)
     /// The file is damaged, truncated or not a database at all: refused, and left as it was.
     case corrupt(path: String, sqlite: String)
-    /// Another process (a second turnstiled) is recording into the file.
-    case inUse(path: String)
+    /// Another process (a second instance of the daemon) is recording into the file.
+    case inUse(path: String, daemon: String)
     /// The file was deleted or replaced while this store was recording into it.
-    case fileReplaced(path: String)
+    case fileReplaced(path: String, daemon: String)
     /// A valid SQLite database that some other program made: refused, so nothing is written
     /// into it.
-    case foreignDatabase(path: String)
-    /// The database was migrated by a newer turnstiled, whose schema this one does not know.
-    case newerSchema(path: String, unknownMigrations: [String])
+    case foreignDatabase(path: String, daemon: String)
+    /// The database was migrated by a newer version of the daemon, whose schema this one does not know.
+    case newerSchema(path: String, unknownMigrations: [String], daemon: String)
     /// `retentionDays` outside `minimumRetentionDays...maximumRetentionDays`.
     case invalidRetention(days: Int)
     /// `append` before `beginSession`: a caller's mistake.
@@ -37,10 +38,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A counter in the ledger went down within one session: the entries come from a controller
     /// that restarted without a new `beginSession`. Nothing of the batch was written.
     case counterWentBackwards(path: String, counter: String, from: Int, to: Int)
-    /// A value read from the database is not one turnstiled writes (text where a count belongs,
+    /// A value read from the database is not one the daemon writes (text where a count belongs,
     /// a negative count, one too large to add to): refused, naming where it is, rather than
     /// trusted into a count or a trap.
-    case invalidValue(path: String, table: String, row: String, column: String, value: String, expected: String)
+    case invalidValue(path: String, table: String, row: String, column: String, value: String, expected: String, daemon: String)
     /// The file of counts a stopped daemon could not write (`UnwrittenCounts`) cannot be read
     /// as one: nothing was taken from it.
     case invalidUnwrittenFile(path: String, line: Int, reason: String)
@@ -56,36 +57,36 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .directoryMissing(let path, let directory):
+        case .directoryMissing(let path, let directory, let daemon):
             return "cannot open the count database \(path): the directory \(directory) does not exist; "
-                + "create it and give it to the daemon's user (e.g. `install -d -o turnstiled -g turnstiled \(directory)`)"
-        case .notWritable(let path, let what):
+                + "create it and give it to the daemon's user (e.g. `install -d -o \(daemon) -g \(daemon) \(directory)`)"
+        case .notWritable(let path, let what, let daemon):
             return "cannot write the count database \(path): \(what) is not writable by this user; "
-                + "give the daemon's user write access to it (e.g. `chown turnstiled:turnstiled \(what)`)"
+                + "give the daemon's user write access to it (e.g. `chown \(daemon):\(daemon) \(what)`)"
         case .notReadable(let path):
             return "cannot read the count database \(path): permission denied; "
                 + "run as a user in its group or grant read access (e.g. `chmod g+r \(path)`)"
-        case .missing(let path):
-            return "there is no count database at \(path); check the path (`turnstiled run --database \(path)` creates it)"
+        case .missing(let path, let daemon):
+            return "there is no count database at \(path); check the path (`\(daemon) run --database \(path)` creates it)"
         case .notAFile(let path):
             return "the count database \(path) is not a regular file; give the path of a file"
         case .corrupt(let path, let sqlite):
             return "refusing the count database \(path): it is damaged or not a database (SQLite: \(sqlite)); "
                 + "the file was kept as it is. Move it aside (e.g. `mv \(path) \(path).damaged`) and start "
                 + "with a new one, or restore a backup; `sqlite3 \(path) .recover` may save its rows"
-        case .inUse(let path):
-            return "the count database \(path) is in use by another turnstiled (it holds the file's lock); "
-                + "stop that one first (e.g. `systemctl stop turnstiled`) or give this one another --database"
-        case .fileReplaced(let path):
-            return "the count database \(path) was deleted or replaced while turnstiled was recording into it; "
+        case .inUse(let path, let daemon):
+            return "the count database \(path) is in use by another \(daemon) (it holds the file's lock); "
+                + "stop that one first (e.g. `systemctl stop \(daemon)`) or give this one another --database"
+        case .fileReplaced(let path, let daemon):
+            return "the count database \(path) was deleted or replaced while \(daemon) was recording into it; "
                 + "counts from now on would go to a file nobody reads, so recording stopped. "
-                + "Put the file back or restart turnstiled (it then opens whatever is at the path)"
-        case .foreignDatabase(let path):
-            return "refusing \(path): it is an SQLite database, but not a turnstiled count database "
-                + "(it has tables and no turnstiled schema); nothing was written. Give --database another path"
-        case .newerSchema(let path, let unknown):
-            return "refusing the count database \(path): a newer turnstiled changed its schema "
-                + "(migrations \(unknown.joined(separator: ", ")) unknown to this version); run the newer turnstiled "
+                + "Put the file back or restart \(daemon) (it then opens whatever is at the path)"
+        case .foreignDatabase(let path, let daemon):
+            return "refusing \(path): it is an SQLite database, but not a \(daemon) count database "
+                + "(it has tables and no \(daemon) schema); nothing was written. Give --database another path"
+        case .newerSchema(let path, let unknown, let daemon):
+            return "refusing the count database \(path): a newer \(daemon) changed its schema "
+                + "(migrations \(unknown.joined(separator: ", ")) unknown to this version); run the newer \(daemon) "
                 + "or restore a backup made for this one"
         case .invalidRetention(let days):
             return "invalid retention of \(days) days: keep events from \(StoreLimits.minimumRetentionDays) "
@@ -95,10 +96,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .counterWentBackwards(let path, let counter, let from, let to):
             return "nothing recorded in \(path): the counter \(counter) went from \(from) to \(to) within one session; "
                 + "a restarted controller needs a new session (beginSession)"
-        case .invalidValue(let path, let table, let row, let column, let value, let expected):
+        case .invalidValue(let path, let table, let row, let column, let value, let expected, let daemon):
             return "refusing the count database \(path): table \(table), row \(row), column \(column) holds \(value), "
-                + "where turnstiled writes \(expected); the file was kept as it is. It was changed by something other than "
-                + "turnstiled: restore a backup, or correct that row (`sqlite3 \(path)`) and start again"
+                + "where \(daemon) writes \(expected); the file was kept as it is. It was changed by something other than "
+                + "\(daemon): restore a backup, or correct that row (`sqlite3 \(path)`) and start again"
         case .invalidUnwrittenFile(let path, let line, let reason):
             return "cannot take in the unwritten counts in \(path), line \(line): \(reason); nothing was taken from it "
                 + "and it was kept as it is. Correct the line, or move the file aside (its counts are then not in the database)"

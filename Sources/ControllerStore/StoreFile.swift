@@ -13,38 +13,38 @@ enum StoreFile {
 
     /// For a writer: the directory exists and is writable (SQLite creates the write-ahead log and
     /// its index there), and the file, if there is one, is a regular file we can read and write.
-    static func checkWritable(_ path: String) throws(StoreError) -> Presence {
+    static func checkWritable(_ path: String, daemon: String) throws(StoreError) -> Presence {
         let directory = directoryOf(path)
         guard let info = StoreSyscalls.status(atPath: directory) else {
             let failure = SystemErrno.current
             // A directory this user may not reach (EACCES) exists: saying it does not would
             // send the operator to create it.
-            if failure == ENOENT || failure == ENOTDIR { throw .directoryMissing(path: path, directory: directory) }
+            if failure == ENOENT || failure == ENOTDIR { throw .directoryMissing(path: path, directory: directory, daemon: daemon) }
             throw .system(path: path, operation: "open", errno: failure)
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .directoryMissing(path: path, directory: directory) }
-        try checkWriteAccess(path: path, what: directory, mode: W_OK | X_OK)
-        let presence = try checkReadable(path, mustExist: false)
-        if presence != .absent { try checkWriteAccess(path: path, what: path, mode: W_OK) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .directoryMissing(path: path, directory: directory, daemon: daemon) }
+        try checkWriteAccess(path: path, what: directory, mode: W_OK | X_OK, daemon: daemon)
+        let presence = try checkReadable(path, mustExist: false, daemon: daemon)
+        if presence != .absent { try checkWriteAccess(path: path, what: path, mode: W_OK, daemon: daemon) }
         return presence
     }
 
     /// `what` (the file or its directory) may be written: a refusal is the user's (EACCES), or
     /// the file system's (EROFS), whose fixes differ.
-    private static func checkWriteAccess(path: String, what: String, mode: Int32) throws(StoreError) {
+    private static func checkWriteAccess(path: String, what: String, mode: Int32, daemon: String) throws(StoreError) {
         guard !StoreSyscalls.mayAccess(what, mode) else { return }
         let failure = SystemErrno.current
-        if failure == EACCES { throw .notWritable(path: path, what: what) }
+        if failure == EACCES { throw .notWritable(path: path, what: what, daemon: daemon) }
         throw .system(path: path, operation: "write", errno: failure)
     }
 
     /// For a reader: the file exists (unless `mustExist` is false), is a regular file, and is
     /// readable.
-    static func checkReadable(_ path: String, mustExist: Bool = true) throws(StoreError) -> Presence {
+    static func checkReadable(_ path: String, mustExist: Bool = true, daemon: String) throws(StoreError) -> Presence {
         guard let info = StoreSyscalls.status(atPath: path) else {
             let failure = SystemErrno.current
             if failure == ENOENT {
-                if mustExist { throw .missing(path: path) }
+                if mustExist { throw .missing(path: path, daemon: daemon) }
                 return .absent
             }
             if failure == EACCES { throw .notReadable(path: path) }
@@ -85,19 +85,19 @@ enum StoreFile {
     /// the other's standing gauges (the turnstile's credit) as voided. SQLite's own locks are `fcntl` locks, which Linux
     /// keeps apart from `flock`, so this one neither blocks nor is released by SQLite; readers
     /// (`stats`) do not take it.
-    static func lockForWriting(_ path: String) throws(StoreError) -> (descriptor: Int32, identity: Identity) {
+    static func lockForWriting(_ path: String, daemon: String) throws(StoreError) -> (descriptor: Int32, identity: Identity) {
         // Group-readable so an operator in the daemon's group can run `stats`; SQLite gives its
         // log files the database's mode.
         let descriptor = StoreSyscalls.openOrCreate(path, mode: 0o640)
         guard descriptor >= 0 else {
             let failure = SystemErrno.current
-            if failure == EACCES { throw .notWritable(path: path, what: path) }
+            if failure == EACCES { throw .notWritable(path: path, what: path, daemon: daemon) }
             throw .system(path: path, operation: "open", errno: failure)
         }
         guard StoreSyscalls.lockExclusively(descriptor) else {
             let failure = SystemErrno.current
             StoreSyscalls.close(descriptor)
-            if failure == EWOULDBLOCK { throw .inUse(path: path) }
+            if failure == EWOULDBLOCK { throw .inUse(path: path, daemon: daemon) }
             throw .system(path: path, operation: "lock", errno: failure)
         }
         guard let info = StoreSyscalls.status(of: descriptor) else {

@@ -11,26 +11,29 @@ struct StoredRow {
     let row: Row
     let table: String
     let path: String
+    /// The daemon whose database it is (`turnstiled`), as the error names it.
+    let daemon: String
     /// How the error names the row: `id 3`, `kind coins`, `day 2024-03-01, kind coins`.
     let name: String
 
     /// `keys` are the columns that name the row (its `id` if it has one, else all columns).
-    init(_ row: Row, table: String, path: String, keys: [String] = ["id"]) {
+    init(_ row: Row, table: String, path: String, daemon: String, keys: [String] = ["id"]) {
         self.row = row
         self.table = table
         self.path = path
+        self.daemon = daemon
         let named = keys.filter { row.hasColumn($0) }
         name = named.isEmpty ? "?" : named.map { "\($0) \(Self.describe(row[$0] as DatabaseValue, quoted: true))" }.joined(separator: ", ")
     }
 
-    init(_ row: Row, table: String, path: String, key: String) {
-        self.init(row, table: table, path: path, keys: [key])
+    init(_ row: Row, table: String, path: String, daemon: String, key: String) {
+        self.init(row, table: table, path: path, daemon: daemon, keys: [key])
     }
 
     private func invalid(_ column: String, _ expected: String) -> StoreError {
         .invalidValue(
             path: path, table: table, row: name, column: column, value: Self.describe(row[column] as DatabaseValue),
-            expected: expected)
+            expected: expected, daemon: daemon)
     }
 
     /// A count, gauge or total: an integer in 0...`StoreLimits.maximumCount`.

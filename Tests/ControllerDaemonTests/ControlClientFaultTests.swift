@@ -16,7 +16,7 @@ extension ControlServerTests {
         let client = try TurnstileClient(path: scratch.socket)
         Syscalls.injected.arm(.clientSend, errno: EPIPE)
         let error = #expect(throws: ControlClientError.self) { try client.send(TurnstileRequestLine(request: .status)) }
-        #expect(error == .system(path: scratch.socket, call: "send", errno: EPIPE))
+        #expect(error == .system(path: scratch.socket, call: "send", errno: EPIPE, daemon: "turnstiled"))
         #expect(error?.description == "cannot talk to turnstiled on \(scratch.socket): send failed: Broken pipe")
         #expect(recorder.requests.isEmpty)
     }
@@ -33,7 +33,7 @@ extension ControlServerTests {
 
         Syscalls.injected.arm(.clientRead, errno: EIO)
         let readError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: 5) }
-        #expect(readError == .system(path: scratch.socket, call: "read", errno: EIO))
+        #expect(readError == .system(path: scratch.socket, call: "read", errno: EIO, daemon: "turnstiled"))
         #expect(readError?.description == "cannot talk to turnstiled on \(scratch.socket): read failed: Input/output error")
 
         // The server took none of them: its reply is still there to read.

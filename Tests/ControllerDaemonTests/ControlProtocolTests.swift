@@ -173,14 +173,14 @@ struct ControlProtocolTests {
     ])
     func replyRoundTrip(reply: ControlReply) throws {
         let line = ControlReplyLine(id: 3, reply: reply)
-        let bytes = line.encoded()
+        let bytes = line.encoded(daemon: "turnstiled")
         #expect(bytes.last == UInt8(ascii: "\n"))
         #expect(!bytes.dropLast().contains(UInt8(ascii: "\n")))
         #expect(try ControlReplyLine(parsing: bytes.dropLast(), daemon: "turnstiled") == line)
     }
 
     @Test func errorRepliesHaveTheDocumentedShape() {
-        let text = String(decoding: ControlReplyLine(reply: .failure(ControlFailure(.malformedJSON))).encoded(), as: UTF8.self)
+        let text = String(decoding: ControlReplyLine(reply: .failure(ControlFailure(.malformedJSON))).encoded(daemon: "turnstiled"), as: UTF8.self)
         #expect(text.hasPrefix(#"{"error":{"code":"malformed_json","message":"#))
         #expect(text.hasSuffix(#""ok":false,"v":1}"# + "\n"))
     }

@@ -206,14 +206,14 @@ final class ControlServerTests {
     @Test func setupErrorsNameTheFix() throws {
         #expect(throws: ControlServerError.unknownGroup("no-such-group-xyz")) { try self.start(group: "no-such-group-xyz") }
         let missing = scratch.path + "/absent/control.sock"
-        #expect(throws: ControlServerError.directoryMissing(path: missing, directory: scratch.path + "/absent")) {
+        #expect(throws: ControlServerError.directoryMissing(path: missing, directory: scratch.path + "/absent", daemon: "turnstiled")) {
             try ControlServer(path: missing, group: nil, handler: self.recorder.handler)
         }
         let long = scratch.path + "/" + String(repeating: "s", count: 120)
         #expect(throws: ControlServerError.pathTooLong(path: long, limit: 107)) { try ControlServer(path: long, group: nil, handler: self.recorder.handler) }
 
         _ = FileManager.default.createFile(atPath: scratch.socket, contents: Data("keep me".utf8))
-        #expect(throws: ControlServerError.notASocket(path: scratch.socket)) { try self.start() }
+        #expect(throws: ControlServerError.notASocket(path: scratch.socket, daemon: "turnstiled")) { try self.start() }
         #expect(FileManager.default.contents(atPath: scratch.socket) == Data("keep me".utf8))
         #expect(ControlServerError.unknownGroup("turnstiled").description.contains("groupadd --system turnstiled"))
     }
@@ -227,7 +227,7 @@ final class ControlServerTests {
         close(stale)
         let server = try start()
         defer { server.stop() }
-        #expect(throws: ControlServerError.inUse(path: scratch.socket)) { try self.start() }
+        #expect(throws: ControlServerError.inUse(path: scratch.socket, daemon: "turnstiled")) { try self.start() }
         let client = try TurnstileClient(path: scratch.socket)
         try client.send(TurnstileRequestLine(request: .status))
         #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
@@ -235,9 +235,9 @@ final class ControlServerTests {
 
     @Test func aFailedChownLeavesNoSocketBehind() throws {
         Syscalls.injected.arm(.chown, errno: EPERM)
-        #expect(throws: ControlServerError.systemCall(call: "chown", path: scratch.socket, errno: EPERM)) { try self.start(group: "daemon") }
+        #expect(throws: ControlServerError.systemCall(call: "chown", path: scratch.socket, errno: EPERM, daemon: "turnstiled")) { try self.start(group: "daemon") }
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
-        #expect(ControlServerError.systemCall(call: "chown", path: "/x", errno: EPERM).description.contains("membership of the control group"))
+        #expect(ControlServerError.systemCall(call: "chown", path: "/x", errno: EPERM, daemon: "turnstiled").description.contains("membership of the control group"))
     }
 
     @Test func failingAcceptReadAndWriteDoNotStopTheServer() throws {

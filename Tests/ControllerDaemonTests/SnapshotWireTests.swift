@@ -51,7 +51,7 @@ struct SnapshotWireTests {
 
     @Test("the status reply is the line it was, and reads back")
     func statusReply() throws {
-        let line = ControlReplyLine(id: 7, reply: .status(Self.snapshot)).encoded()
+        let line = ControlReplyLine(id: 7, reply: .status(Self.snapshot)).encoded(daemon: "turnstiled")
         let old = #"{"id":7,"ok":true,"status":{"board":"sim (boards/sim.toml)","chip":"simchip0 [turnstiled-sim]","counters":{"coins":42,"emergencyOn":1,"forcedPushes":3,"ignored":5,"passages":37},"credit":3,"degradedReason":"store lost: /var/lib/turnstiled/counts.sqlite is read-only","droppedCommands":2,"events":96,"lastTransitions":[{"event":"timeout","from":"outOfOrder","time":3655.8,"to":"locked"},{"event":"coin","from":"locked","time":3720.125,"to":"unlocked"}],"lostEdges":1,"phase":"degraded","queueDepth":1,"state":"unlocked","traceLosses":4,"uptimeSeconds":3725.5},"v":1}"#
         #expect(String(decoding: line, as: UTF8.self) == old + "\n")
         #expect(try ControlReplyLine(parsing: line.dropLast(), daemon: "turnstiled") == ControlReplyLine(id: 7, reply: .status(Self.snapshot)))

@@ -21,7 +21,10 @@ import Testing
         let error = #expect(throws: GPIOError.self) { try chip.offset(ofLineNamed: "GPIO99") }
         #expect(error == .lineNotFound(chip: "simchip0", name: "GPIO99", available: ["COIN", "PUSH", "LOCK", "ALARM"]))
         #expect(error?.description.contains(#""COIN", "PUSH", "LOCK", "ALARM""#) == true)
-        #expect(error?.description.contains("turnstiled lines --chip simchip0") == true)
+        // The port knows no program: it names gpioinfo; the daemon that met the error names its
+        // own `lines` command.
+        #expect(error?.description.contains("(`gpioinfo simchip0` shows them)") == true)
+        #expect(error?.naming(program: "turnstiled").description.contains("(`turnstiled lines --chip simchip0` shows them)") == true)
     }
 
     @Test func deliversRawEdgesWithTheirVirtualTimesAndSequenceNumbers() throws {

@@ -179,7 +179,7 @@ struct CountStoreTests {
         let scratch = try ScratchDirectory()
         let first = try TurnstileStore.open(path: scratch.file())
         try first.beginTestSession()
-        let error = #expect(throws: StoreError.inUse(path: scratch.file())) { try TurnstileStore.open(path: scratch.file()) }
+        let error = #expect(throws: StoreError.inUse(path: scratch.file(), daemon: "turnstiled")) { try TurnstileStore.open(path: scratch.file()) }
         #expect("\(error!)".contains("another turnstiled"))
         #expect(try TurnstileStore.openForReading(path: scratch.file()).totals() == .zero)
         try first.close()
@@ -197,7 +197,7 @@ struct CountStoreTests {
         try store.append(tape.take())
         try FileManager.default.removeItem(atPath: scratch.file())
         tape.push()
-        let error = #expect(throws: StoreError.fileReplaced(path: scratch.file())) { try store.append(tape.take()) }
+        let error = #expect(throws: StoreError.fileReplaced(path: scratch.file(), daemon: "turnstiled")) { try store.append(tape.take()) }
         #expect("\(error!)".contains("deleted or replaced"))
     }
 

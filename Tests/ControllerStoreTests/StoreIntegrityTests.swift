@@ -79,7 +79,7 @@ struct StoreIntegrityTests {
         try queue.write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)") }
         try queue.close()
         let before = try contents(scratch.file())
-        #expect(throws: StoreError.foreignDatabase(path: scratch.file())) { try TurnstileStore.open(path: scratch.file()) }
+        #expect(throws: StoreError.foreignDatabase(path: scratch.file(), daemon: "turnstiled")) { try TurnstileStore.open(path: scratch.file()) }
         #expect(try contents(scratch.file()) == before)
     }
 
@@ -88,9 +88,9 @@ struct StoreIntegrityTests {
         let scratch = try ScratchDirectory()
         let nowhere = scratch.path + "/no-such-dir/counts.sqlite"
         let error = #expect(throws: StoreError.self) { try TurnstileStore.open(path: nowhere) }
-        #expect(error == .directoryMissing(path: nowhere, directory: scratch.path + "/no-such-dir"))
+        #expect(error == .directoryMissing(path: nowhere, directory: scratch.path + "/no-such-dir", daemon: "turnstiled"))
         #expect("\(error!)".contains("install -d"))
-        #expect(throws: StoreError.missing(path: scratch.file())) { try TurnstileStore.openForReading(path: scratch.file()) }
+        #expect(throws: StoreError.missing(path: scratch.file(), daemon: "turnstiled")) { try TurnstileStore.openForReading(path: scratch.file()) }
         #expect(!FileManager.default.fileExists(atPath: scratch.file()), "reading never creates a database")
         #expect(throws: StoreError.notAFile(path: scratch.path)) { try TurnstileStore.openForReading(path: scratch.path) }
     }

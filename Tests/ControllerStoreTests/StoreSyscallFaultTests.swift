@@ -35,7 +35,7 @@ struct StoreSyscallFaultTests {
     @Test("open refused (EACCES): the file is named as not writable, with the fix")
     func openRefused() throws {
         let error = try #require(openError(failing: [.open: EACCES]))
-        #expect(error == .notWritable(path: path, what: path))
+        #expect(error == .notWritable(path: path, what: path, daemon: "turnstiled"))
         #expect("\(error)".contains("chown turnstiled:turnstiled \(path)"))
     }
 
@@ -66,7 +66,7 @@ struct StoreSyscallFaultTests {
 
     @Test("a lock held elsewhere (EWOULDBLOCK) is another turnstiled; the descriptor is closed")
     func lockHeld() throws {
-        #expect(openError(failing: [.flock: EWOULDBLOCK]) == .inUse(path: path))
+        #expect(openError(failing: [.flock: EWOULDBLOCK]) == .inUse(path: path, daemon: "turnstiled"))
         #expect(descriptors(openOn: path) == 0)
     }
 
@@ -94,12 +94,12 @@ struct StoreSyscallFaultTests {
         let message = "\(error)"
         #expect(message.contains("Permission denied") && message.contains("namei -l \(path)"))
         #expect(!message.contains("does not exist"))
-        #expect(openError(failing: [.stat: ENOENT]) == .directoryMissing(path: path, directory: scratch.path))
+        #expect(openError(failing: [.stat: ENOENT]) == .directoryMissing(path: path, directory: scratch.path, daemon: "turnstiled"))
     }
 
     @Test("a directory refused for writing: by its permissions (EACCES), or by its file system (EROFS)")
     func directoryNotWritable() throws {
-        #expect(openError(failing: [.access: EACCES]) == .notWritable(path: path, what: scratch.path))
+        #expect(openError(failing: [.access: EACCES]) == .notWritable(path: path, what: scratch.path, daemon: "turnstiled"))
         let error = try #require(openError(failing: [.access: EROFS]))
         #expect(error == .system(path: path, operation: "write", errno: EROFS))
         #expect("\(error)".contains("the file system is read-only"))

@@ -65,7 +65,7 @@ struct StoredValueTests {
         try tamper(path, tampered.sql)
         let before = try contents(path)
         func matches(_ error: any Error) -> Bool {
-            guard case .invalidValue(let at, let table, let row, let column, let value, _) = error as? StoreError else { return false }
+            guard case .invalidValue(let at, let table, let row, let column, let value, _, _) = error as? StoreError else { return false }
             return at == path && table == tampered.table && row == tampered.row && column == tampered.column && value == tampered.value
         }
         if tampered.readByOpen {
@@ -119,7 +119,7 @@ struct StoredValueTests {
                     #expect((0...StoreLimits.maximumCount).contains(stats.totals.credit))
                     _ = stats.periodCounts
                 } catch let error as StoreError {
-                    guard case .invalidValue(_, let refusedTable, _, _, _, _) = error else {
+                    guard case .invalidValue(_, let refusedTable, _, _, _, _, _) = error else {
                         Issue.record("refused with another error: \(error)")
                         return
                     }

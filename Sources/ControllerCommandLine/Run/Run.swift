@@ -138,7 +138,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             do {
                 chip = try GpiodChip.open(boardFile.chip)
             } catch {
-                Terminal.error("\(error)")
+                Terminal.error("\(error.naming(program: App.daemonName))")
                 throw ExitStatus.gpioError
             }
             let debouncing = GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"

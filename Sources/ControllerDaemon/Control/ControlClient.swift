@@ -24,14 +24,14 @@ public final class ControlClient<App: ControllerApplication> {
         self.path = path
         guard let address = Syscalls.unixAddress(path) else { throw .pathTooLong(path: path) }
         let descriptor = Syscalls.unixStreamSocket()
-        guard descriptor >= 0 else { throw .system(path: path, call: "socket", errno: Syscalls.errno) }
+        guard descriptor >= 0 else { throw .system(path: path, call: "socket", errno: Syscalls.errno, daemon: App.daemonName) }
         guard Syscalls.connect(descriptor, address) == 0 else {
             let code = Syscalls.errno
             Syscalls.close(descriptor)
             switch code {
-            case ENOENT, ECONNREFUSED: throw .notRunning(path: path)
-            case EACCES, EPERM: throw .permissionDenied(path: path, reply: nil)
-            default: throw .system(path: path, call: "connect", errno: code)
+            case ENOENT, ECONNREFUSED: throw .notRunning(path: path, daemon: App.daemonName)
+            case EACCES, EPERM: throw .permissionDenied(path: path, reply: nil, daemon: App.daemonName)
+            default: throw .system(path: path, call: "connect", errno: code, daemon: App.daemonName)
             }
         }
         self.descriptor = descriptor
@@ -51,9 +51,9 @@ public final class ControlClient<App: ControllerApplication> {
                 let code = Syscalls.errno
                 // The daemon may have refused the connection before reading: its reply says why.
                 if let reply = try? nextReply(timeoutSeconds: 1), case .failure(let failure) = reply.reply {
-                    throw failure.code == "permission_denied" ? .permissionDenied(path: path, reply: failure) : .refused(failure)
+                    throw failure.code == "permission_denied" ? .permissionDenied(path: path, reply: failure, daemon: App.daemonName) : .refused(failure)
                 }
-                throw .system(path: path, call: "send", errno: code)
+                throw .system(path: path, call: "send", errno: code, daemon: App.daemonName)
             }
             offset += written
         }
@@ -72,22 +72,22 @@ public final class ControlClient<App: ControllerApplication> {
                 do {
                     return try ControlReplyLine(parsing: line, daemon: App.daemonName)
                 } catch {
-                    throw .badReply(path: path, error)
+                    throw .badReply(path: path, error, daemon: App.daemonName)
                 }
             }
-            guard buffered.count <= Self.maxReplyBytes else { throw .badReply(path: path, .requestTooLong(limit: Self.maxReplyBytes)) }
+            guard buffered.count <= Self.maxReplyBytes else { throw .badReply(path: path, .requestTooLong(limit: Self.maxReplyBytes), daemon: App.daemonName) }
             var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
             let milliseconds = timeoutSeconds.map { Int32(clamping: Int(($0 * 1000).rounded(.up))) } ?? -1
             let ready = Syscalls.poll(&waiting, milliseconds: milliseconds, fault: .clientPoll)
             if ready < 0 && Syscalls.errno == EINTR { continue }
             guard ready > 0 else {
-                if ready == 0 { throw .timedOut(path: path, seconds: timeoutSeconds ?? 0) }
-                throw .system(path: path, call: "poll", errno: Syscalls.errno)
+                if ready == 0 { throw .timedOut(path: path, seconds: timeoutSeconds ?? 0, daemon: App.daemonName) }
+                throw .system(path: path, call: "poll", errno: Syscalls.errno, daemon: App.daemonName)
             }
             let count = chunk.withUnsafeMutableBytes { Syscalls.read(descriptor, into: $0, fault: .clientRead) }
             if count < 0 && Syscalls.errno == EINTR { continue }
             if count < 0 && Syscalls.errno == ECONNRESET { return nil }
-            guard count >= 0 else { throw .system(path: path, call: "read", errno: Syscalls.errno) }
+            guard count >= 0 else { throw .system(path: path, call: "read", errno: Syscalls.errno, daemon: App.daemonName) }
             if count == 0 { return nil }
             buffered.append(contentsOf: chunk[..<count])
         }
@@ -103,38 +103,39 @@ enum ControlClientLimits {
     static let readChunkBytes = 4096
 }
 
-/// Why `turnstiled ctl` could not get an answer, with what to do about it.
+/// Why `ctl` could not get an answer, with what to do about it. `daemon` is the daemon asked
+/// (``ControllerApplication/daemonName``, `turnstiled`), as the fix names it.
 public enum ControlClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No socket at the path, or nothing listening on it.
-    case notRunning(path: String)
+    case notRunning(path: String, daemon: String)
     /// The kernel (the socket's mode) or the daemon (its peer check) refused this user.
-    case permissionDenied(path: String, reply: ControlFailure?)
+    case permissionDenied(path: String, reply: ControlFailure?, daemon: String)
     /// The daemon refused the request; its message says why.
     case refused(ControlFailure)
     /// No reply in time.
-    case timedOut(path: String, seconds: Double)
+    case timedOut(path: String, seconds: Double, daemon: String)
     /// The reply was not the protocol's.
-    case badReply(path: String, ControlProtocolError)
+    case badReply(path: String, ControlProtocolError, daemon: String)
     case pathTooLong(path: String)
-    case system(path: String, call: String, errno: Int32)
+    case system(path: String, call: String, errno: Int32, daemon: String)
 
     public var description: String {
         switch self {
-        case .notRunning(let path):
-            return "cannot connect to \(path): no control socket there; is turnstiled running? is --control-socket the same? (turnstiled ctl --socket PATH)"
-        case .permissionDenied(let path, let reply):
-            let detail = reply.map { " (turnstiled says: \($0.message))" } ?? ""
-            return "permission denied on \(path)\(detail); add yourself to group turnstiled: sudo usermod -aG turnstiled $USER, then log in again"
+        case .notRunning(let path, let daemon):
+            return "cannot connect to \(path): no control socket there; is \(daemon) running? is --control-socket the same? (\(daemon) ctl --socket PATH)"
+        case .permissionDenied(let path, let reply, let daemon):
+            let detail = reply.map { " (\(daemon) says: \($0.message))" } ?? ""
+            return "permission denied on \(path)\(detail); add yourself to group \(daemon): sudo usermod -aG \(daemon) $USER, then log in again"
         case .refused(let failure):
             return failure.message
-        case .timedOut(let path, let seconds):
-            return "turnstiled did not answer on \(path) within \(seconds) s; is its event loop stuck? (systemctl status turnstiled)"
-        case .badReply(let path, let error):
-            return "turnstiled's reply on \(path) is not understood: \(error.message)"
+        case .timedOut(let path, let seconds, let daemon):
+            return "\(daemon) did not answer on \(path) within \(seconds) s; is its event loop stuck? (systemctl status \(daemon))"
+        case .badReply(let path, let error, let daemon):
+            return "\(daemon)'s reply on \(path) is not understood: \(error.message)"
         case .pathTooLong(let path):
             return "the socket path \(path) is longer than a Unix socket address holds (\(Syscalls.maxSocketPathBytes) bytes); use a shorter --socket"
-        case .system(let path, let call, let code):
-            return "cannot talk to turnstiled on \(path): \(call) failed: \(Syscalls.describe(code))"
+        case .system(let path, let call, let code, let daemon):
+            return "cannot talk to \(daemon) on \(path): \(call) failed: \(Syscalls.describe(code))"
         }
     }
 }

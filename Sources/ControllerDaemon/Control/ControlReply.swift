@@ -44,8 +44,9 @@ public struct ControlReplyLine: Sendable, Equatable {
 }
 
 extension ControlReplyLine {
-    /// The reply as one JSON line, newline included.
-    public func encoded() -> [UInt8] {
+    /// The reply as one JSON line, newline included. `daemon` is the daemon answering
+    /// (`turnstiled`), as the refusal sent instead of a reply JSON cannot carry names it.
+    public func encoded(daemon: String) -> [UInt8] {
         var wire = WireReply(v: ControlProtocol.version, id: id, ok: true)
         switch reply {
         case .status(let snapshot): wire.status = snapshot
@@ -62,7 +63,7 @@ extension ControlReplyLine {
         // then learns that, instead of the connection going silent.
         let data = (try? encoder.encode(wire))
             ?? (try? encoder.encode(WireReply(v: ControlProtocol.version, id: id, ok: false, error: ControlFailure(
-                code: "internal", message: "turnstiled could not encode its reply (a value JSON cannot carry); please report this"))))
+                code: "internal", message: "\(daemon) could not encode its reply (a value JSON cannot carry); please report this"))))
             ?? Data()
         return Array(data) + [UInt8(ascii: "\n")]
     }

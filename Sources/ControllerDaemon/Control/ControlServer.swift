@@ -70,7 +70,7 @@ public final class ControlServer: Sendable {
         }
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         guard let status = Syscalls.fileStatus(directory.isEmpty ? "/" : directory), Syscalls.isDirectory(status) else {
-            throw .directoryMissing(path: path, directory: directory.isEmpty ? "/" : directory)
+            throw .directoryMissing(path: path, directory: directory.isEmpty ? "/" : directory, daemon: App.daemonName)
         }
         var resolvedGroup: UInt32?
         if let group {
@@ -78,15 +78,15 @@ public final class ControlServer: Sendable {
             resolvedGroup = id
         }
         let groupID = resolvedGroup
-        try Self.removeStaleSocket(at: path, address: address)
+        try Self.removeStaleSocket(at: path, address: address, daemon: App.daemonName)
 
         let listener = Syscalls.unixStreamSocket()
-        guard listener >= 0 else { throw .systemCall(call: "socket", path: path, errno: Syscalls.errno) }
+        guard listener >= 0 else { throw .systemCall(call: "socket", path: path, errno: Syscalls.errno, daemon: App.daemonName) }
         func fail(_ call: String, unlinking: Bool) -> ControlServerError {
             let code = Syscalls.errno
             Syscalls.close(listener)
             if unlinking { _ = Syscalls.unlink(path) }
-            return .systemCall(call: call, path: path, errno: code)
+            return .systemCall(call: call, path: path, errno: code, daemon: App.daemonName)
         }
         // Linux gives the bound file the socket's own mode (less the umask): set it first, so
         // the file is never more open than 0660, not even between bind and chmod.
@@ -127,16 +127,16 @@ public final class ControlServer: Sendable {
     }
 
     /// Removes a socket no process answers on (left by a daemon that died).
-    private static func removeStaleSocket(at path: String, address: sockaddr_un) throws(ControlServerError) {
+    private static func removeStaleSocket(at path: String, address: sockaddr_un, daemon: String) throws(ControlServerError) {
         guard let existing = Syscalls.fileStatus(path) else { return }
-        guard Syscalls.isSocket(existing) else { throw .notASocket(path: path) }
+        guard Syscalls.isSocket(existing) else { throw .notASocket(path: path, daemon: daemon) }
         let probe = Syscalls.unixStreamSocket()
         if probe >= 0 {
             let answered = Syscalls.connect(probe, address) == 0
             Syscalls.close(probe)
-            if answered { throw .inUse(path: path) }
+            if answered { throw .inUse(path: path, daemon: daemon) }
         }
-        guard Syscalls.unlink(path) == 0 else { throw .systemCall(call: "unlink (of a stale socket)", path: path, errno: Syscalls.errno) }
+        guard Syscalls.unlink(path) == 0 else { throw .systemCall(call: "unlink (of a stale socket)", path: path, errno: Syscalls.errno, daemon: daemon) }
     }
 
     /// Sends `event` to every follower, without waiting: it is queued for the server's thread,

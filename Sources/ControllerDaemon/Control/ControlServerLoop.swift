@@ -188,7 +188,7 @@ final class ControlServerLoop {
             shared.statistics.requests += 1
             if malformed { shared.statistics.malformedRequests += 1 }
         }
-        enqueue(ControlReplyLine(id: id, reply: reply).encoded(), on: &connection)
+        enqueue(ControlReplyLine(id: id, reply: reply).encoded(daemon: daemon), on: &connection)
     }
 
     /// Queues `bytes`, or drops a connection that has let ``ControlServerLimits/maxBacklogBytes``
@@ -219,7 +219,7 @@ final class ControlServerLoop {
         let failure = ControlFailure(
             code: "too_slow",
             message: "dropped: \(backlog) bytes of replies were waiting unread (the limit is \(limits.maxBacklogBytes)); read as fast as transitions come, or reconnect")
-        connection.output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+        connection.output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded(daemon: daemon))
         connection.following = false
         connection.dropping = true
         connection.deadline = Self.now + UInt64(limits.readTimeoutSeconds * 1e9)
@@ -231,7 +231,7 @@ final class ControlServerLoop {
 
     private func deliver(_ events: [TransitionSummary]) {
         guard !events.isEmpty, connections.contains(where: { $0.following && !$0.closed }) else { return }
-        let lines = events.map { ControlReplyLine(reply: .event($0)).encoded() }
+        let lines = events.map { ControlReplyLine(reply: .event($0)).encoded(daemon: daemon) }
         for index in connections.indices where connections[index].following && !connections[index].closed {
             for line in lines where !connections[index].closed {
                 enqueue(line, on: &connections[index])
@@ -311,7 +311,7 @@ final class ControlServerLoop {
         guard let index = idle.min(by: { connections[$0].deadline! < connections[$1].deadline! }) else { return }
         shared.lock.withLock { shared.statistics.evictedIdle += 1 }
         let failure = ControlFailure(code: "timeout", message: "closed to make room: no complete request line came, and \(limits.maxConnections) control connections were open")
-        connections[index].output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+        connections[index].output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded(daemon: daemon))
         flush(&connections[index])
         Syscalls.close(connections[index].descriptor)
         connections.remove(at: index)
@@ -319,7 +319,7 @@ final class ControlServerLoop {
 
     /// One error reply, written once (a fresh connection's socket buffer takes it whole), then closed.
     private func refuse(_ descriptor: Int32, _ failure: ControlFailure) {
-        let bytes = ControlReplyLine(reply: .failure(failure)).encoded()
+        let bytes = ControlReplyLine(reply: .failure(failure)).encoded(daemon: daemon)
         _ = bytes.withUnsafeBytes { Syscalls.write(descriptor, $0) }
         Syscalls.close(descriptor)
     }
@@ -336,7 +336,7 @@ final class ControlServerLoop {
             shared.lock.withLock { shared.statistics.timedOut += 1 }
             let seconds = limits.readTimeoutSeconds
             let failure = ControlFailure(code: "timeout", message: "no complete request line within \(seconds) s; send one JSON object per line, ending with a newline")
-            connections[index].output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded())
+            connections[index].output.append(contentsOf: ControlReplyLine(reply: .failure(failure)).encoded(daemon: daemon))
             flush(&connections[index])
             connections[index].closed = true
         }

@@ -9,14 +9,20 @@ import Musl
 /// Each case carries what its message needs to name the chip and the line, and the message
 /// (``description``) says what to do about it: a daemon on a board in the field is debugged
 /// from its log.
+///
+/// The port knows no program: where a message would say how to list the chips or lines, it names
+/// `gpiodetect` and `gpioinfo`, unless the program that met the error has named itself
+/// (``naming(program:)``), as the daemon does, whose own `lines` command says more.
 public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No chip matched. `lookedFor` describes the match (e.g. `label "pinctrl-rp1"`);
-    /// `available` lists the chips that were there.
-    case chipNotFound(lookedFor: String, available: [GPIOChipInfo])
+    /// `available` lists the chips that were there; `program` is the program whose `lines`
+    /// command lists them (``naming(program:)``).
+    case chipNotFound(lookedFor: String, available: [GPIOChipInfo], program: String? = nil)
     /// The chip went away (unplugged, driver unbound); nothing on it works any more.
     case chipGone(chip: String, path: String)
-    /// The chip has no line with that name; `available` lists the names it has.
-    case lineNotFound(chip: String, name: String, available: [String])
+    /// The chip has no line with that name; `available` lists the names it has; `program` as
+    /// for ``chipNotFound(lookedFor:available:program:)``.
+    case lineNotFound(chip: String, name: String, available: [String], program: String? = nil)
     /// The offset is past the chip's last line.
     case offsetOutOfRange(chip: String, offset: GPIOLineOffset, lineCount: Int)
     /// Someone else holds the line; `consumer` is their name when the chip reports it.
@@ -43,7 +49,7 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .chipNotFound: nil
         case .permissionDenied(let chip, _), .unsupportedByKernel(let chip, _, _, _, _):
             chip
-        case .chipGone(let chip, _), .lineNotFound(let chip, _, _), .offsetOutOfRange(let chip, _, _),
+        case .chipGone(let chip, _), .lineNotFound(let chip, _, _, _), .offsetOutOfRange(let chip, _, _),
             .lineBusy(let chip, _, _), .invalidRequest(let chip, _, _),
             .requestReleased(let chip, _), .requestFailed(let chip, _), .readFailed(let chip, _, _),
             .writeFailed(let chip, _, _):
@@ -60,26 +66,40 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The error as `program` (`turnstiled`) reports it: a message that says how to list the
+    /// chips or lines names its `lines` command. Other errors are returned as they are.
+    public func naming(program: String) -> GPIOError {
+        switch self {
+        case .chipNotFound(let lookedFor, let available, _):
+            .chipNotFound(lookedFor: lookedFor, available: available, program: program)
+        case .lineNotFound(let chip, let name, let available, _):
+            .lineNotFound(chip: chip, name: name, available: available, program: program)
+        default:
+            self
+        }
+    }
+
     public var description: String {
         switch self {
-        case .chipNotFound(let lookedFor, let available):
+        case .chipNotFound(let lookedFor, let available, let program):
             if available.isEmpty {
                 return "GPIO chip not found: looked for \(lookedFor), but this machine has no GPIO chips. "
-                    + "Check that /dev/gpiochip* exists and is readable by this user, and run `turnstiled lines`."
+                    + "Check that /dev/gpiochip* exists and is readable by this user, and run `\(program.map { "\($0) lines" } ?? "gpiodetect")`."
             }
             let list = available.map(\.description).joined(separator: ", ")
+            let lister = program.map { "`\($0) lines` (or `gpiodetect`)" } ?? "`gpiodetect`"
             return "GPIO chip not found: looked for \(lookedFor) among \(list). "
-                + "Run `turnstiled lines` (or `gpiodetect`) to list this machine's chips and fix the board file's chip setting."
+                + "Run \(lister) to list this machine's chips and fix the board file's chip setting."
         case .chipGone(let chip, let path):
             return "GPIO chip \(chip) (\(path)) has gone away: the device was removed or its driver "
                 + "unbound. Check the hardware and the kernel log (`dmesg`), then restart."
-        case .lineNotFound(let chip, let name, let available):
+        case .lineNotFound(let chip, let name, let available, let program):
             let names = available.filter { !$0.isEmpty }
             let list = names.isEmpty
                 ? "its lines have no names: give the line by offset"
                 : "its lines are named " + names.map { "\"\($0)\"" }.joined(separator: ", ")
             return "GPIO chip \(chip) has no line named \"\(name)\"; \(list). "
-                + "Fix the board file's line, or give it by offset (`turnstiled lines --chip \(chip)` shows them)."
+                + "Fix the board file's line, or give it by offset (`\(program.map { "\($0) lines --chip" } ?? "gpioinfo") \(chip)` shows them)."
         case .offsetOutOfRange(let chip, let offset, let lineCount):
             return "line \(offset) is out of range on GPIO chip \(chip), which has \(lineCount) lines "
                 + "(0 to \(lineCount - 1)). Run `gpioinfo \(chip)` to see them."

@@ -5,7 +5,8 @@ import TOMLKit
 enum BoardFileLimits {
     /// The largest board file read: a full board with comments is about 3 KiB.
     static let maxFileSize = 64 * 1024
-    /// How deeply tables and arrays may nest; the format's deepest key is `inputs.coin.line`.
+    /// How deeply tables and arrays may nest; the format's deepest key is an input's line
+    /// (`inputs.coin.line`).
     /// The TOML library recurses once per level, so an absurd depth would overflow its stack.
     static let maxNesting = 8
 
@@ -261,6 +262,10 @@ extension Board {
 }
 
 extension Board {
+    /// The deepest key the format has, an input's line: the first input role's
+    /// (`inputs.coin.line`).
+    static var deepestKey: String { "inputs.\(App.inputs.first?.role.rawValue ?? "ROLE").line" }
+
     /// Refuses, before the TOML library sees it, text the library cannot be trusted with: too
     /// large, a byte ``TextCharacters`` refuses (the library takes the text as a C string, so a
     /// NUL would end the file there, silently), a `\u0000` escape (the library hands strings and
@@ -278,7 +283,7 @@ extension Board {
             throw BoardFileError(file: file, location: .position(line: refusal.line, column: refusal.column),
                                  reason: refusal.reason, hint: refusal.hint)
         }
-        var scanner = KeyScanner()
+        var scanner = KeyScanner(deepestKey: deepestKey)
         var line = 1
         var column = 0
         for scalar in text.unicodeScalars {
@@ -301,6 +306,8 @@ extension Board {
 private struct KeyScanner {
     enum Expecting { case lineStart, keyStart, keyRest, keyEnd, afterHeader, value }
 
+    /// The application's deepest key, as the hint for a file nested too deeply shows it.
+    private let deepestKey: String
     private var expecting = Expecting.lineStart
     private var inHeader = false
     /// Just after a header's `[`: a second `[` makes it an array of tables.
@@ -323,6 +330,10 @@ private struct KeyScanner {
         var reason: String
         var hint: String
         var columnsBack = 0
+    }
+
+    init(deepestKey: String) {
+        self.deepestKey = deepestKey
     }
 
     /// Feeds one character; returns why the text is refused, if it is. Only ASCII has a meaning
@@ -406,7 +417,7 @@ private struct KeyScanner {
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 open.append(byte)
                 if open.count > BoardFileLimits.maxNesting {
-                    return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
+                    return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is \(deepestKey)")
                 }
                 if byte == UInt8(ascii: "{") { (expecting, keyParts) = (.keyStart, 0) }
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
@@ -458,7 +469,7 @@ private struct KeyScanner {
         }
         keyParts += 1
         if keyParts > BoardFileLimits.maxNesting {
-            return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is inputs.coin.line")
+            return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is \(deepestKey)")
         }
         if quoteMark { quote = byte }
         expecting = .keyRest

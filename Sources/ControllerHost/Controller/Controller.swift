@@ -551,11 +551,14 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         return slot < 0 ? nil : slot
     }
 
-    /// The offset of the line a board file names, by name or number.
+    /// The offset of the line a board file names, by name or number. A name the chip lacks is
+    /// refused in the daemon's words (its `lines` command lists the chip's names).
     package static func offset(of selector: LineSelector, on chip: Chip) throws(GPIOError) -> GPIOLineOffset {
         switch selector {
-        case .name(let name): try chip.offset(ofLineNamed: name)
-        case .offset(let offset): GPIOLineOffset(offset)
+        case .name(let name):
+            do { return try chip.offset(ofLineNamed: name) } catch { throw error.naming(program: App.daemonName) }
+        case .offset(let offset):
+            return GPIOLineOffset(offset)
         }
     }
 }
