@@ -73,21 +73,17 @@ final class SimSource<App: ControllerApplication>: EventSource {
     private let inputOffsets: [RoleName: GPIOLineOffset]
     private let clock = MonotonicClock()
     private let origin: MachineInstant
-    /// The script's steps but `end` (inputs and expects), in time order, and the next one.
-    private let steps: [ScenarioStep<App>]
-    private var nextStep = 0
+    /// The script, played by the rules `simulate` plays it by (one player for both).
+    private var player: ScenarioPlayer<App>
     private let scriptFile: String
-    /// `0 emergency on` (any level set active at 0): the world before the controller starts,
-    /// as `simulate` plays it.
-    private let initialLevels: [RoleName]
-    /// `expect` lines checked so far, and those that failed (room for all of them reserved
-    /// here: the loop's thread must not allocate).
-    private var checkedExpectations = 0
+    /// The `expect` lines that failed (room for all of them reserved here: the loop's thread
+    /// must not allocate).
     private var failedExpectations: [ExpectationFailure] = []
-    private let expectationCount: Int
 
     var expectations: ScriptExpectations {
-        ScriptExpectations(checked: checkedExpectations, unchecked: expectationCount - checkedExpectations, failures: failedExpectations)
+        ScriptExpectations(
+            checked: player.checkedExpectations, unchecked: player.expectationCount - player.checkedExpectations,
+            failures: failedExpectations)
     }
     /// When the script ends (its `end`, or its last step): the daemon stops there if asked to.
     let scriptEnd: MachineInstant?
@@ -115,19 +111,9 @@ final class SimSource<App: ControllerApplication>: EventSource {
         pulseWidths = App.inputs.map { board.simulatedPulseWidth($0.role) }
         plant = App.Plant.drivenInputs.isEmpty ? nil : PlantDriver<App>(board: board, chip: chip, inputOffsets: inputOffsets, at: .zero)
         origin = clock.now()
-        let initial = { (step: ScenarioStep<App>) -> Bool in
-            guard step.time == .zero, case .level(_, on: true) = step.action else { return false }
-            return true
-        }
-        let all = script?.steps ?? []
-        initialLevels = all.compactMap { step in
-            guard initial(step), case .level(let role, _) = step.action else { return nil }
-            return role
-        }
-        steps = all.filter { !initial($0) && $0.action != .end }
+        player = ScenarioPlayer(script)
         scriptFile = script?.file ?? ""
-        expectationCount = steps.count { $0.action.isExpectation }
-        failedExpectations.reserveCapacity(expectationCount)
+        failedExpectations.reserveCapacity(player.expectationCount)
         scriptEnd = script.map { MachineInstant.zero + $0.endTime }
     }
 
@@ -139,15 +125,15 @@ final class SimSource<App: ControllerApplication>: EventSource {
 
     /// The world before the controller starts: `0 emergency on` finds the line already active.
     func applyInitialLevels() {
-        for role in initialLevels {
-            if let line = inputOffsets[role] { chip.scheduleLevel(line: line, at: .zero, active: true) }
+        for action in player.setBeforeStart {
+            if case .level(let role, _) = action, let line = inputOffsets[role] { chip.scheduleLevel(line: line, at: .zero, active: true) }
         }
         chip.advance(to: .zero)
     }
 
     var nextDeadline: MachineInstant? {
         var next = chip.nextEventTime
-        if nextStep < steps.count { next = Self.earlier(next, MachineInstant.zero + steps[nextStep].time) }
+        if let step = player.nextTime { next = Self.earlier(next, step) }
         if let change = plant?.nextChange { next = Self.earlier(next, change) }
         return next
     }
@@ -157,46 +143,29 @@ final class SimSource<App: ControllerApplication>: EventSource {
         return Swift.min(a, b)
     }
 
-    /// Plays the script's steps due by `now`, each instant as `simulate` plays it: its
-    /// `expect`s first, checked against everything strictly before it, then its inputs. The
-    /// plant (if the application has one) is brought to each instant first, and answers what
-    /// the controller wrote. Index loops: this generic code runs unspecialised on the event
-    /// loop, where iterating an array of generic steps would allocate.
+    /// Plays the script's steps due by `now`, each instant as `simulate` plays it (the same
+    /// player): its `expect`s first, checked against everything strictly before it, then its
+    /// inputs. The plant (if the application has one) is brought to each instant first, and
+    /// answers what the controller wrote.
     func advance(to now: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
-        while nextStep < steps.count, MachineInstant.zero + steps[nextStep].time <= now {
-            let time = MachineInstant.zero + steps[nextStep].time
-            var group = nextStep
-            var expects = false
-            while group < steps.count && steps[group].time == steps[nextStep].time {
-                if steps[group].action.isExpectation { expects = true }
-                group += 1
-            }
-            if expects {
+        try player.play(
+            through: now,
+            settleBefore: { (time, expects) throws(GPIOError) in
+                guard expects else { return }
                 let before = MachineInstant(nanoseconds: time.nanoseconds &- 1)
                 plant?.advance(to: before)
                 chip.advance(to: before)
                 try controller.process(now: before)
-                var index = nextStep
-                while index < group {
-                    if steps[index].action.isExpectation {
-                        checkedExpectations += 1
-                        if let failure = Simulation<App>.evaluate(steps[index], file: scriptFile, on: controller) {
-                            failedExpectations.append(failure)
-                        }
-                    }
-                    index += 1
-                }
-            }
-            plant?.advance(to: time)
-            chip.advance(to: time)
-            try controller.process(now: time)
-            var index = nextStep
-            while index < group {
-                if !steps[index].action.isExpectation { try perform(steps[index].action, at: time, controller: controller) }
-                index += 1
-            }
-            nextStep = group
-        }
+            },
+            check: { step in
+                if let failure = Simulation<App>.evaluate(step, file: scriptFile, on: controller) { failedExpectations.append(failure) }
+            },
+            settleAt: { (time) throws(GPIOError) in
+                plant?.advance(to: time)
+                chip.advance(to: time)
+                try controller.process(now: time)
+            },
+            perform: { (action, time) throws(GPIOError) in try perform(action, at: time, controller: controller) })
         plant?.advance(to: now)
         chip.advance(to: now)
     }

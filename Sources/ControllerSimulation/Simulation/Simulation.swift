@@ -137,37 +137,23 @@ public final class Simulation<App: ControllerApplication> {
     @discardableResult
     public func run(_ scenario: Scenario<App>, realtime: Bool = false) throws(GPIOError) -> SimulationSummary<App> {
         let end = MachineInstant.zero + scenario.endTime
-        // A level set active at 0 (`0 emergency on`) is the world before the controller starts:
-        // it comes up during a fire alarm and must find the line already active, whatever else
-        // happens at 0.
-        let setBeforeStart = { (step: ScenarioStep<App>) -> Bool in
-            guard step.time == .zero, case .level(_, on: true) = step.action else { return false }
-            return true
-        }
-        for step in scenario.steps where setBeforeStart(step) { try perform(step.action, at: .zero) }
-        let steps = scenario.steps.filter { !setBeforeStart($0) }
+        var player = ScenarioPlayer(scenario)
+        for action in player.setBeforeStart { try perform(action, at: .zero) }
         var failures = 0
-        var checked = 0
-        var next = 0
         wallClockStart = realtime ? MonotonicClock().now() : nil
         try start()
-        while next < steps.count {
-            let time = MachineInstant.zero + steps[next].time
-            // An expect sees everything strictly before its time, so it is checked before
-            // anything at that time happens, stimuli in the same instant included.
-            try advance(before: time)
-            var group = next
-            while group < steps.count && steps[group].time == steps[next].time { group += 1 }
-            for step in steps[next..<group] where step.action.isExpectation {
-                checked += 1
+        try player.play(
+            through: end,
+            settleBefore: { (time, _) throws(GPIOError) in try advance(before: time) },
+            check: { step in
                 if let failure = Self.evaluate(step, file: scenario.file, on: controller) {
                     failures += 1
                     reporter.expectationFailed(failure)
                 }
-            }
-            for step in steps[next..<group] { try perform(step.action, at: time) }
-            next = group
-        }
+            },
+            settleAt: { _ throws(GPIOError) in },
+            perform: { (action, time) throws(GPIOError) in try perform(action, at: time) })
+        let checked = player.checkedExpectations
         try advance(through: end)
         wallClockStart = nil
 
