@@ -114,6 +114,10 @@ final class SimSource<App: ControllerApplication>: EventSource {
         player = ScenarioPlayer(script)
         scriptFile = script?.file ?? ""
         failedExpectations.reserveCapacity(player.expectationCount)
+        // Generic type metadata is made on first use, and making it allocates: made here, on
+        // the starting thread, rather than on the event loop's first turns.
+        _ = MemoryLayout<ScenarioPlayer<App>>.size + MemoryLayout<ScenarioStep<App>>.size + MemoryLayout<ScenarioAction<App>>.size
+        _ = MemoryLayout<PlantDriver<App>?>.size
         scriptEnd = script.map { MachineInstant.zero + $0.endTime }
     }
 
@@ -129,6 +133,7 @@ final class SimSource<App: ControllerApplication>: EventSource {
             if case .level(let role, _) = action, let line = inputOffsets[role] { chip.scheduleLevel(line: line, at: .zero, active: true) }
         }
         chip.advance(to: .zero)
+        _ = nextDeadline
     }
 
     var nextDeadline: MachineInstant? {
