@@ -18,7 +18,7 @@ public func fuzzControlRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     } catch {
         reply = .failure(ControlFailure(error))
     }
-    let encoded = ControlReplyLine(reply: reply).encoded()
+    let encoded = ControlReplyLine(reply: reply).encoded(daemon: TurnstileApplication.daemonName)
     guard encoded.firstIndex(of: UInt8(ascii: "\n")) == encoded.count - 1,
           (try? ControlReplyLine(parsing: encoded.dropLast(), daemon: TurnstileApplication.daemonName))?.reply == reply else {
         fatalError("the reply \(reply) is not one line that reads back")
