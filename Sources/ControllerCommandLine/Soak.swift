@@ -66,7 +66,7 @@ package struct Soak<App: ControllerApplication>: ParsableCommand {
         print("   events   virtual time   wall time    resident")
         while nextCheckpoint < checkpoints.count {
             time = time + .milliseconds(Int64(40 + random.next(below: 400)))
-            try simulation.perform(driver.randomAction(&random, state: simulation.controller.state), at: time)
+            try simulation.perform(driver.randomAction(&random), at: time)
             try simulation.advance(through: time)
             if failedInvariant == nil, let broken = driver.brokenInvariant(simulation.controller) {
                 failedInvariant = "at \(time.seconds) s, in \(simulation.controller.state.name): \(broken)"

@@ -49,7 +49,7 @@ struct SoakDriver<App: ControllerApplication> {
 
     /// The next action. A raised condition is mostly left standing (the machine is then in its
     /// alarm state), withdrawn one time in ``conditionEndsOneIn``.
-    mutating func randomAction(_ random: inout SplitMix64, state _: App.State) -> ScenarioAction<App> {
+    mutating func randomAction(_ random: inout SplitMix64) -> ScenarioAction<App> {
         if let up = conditions.first(where: { raised[$0] == true }), random.next(below: UInt64(Self.conditionEndsOneIn)) == 0 {
             raised[up] = false
             return .level(up, on: false)

@@ -241,14 +241,12 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let json = self.json
         // ` (then lock = 1, arm held: fail_mode secure)`: what the stop drives, and the choices
         // in force that decide it.
-        let driven = App.outputs.compactMap { output in
-            output.stopLevel.map { stop in
-                let level = stop(settings)
-                return "\(output.role) = \(level ? 1 : 0)" + (output.meaning.map { ", \($0.callsLevel(level))" } ?? "")
-            }
+        let stop = StopLevels<App>(settings)
+        let driven = stop.outputs.map { output, level in
+            "\(output.role) = \(level ? 1 : 0)" + (output.meaning.map { ", \($0.callsLevel(level))" } ?? "")
         }
-        let choices = App.settings.keys.filter { !$0.isDuration }.map { "\($0.name) \($0.text(in: settings))" }
-        let stopping = driven.isEmpty ? "" : " (then \(driven.joined(separator: "; "))" + (choices.isEmpty ? "" : ": " + choices.joined(separator: ", ")) + ")"
+        let stopping = driven.isEmpty ? "" : " (then \(driven.joined(separator: "; "))"
+            + (stop.choices.isEmpty ? "" : ": " + stop.choices.joined(separator: ", ")) + ")"
         return {
             if json {
                 print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
@@ -287,10 +285,11 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
 }
 
 /// A simulated source's time as a clock, for stamping when output writes complete.
-final class SourceClock: MachineClock, @unchecked Sendable {
+final class SourceClock<Source: EventSource>: MachineClock, @unchecked Sendable {
     // Safety: the source's `now()` reads a monotonic clock and an immutable origin.
-    private let source: any EventSource
-    init(_ source: any EventSource) { self.source = source }
+    // Generic, not `any EventSource`: it stamps every output write's completion.
+    private let source: Source
+    init(_ source: Source) { self.source = source }
     func now() -> MachineInstant { source.now() }
 }
 

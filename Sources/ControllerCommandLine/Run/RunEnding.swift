@@ -45,11 +45,8 @@ struct RunEnding<Source: EventSource> {
     /// Where the outputs were left and what the run cost: one JSON record, or one log line.
     private func reportStop(reason: String) {
         typealias App = Source.App
-        let settings = controller.settings
         // The outputs with a stop level, at it (the turnstile's lock, by its fail_mode).
-        let stopLevels = App.outputs.compactMap { output in
-            output.stopLevel.map { (role: output.role, level: $0(settings) ? 1 : 0) }
-        }
+        let stop = StopLevels<App>(controller.settings)
         let loopAllocations = loop.loopAllocations
         let latencyRole = reporter.latencyRole.map(\.rawValue) ?? ""
         if json {
@@ -58,12 +55,11 @@ struct RunEnding<Source: EventSource> {
             if let l = reporter.writeLatency {
                 latency = #","\#(latencyRole)LatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
             }
-            let levels = stopLevels.map { #""\#($0.role)":\#($0.level),"# }.joined()
+            let levels = stop.outputs.map { #""\#($0.output.role)":\#($0.level ? 1 : 0),"# }.joined()
             print(#"{"type":"stopped","reason":"\#(reason)",\#(levels)"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
         } else {
-            let choices = App.settings.keys.filter { !$0.isDuration }.map { "\($0.name) \($0.text(in: settings))" }
-            let driven = stopLevels.map { "\($0.role) driven to \($0.level)" }.joined(separator: ", ")
-            var line = "\(reason): " + (driven.isEmpty ? "" : driven + (choices.isEmpty ? "" : " (\(choices.joined(separator: ", ")))") + ", ") + "lines released"
+            let driven = stop.outputs.map { "\($0.output.role) driven to \($0.level ? 1 : 0)" }.joined(separator: ", ")
+            var line = "\(reason): " + (driven.isEmpty ? "" : driven + stop.choicesInParentheses + ", ") + "lines released"
             if controller.lostEdges > 0 { line += "; \(controller.lostEdges) input edge(s) were lost" }
             if let loopAllocations { line += "; allocations while running: \(loopAllocations)" }
             if let latency = reporter.writeLatency {
