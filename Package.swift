@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "CLinux"),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
         // read from its declaration: an application's main.swift is one line,
-        // `await ControllerCommand<App>.runCommandLine()`.
+        // `ControllerCommand<App>.runCommandLine()`.
         .target(
             name: "ControllerCommandLine",
             dependencies: [

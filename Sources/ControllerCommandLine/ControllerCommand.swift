@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControllerDaemon
+import Dispatch
 import ControllerFSM
 import ControllerHost
 
@@ -7,7 +8,7 @@ import ControllerHost
 /// `stats`, `ctl` — read from its declaration. An application's `main.swift` is one line:
 ///
 /// ```swift
-/// await ControllerCommand<ParkingBarrier>.runCommandLine()
+/// ControllerCommand<ParkingBarrier>.runCommandLine()
 /// ```
 public struct ControllerCommand<App: ControllerApplication>: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
@@ -27,8 +28,11 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
     /// subcommand it would otherwise be read as an argument of `simulate`), and output that
     /// could not be written fails the run instead of vanishing. (Named apart from
     /// ArgumentParser's own `main()`, which top-level code would pick without these checks.)
-    public static func runCommandLine() async {
-        await CommandLineEntry.main(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName)
+    ///
+    /// It is synchronous on purpose: the daemon's signals are taken on the main thread before
+    /// any asynchronous code runs (see `CommandLineEntry.start`).
+    public static func runCommandLine() -> Never {
+        CommandLineEntry.start(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName)
     }
 }
 
@@ -39,13 +43,27 @@ enum ControllerCommandVersion {
 
 /// What every application's root command does around ArgumentParser.
 package enum CommandLineEntry {
-    package static func main<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, daemonCommand: String) async {
+    /// Takes the daemon's signals, then runs the command on Swift's executors and parks the main
+    /// thread in Dispatch's main loop. The order matters: `dispatchMain()` (and the asynchronous
+    /// `main` top-level `await` compiles to) waits in `sigsuspend` with every signal unblocked,
+    /// so a stop signal that came while the daemon started — pending behind a supervisor's
+    /// blocked mask, say — would be delivered there by its default action if the trap were
+    /// installed later, from the command's task on another thread.
+    package static func start<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, daemonCommand: String) -> Never {
         Terminal.program = program
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The daemon takes its stop and reload signals from here on: one that came while it
         // started (before a line is requested, or just after READY=1) would otherwise end it
         // by the signal's default action, without the outputs' stop drive.
         if arguments.first == daemonCommand { _ = SignalTrap.daemon }
+        Task {
+            await main(root, program: program, arguments: arguments)
+            Syscalls.exit(0)
+        }
+        dispatchMain()
+    }
+
+    private static func main<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, arguments: [String]) async {
         let commands = Root.configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""

@@ -1,4 +1,4 @@
 import ControllerCommandLine
 import Turnstile
 
-await ControllerCommand<TurnstileApplication>.runCommandLine()
+ControllerCommand<TurnstileApplication>.runCommandLine()

@@ -1,4 +1,4 @@
 import ControllerCommandLine
 import ParkingBarrier
 
-await ControllerCommand<ParkingBarrier>.runCommandLine()
+ControllerCommand<ParkingBarrier>.runCommandLine()
