@@ -31,9 +31,9 @@ let package = Package(
         .target(name: "ControllerFSM", dependencies: ["CLinux"]),
         // The simulated GPIO backend: in-memory chip, bouncing input drivers, virtual time.
         .target(name: "ControllerFSMSim", dependencies: ["ControllerFSM"]),
-        // libgpiod through one neutral C API over its v1 (1.6) and v2 (2.x) generations; the
-        // header picks the generation at compile time. Needs pkg-config and libgpiod-dev.
-        .systemLibrary(name: "CGpiod", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        // libgpiod through one neutral C API over its v1 (1.6) and v2 (2.x) generations, opened
+        // at run time (dlopen): one binary for both, and no libgpiod headers to build it.
+        .target(name: "CGpiod", linkerSettings: [.linkedLibrary("dl")]),
         // The libgpiod backend of the GPIO port: the only code that imports CGpiod.
         .target(name: "ControllerFSMGpiod", dependencies: ["ControllerFSM", "CGpiod"]),
         // The application declaration every controller implements, the board files it reads and
@@ -112,6 +112,7 @@ let package = Package(
         .target(name: "CMallocCounter"),
         // Test-only: the counter as the allocation tests of several test targets use it.
         .target(name: "AllocationCounting", dependencies: ["CMallocCounter"]),
+        .testTarget(name: "ControllerFSMGpiodTests", dependencies: ["ControllerFSMGpiod", "ControllerFSM"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "AllocationCounting", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",

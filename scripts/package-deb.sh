@@ -28,8 +28,9 @@
 # generated from the binary's --help (scripts/man-page.sh); the package's README and the
 # copyright under /usr/share/doc/NAME; the maintainer scripts from packaging/debian/.
 # Depends: computed by dpkg-shlibdeps from the libraries the binary links (libc6, libstdc++6,
-# libgcc-s1, libgpiod2 on Debian 12 — libgpiod 1.6 —, and whatever it links later), plus
-# adduser for postinst.
+# libgcc-s1, and whatever it links later), plus adduser for postinst and libgpiod3 | libgpiod2:
+# the binary opens libgpiod 2.x or 1.6 at run time (dlopen), which dpkg-shlibdeps cannot see,
+# so one package installs on Debian 12 (libgpiod2, 1.6) and on trixie and newer (libgpiod3).
 #
 # arm64: Swift's toolchain here has the standard library for x86_64 only and no Swift SDK for
 # aarch64 (`swift sdk list`), and dpkg-shlibdeps would need arm64 libraries installed, so an
@@ -242,7 +243,9 @@ printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PRODUCT" "$PRODUCT" > 
 program=$PWD/$ROOT/usr/bin/$PRODUCT
 shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "$program" 2>"$shlibs_dir/err") \
     || die "dpkg-shlibdeps failed: $(cat "$shlibs_dir/err")"
-DEPENDS="adduser, ${shlibs#shlibs:Depends=}"
+# The generations in the order the binary prefers them (GpiodLibrary.Generation.preferred).
+GPIOD_DEPENDS="libgpiod3 | libgpiod2"
+DEPENDS="adduser, $GPIOD_DEPENDS, ${shlibs#shlibs:Depends=}"
 
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 {

@@ -281,6 +281,10 @@ test_package() {
     check "state directory /var/lib/$p: $p:$p 0750" \
         sh -c "[ \"\$(stat -c '%U:%G %a' /var/lib/$p)\" = '$p:$p 750' ]"
     check "binary /usr/bin/$p" test -x "/usr/bin/$p"
+    # One binary for both libgpiod generations: it links neither, and the package asks for one.
+    refute "the binary links no libgpiod (it opens one at run time)" sh -c "readelf -d /usr/bin/$p | grep -q 'NEEDED.*libgpiod'"
+    check "Depends: libgpiod3 | libgpiod2" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'libgpiod3 | libgpiod2'"
+    check "$p lines names the libgpiod it found" sh -c "/usr/bin/$p lines 2>&1 | grep -q '^libgpiod [0-9.]* (libgpiod.so.[23])'"
     check "unit $unit" test -f "$unit"
     check "unit enabled (multi-user.target.wants)" test -L "/etc/systemd/system/multi-user.target.wants/$p.service"
     check "udev rule gives /dev/gpiochip* to gpio, 0660" \

@@ -20,7 +20,15 @@ package struct Lines<App: ControllerApplication>: ParsableCommand {
     package init() {}
 
     package func run() throws {
-        let chips = GpiodChip.available()
+        let chips: [GpiodChip.Discovered]
+        do {
+            chips = try GpiodChip.available()
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitStatus.gpioError
+        }
+        // Which libgpiod answered: one binary runs on either generation.
+        if let library = try? GpiodLibrary.current() { print(library) }
         if chips.isEmpty {
             Terminal.error("this machine has no GPIO chips (nothing matches \(GpiodChip.deviceDirectory)/gpiochip*)")
             throw ExitStatus.gpioError

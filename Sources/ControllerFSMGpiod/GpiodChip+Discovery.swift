@@ -1,6 +1,12 @@
 import CGpiod
 import ControllerFSM
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 extension GpiodChip {
     /// Where the kernel puts GPIO character devices.
     public static let deviceDirectory = "/dev"
@@ -13,13 +19,15 @@ extension GpiodChip {
     }
 
     /// Every GPIO chip device on this machine, in number order, as `gpiodetect` lists them.
-    public static func available() -> [Discovered] {
+    /// - Throws: ``GPIOError/libraryUnavailable(library:reason:instead:)`` without libgpiod.
+    public static func available() throws(GPIOError) -> [Discovered] {
+        let library = try GpiodLibrary.current()
         let names = (Syscalls.directoryEntries(deviceDirectory) ?? [])
             .filter { $0.hasPrefix("gpiochip") }
             .sorted { (Int($0.dropFirst(8)) ?? .max, $0) < (Int($1.dropFirst(8)) ?? .max, $1) }
         return names.map { name in
             let path = "\(deviceDirectory)/\(name)"
-            guard let handle = cgpiod_chip_open(path) else {
+            guard let handle = cgpiod_chip_open(library.handle, path) else {
                 let code = Syscalls.errno
                 let error: GPIOError = code == EACCES || code == EPERM
                     ? .permissionDenied(chip: name, path: path) : .requestFailed(chip: name, errno: code)
@@ -43,7 +51,7 @@ extension GpiodChip {
     ///   ones this user may not open.
     public static func open(_ selector: GPIOChipSelector) throws(GPIOError) -> GpiodChip {
         if case .path(let path) = selector { return try GpiodChip(path: path) }
-        let chips = available()
+        let chips = try available()
         if let found = chips.first(where: { $0.info.map(selector.matches) ?? false }) {
             return try GpiodChip(path: found.path)
         }
@@ -55,13 +63,4 @@ extension GpiodChip {
         }
         throw .chipNotFound(lookedFor: selector.description, available: chips.compactMap(\.info))
     }
-
-    /// The library this build uses, e.g. `libgpiod 1.6.3` — for the start-up log only.
-    public static var libraryDescription: String {
-        "libgpiod \(String(cString: cgpiod_library_version()))"
-    }
-
-    /// Whether requests on this build are debounced by the kernel (libgpiod 2) or must be
-    /// debounced in software (libgpiod 1.6), for the start-up log.
-    public static var kernelDebounces: Bool { cgpiod_kernel_debounces() }
 }

@@ -1,10 +1,16 @@
 import CGpiod
 import ControllerFSM
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A GPIO chip through libgpiod: the kernel's character device (`/dev/gpiochipN`).
 ///
-/// The same code drives libgpiod 1.6 and 2.x: `CGpiod`'s header picks the generation when the
-/// package is built. Lines are requested with the settings the port describes; inputs report both
+/// The same code drives libgpiod 1.6 and 2.x: ``GpiodLibrary`` finds the one installed when the
+/// first chip is opened. Lines are requested with the settings the port describes; inputs report both
 /// edges with the kernel's monotonic timestamps, outputs are driven to their initial value by
 /// the request itself.
 ///
@@ -12,14 +18,18 @@ import ControllerFSM
 /// open while it or any of its requests lives (libgpiod 1.6's lines belong to their chip).
 public final class GpiodChip: GPIOChip {
     public let info: GPIOChipInfo
+    /// The library the chip was opened through.
+    public let library: GpiodLibrary
     let handle: OpaquePointer
 
     /// Opens the chip at `path` (e.g. `/dev/gpiochip0`).
     /// - Throws: ``GPIOError/permissionDenied(chip:path:)`` when this user may not open it,
-    ///   ``GPIOError/chipNotFound(lookedFor:available:)`` when there is no such chip.
+    ///   ``GPIOError/chipNotFound(lookedFor:available:)`` when there is no such chip,
+    ///   ``GPIOError/libraryUnavailable(library:reason:instead:)`` without libgpiod.
     public init(path: String) throws(GPIOError) {
         let name = GpiodChip.deviceName(path)
-        guard let handle = cgpiod_chip_open(path) else {
+        library = try GpiodLibrary.current()
+        guard let handle = cgpiod_chip_open(library.handle, path) else {
             throw GpiodFailure.opening(path: path, chipName: name, errno: Syscalls.errno)
         }
         var raw = cgpiod_chip_info()
@@ -144,7 +154,7 @@ public final class GpiodChip: GPIOChip {
             }
             return .lineBusy(chip: info.name, line: lineID(failed ?? offsets[0]), consumer: nil)
         }
-        return GpiodFailure.requesting(chip: info, errno: code, biased: biased)
+        return GpiodFailure.requesting(chip: info, library: library, errno: code, biased: biased)
     }
 
     func lineID(_ offset: GPIOLineOffset) -> GPIOLineID {

@@ -1,6 +1,12 @@
 import CGpiod
 import ControllerFSM
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Turns a failed libgpiod call's `errno` into the ``GPIOError`` whose message says what to do.
 enum GpiodFailure {
     static func opening(path: String, chipName: String, errno code: Int32) -> GPIOError {
@@ -9,22 +15,22 @@ enum GpiodFailure {
             return .permissionDenied(chip: chipName, path: path)
         case ENOENT, ENODEV, ENXIO, ENOTTY:
             // Not there, or not a GPIO chip: say what is there instead.
-            return .chipNotFound(lookedFor: "path \(path)", available: GpiodChip.available().compactMap(\.info))
+            return .chipNotFound(lookedFor: "path \(path)", available: ((try? GpiodChip.available()) ?? []).compactMap(\.info))
         default:
             return .requestFailed(chip: chipName, errno: code)
         }
     }
 
-    static func requesting(chip: GPIOChipInfo, errno code: Int32, biased: Bool) -> GPIOError {
+    static func requesting(chip: GPIOChipInfo, library: GpiodLibrary, errno code: Int32, biased: Bool) -> GPIOError {
         let kernel = KernelRelease.running
-        let needed = cgpiod_kernel_needed()
-        let needs = (major: Int(needed / 100), minor: Int(needed % 100))
+        let needs = library.kernelNeeded
         if (code == ENOTTY || code == EINVAL) && kernel.isOlder(than: needs.major, needs.minor) {
+            let older = GpiodLibrary.Generation.v1
             return .unsupportedByKernel(
-                chip: chip.name, feature: "serve \(GpiodChip.libraryDescription) (its GPIO character device interface)",
+                chip: chip.name, feature: "serve \(library) (its GPIO character device interface)",
                 kernel: kernel.text, needs: "\(needs.major).\(needs.minor)",
-                instead: "Rebuild against libgpiod 1.6 (apt install libgpiod-dev on Debian 12), "
-                    + "which debounces in software, or update the kernel.")
+                instead: "Install libgpiod 1.6 (apt install \(older.package)), which debounces in software, and start "
+                    + "with \(GpiodLibrary.generationVariable)=\(older.rawValue); or update the kernel.")
         }
         let bias = KernelFeature.bias
         if biased && code == EINVAL && kernel.isOlder(than: bias.major, bias.minor) {

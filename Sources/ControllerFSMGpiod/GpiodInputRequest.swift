@@ -15,15 +15,15 @@ public final class GpiodInputRequest: GPIOInputRequest {
     public let consumer: String
     /// `true` on libgpiod 2: the kernel applied each line's `debounce`.
     public let edgesAreDebounced: Bool
-    private var request: UnsafeMutablePointer<cgpiod_request>?
+    private var request: OpaquePointer?
     private let edges: UnsafeMutableBufferPointer<cgpiod_edge>
 
-    init(chip: GpiodChip, request: UnsafeMutablePointer<cgpiod_request>, offsets: [GPIOLineOffset], consumer: String) {
+    init(chip: GpiodChip, request: OpaquePointer, offsets: [GPIOLineOffset], consumer: String) {
         self.chip = chip
         self.request = request
         self.offsets = offsets
         self.consumer = consumer
-        edgesAreDebounced = cgpiod_kernel_debounces()
+        edgesAreDebounced = chip.library.kernelDebounces
         edges = .allocate(capacity: Int(CGPIOD_EVENTS_PER_READ))
     }
 
@@ -74,7 +74,7 @@ public final class GpiodInputRequest: GPIOInputRequest {
         self.request = nil
     }
 
-    private func held(index: Int?) throws(GPIOError) -> UnsafeMutablePointer<cgpiod_request> {
+    private func held(index: Int?) throws(GPIOError) -> OpaquePointer {
         guard let request else { throw .requestReleased(chip: chip.info.name, consumer: consumer) }
         if let index, !offsets.indices.contains(index) {
             throw .invalidRequest(

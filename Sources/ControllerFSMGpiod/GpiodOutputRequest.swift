@@ -6,9 +6,9 @@ public final class GpiodOutputRequest: GPIOOutputRequest {
     public let chip: GpiodChip
     public let offsets: [GPIOLineOffset]
     public let consumer: String
-    private var request: UnsafeMutablePointer<cgpiod_request>?
+    private var request: OpaquePointer?
 
-    init(chip: GpiodChip, request: UnsafeMutablePointer<cgpiod_request>, offsets: [GPIOLineOffset], consumer: String) {
+    init(chip: GpiodChip, request: OpaquePointer, offsets: [GPIOLineOffset], consumer: String) {
         self.chip = chip
         self.request = request
         self.offsets = offsets

@@ -24,6 +24,6 @@ struct KernelRelease: CustomStringConvertible {
 /// What the backend needs of the kernel, and since when it has it.
 enum KernelFeature {
     /// Bias (pull-up / pull-down) on requested lines: Linux 5.5. (What each libgpiod
-    /// generation needs as a whole comes from `cgpiod_kernel_needed()`.)
+    /// generation needs as a whole comes from ``GpiodLibrary``.)
     static let bias = (major: 5, minor: 5)
 }

@@ -24,6 +24,11 @@ enum Syscalls {
         return names
     }
 
+    /// The value of environment variable `name`, or `nil` when it is not set.
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     /// The running kernel's release (`uname -r`), e.g. `6.1.0-26-amd64`.
     static func kernelRelease() -> String {
         var names = utsname()

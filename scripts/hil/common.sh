@@ -6,7 +6,8 @@ PROJECT_DIR=$(cd "$HIL_DIR/../.." && pwd)                 # the work tree
 BUILD_HIL=${BUILD_HIL:-$PROJECT_DIR/.build-hil}          # every cache lives here
 KERNEL_VERSION_FILE=$BUILD_HIL/kernel-version            # written by prepare.sh
 MODULES_DIR=$BUILD_HIL/modules                           # gpio-sim.ko
-LIBGPIOD2_PREFIX=$BUILD_HIL/libgpiod-2.3                 # static libgpiod 2.3
+LIBGPIOD2_PREFIX=$BUILD_HIL/libgpiod-2.3                 # libgpiod 2.3, shared
+LIBGPIOD2_SONAME=libgpiod.so.3                           # its file, as the binaries open it
 
 hil_log() { printf '==> %s\n' "$*" >&2; }
 hil_die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Prepare everything the HIL VM needs, idempotently; caches go under .build-hil/.
 #   1. apt packages: qemu, busybox-static, kmod, cpio, Debian's kernel and its headers and
-#      source, libgpiod 1.6 (dev + tools), a C toolchain, pkg-config, pip when none is found;
+#      source, libgpiod 1.6's tools (and with them its library), a C toolchain, pip when none
+#      is found;
 #   2. gpio-sim.ko for that kernel, built out of tree (Debian ships neither GPIO_SIM nor
 #      IRQ_SIM): drivers/gpio/gpio-sim.c + kernel/irq/irq_sim.c in one module;
-#   3. libgpiod 2.3 as a static library (prefix .build-hil/libgpiod-2.3, with a .pc file),
-#      compiled from the C sources inside the PyPI sdist gpiod==2.5.0.
+#   3. libgpiod 2.3 as the shared library libgpiod.so.3 (prefix .build-hil/libgpiod-2.3), compiled
+#      from the C sources inside the PyPI sdist gpiod==2.5.0: the VM holds it beside apt's
+#      libgpiod.so.2 (1.6), and the one binary the project ships opens either.
 # Usage: scripts/hil/prepare.sh            (no arguments; safe to run again, cheap when cached)
 # Writes .build-hil/kernel-version, which the other scripts read.
 set -euo pipefail
@@ -22,8 +24,8 @@ GPIOD_SDIST_SHA256=53ae5a1f14d6388c155b591ca0fc0cfa73b44d4f6d8d117e8a9e68f5902d1
 DOWNLOADS=$BUILD_HIL/downloads
 SRC=$BUILD_HIL/src
 
-APT_PACKAGES=(qemu-system-x86 busybox-static kmod cpio linux-image-amd64 libgpiod-dev gpiod
-              gcc make libc6-dev pkg-config xz-utils)
+APT_PACKAGES=(qemu-system-x86 busybox-static kmod cpio linux-image-amd64 gpiod
+              gcc make libc6-dev xz-utils)
 
 apt_updated=0
 apt_install() {   # apt_install PKG... (apt-get update once per run, only when installing)
@@ -130,12 +132,12 @@ EOF
     hil_log "built $ko (depends: '$(modinfo -F depends "$ko")')"
 }
 
-# ---- libgpiod 2.3, static ------------------------------------------------------------------
+# ---- libgpiod 2.3, shared ------------------------------------------------------------------
 
 step_libgpiod2() {
-    local key="sdist=gpiod-$GPIOD_SDIST_VERSION cflags=$LIBGPIOD2_CFLAGS"
+    local key="sdist=gpiod-$GPIOD_SDIST_VERSION cflags=$LIBGPIOD2_CFLAGS shared"
     local p=$LIBGPIOD2_PREFIX
-    if [ -f "$p/lib/libgpiod.a" ] && [ "$(cat "$p/.stamp" 2>/dev/null)" = "$key" ]; then
+    if [ -f "$p/lib/$LIBGPIOD2_SONAME" ] && [ "$(cat "$p/.stamp" 2>/dev/null)" = "$key" ]; then
         hil_log "libgpiod $LIBGPIOD2_VERSION cached ($p)"; return
     fi
     local tarball=$DOWNLOADS/gpiod-$GPIOD_SDIST_VERSION.tar.gz
@@ -165,39 +167,27 @@ step_libgpiod2() {
         gcc $LIBGPIOD2_CFLAGS -DGPIOD_API_VERSION_STR="\"$LIBGPIOD2_VERSION\"" \
             -I"$s/include" -I"$s/lib" -c "$f" -o "$o/$(basename "${f%.c}").o"
     done
-    rm -rf "$p"; mkdir -p "$p/include" "$p/lib/pkgconfig"
-    ar rcs "$p/lib/libgpiod.a" "$o"/*.o
+    rm -rf "$p"; mkdir -p "$p/include" "$p/lib"
+    gcc -shared -Wl,-soname,"$LIBGPIOD2_SONAME" -o "$p/lib/$LIBGPIOD2_SONAME" "$o"/*.o
     cp "$s/include/gpiod.h" "$p/include/"
-    cat >"$p/lib/pkgconfig/libgpiod.pc" <<EOF
-prefix=$p
-includedir=\${prefix}/include
-libdir=\${prefix}/lib
-
-Name: libgpiod
-Description: Library for interacting with Linux GPIO character devices (static, HIL build)
-Version: $LIBGPIOD2_VERSION
-Cflags: -I\${includedir}
-Libs: -L\${libdir} -lgpiod
-EOF
     # The sdist is the Python binding; it is not expected to carry libgpiod's tools/.
     if [ -d "$s/tools" ]; then hil_log "note: the sdist has tools/ (not built)"; fi
     local got
-    got=$(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --modversion libgpiod)
-    [ "$got" = "$LIBGPIOD2_VERSION" ] || hil_die "pkg-config says libgpiod $got"
-    # Link a one-liner through pkg-config: the archive resolves and reports its version.
+    got=$(readelf -d "$p/lib/$LIBGPIOD2_SONAME" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+    [ "$got" = "$LIBGPIOD2_SONAME" ] || hil_die "the library's soname is '$got', not $LIBGPIOD2_SONAME"
+    # Link a one-liner against it: the library loads and reports its version.
     printf '#include <gpiod.h>\n#include <stdio.h>\nint main(void) { puts(gpiod_api_version()); return 0; }\n' >"$o/t.c"
-    # shellcheck disable=SC2046
-    gcc "$o/t.c" -o "$o/t" $(PKG_CONFIG_PATH=$p/lib/pkgconfig pkg-config --cflags --libs libgpiod)
+    gcc "$o/t.c" -o "$o/t" -I"$p/include" "$p/lib/$LIBGPIOD2_SONAME" -Wl,-rpath,"$p/lib"
     got=$("$o/t")
     [ "$got" = "$LIBGPIOD2_VERSION" ] || hil_die "gpiod_api_version() says $got"
     echo "$key" >"$p/.stamp"
-    hil_log "built $p/lib/libgpiod.a ($(find "$o" -name '*.o' | wc -l) objects)"
+    hil_log "built $p/lib/$LIBGPIOD2_SONAME ($(find "$o" -name '*.o' | wc -l) objects)"
 }
 
 trap 'hil_timings prepare' EXIT
 hil_step "apt packages" step_apt
 hil_step "gpio-sim.ko" step_gpio_sim
-hil_step "libgpiod $LIBGPIOD2_VERSION (static)" step_libgpiod2
+hil_step "libgpiod $LIBGPIOD2_VERSION (shared)" step_libgpiod2
 
 hil_log "ready: kernel /boot/vmlinuz-$KVER, module $MODULES_DIR/gpio-sim.ko,"
-hil_log "       libgpiod 2.3: PKG_CONFIG_PATH=$LIBGPIOD2_PREFIX/lib/pkgconfig"
+hil_log "       libgpiod 2.3: $LIBGPIOD2_PREFIX/lib/$LIBGPIOD2_SONAME"

@@ -39,58 +39,49 @@ done
 INITRAMFS=$BUILD_HIL/initramfs.cpio.gz
 LOG=$BUILD_HIL/logs/hil-$(date +%Y%m%d-%H%M%S).log
 
-# The project's programs for the VM, built once per generation of libgpiod as users ship them
-# (scripts/release-build.sh: release, Swift's standard library linked in, in .build): v2 against
-# the static libgpiod 2.3 from prepare.sh first, then v1 against apt's libgpiod 1.6, which
-# leaves .build as the .deb and the release tests build it. Switching recompiles only the
-# modules that import CGpiod. A stripped copy goes into the VM. Plus the allocation counter
-# the load scenario preloads.
+# The project's programs for the VM, built once as users ship them (scripts/release-build.sh:
+# release, Swift's standard library linked in, in .build), and the same binaries run on both
+# libgpiod generations: the VM holds apt's libgpiod.so.2 (1.6) and prepare.sh's libgpiod.so.3
+# (2.3), and the guest's /hil/bin/v1/NAME and /hil/bin/v2/NAME run /hil/bin/NAME with
+# CONTROLLERFSM_LIBGPIOD=1 or 2 (suite.sh makes them). A stripped copy goes into the VM, and its
+# sha256 into the log. Plus the allocation counter the load scenario preloads.
 # The parking barrier's daemon comes from its own package (Examples/ParkingBarrier), built the
-# same way in that package's .build, which the barrier's .deb (scripts/test-deb.sh) builds
-# against libgpiod 1.6 before this runs: v1 first there, an unchanged build, then v2, so a run
-# after the .deb switches that folder once and the next .deb build switches it back.
+# same way in that package's .build.
 HIL_PRODUCTS=(turnstiled gpio-contract)
 BARRIER_PACKAGE=Examples/ParkingBarrier
 BARRIER_PRODUCTS=(barrierd)
 
-stage_bins() {   # stage_bins GEN BIN_DIR PRODUCT...
-    local gen=$1 dir=$2 product
-    shift 2
-    mkdir -p "$BUILD_HIL/bin/$gen"
+stage_bins() {   # stage_bins BIN_DIR PRODUCT...
+    local dir=$1 product
+    shift
+    mkdir -p "$BUILD_HIL/bin"
     for product in "$@"; do
-        strip -o "$BUILD_HIL/bin/$gen/$product" "$dir/$product"
-        PROJECT_BINS+=("$gen/$product=$BUILD_HIL/bin/$gen/$product")
+        strip -o "$BUILD_HIL/bin/$product" "$dir/$product"
+        if ldd "$BUILD_HIL/bin/$product" | grep -q libgpiod; then
+            hil_die "$product links libgpiod: it must open it at run time, to serve both generations"
+        fi
+        hil_log "$product: sha256 $(sha256sum "$BUILD_HIL/bin/$product" | cut -d' ' -f1) (one binary for libgpiod 1.6 and 2.3)"
+        PROJECT_BINS+=("$product=$BUILD_HIL/bin/$product")
     done
 }
 
-# check_libgpiod PROGRAM: the v2 build links libgpiod 2.3 statically, the v1 build apt's 1.6.
-check_libgpiod() {
-    local v2=$BUILD_HIL/bin/v2/$1 v1=$BUILD_HIL/bin/v1/$1
-    if ldd "$v2" | grep -q libgpiod; then
-        hil_die "the v2 $1 links a shared libgpiod: it must use the static 2.3 from $LIBGPIOD2_PREFIX"
-    fi
-    if ! ldd "$v1" | grep -q "libgpiod\.so\.2 "; then
-        hil_die "the v1 $1 does not link apt's libgpiod 1.6 (libgpiod.so.2): $(ldd "$v1" | grep gpiod || echo none)"
-    fi
-}
-
 build_project_bins() {
-    local bin_dir barrier_bin_dir
+    local bin_dir barrier_bin_dir multiarch
     bin_dir=$(cd "$PROJECT_DIR" && swift build -c release --static-swift-stdlib --show-bin-path)
     barrier_bin_dir=$(cd "$PROJECT_DIR" &&
         swift build --package-path "$BARRIER_PACKAGE" -c release --static-swift-stdlib --show-bin-path)
-    LIBGPIOD_PREFIX=$LIBGPIOD2_PREFIX "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
-    stage_bins v2 "$bin_dir" "${HIL_PRODUCTS[@]}"
     "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
-    stage_bins v1 "$bin_dir" "${HIL_PRODUCTS[@]}"
-    check_libgpiod turnstiled
-    hil_step "barrierd (libgpiod 1.6)" \
+    stage_bins "$bin_dir" "${HIL_PRODUCTS[@]}"
+    hil_step "barrierd" \
         "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
-    stage_bins v1 "$barrier_bin_dir" "${BARRIER_PRODUCTS[@]}"
-    hil_step "barrierd (libgpiod 2.3)" env LIBGPIOD_PREFIX="$LIBGPIOD2_PREFIX" \
-        "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
-    stage_bins v2 "$barrier_bin_dir" "${BARRIER_PRODUCTS[@]}"
-    check_libgpiod barrierd
+    stage_bins "$barrier_bin_dir" "${BARRIER_PRODUCTS[@]}"
+    # Both generations where the guest's dynamic loader looks: the multiarch library directory.
+    multiarch=$(gcc -print-multiarch)
+    local v1_library
+    v1_library=$(ldconfig -p | awk '$1 == "libgpiod.so.2" && $NF ~ /^\// { print $NF; exit }')
+    [ -n "$v1_library" ] || hil_die "apt's libgpiod 1.6 (libgpiod.so.2) is not installed (package libgpiod2)"
+    PROJECT_FILES+=("usr/lib/$multiarch/libgpiod.so.2=$v1_library")
+    PROJECT_FILES+=("usr/lib/$multiarch/$LIBGPIOD2_SONAME=$LIBGPIOD2_PREFIX/lib/$LIBGPIOD2_SONAME")
     gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \
         -I "$PROJECT_DIR/Sources/CMallocCounter/include" "$PROJECT_DIR/Sources/CMallocCounter/MallocCounter.c"
     PROJECT_FILES+=("hil/lib/libmalloccount.so=$BUILD_HIL/libmalloccount.so")

@@ -141,11 +141,11 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 Terminal.error("\(error.naming(program: App.daemonName))")
                 throw ExitStatus.gpioError
             }
-            let debouncing = GpiodChip.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
-            logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(GpiodChip.libraryDescription), \(debouncing)")
+            let debouncing = chip.library.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
+            logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(chip.library), \(debouncing)")
             let source = GpiodSource<App>(selector: boardFile.chip)
             try await runDaemon(
-                board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)]", source: source,
+                board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)], libgpiod \(chip.library.version)", source: source,
                 completionClock: MonotonicClock(), logger: logger, signals: signals) { controller in
                 try logLines(of: boardFile, on: chip, logger: logger)
                 _ = controller

@@ -42,11 +42,14 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
     case readFailed(chip: String, line: GPIOLineID?, errno: Int32)
     /// Driving an output failed; the line's level is unknown.
     case writeFailed(chip: String, line: GPIOLineID, errno: Int32)
+    /// The library a backend drives the chips through (`library`) could not be loaded: `reason`
+    /// says what was tried and why it failed, `instead` what to install or set.
+    case libraryUnavailable(library: String, reason: String, instead: String)
 
     /// The chip the error is about, when it is about one chip.
     public var chip: String? {
         switch self {
-        case .chipNotFound: nil
+        case .chipNotFound, .libraryUnavailable: nil
         case .permissionDenied(let chip, _), .unsupportedByKernel(let chip, _, _, _, _):
             chip
         case .chipGone(let chip, _), .lineNotFound(let chip, _, _, _), .offsetOutOfRange(let chip, _, _),
@@ -129,6 +132,8 @@ public enum GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
         case .writeFailed(let chip, let line, let errno):
             return "writing \(line) of GPIO chip \(chip) failed: \(Self.describe(errno: errno)); "
                 + "the line's level is unknown.\(Self.hint(errno: errno))"
+        case .libraryUnavailable(let library, let reason, let instead):
+            return "\(library) could not be loaded: \(reason). \(instead)"
         }
     }
 

@@ -35,7 +35,7 @@
 #   motors_both_on       the output records' times at which both motors were on (empty: never)
 #   bd_dump              barrierd's stdout and stderr, for the log
 
-GENERATIONS="v1 v2"
+GENERATIONS=$HIL_GENERATIONS
 BOARD=/hil/boards/hil-barrier.toml
 BARRIER_LINES="REQUEST LOOP PHOTOCELL UP_LIMIT DOWN_LIMIT SERVICE EMERGENCY MOTOR_UP MOTOR_DOWN GREEN RED ALARM"
 REQUEST=0 LOOP=1 PHOTOCELL=2 UP_LIMIT=3 DOWN_LIMIT=4 SERVICE=5 EMERGENCY=6

@@ -27,14 +27,16 @@
 #   as_user USER CMD...  run CMD as USER (uid, gid and groups from /etc/passwd; busybox su)
 #   info TEXT            print "HIL INFO TEXT" (for the log; boot.sh ignores it)
 #
-# Programs given to make-initramfs.sh as --bin NAME=PATH are $HIL_BIN/NAME. /hil/bin is on
-# PATH, but a NAME with a slash (v1/turnstiled) is not looked up there: call it by full path,
-# or put its directory first, e.g. PATH=$HIL_BIN/v2:$PATH turnstiled run ...
+# Programs given to make-initramfs.sh as --bin NAME=PATH are $HIL_BIN/NAME, and $HIL_BIN/GEN/NAME
+# runs it on one libgpiod generation (v1: 1.6, v2: 2.3). /hil/bin is on PATH, but v1/turnstiled
+# is not looked up there: call it by full path, or put its directory first, e.g.
+# PATH=$HIL_BIN/v2:$PATH turnstiled run ...
 #
 # Results are also appended to $HIL_RESULTS, so scenarios may run in subshells or processes
 # of their own and suite.sh still counts them.
 
 HIL_BIN=/hil/bin
+HIL_GENERATIONS="v1 v2"         # libgpiod 1.6 and 2.x: suite.sh makes $HIL_BIN/GEN/NAME for each
 HIL_CONFIGFS=/sys/kernel/config/gpio-sim
 HIL_STATE=/tmp/hil
 HIL_RESULTS=$HIL_STATE/results

@@ -10,6 +10,18 @@ SCENARIO_TIMEOUT_S=300          # one scenario, wall clock inside the VM: 80-dae
                                 # six times and ctl dozens of times, each a process start under TCG
 
 : >"$HIL_RESULTS"
+# One binary per program serves both libgpiod generations; the scenarios call it as
+# /hil/bin/GEN/NAME, which forces generation GEN (the library it finds is checked in 05-library).
+for bin in "$HIL_BIN"/*; do
+    [ -f "$bin" ] && [ -x "$bin" ] || continue
+    name=${bin##*/}
+    for gen in $HIL_GENERATIONS; do
+        mkdir -p "$HIL_BIN/$gen"
+        printf '#!/bin/sh\nCONTROLLERFSM_LIBGPIOD=%s exec %s "$@"\n' "${gen#v}" "$bin" >"$HIL_BIN/$gen/$name"
+        chmod 0755 "$HIL_BIN/$gen/$name"
+    done
+    info "$name: sha256 $(sha256sum "$bin" | cut -d' ' -f1), run as $(echo "$HIL_GENERATIONS" | sed "s|[^ ]*|$HIL_BIN/&/$name|g")"
+done
 for s in /hil/guest/scenarios/*.sh; do
     name=$(basename "$s" .sh)
     case $name in *"${HIL_ONLY:-}"*) ;; *) continue ;; esac

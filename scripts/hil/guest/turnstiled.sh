@@ -3,7 +3,7 @@
 #
 # The board is boards/hil-gpio-sim.toml: a gpio-sim chip labelled turnstile-hil, inputs
 # active-low (idle high), outputs active-high. Every scenario runs once per libgpiod generation
-# (GENERATIONS), with the binaries the host built: /hil/bin/GEN/turnstiled.
+# (GENERATIONS), with the one binary the host built: /hil/bin/GEN/turnstiled.
 #
 #   board_up / board_down   a fresh chip laid out like the board, inputs idle (high)
 #   ts_start GEN [ARGS]     start `turnstiled run --json` in the background ($TS_PID, $TS_OUT,
@@ -14,7 +14,7 @@
 #   counter NAME            a counter from the summary record (after ts_stop)
 #   record TYPE             the records of that type from $TS_OUT
 
-GENERATIONS="v1 v2"
+GENERATIONS=$HIL_GENERATIONS
 BOARD=/hil/boards/hil-gpio-sim.toml
 BOARD_LINES="COIN PUSH SERVICE EMERGENCY LOCK ALARM READY INHIBIT"
 COIN=0 PUSH=1 SERVICE=2 EMERGENCY=3 LOCK=4 ALARM=5 READY=6 INHIBIT=7
