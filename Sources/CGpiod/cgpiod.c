@@ -120,7 +120,10 @@ int cgpiod_chip_get_line_info(cgpiod_chip *chip, unsigned int offset, cgpiod_lin
 
 /* ---- requests --------------------------------------------------------------------------- */
 
-static cgpiod_request *cgpiod_request_alloc(const cgpiod_chip *chip, size_t num_lines)
+/* A request for `num_lines` lines whose offsets are read from `offsets`, one every `stride` bytes
+ * (the `offset` member of an array of line settings); NULL with errno set. */
+static cgpiod_request *cgpiod_request_alloc(const cgpiod_chip *chip, const unsigned int *offsets, size_t stride,
+                                            size_t num_lines)
 {
     if (num_lines == 0 || num_lines > CGPIOD_MAX_LINES) {
         errno = EINVAL;
@@ -132,6 +135,18 @@ static cgpiod_request *cgpiod_request_alloc(const cgpiod_chip *chip, size_t num_
     req->lib = chip->lib;
     req->num_lines = (unsigned int)num_lines;
     req->epoll_fd = -1;
+    for (size_t i = 0; i < num_lines; i++)
+        req->offsets[i] = *(const unsigned int *)((const char *)offsets + i * stride);
+    return req;
+}
+
+/* The request when its generation took the lines (`rc` 0); released, NULL, otherwise. */
+static cgpiod_request *cgpiod_request_taken(cgpiod_request *req, int rc)
+{
+    if (rc < 0) {
+        cgpiod_request_release(req);
+        return NULL;
+    }
     return req;
 }
 
@@ -139,36 +154,24 @@ cgpiod_request *cgpiod_request_inputs(cgpiod_chip *chip, const cgpiod_input_line
                                       size_t num_lines, const char *consumer, int *failed_index)
 {
     *failed_index = -1;
-    cgpiod_request *req = cgpiod_request_alloc(chip, num_lines);
+    cgpiod_request *req = cgpiod_request_alloc(chip, &lines[0].offset, sizeof(lines[0]), num_lines);
     if (!req)
         return NULL;
-    for (size_t i = 0; i < num_lines; i++)
-        req->offsets[i] = lines[i].offset;
-    int rc = chip->lib->generation == 1 ? cgpiod_v1_request_inputs(req, chip, lines, consumer, failed_index)
-                                        : cgpiod_v2_request_inputs(req, chip, lines, consumer, failed_index);
-    if (rc < 0) {
-        cgpiod_request_release(req);
-        return NULL;
-    }
-    return req;
+    return cgpiod_request_taken(req, chip->lib->generation == 1
+                                         ? cgpiod_v1_request_inputs(req, chip, lines, consumer, failed_index)
+                                         : cgpiod_v2_request_inputs(req, chip, lines, consumer, failed_index));
 }
 
 cgpiod_request *cgpiod_request_outputs(cgpiod_chip *chip, const cgpiod_output_line *lines,
                                        size_t num_lines, const char *consumer, int *failed_index)
 {
     *failed_index = -1;
-    cgpiod_request *req = cgpiod_request_alloc(chip, num_lines);
+    cgpiod_request *req = cgpiod_request_alloc(chip, &lines[0].offset, sizeof(lines[0]), num_lines);
     if (!req)
         return NULL;
-    for (size_t i = 0; i < num_lines; i++)
-        req->offsets[i] = lines[i].offset;
-    int rc = chip->lib->generation == 1 ? cgpiod_v1_request_outputs(req, chip, lines, consumer, failed_index)
-                                        : cgpiod_v2_request_outputs(req, chip, lines, consumer, failed_index);
-    if (rc < 0) {
-        cgpiod_request_release(req);
-        return NULL;
-    }
-    return req;
+    return cgpiod_request_taken(req, chip->lib->generation == 1
+                                         ? cgpiod_v1_request_outputs(req, chip, lines, consumer, failed_index)
+                                         : cgpiod_v2_request_outputs(req, chip, lines, consumer, failed_index));
 }
 
 void cgpiod_request_release(cgpiod_request *req)
