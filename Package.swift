@@ -122,7 +122,7 @@ let package = Package(
             name: "ControllerHTTPTests",
             dependencies: [
                 "ControllerHTTP", "ControllerHost", "ControllerFSM", "Turnstile",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

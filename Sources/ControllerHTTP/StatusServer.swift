@@ -100,7 +100,7 @@ public struct StatusServer: Service {
         }
     }
 
-    /// The Hummingbird application behind ``run()``; tests drive it with HummingbirdTesting.
+    /// The Hummingbird application behind ``run()``.
     func makeApplication(
         onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {

@@ -1,6 +1,8 @@
 import Hummingbird
-import HummingbirdTesting
+import Logging
+import ServiceLifecycle
 import Synchronization
+import Testing
 import ControllerDaemon
 import ControllerHost
 import Turnstile
@@ -40,11 +42,11 @@ final class SnapshotSource: Sendable {
     }
 }
 
-/// Runs `test` against the server's routes in process (no socket); the page draws `diagram`,
-/// the turnstile's without one.
+/// Runs `test` against a server of these routes on a loopback port of the kernel's choosing; the
+/// page draws `diagram`, the turnstile's without one.
 func withRoutes<Value>(
     _ source: SnapshotSource, metrics: ControllerMetrics<TurnstileApplication> = ControllerMetrics<TurnstileApplication>(), diagram: StateDiagram? = nil,
-    _ test: @Sendable (any TestClientProtocol) async throws -> Value
+    _ test: @Sendable (LoopbackClient) async throws -> Value
 ) async throws -> Value {
     try await withRoutes(source, of: metrics, diagram: diagram, test)
 }
@@ -52,12 +54,45 @@ func withRoutes<Value>(
 /// Runs `test` against the routes of the server of `metrics`' application.
 func withRoutes<App: ControllerApplication, Value>(
     _ source: SnapshotSource, of metrics: ControllerMetrics<App>, diagram: StateDiagram? = nil,
-    _ test: @Sendable (any TestClientProtocol) async throws -> Value
+    _ test: @Sendable (LoopbackClient) async throws -> Value
 ) async throws -> Value {
-    let server = diagram.map { StatusServer(port: 0, diagram: $0, metrics: metrics) { source.get() } }
-        ?? StatusServer(port: 0, metrics: metrics) { source.get() }
-    return try await server.makeApplication().test(.router, test)
+    let ports = PortBox()
+    let server = StatusServer(
+        port: 0, diagram: diagram, metrics: metrics, logger: quietLogger,
+        onListening: { ports.continuation.yield($0) }) { source.get() }
+    let group = ServiceGroup(configuration: .init(services: [server], logger: quietLogger))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        defer { tasks.cancelAll() }
+        let port = try #require(await ports.next(), "the status server did not start")
+        let value = try await test(LoopbackClient(port: port))
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+        return value
+    }
 }
+
+/// Waits for the port a server reports through `onListening`.
+final class PortBox: Sendable {
+    let stream: AsyncStream<Int>
+    let continuation: AsyncStream<Int>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    }
+
+    func next() async -> Int? {
+        var iterator = stream.makeAsyncIterator()
+        return await iterator.next()
+    }
+}
+
+/// The servers' own logs stay out of the test output.
+let quietLogger: Logger = {
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
+    return logger
+}()
 
 /// The value of one series (`name{labels}` exactly as emitted) in a Prometheus text body.
 func sample(_ body: String, _ series: String) -> Double? {

@@ -1,6 +1,5 @@
 import CoreMetrics
 import Hummingbird
-import HummingbirdTesting
 import Testing
 import ControllerDaemon
 import Turnstile

@@ -1,6 +1,5 @@
 import ControllerFSM
 import Hummingbird
-import HummingbirdTesting
 import Testing
 import ControllerHost
 import Turnstile

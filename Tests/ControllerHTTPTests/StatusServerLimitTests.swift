@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import Logging
 import Testing
 import ControllerDaemon
@@ -23,8 +22,8 @@ import Glibc
 
     @Test("half-sent requests beyond the cap cost no descriptor, are closed when idle, and a whole request is answered")
     func halfSentRequestsAreCappedAndTimedOut() async throws {
-        let ports = StatusServerTests.PortBox()
-        let server = StatusServer(port: 0, metrics: ControllerMetrics<TurnstileApplication>(), limits: Self.limits, logger: StatusServerTests.quietLogger, onListening: { port in
+        let ports = PortBox()
+        let server = StatusServer(port: 0, metrics: ControllerMetrics<TurnstileApplication>(), limits: Self.limits, logger: quietLogger, onListening: { port in
             ports.continuation.yield(port)
         }) { fixedSnapshot(state: "locked") }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -55,9 +54,7 @@ import Glibc
             }
             #expect(closed == clients, "\(closed) of \(clients) idle connections were closed by the server")
 
-            let response = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-                try await client.get("/healthz")
-            }
+            let response = try await LoopbackClient(port: port).get("/healthz")
             #expect(response.status == .ok)
             tasks.cancelAll()
         }
