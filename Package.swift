@@ -108,15 +108,13 @@ let package = Package(
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
         .target(name: "GPIOPortContract", dependencies: ["ControllerFSM"]),
         .executableTarget(name: "gpio-contract", dependencies: ["GPIOPortContract", "ControllerFSMGpiod"]),
-        // Test-only: counts malloc/calloc/realloc/posix_memalign/aligned_alloc per thread.
-        .target(name: "CMallocCounter"),
-        // Test-only: the counter as the allocation tests of several test targets use it.
-        .target(name: "AllocationCounting", dependencies: ["CMallocCounter"]),
+        // The allocation tests are a package of their own (AllocationTests/): they need an
+        // optimised build, and there it compiles only what they test.
         .testTarget(name: "ControllerFSMGpiodTests", dependencies: ["ControllerFSMGpiod", "ControllerFSM"]),
-        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "AllocationCounting", "GPIOPortContract"]),
+        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
-            dependencies: ["Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "ControllerHTTPTests",
@@ -134,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "ControllerDaemonTests",
             dependencies: [
-                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "AllocationCounting",
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -6,7 +6,7 @@
 # repair and a fire alarm; barrierd: requests and vehicles over the loop, an opening left to
 # expire and reversed by the beam, a fault and its repair, a fire alarm); `ctl` pulses,
 # commands, status and events while it runs; a SIGHUP reload; SIGTERM. The allocation counter
-# (Sources/CMallocCounter, built here as a preload) counts the loop thread's mallocs from its
+# (AllocationTests/Sources/CMallocCounter, built here as a preload) counts the loop thread's mallocs from its
 # first turn to its last, which `run --json` reports in its `stopped` line. The run's summary
 # must show the script's inputs counted, so the run exercised what it should.
 #
@@ -93,7 +93,7 @@ EOF
     ;;
 esac
 
-cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I Sources/CMallocCounter/include Sources/CMallocCounter/MallocCounter.c
+cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c
 
 LD_PRELOAD=$work/libmalloccount.so "$daemon" run --board "$board" --json --script "$work/script.txt" \
     --database "$work/counts.sqlite" --http 127.0.0.1:0 --control-socket "$work/control.sock" \

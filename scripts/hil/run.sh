@@ -83,7 +83,7 @@ build_project_bins() {
     PROJECT_FILES+=("usr/lib/$multiarch/libgpiod.so.2=$v1_library")
     PROJECT_FILES+=("usr/lib/$multiarch/$LIBGPIOD2_SONAME=$LIBGPIOD2_PREFIX/lib/$LIBGPIOD2_SONAME")
     gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \
-        -I "$PROJECT_DIR/Sources/CMallocCounter/include" "$PROJECT_DIR/Sources/CMallocCounter/MallocCounter.c"
+        -I "$PROJECT_DIR/AllocationTests/Sources/CMallocCounter/include" "$PROJECT_DIR/AllocationTests/Sources/CMallocCounter/MallocCounter.c"
     PROJECT_FILES+=("hil/lib/libmalloccount.so=$BUILD_HIL/libmalloccount.so")
     PROJECT_FILES+=("hil/boards/hil-gpio-sim.toml=$PROJECT_DIR/boards/hil-gpio-sim.toml")
     PROJECT_FILES+=("hil/boards/hil-barrier.toml=$PROJECT_DIR/$BARRIER_PACKAGE/boards/hil-gpio-sim.toml")

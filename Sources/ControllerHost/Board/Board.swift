@@ -49,7 +49,7 @@ public struct Board<App: ControllerApplication>: Hashable, Sendable {
     /// Whether the lines are simulated or real.
     public package(set) var backend: Backend
     /// The chip, by label, name (`gpiochip0`) or path (`/dev/gpiochip0`), as the file gave it.
-    package var chip: GPIOChipSelector
+    public package(set) var chip: GPIOChipSelector
     /// The consumer name the lines are requested under (`gpioinfo` shows it).
     package var consumer: String
     /// Every wired input, by role; every required role is present in a loaded board.

@@ -9,8 +9,8 @@ import Turnstile
 /// The whole event path — a bouncy pulse on a simulated line, the chip's edge buffer, the
 /// debouncer, the machine, the relay writes, the trace, and the daemon's rings (the ledger a
 /// store drains, the input log a flight recorder drains) — allocates nothing once warmed up, on
-/// an optimised build as users ship it: `swift test -c release --filter PipelineZeroAllocation`.
-@Suite("Pipeline zero allocation", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --filter PipelineZeroAllocation"))
+/// an optimised build as users ship it: `swift test -c release --package-path AllocationTests` (scripts/test.sh runs it).
+@Suite("Pipeline zero allocation", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --package-path AllocationTests"))
 struct PipelineZeroAllocationTests {
     /// Counts output writes as the chip reports them (the sink must be `Sendable`).
     final class Writes: Sendable {

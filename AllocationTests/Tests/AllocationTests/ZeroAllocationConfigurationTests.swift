@@ -9,7 +9,7 @@ import Testing
 /// time, run-time hooks, and a shared machine whose senders contend (the inbox, the lock's
 /// sleeping and waking). `ZeroAllocationTests` covers the common configurations over a million
 /// events; this suite covers the rest over fewer.
-@Suite("Zero allocation, every configuration", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --filter ZeroAllocation"))
+@Suite("Zero allocation, every configuration", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --package-path AllocationTests"))
 struct ZeroAllocationConfigurationTests {
     static let warmUp = 10_000
     static let events = 200_000

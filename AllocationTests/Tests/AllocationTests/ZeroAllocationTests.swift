@@ -3,9 +3,9 @@ import ControllerFSM
 import Testing
 
 /// Dispatch must not allocate once warmed up, on an optimised build as users ship it:
-/// `swift test -c release --filter ZeroAllocation` (scripts/test.sh runs it). Unoptimised code
+/// `swift test -c release --package-path AllocationTests` (scripts/test.sh runs it). Unoptimised code
 /// allocates reabstraction thunks around closure calls, so in a debug build the suite is skipped.
-@Suite("Zero allocation", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --filter ZeroAllocation"))
+@Suite("Zero allocation", .enabled(if: isOptimizedBuild && canCountAllocations, "allocation counts are meaningful on an optimised build: swift test -c release --package-path AllocationTests"))
 struct ZeroAllocationTests {
     static let events = 1_000_000
 
