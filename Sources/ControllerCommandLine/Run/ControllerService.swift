@@ -1,5 +1,9 @@
 import ControllerFSM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ServiceLifecycle
 import ControllerHost
 import ControllerDaemon
@@ -61,14 +65,12 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         let loop = self.loop
         let ending = await withGracefulShutdownHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<EventLoop<Source>.Ending, Never>) in
-                let thread = Thread { [self] in
+                DetachedThread.start(name: "event loop") { [self] in
                     probe.begin()
                     let ending = loop.run()
                     loopAllocations = probe.end()
                     continuation.resume(returning: ending)
                 }
-                thread.name = "event loop"
-                thread.start()
             }
         } onGracefulShutdown: { [inbox] in
             inbox.requestStop()

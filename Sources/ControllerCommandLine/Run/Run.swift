@@ -2,7 +2,11 @@ import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
 import ControllerFSMSim
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import ServiceLifecycle
 import ControllerHost

@@ -1,6 +1,10 @@
 import ControllerFSM
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 import ControllerHost
 import ControllerSimulation
@@ -85,7 +89,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
         // caller's thread: after the lifecycle's "running", before the daemon's ready record,
         // always (the thread raced both).
         drain()
-        Thread { [self] in
+        DetachedThread.start(name: "reporter") { [self] in
             var drained: UInt64?
             while !stopRequested.load(ordering: .acquiring) {
                 let published = watermark.current
@@ -105,7 +109,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
             }
             drain(everything: true)
             finished.signal()
-        }.start()
+        }
     }
 
     /// Percentiles of the edge-to-write latency, in microseconds; read after ``stopAndWait()``.

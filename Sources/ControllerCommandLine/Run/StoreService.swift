@@ -1,7 +1,11 @@
 import ControllerDaemon
 import ControllerFSM
 import ControllerStore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import ServiceLifecycle
 import ControllerHost

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the daemon answers a request with, or sends a follower.
 public enum ControlReply: Sendable, Equatable {

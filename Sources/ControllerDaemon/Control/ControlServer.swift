@@ -1,6 +1,11 @@
 import ControllerFSM
 import ControllerHost
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -112,7 +117,7 @@ public final class ControlServer: Sendable {
         self.shared = shared
         let finished = self.finished
         let daemonUID = Syscalls.effectiveUserID
-        let thread = Thread {
+        DetachedThread.start(name: "\(App.daemonName)-control") {
             let loop = ControlServerLoop(
                 listener: listener, wake: wake.read, reserve: reserve, shared: shared, answer: answer,
                 authorize: { peer in
@@ -122,8 +127,6 @@ public final class ControlServer: Sendable {
             loop.run()
             finished.signal()
         }
-        thread.name = "\(App.daemonName)-control"
-        thread.start()
     }
 
     /// Removes a socket no process answers on (left by a daemon that died).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One top-level value of a request object, decoded only as deep as the protocol needs: arrays
 /// and objects are recognised, never descended into, so no input nests the decoder's work.

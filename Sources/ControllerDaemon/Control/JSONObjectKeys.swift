@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The keys of a JSON object's top level, as written: the decoder keeps one value per key and
 /// drops the others without a word, so a request with `"command"` twice would be read as

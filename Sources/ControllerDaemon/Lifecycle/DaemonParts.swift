@@ -1,6 +1,10 @@
 import ControllerFSM
 import ControllerHost
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 /// What every service of the daemon shares: the inbox that carries commands to the event loop,

@@ -1,5 +1,9 @@
 import ControllerFSM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -57,7 +61,7 @@ public final class SignalTrap: Sendable {
     private init(reading descriptor: Int32) {
         let (stream, continuation) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingOldest(Self.backlog))
         signals = stream
-        let thread = Thread {
+        DetachedThread.start(name: "signals") {
             var bytes = [UInt8](repeating: 0, count: Self.backlog)
             while true {
                 let count = bytes.withUnsafeMutableBytes { Syscalls.readSignals(descriptor, into: $0) }
@@ -66,8 +70,6 @@ public final class SignalTrap: Sendable {
                 for byte in bytes[..<count] { continuation.yield(Int32(byte)) }
             }
         }
-        thread.name = "signals"
-        thread.start()
     }
 
     public static func meaning(of signal: Int32) -> Meaning {
