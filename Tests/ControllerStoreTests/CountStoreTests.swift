@@ -16,7 +16,7 @@ struct CountStoreTests {
              try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].text })
         }
         #expect(journal == "wal")
-        let writerSynchronous = try store.database.write { db in try db.value("PRAGMA synchronous")?.integer }
+        let writerSynchronous = try store.database.write { db in try db.int("PRAGMA synchronous") }
         #expect(writerSynchronous == 2, "FULL is 2")
         #expect(Set(tables).isSuperset(of: ["events", "daily_totals", "totals", "sessions"]))
         #expect(try store.totals() == .zero)
@@ -82,7 +82,7 @@ struct CountStoreTests {
         #expect(totals.credit == 1)
         #expect(totals.moneyInvariantHolds)
         let rowSum = try store.database.read { db in
-            try db.value("SELECT SUM(amount) FROM events WHERE kind = 'coins'")?.integer
+            try db.int("SELECT SUM(amount) FROM events WHERE kind = 'coins'")
         }
         #expect(rowSum == 11)
     }

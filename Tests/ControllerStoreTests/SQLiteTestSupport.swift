@@ -9,6 +9,12 @@ func runSQL(_ path: String, _ sql: String) throws {
     try connection.close()
 }
 
+extension SQLiteDatabase {
+    /// The integer the first row's first column holds, nil when there is no row or it holds
+    /// something else.
+    func int(_ sql: String) throws -> Int? { try value(sql)?.integer.map { Int($0) } }
+}
+
 extension SQLiteRow {
     /// The text in `column`, nil for any other storage class.
     func string(_ column: String) -> String? { self[column].text }

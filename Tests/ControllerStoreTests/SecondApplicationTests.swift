@@ -215,7 +215,7 @@ func droppedGaugeColumn() throws {
         """)
     let store = try CountStore<Lamp>.open(path: scratch.file())
     try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date(timeIntervalSince1970: 1_700_000_000))
-    let level = try store.database.read { db in try db.value("SELECT level FROM sessions")?.integer }
+    let level = try store.database.read { db in try db.int("SELECT level FROM sessions") }
     #expect(level == 0)
     #expect(try store.totals() == .zero)
     try store.close()

@@ -93,7 +93,7 @@ struct StoreOutageTests {
         let recovery = try #require(seen.recoveries.withLock { $0.first })
         #expect(seen.recoveries.withLock { $0.count } == 1)
         #expect(recovery.detailLost == 0)
-        let rows = try store.database.read { db in try db.value("SELECT COUNT(*) FROM events")?.integer }
+        let rows = try store.database.read { db in try db.int("SELECT COUNT(*) FROM events") }
         #expect(rows == 400, "every step kept its own row")
     }
 
@@ -101,7 +101,7 @@ struct StoreOutageTests {
     func genuineSQLiteFull() throws {
         let session = try Self.storeInSession()
         let store = session.store
-        let pages = try store.database.writeWithoutTransaction { db in try db.value("PRAGMA page_count")?.integer ?? 0 }
+        let pages = try store.database.writeWithoutTransaction { db in try db.int("PRAGMA page_count") ?? 0 }
         try store.database.writeWithoutTransaction { db in try db.execute("PRAGMA max_page_count = \(pages)") }
         var tape = LedgerTape()
         for _ in 0..<2_000 { tape.coin() }
