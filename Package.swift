@@ -23,7 +23,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The runtime (Core/, Embedded-clean), its Linux lock and clocks, and the GPIO port.
@@ -83,10 +82,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // SQLite's C API, opened at run time (dlopen of libsqlite3.so.0, which Swift's own
+        // install already needs): no sqlite3.h or libsqlite3-dev to build it.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         // The durable count store of any application: every counted event and the totals in
-        // SQLite (GRDB, on the system's libsqlite3), and the thread that drains the controller's
-        // ledger into it. Its kinds, gauges and balances come from the declaration.
-        .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", .product(name: "GRDB", package: "GRDB.swift")]),
+        // SQLite (through CSQLite; its SQLite/ layer is the only code that imports it), and the
+        // thread that drains the controller's ledger into it. Its kinds, gauges and balances
+        // come from the declaration. CLinux names its thread.
+        .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", "CSQLite", "CLinux"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
@@ -140,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
-                "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", "ControllerFSMSim", .product(name: "GRDB", package: "GRDB.swift"),
+                "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", "ControllerFSMSim",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             // A count database made by an earlier turnstiled, and the scenarios that made it:

@@ -30,7 +30,8 @@
 # Depends: computed by dpkg-shlibdeps from the libraries the binary links (libc6, libstdc++6,
 # libgcc-s1, and whatever it links later), plus adduser for postinst and libgpiod3 | libgpiod2:
 # the binary opens libgpiod 2.x or 1.6 at run time (dlopen), which dpkg-shlibdeps cannot see,
-# so one package installs on Debian 12 (libgpiod2, 1.6) and on trixie and newer (libgpiod3).
+# so one package installs on Debian 12 (libgpiod2, 1.6) and on trixie and newer (libgpiod3);
+# and libsqlite3-0, which the count store opens at run time (libsqlite3.so.0) just as unseen.
 #
 # arm64: Swift's toolchain here has the standard library for x86_64 only and no Swift SDK for
 # aarch64 (`swift sdk list`), and dpkg-shlibdeps would need arm64 libraries installed, so an
@@ -245,7 +246,9 @@ shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "$program" 2>"$shlibs_dir/err") \
     || die "dpkg-shlibdeps failed: $(cat "$shlibs_dir/err")"
 # The generations in the order the binary prefers them (GpiodLibrary.Generation.preferred).
 GPIOD_DEPENDS="libgpiod3 | libgpiod2"
-DEPENDS="adduser, $GPIOD_DEPENDS, ${shlibs#shlibs:Depends=}"
+# The count store's SQLite (CSQLite opens libsqlite3.so.0); Swift's own install needs it too.
+SQLITE_DEPENDS="libsqlite3-0"
+DEPENDS="adduser, $GPIOD_DEPENDS, $SQLITE_DEPENDS, ${shlibs#shlibs:Depends=}"
 
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 {

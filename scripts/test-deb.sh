@@ -284,6 +284,9 @@ test_package() {
     # One binary for both libgpiod generations: it links neither, and the package asks for one.
     refute "the binary links no libgpiod (it opens one at run time)" sh -c "readelf -d /usr/bin/$p | grep -q 'NEEDED.*libgpiod'"
     check "Depends: libgpiod3 | libgpiod2" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'libgpiod3 | libgpiod2'"
+    # SQLite likewise: the count store opens libsqlite3.so.0 at run time, and the package asks for it.
+    refute "the binary links no libsqlite3 (the store opens it at run time)" sh -c "readelf -d /usr/bin/$p | grep -q 'NEEDED.*libsqlite3'"
+    check "Depends: libsqlite3-0" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'libsqlite3-0'"
     check "$p lines names the libgpiod it found" sh -c "/usr/bin/$p lines 2>&1 | grep -q '^libgpiod [0-9.]* (libgpiod.so.[23])'"
     check "unit $unit" test -f "$unit"
     check "unit enabled (multi-user.target.wants)" test -L "/etc/systemd/system/multi-user.target.wants/$p.service"

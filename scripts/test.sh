@@ -30,8 +30,6 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 # libgpiod's library, not its headers: the binaries build without it and open it at run time; the
 # tests of `run` and `lines` on a real board's chip find it (1.6 here; the HIL runs 1.6 and 2.3).
 dpkg -s libgpiod2 >/dev/null 2>&1 || dpkg -s libgpiod3 >/dev/null 2>&1 || need_apt+=(libgpiod2)
-# The count store (GRDB) links the system's SQLite.
-[ -f /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     sudo_cmd=""

@@ -15,6 +15,11 @@ int clinux_ppoll(struct pollfd *fds, unsigned long nfds, const struct timespec *
     return ppoll(fds, (nfds_t)nfds, timeout, NULL);
 }
 
+int clinux_thread_set_name(const char *name)
+{
+    return pthread_setname_np(pthread_self(), name);
+}
+
 void clinux_line_buffer_stdout(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);

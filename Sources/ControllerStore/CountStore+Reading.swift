@@ -1,5 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import GRDB
+#endif
 import ControllerHost
 
 /// One day's counts.
@@ -53,7 +56,7 @@ extension CountStore {
         do {
             return try database.read { db in
                 var totals = try Self.readTotals(db, path: path, declaration)
-                let rows = try Row.fetchAll(db, sql: "SELECT day, kind, amount FROM daily_totals ORDER BY day")
+                let rows = try db.rows("SELECT day, kind, amount FROM daily_totals ORDER BY day")
                 var days: [DayCounts] = []
                 var sums: [String: Int] = [:]
                 for row in rows {
@@ -62,7 +65,7 @@ extension CountStore {
                     guard let day = UTCDay(parsing: text) else {
                         throw StoreError.invalidValue(
                             path: path, table: "daily_totals", row: stored.name, column: "day",
-                            value: StoredRow.describe(row["day"] as DatabaseValue), expected: "a date as YYYY-MM-DD", daemon: App.daemonName)
+                            value: StoredRow.describe(row["day"]), expected: "a date as YYYY-MM-DD", daemon: App.daemonName)
                     }
                     let kind = try stored.text("kind")
                     let amount = try stored.count("amount")
@@ -81,7 +84,7 @@ extension CountStore {
                     }
                     days[days.count - 1].counts[kind] = amount
                 }
-                let sessions = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS count FROM sessions")
+                let sessions = try db.row("SELECT COUNT(*) AS count FROM sessions")
                     .map { try StoredRow($0, table: "sessions", path: path, daemon: App.daemonName, keys: []).count("count") } ?? 0
                 if let unwritten, try !Self.hasTakenIn(unwritten, db, path: path) {
                     for (kind, amount) in unwritten.counts { totals.counters[kind, default: 0] += amount }
@@ -99,8 +102,8 @@ extension CountStore {
 
     /// Whether the database already holds `counts` (a run took them in and was stopped before it
     /// removed the file): their session's last entry is at least as late.
-    static func hasTakenIn(_ counts: UnwrittenCounts<App>, _ db: Database, path: String) throws -> Bool {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
+    static func hasTakenIn(_ counts: UnwrittenCounts<App>, _ db: SQLiteDatabase, path: String) throws -> Bool {
+        guard let row = try db.row("SELECT id, lastEntry FROM sessions WHERE id = ?", [counts.session]) else {
             throw StoreError.unwrittenFileForeign(path: UnwrittenCounts<App>.path(forDatabase: path), database: path, session: counts.session)
         }
         guard let last = try StoredRow(row, table: "sessions", path: path, daemon: App.daemonName).optionalInteger("lastEntry") else { return false }
@@ -119,7 +122,7 @@ extension CountStore {
         let cutoff = Self.unixNanoseconds(now) - Int64(retentionDays) * UTCDay.nanosecondsPerDay
         do {
             return try database.write { db in
-                try db.execute(sql: "DELETE FROM events WHERE time < ?", arguments: [cutoff])
+                try db.execute("DELETE FROM events WHERE time < ?", [cutoff])
                 return db.changesCount
             }
         } catch {
@@ -127,7 +130,7 @@ extension CountStore {
         }
     }
 
-    static func readTotals(_ db: Database, path: String, _ declaration: StoreDeclaration<App>) throws -> DurableTotals<App> {
+    static func readTotals(_ db: SQLiteDatabase, path: String, _ declaration: StoreDeclaration<App>) throws -> DurableTotals<App> {
         let counters = try EventBatch.readCounters(db, path: path, daemon: App.daemonName)
         let gauges = try StoreSchema.gaugeColumns(declaration.gauges, db)
         var latest: (state: App.State, gauges: [String: Int])?
@@ -135,7 +138,7 @@ extension CountStore {
         // Every session row is checked, not only the latest: the next run books the latest's
         // gauges, and any row's lastEntry may be the latest step. One row per run: few.
         let columns = (["id", "state", "lastEntry"] + gauges.map(\.quotedDatabaseIdentifier)).joined(separator: ", ")
-        for row in try Row.fetchAll(db, sql: "SELECT \(columns) FROM sessions ORDER BY id") {
+        for row in try db.rows("SELECT \(columns) FROM sessions ORDER BY id") {
             let stored = StoredRow(row, table: "sessions", path: path, daemon: App.daemonName)
             let state: App.State = try stored.state("state", names: declaration.stateNames)
             var values: [String: Int] = [:]

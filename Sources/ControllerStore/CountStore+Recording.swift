@@ -1,6 +1,9 @@
 import ControllerFSM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import GRDB
+#endif
 import ControllerHost
 
 extension CountStore {
@@ -29,14 +32,12 @@ extension CountStore {
                     // below are the ones it really ended with.
                     if let found { try takeIn(found, db) }
                     let gauges = declaration.gauges.map(\.quotedDatabaseIdentifier)
-                    let previous = try Row.fetchOne(
-                        db, sql: "SELECT \((["id", "state"] + gauges).joined(separator: ", ")) FROM sessions ORDER BY id DESC LIMIT 1")
+                    let previous = try db.row("SELECT \((["id", "state"] + gauges).joined(separator: ", ")) FROM sessions ORDER BY id DESC LIMIT 1")
                     let columns = try StoreSchema.allGaugeColumns(db).map(\.quotedDatabaseIdentifier)
                     try db.execute(
-                        sql: "INSERT INTO sessions (\((["started", "state"] + columns).joined(separator: ", "))) "
+                        "INSERT INTO sessions (\((["started", "state"] + columns).joined(separator: ", "))) "
                             + "VALUES (\(Array(repeating: "?", count: 2 + columns.count).joined(separator: ", ")))",
-                        arguments: StatementArguments(
-                            [wallClock, declaration.stateNames[App.table.initial.rawValue]] + columns.map { _ in 0 as any DatabaseValueConvertible }))
+                        [wallClock, declaration.stateNames[App.table.initial.rawValue]] + columns.map { _ in 0 as any SQLiteArgument })
                     let id = db.lastInsertedRowID
                     if let previous {
                         let row = StoredRow(previous, table: "sessions", path: path, daemon: App.daemonName)
@@ -74,8 +75,8 @@ extension CountStore {
     /// Writes a stopped run's unwritten counts into its session, unless the session already
     /// has them (its last entry is as late: a daemon that crashed after taking them in and before
     /// removing the file).
-    private func takeIn(_ counts: UnwrittenCounts<App>, _ db: Database) throws {
-        guard let row = try Row.fetchOne(db, sql: "SELECT id, lastEntry FROM sessions WHERE id = ?", arguments: [counts.session]) else {
+    private func takeIn(_ counts: UnwrittenCounts<App>, _ db: SQLiteDatabase) throws {
+        guard let row = try db.row("SELECT id, lastEntry FROM sessions WHERE id = ?", [counts.session]) else {
             throw StoreError.unwrittenFileForeign(path: unwrittenPath, database: path, session: counts.session)
         }
         if let last = try StoredRow(row, table: "sessions", path: path, daemon: App.daemonName).optionalInteger("lastEntry"), last >= counts.time { return }
@@ -89,10 +90,10 @@ extension CountStore {
     }
 
     /// Records where the session stood after its last step.
-    private func updateSession(_ id: Int64, state: String, gauges: [Int], lastEntry: Int64, _ db: Database) throws {
+    private func updateSession(_ id: Int64, state: String, gauges: [Int], lastEntry: Int64, _ db: SQLiteDatabase) throws {
         let assignments = (["state = ?"] + declaration.gauges.map { "\($0.quotedDatabaseIdentifier) = ?" } + ["lastEntry = ?"])
-        try db.cachedStatement(sql: "UPDATE sessions SET \(assignments.joined(separator: ", ")) WHERE id = ?")
-            .execute(arguments: StatementArguments([state] + gauges.map { $0 as any DatabaseValueConvertible } + [lastEntry, id]))
+        try db.cached("UPDATE sessions SET \(assignments.joined(separator: ", ")) WHERE id = ?")
+            .execute([state] + gauges.map { $0 as any SQLiteArgument } + [lastEntry, id])
     }
 
     /// What `entries` would add to the database: the counts a stop could not write.
@@ -128,7 +129,7 @@ extension CountStore {
     /// Throws the fault a test injected (`injectedWriteFault`), inside a write transaction.
     func checkInjectedFault() throws {
         let code = injectedWriteFault.load(ordering: .relaxed)
-        if code != 0 { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "injected by a test") }
+        if code != 0 { throw SQLiteError(code: code, message: "injected by a test") }
     }
 
     /// Records the controller's ledger entries, oldest first, in one transaction: a row for
@@ -188,7 +189,7 @@ extension CountStore {
             guard let id = current.id else { return }
             do {
                 try database.write { db in
-                    try db.execute(sql: "UPDATE sessions SET ended = ? WHERE id = ?", arguments: [ended, id])
+                    try db.execute("UPDATE sessions SET ended = ? WHERE id = ?", [ended, id])
                 }
             } catch {
                 throw StoreError.from(error, path: path, operation: "end the session in")
@@ -223,31 +224,31 @@ struct EventBatch {
     static let daySQL = "date(time / 1000000000 - (time < 0 AND time % 1000000000 != 0), 'unixepoch')"
 
     /// Writes the rows and adds them to the totals; returns every kind's total after that.
-    func write(_ db: Database, session: Int64, path: String, daemon: String) throws -> [String: Int] {
+    func write(_ db: SQLiteDatabase, session: Int64, path: String, daemon: String) throws -> [String: Int] {
         guard !events.isEmpty else { return try Self.readCounters(db, path: path, daemon: daemon) }
-        let before = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM events") ?? 0
-        let insert = try db.cachedStatement(sql: "INSERT INTO events (time, kind, amount, state, session) VALUES (?, ?, ?, ?, ?)")
+        let before = try db.value("SELECT COALESCE(MAX(id), 0) FROM events")?.integer ?? 0
+        let insert = try db.cached("INSERT INTO events (time, kind, amount, state, session) VALUES (?, ?, ?, ?, ?)")
         for event in events {
-            try insert.execute(arguments: [event.time, event.kind, event.amount, event.state, session])
+            try insert.execute([event.time, event.kind, event.amount, event.state, session])
         }
         // `WHERE true` lets SQLite parse the upsert after a SELECT (https://sqlite.org/lang_upsert.html).
-        try db.cachedStatement(sql: """
+        try db.cached("""
             INSERT INTO totals (kind, amount)
             SELECT kind, SUM(amount) FROM events WHERE id > ? GROUP BY kind
             ON CONFLICT (kind) DO UPDATE SET amount = amount + excluded.amount
-            """).execute(arguments: [before])
-        try db.cachedStatement(sql: """
+            """).execute([before])
+        try db.cached("""
             INSERT INTO daily_totals (day, kind, amount)
             SELECT \(Self.daySQL), kind, SUM(amount) FROM events WHERE id > ? GROUP BY 1, 2
             ON CONFLICT (day, kind) DO UPDATE SET amount = amount + excluded.amount
-            """).execute(arguments: [before])
+            """).execute([before])
         return try Self.readCounters(db, path: path, daemon: daemon)
     }
 
     /// Every kind's total, each checked (`StoredRow`, naming `daemon` when one is refused).
-    static func readCounters(_ db: Database, path: String, daemon: String) throws -> [String: Int] {
+    static func readCounters(_ db: SQLiteDatabase, path: String, daemon: String) throws -> [String: Int] {
         var counters: [String: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT kind, amount FROM totals") {
+        for row in try db.rows("SELECT kind, amount FROM totals") {
             let stored = StoredRow(row, table: "totals", path: path, daemon: daemon, key: "kind")
             counters[try stored.text("kind")] = try stored.count("amount")
         }

@@ -1,6 +1,4 @@
 import ControllerFSM
-import Foundation
-import GRDB
 import Synchronization
 import ControllerHost
 
@@ -22,7 +20,7 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     /// Events older than this many days are deleted by `applyRetention(now:)`; `nil` keeps all.
     public let retentionDays: Int?
 
-    let database: any DatabaseWriter
+    let database: SQLiteConnection
     let declaration: StoreDeclaration<App>
     let session = Guarded(SessionState<App>())
     /// The writer's lock on the file (`StoreFile.lockForWriting`), until `close`.
@@ -49,7 +47,7 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     public static var kinds: [String] { StoreDeclaration<App>().kinds }
 
     private init(
-        path: String, retentionDays: Int?, database: any DatabaseWriter, declaration: StoreDeclaration<App>, lock: Int32? = nil,
+        path: String, retentionDays: Int?, database: SQLiteConnection, declaration: StoreDeclaration<App>, lock: Int32? = nil,
         identity: StoreFile.Identity? = nil
     ) {
         self.path = path
@@ -88,24 +86,29 @@ public final class CountStore<App: ControllerApplication>: Sendable {
         }
         let presence = try StoreFile.checkWritable(path, daemon: App.daemonName)
         let (descriptor, identity) = try StoreFile.lockForWriting(path, daemon: App.daemonName)
-        let pool: DatabasePool
+        let connection: SQLiteConnection
         do {
             if presence == .nonEmpty { try verify(path, declaration) }
-            pool = try DatabasePool(path: path, configuration: baseConfiguration())
-            // FULL syncs the log on every commit: with the NORMAL GRDB sets for WAL, a power cut
-            // can take back the last commits, and those are counts the daemon already reported.
-            // Set on the pool's one writer connection, after GRDB's own WAL set-up.
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
+            connection = try SQLiteConnection(path: path, readOnly: false, busyTimeoutMilliseconds: StoreLimits.busyTimeoutMilliseconds)
+            try connection.writeWithoutTransaction { db in
+                // WAL: a `stats` reader never blocks the writer, nor the writer it. The mode is
+                // kept in the file, so every later connection, an older turnstiled's too, has it.
+                guard try db.value("PRAGMA journal_mode = WAL")?.text == "wal" else {
+                    throw SQLiteError(code: SQLiteError.error, message: "could not activate WAL Mode at path: \(path)")
+                }
+                // FULL syncs the log on every commit: with NORMAL, the usual choice for WAL, a
+                // power cut can take back the last commits, and those are counts the daemon
+                // already reported.
+                try db.execute("PRAGMA synchronous = FULL")
             }
-            try StoreSchema.migrator.migrate(pool)
-            try pool.write { db in try StoreSchema.addGaugeColumns(declaration.gauges, db) }
+            try StoreSchema.migrator.migrate(connection)
+            try connection.write { db in try StoreSchema.addGaugeColumns(declaration.gauges, db) }
         } catch {
             StoreSyscalls.close(descriptor)
             throw StoreError.from(error, path: path, operation: "open")
         }
         let store = CountStore(
-            path: path, retentionDays: retentionDays, database: pool, declaration: declaration, lock: descriptor, identity: identity)
+            path: path, retentionDays: retentionDays, database: connection, declaration: declaration, lock: descriptor, identity: identity)
         let totals = try store.totals()
         store.session.withLock { $0.totals = totals }
         let found = try UnwrittenCounts<App>.load(store.unwrittenPath)
@@ -119,8 +122,8 @@ public final class CountStore<App: ControllerApplication>: Sendable {
         let declaration = StoreDeclaration<App>()
         declaration.requireValid()
         _ = try StoreFile.checkReadable(path, daemon: App.daemonName)
-        let queue = try verify(path, declaration, keepOpen: true)
-        let store = CountStore(path: path, retentionDays: nil, database: queue, declaration: declaration)
+        let connection = try verify(path, declaration, keepOpen: true)
+        let store = CountStore(path: path, retentionDays: nil, database: connection, declaration: declaration)
         let found = try UnwrittenCounts<App>.load(store.unwrittenPath)
         store.unwritten.withLock { $0 = found }
         return store
@@ -130,11 +133,11 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     /// later call fails with `StoreError.sqlite`.
     public func close() throws(StoreError) {
         do {
-            // GRDB closes the writer before the pool's readers, so SQLite's own checkpoint on
-            // the last close never runs: fold the log into the file here.
-            if !(database is DatabaseQueue) {
+            // SQLite folds the log into the file on the last close only: a `stats` reader that
+            // still has the file open would leave it behind. Fold it in here.
+            if !database.isReadOnly {
                 try database.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                    try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 }
             }
             try database.close()
@@ -147,31 +150,29 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, the
     /// schema is ours and not newer than ours, and the totals and sessions hold valid values. Returns the connection if asked to keep it.
     @discardableResult
-    private static func verify(_ path: String, _ declaration: StoreDeclaration<App>, keepOpen: Bool = false) throws(StoreError) -> DatabaseQueue {
-        var configuration = baseConfiguration()
-        configuration.readonly = true
-        let queue: DatabaseQueue
+    private static func verify(_ path: String, _ declaration: StoreDeclaration<App>, keepOpen: Bool = false) throws(StoreError) -> SQLiteConnection {
+        let connection: SQLiteConnection
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            connection = try SQLiteConnection(path: path, readOnly: true, busyTimeoutMilliseconds: StoreLimits.busyTimeoutMilliseconds)
         } catch {
             throw StoreError.from(error, path: path, operation: "open")
         }
         do {
-            try queue.read { db throws in
+            try connection.read { db throws in
                 // quick_check reads every page and checks the b-trees; it skips only the check
                 // that indexes match their tables, which a count store's one index can afford.
-                let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                let problems = try db.rows("PRAGMA quick_check").map { $0[0].text ?? "\($0[0])" }
                 guard problems == ["ok"] else {
                     throw StoreError.corrupt(path: path, sqlite: problems.prefix(3).joined(separator: "; "))
                 }
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                let tables = try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").compactMap { $0[0].text }
                 guard tables.contains(StoreSchema.migrationsTable) else {
                     // An empty database is a new store (a writer migrates it); any other is not ours.
                     if tables.isEmpty && !keepOpen { return }
                     throw StoreError.foreignDatabase(path: path, daemon: App.daemonName)
                 }
                 let migrator = StoreSchema.migrator
-                let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+                let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.identifiers)
                 guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted(), daemon: App.daemonName) }
                 let complete = try migrator.hasCompletedMigrations(db)
                 if keepOpen && !complete { throw StoreError.foreignDatabase(path: path, daemon: App.daemonName) }
@@ -180,18 +181,11 @@ public final class CountStore<App: ControllerApplication>: Sendable {
                 if complete { _ = try readTotals(db, path: path, declaration) }
             }
         } catch {
-            try? queue.close()
+            try? connection.close()
             throw StoreError.from(error, path: path, operation: "check")
         }
-        if !keepOpen { try? queue.close() }
-        return queue
-    }
-
-    private static func baseConfiguration() -> Configuration {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(StoreLimits.busyTimeout)
-        configuration.label = "\(App.name)d counts"
-        return configuration
+        if !keepOpen { try? connection.close() }
+        return connection
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ControllerHost
 
 /// What the store holds as committed: every count since the database was created, and the last

@@ -1,5 +1,4 @@
 import ControllerFSM
-import GRDB
 
 #if canImport(Glibc)
 import Glibc
@@ -51,6 +50,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite failed while opening, reading or writing (a full disk, an I/O error, a lock held
     /// too long).
     case sqlite(path: String, operation: String, code: Int32, message: String)
+    /// SQLite's library (`libsqlite3.so.0`) could not be loaded: `reason` is the loader's
+    /// message, or the function the file lacks. Only the store needs it.
+    case sqliteUnavailable(path: String, reason: String)
     /// A system call on the file or its directory failed, before SQLite saw the file (too many
     /// open files, a read-only file system, an I/O error): `errno` is the system's reason.
     case system(path: String, operation: String, errno: Int32)
@@ -108,6 +110,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "not have (the file belongs to another database); move it beside that database, or aside"
         case .sqlite(let path, let operation, let code, let message):
             return "cannot \(operation) the count database \(path): \(message) (SQLite code \(code))\(Self.advice(code: code, path: path))"
+        case .sqliteUnavailable(let path, let reason):
+            return "cannot open the count database \(path): SQLite's library \(Self.sqliteLibrary) could not be loaded (\(reason)); "
+                + "install it (`sudo apt install \(Self.sqlitePackage)`). Only the count database needs it: `simulate` and the "
+                + "commands without --database run without it"
         case .system(let path, let operation, let errno):
             return "cannot \(operation) the count database \(path): \(SystemErrno.describe(errno))\(Self.advice(errno: errno, path: path))"
         }
@@ -130,29 +136,33 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     private static func diskFull(_ path: String) -> String { "; the disk is full: free space on the file system of \(path)" }
     private static let storageFailed = "; the storage failed: check the disk (`dmesg`) and the file system"
 
+    /// The file the store loads SQLite from, and the Debian package that installs it.
+    static let sqliteLibrary = "libsqlite3.so.0"
+    static let sqlitePackage = "libsqlite3-0"
+
     private static func advice(code: Int32, path: String) -> String {
-        switch ResultCode(rawValue: code & 0xFF) {
-        case .SQLITE_FULL: diskFull(path)
-        case .SQLITE_BUSY, .SQLITE_LOCKED: "; another process holds the database locked: stop it or try again"
-        case .SQLITE_READONLY, .SQLITE_PERM: "; give the daemon's user write access to \(path) and its directory"
-        case .SQLITE_IOERR: storageFailed
-        case .SQLITE_CANTOPEN: "; check that the file and its directory exist and are accessible"
+        switch code & 0xFF {
+        case SQLiteError.full: diskFull(path)
+        case SQLiteError.busy, SQLiteError.locked: "; another process holds the database locked: stop it or try again"
+        case SQLiteError.readOnly, SQLiteError.permission: "; give the daemon's user write access to \(path) and its directory"
+        case SQLiteError.ioError: storageFailed
+        case SQLiteError.cannotOpen: "; check that the file and its directory exist and are accessible"
         default: ""
         }
     }
 
-    /// The StoreError for a failure GRDB reported while doing `operation` on `path`.
+    /// The StoreError for a failure SQLite reported while doing `operation` on `path`.
     static func from(_ error: any Error, path: String, operation: String) -> StoreError {
         if let error = error as? StoreError { return error }
-        guard let error = error as? DatabaseError else {
+        if let error = error as? SQLiteUnavailable { return .sqliteUnavailable(path: path, reason: error.reason) }
+        guard let error = error as? SQLiteError else {
             return .sqlite(path: path, operation: operation, code: -1, message: "\(error)")
         }
-        let message = error.message ?? "\(error.resultCode)"
-        switch error.resultCode {
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-            return .corrupt(path: path, sqlite: message)
+        switch error.primaryCode {
+        case SQLiteError.corrupt, SQLiteError.notADatabase:
+            return .corrupt(path: path, sqlite: error.message)
         default:
-            return .sqlite(path: path, operation: operation, code: error.extendedResultCode.rawValue, message: message)
+            return .sqlite(path: path, operation: operation, code: error.code, message: error.message)
         }
     }
 }

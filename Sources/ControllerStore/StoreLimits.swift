@@ -1,5 +1,3 @@
-import Foundation
-
 /// The store's bounds, for every application.
 public enum StoreLimits {
     /// A retention shorter than a day would delete events while the day's report is still being
@@ -15,5 +13,5 @@ public enum StoreLimits {
     public static let maximumCount = Int(Int64.max / 16)
     /// How long a connection waits for another to release its lock before failing: a `stats`
     /// reader and the daemon share the file, and a WAL checkpoint can hold it briefly.
-    static let busyTimeout: TimeInterval = 5
+    static let busyTimeoutMilliseconds: Int32 = 5_000
 }

@@ -1,6 +1,10 @@
 import ControllerFSM
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 import ControllerHost
 
@@ -115,9 +119,9 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// Starts the recorder's thread (once; later calls do nothing).
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "\(App.name)d-store"
-        thread.start()
+        let name = "\(App.name)d-store"
+        let code = StoreSyscalls.startThread(named: name) { [self] in run() }
+        precondition(code == 0, "cannot start the count store's thread \(name): \(SystemErrno.describe(code))")
     }
 
     /// Stops the thread after a last drain and commit, and returns when that commit is done:

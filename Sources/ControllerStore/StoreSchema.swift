@@ -1,7 +1,10 @@
-import GRDB
-
-/// The database's tables, as GRDB migrations: a database made by an older version is brought
-/// up to date on open, one made by a newer one is refused.
+/// The database's tables, as migrations: a database made by an older version is brought up to
+/// date on open, one made by a newer one is refused.
+///
+/// The migrations are recorded exactly as the migration library of earlier versions recorded
+/// them, so files written before and after read the same to either: a table `grdb_migrations`
+/// with one row per applied migration, its `identifier`, created before the first one, and each
+/// migration run in its own transaction together with its row (`StoreMigrator`).
 ///
 /// - `sessions`: one row per controller run (`beginSession`), with the state and time of its
 ///   last recorded step and, in a column named for each of the application's gauges, the
@@ -17,14 +20,15 @@ import GRDB
 /// takes a missing one as 0. A database made before the store was generic is the turnstile's
 /// with its `credit` column, and opens unchanged.
 enum StoreSchema {
-    /// The migrations table GRDB keeps; its presence marks a database as ours.
+    /// The migrations table (named by the library earlier versions used); its presence marks a
+    /// database as ours.
     static let migrationsTable = "grdb_migrations"
     static let version1 = "v1: sessions, events, daily and overall totals"
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration(version1) { db in
-            try db.execute(sql: """
+    static let migrator = StoreMigrator(migrations: [
+        StoreMigrator.Migration(
+            identifier: version1,
+            sql: """
                 CREATE TABLE sessions (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     started INTEGER NOT NULL,
@@ -51,16 +55,14 @@ enum StoreSchema {
                     kind TEXT NOT NULL PRIMARY KEY,
                     amount INTEGER NOT NULL
                 ) WITHOUT ROWID;
-                """)
-        }
-        return migrator
-    }
+                """),
+    ])
 
     /// Adds a column to `sessions` for each of `gauges` it does not have yet.
-    static func addGaugeColumns(_ gauges: [String], _ db: Database) throws {
+    static func addGaugeColumns(_ gauges: [String], _ db: SQLiteDatabase) throws(SQLiteError) {
         let present = try gaugeColumns(gauges, db)
         for gauge in gauges where !present.contains(gauge) {
-            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN \(gauge.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0")
+            try db.execute("ALTER TABLE sessions ADD COLUMN \(gauge.quotedDatabaseIdentifier) INTEGER NOT NULL DEFAULT 0")
         }
     }
 
@@ -70,14 +72,14 @@ enum StoreSchema {
     /// Every gauge column of `sessions`, the declaration's and any an earlier version had (a
     /// new session writes 0 into those too: the turnstile's first `credit` column has no
     /// default).
-    static func allGaugeColumns(_ db: Database) throws -> [String] {
+    static func allGaugeColumns(_ db: SQLiteDatabase) throws(SQLiteError) -> [String] {
         let own = Set(sessionColumns.map { $0.lowercased() })
-        return try db.columns(in: "sessions").map(\.name).filter { !own.contains($0.lowercased()) }
+        return try db.columns(in: "sessions").filter { !own.contains($0.lowercased()) }
     }
 
     /// Those of `gauges` that `sessions` has a column for (SQLite's names ignore case).
-    static func gaugeColumns(_ gauges: [String], _ db: Database) throws -> [String] {
-        let columns = Set(try db.columns(in: "sessions").map { $0.name.lowercased() })
+    static func gaugeColumns(_ gauges: [String], _ db: SQLiteDatabase) throws(SQLiteError) -> [String] {
+        let columns = Set(try db.columns(in: "sessions").map { $0.lowercased() })
         return gauges.filter { columns.contains($0.lowercased()) }
     }
 }

@@ -1,5 +1,9 @@
 import ControllerFSM
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ControllerHost
 
 /// Counts a stopping daemon could not write into its database (the disk stayed full, the storage

@@ -1,6 +1,5 @@
 import ControllerFSM
 import Foundation
-import GRDB
 import Testing
 import ControllerHost
 import Turnstile
@@ -13,11 +12,11 @@ struct CountStoreTests {
         let scratch = try ScratchDirectory()
         let store = try TurnstileStore.open(path: scratch.file())
         let (journal, tables) = try store.database.read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"))
+            (try db.value("PRAGMA journal_mode")?.text,
+             try db.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].text })
         }
         #expect(journal == "wal")
-        let writerSynchronous = try store.database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let writerSynchronous = try store.database.write { db in try db.int("PRAGMA synchronous") }
         #expect(writerSynchronous == 2, "FULL is 2")
         #expect(Set(tables).isSuperset(of: ["events", "daily_totals", "totals", "sessions"]))
         #expect(try store.totals() == .zero)
@@ -41,14 +40,14 @@ struct CountStoreTests {
         let totals = try store.append(tape.take())
 
         let rows = try store.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT time, kind, amount, state FROM events ORDER BY id")
-                .map { "\($0["kind"] as String):\($0["amount"] as Int)@\($0["state"] as String)" }
+            try db.rows("SELECT time, kind, amount, state FROM events ORDER BY id")
+                .map { "\($0.string("kind")!):\($0.int("amount")!)@\($0.string("state")!)" }
         }
         #expect(rows == [
             "coins:1@locked", "coins:1@unlocked", "passages:1@unlocked", "passages:1@unlocked",
             "forcedPushes:1@locked", "emergencyOn:1@locked", "ignored:1@emergency", "emergencyOff:1@emergency",
         ])
-        let firstTime = try store.database.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(time) FROM events") }
+        let firstTime = try store.database.read { db in try db.value("SELECT MIN(time) FROM events")?.integer }
         let expectedFirstTime: Int64 = 1_700_000_000_000_000_000 + 1_000 + 1_000_000
         #expect(firstTime == expectedFirstTime, "monotonic time mapped through the session's origin")
         #expect(totals["coins"] == 2)
@@ -83,7 +82,7 @@ struct CountStoreTests {
         #expect(totals.credit == 1)
         #expect(totals.moneyInvariantHolds)
         let rowSum = try store.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT SUM(amount) FROM events WHERE kind = 'coins'")
+            try db.int("SELECT SUM(amount) FROM events WHERE kind = 'coins'")
         }
         #expect(rowSum == 11)
     }
@@ -127,11 +126,11 @@ struct CountStoreTests {
         #expect(third["creditsVoidedByRestart"] == 2)
         #expect(third.moneyInvariantHolds)
         let voidRow = try store.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT state, amount, session FROM events WHERE kind = ?", arguments: ["creditsVoidedByRestart"])
+            try db.row("SELECT state, amount, session FROM events WHERE kind = ?", ["creditsVoidedByRestart"])
         }
-        #expect(voidRow?["state"] == "unlocked")
-        #expect(voidRow?["amount"] == 2)
-        #expect(voidRow?["session"] == 2 as Int64)
+        #expect(voidRow?["state"] == .text("unlocked"))
+        #expect(voidRow?["amount"] == .integer(2))
+        #expect(voidRow?["session"] == .integer(2))
     }
 
     @Test("closing and reopening keeps every total, credit, state and the last event time")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import ControllerStore
 
@@ -22,9 +21,7 @@ struct DaemonNameTests {
         try first.close()
 
         let foreign = scratch.file("foreign.sqlite")
-        let queue = try DatabaseQueue(path: foreign)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY)") }
-        try queue.close()
+        try runSQL(foreign, "CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
         let refused = #expect(throws: StoreError.self) { try CountStore<Lamp>.open(path: foreign) }
         #expect(refused == .foreignDatabase(path: foreign, daemon: "lampd"))
         #expect("\(refused!)".contains("not a lampd count database (it has tables and no lampd schema)"))
@@ -62,7 +59,7 @@ struct DaemonNameTests {
             .notReadable(path: "/p/c"), .notAFile(path: "/p/c"), .corrupt(path: "/p/c", sqlite: "malformed"),
             .invalidRetention(days: 0), .noSession(path: "/p/c"), .counterWentBackwards(path: "/p/c", counter: "n", from: 2, to: 1),
             .invalidUnwrittenFile(path: "/p/u", line: 1, reason: "r"), .unwrittenFileForeign(path: "/p/u", database: "/p/c", session: 1),
-            .sqlite(path: "/p/c", operation: "open", code: 14, message: "m"), .system(path: "/p/c", operation: "open", errno: EACCES),
+            .sqlite(path: "/p/c", operation: "open", code: 14, message: "m"), .sqliteUnavailable(path: "/p/c", reason: "r"), .system(path: "/p/c", operation: "open", errno: EACCES),
         ]
         for error in naming {
             #expect(error.description.contains(daemon), "\(error)")

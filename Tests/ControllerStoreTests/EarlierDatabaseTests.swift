@@ -1,6 +1,5 @@
 import ControllerFSM
 import Foundation
-import GRDB
 import Testing
 import ControllerHost
 import Turnstile
@@ -32,8 +31,8 @@ struct EarlierDatabaseTests {
     /// Every kind's total from the rows of `events`, as the file holds them.
     func eventSums(_ store: TurnstileStore) throws -> [String: Int] {
         try store.database.read { db in
-            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT kind, SUM(amount) AS sum FROM events GROUP BY kind")
-                .map { ($0["kind"] as String, $0["sum"] as Int) })
+            Dictionary(uniqueKeysWithValues: try db.rows("SELECT kind, SUM(amount) AS sum FROM events GROUP BY kind")
+                .map { ($0.string("kind")!, $0.int("sum")!) })
         }
     }
 
@@ -71,11 +70,11 @@ struct EarlierDatabaseTests {
         #expect(begun.credit == 0 && begun.state == .locked)
         #expect(begun.moneyInvariantHolds)
         let voided = try store.database.read { db in
-            try Row.fetchOne(db, sql: "SELECT state, amount, session FROM events WHERE kind = 'creditsVoidedByRestart' ORDER BY id DESC LIMIT 1")
+            try db.row("SELECT state, amount, session FROM events WHERE kind = 'creditsVoidedByRestart' ORDER BY id DESC LIMIT 1")
         }
-        #expect(voided?["state"] == "unlocked")
-        #expect(voided?["amount"] == 2)
-        #expect(voided?["session"] == 3 as Int64)
+        #expect(voided?["state"] == .text("unlocked"))
+        #expect(voided?["amount"] == .integer(2))
+        #expect(voided?["session"] == .integer(3))
 
         var tape = LedgerTape()
         tape.coin()

@@ -1,6 +1,5 @@
 import ControllerFSM
 import Foundation
-import GRDB
 import Testing
 import ControllerHost
 import Turnstile
@@ -48,7 +47,7 @@ struct RetentionAndStatsTests {
         // days old, the third day's is not.
         let deleted = try store.applyRetention(now: Self.firstDay.addingTimeInterval(3.5 * Self.day + 3600))
         #expect(deleted == 2 * (3 + 4))
-        let left = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }
+        let left = try store.database.read { db in try db.int("SELECT COUNT(*) FROM events") }
         #expect(left == 2 * (5 + 6))
         let after = try store.stats()
         #expect(after == before)

@@ -1,7 +1,6 @@
 import ControllerFSM
 import ControllerFSMSim
 import Foundation
-import GRDB
 import PropertyBased
 import Testing
 import ControllerHost
@@ -18,7 +17,7 @@ struct SecondApplicationTests {
         #expect(CountStore<Lamp>.kinds == ["presses", "surges", "ignored", "blowouts"])
         let scratch = try ScratchDirectory()
         let store = try CountStore<Lamp>.open(path: scratch.file())
-        let columns = try store.database.read { db in try db.columns(in: "sessions").map(\.name) }
+        let columns = try store.database.read { db in try db.columns(in: "sessions") }
         #expect(columns == ["id", "started", "lastEntry", "ended", "state"])
         #expect(try store.totals() == .zero)
         #expect(try store.totals().state == .dark)
@@ -61,8 +60,8 @@ struct SecondApplicationTests {
         #expect(totals.invariantsHold)
         #expect(committed.withLock { $0.last } == totals, "what the recorder published is what the file holds")
         let rows = try store.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT kind, amount, state FROM events ORDER BY id")
-                .map { "\($0["kind"] as String):\($0["amount"] as Int)@\($0["state"] as String)" }
+            try db.rows("SELECT kind, amount, state FROM events ORDER BY id")
+                .map { "\($0.string("kind")!):\($0.int("amount")!)@\($0.string("state")!)" }
         }
         #expect(rows == ["presses:1@dark", "presses:1@lit", "presses:1@dark", "surges:1@lit", "blowouts:1@lit", "ignored:1@blown", "presses:1@dark"])
         try store.endSession(at: Date(timeIntervalSince1970: 1_700_000_010))
@@ -209,18 +208,14 @@ struct SecondApplicationTests {
 func droppedGaugeColumn() throws {
     let scratch = try ScratchDirectory()
     try CountStore<Lamp>.open(path: scratch.file()).close()
-    let queue = try DatabaseQueue(path: scratch.file())
-    try queue.write { db in
-        try db.execute(sql: """
-            DROP TABLE sessions;
-            CREATE TABLE sessions (id INTEGER PRIMARY KEY AUTOINCREMENT, started INTEGER NOT NULL, lastEntry INTEGER,
-                                   ended INTEGER, state TEXT NOT NULL, level INTEGER NOT NULL);
-            """)
-    }
-    try queue.close()
+    try runSQL(scratch.file(), """
+        DROP TABLE sessions;
+        CREATE TABLE sessions (id INTEGER PRIMARY KEY AUTOINCREMENT, started INTEGER NOT NULL, lastEntry INTEGER,
+                               ended INTEGER, state TEXT NOT NULL, level INTEGER NOT NULL);
+        """)
     let store = try CountStore<Lamp>.open(path: scratch.file())
     try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date(timeIntervalSince1970: 1_700_000_000))
-    let level = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT level FROM sessions") }
+    let level = try store.database.read { db in try db.int("SELECT level FROM sessions") }
     #expect(level == 0)
     #expect(try store.totals() == .zero)
     try store.close()

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Testing
 @testable import ControllerStore
 
@@ -75,9 +74,7 @@ struct StoreIntegrityTests {
     @Test("another program's SQLite database is refused and left untouched")
     func foreignDatabase() throws {
         let scratch = try ScratchDirectory()
-        let queue = try DatabaseQueue(path: scratch.file())
-        try queue.write { db in try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)") }
-        try queue.close()
+        try runSQL(scratch.file(), "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
         let before = try contents(scratch.file())
         #expect(throws: StoreError.foreignDatabase(path: scratch.file(), daemon: "turnstiled")) { try TurnstileStore.open(path: scratch.file()) }
         #expect(try contents(scratch.file()) == before)

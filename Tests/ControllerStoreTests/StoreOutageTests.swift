@@ -1,7 +1,6 @@
 import ControllerFSM
 import Dispatch
 import Foundation
-import GRDB
 import PropertyBased
 import Synchronization
 import Testing
@@ -69,7 +68,7 @@ struct StoreOutageTests {
         let recorder = recorder(store, ring, seen)
         recorder.start()
         var tape = LedgerTape()
-        store.injectedWriteFault.store(ResultCode.SQLITE_FULL.rawValue, ordering: .relaxed)
+        store.injectedWriteFault.store(SQLiteError.full, ordering: .relaxed)
         // 400 pulses through a ring of 64 while the disk is full: the recorder keeps draining.
         for index in 0..<400 {
             if index % 5 == 4 { tape.push() } else { tape.coin() }
@@ -94,7 +93,7 @@ struct StoreOutageTests {
         let recovery = try #require(seen.recoveries.withLock { $0.first })
         #expect(seen.recoveries.withLock { $0.count } == 1)
         #expect(recovery.detailLost == 0)
-        let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }
+        let rows = try store.database.read { db in try db.int("SELECT COUNT(*) FROM events") }
         #expect(rows == 400, "every step kept its own row")
     }
 
@@ -102,8 +101,8 @@ struct StoreOutageTests {
     func genuineSQLiteFull() throws {
         let session = try Self.storeInSession()
         let store = session.store
-        let pages = try store.database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 }
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = \(pages)") }
+        let pages = try store.database.writeWithoutTransaction { db in try db.int("PRAGMA page_count") ?? 0 }
+        try store.database.writeWithoutTransaction { db in try db.execute("PRAGMA max_page_count = \(pages)") }
         var tape = LedgerTape()
         for _ in 0..<2_000 { tape.coin() }
         let batch = tape.take()
@@ -111,10 +110,10 @@ struct StoreOutageTests {
             try store.append(batch)
         } throws: { error in
             guard case .sqlite(_, _, let code, _) = error as? StoreError else { return false }
-            return code & 0xFF == ResultCode.SQLITE_FULL.rawValue && "\(error)".contains("the disk is full")
+            return code & 0xFF == SQLiteError.full && "\(error)".contains("the disk is full")
         }
         #expect(try store.totals()["coins"] == 0, "the failed transaction left nothing")
-        try store.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA max_page_count = 1073741823") }
+        try store.database.writeWithoutTransaction { db in try db.execute("PRAGMA max_page_count = 1073741823") }
         try store.append(batch)
         expectTotals(try store.totals(), equal: tape)
     }
@@ -127,7 +126,7 @@ struct StoreOutageTests {
         let seen = Seen()
         let recorder = recorder(store, ring, seen, maximumPending: 8)
         recorder.start()
-        store.injectedWriteFault.store(ResultCode.SQLITE_IOERR.rawValue, ordering: .relaxed)
+        store.injectedWriteFault.store(SQLiteError.ioError, ordering: .relaxed)
         var tape = LedgerTape()
         for index in 0..<300 {
             if index % 3 == 2 { tape.push() } else { tape.coin() }
@@ -181,7 +180,7 @@ struct StoreOutageTests {
         let seen = Seen()
         let recorder = recorder(store, ring, seen)
         recorder.start()
-        store.injectedWriteFault.store(ResultCode.SQLITE_FULL.rawValue, ordering: .relaxed)
+        store.injectedWriteFault.store(SQLiteError.full, ordering: .relaxed)
         for _ in 0..<5 { tape.coin() }
         tape.push()
         for entry in tape.take() { ring.record(entry) }
@@ -269,8 +268,8 @@ struct StoreOutageTests {
     }
 
     static let faults: [Int32] = [
-        ResultCode.SQLITE_FULL.rawValue, ResultCode.SQLITE_IOERR.rawValue, ResultCode.SQLITE_IOERR_WRITE.rawValue,
-        ResultCode.SQLITE_IOERR_FSYNC.rawValue,
+        SQLiteError.full, SQLiteError.ioError, SQLiteError.ioErrorWrite,
+        SQLiteError.ioErrorFsync,
     ]
 
     static func op(_ kind: Int, _ parameter: Int) -> Op {

@@ -109,7 +109,7 @@ struct StoreRecorderTests {
         #expect(ring.lostCount == 0)
         #expect(totals["coins"] + totals["passages"] == produced)
         #expect(totals.moneyInvariantHolds)
-        let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }
+        let rows = try store.database.read { db in try db.int("SELECT COUNT(*) FROM events") }
         #expect(rows == produced)
         #expect(published.totals.withLock { $0.last } == totals, "the last published totals are the file's")
         #expect(published.notYetInFile.load(ordering: .relaxed) == 0)
@@ -184,7 +184,7 @@ func recorderAppliesRetention() throws {
     let recorder = TurnstileRecorder(store: store, ledger: ring, onCommit: { _ in }, onFailure: { _ in })
     recorder.start()
     recorder.stopAndWait()
-    let rows = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events") }
+    let rows = try store.database.read { db in try db.int("SELECT COUNT(*) FROM events") }
     #expect(rows == 0)
     #expect(try store.totals()["coins"] == 1, "the totals keep what retention deleted")
 }

@@ -1,6 +1,5 @@
 import ControllerFSM
 import Foundation
-import GRDB
 import PropertyBased
 import Testing
 import ControllerHost
@@ -27,9 +26,7 @@ struct StoredValueTests {
 
     /// Changes the file with SQL, as another program would.
     func tamper(_ path: String, _ sql: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: sql) }
-        try queue.close()
+        try runSQL(path, sql)
     }
 
     struct Case: Sendable, CustomTestStringConvertible {

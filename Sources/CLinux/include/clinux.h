@@ -15,6 +15,10 @@
 /* ppoll(2): poll with a nanosecond timeout; `timeout` NULL waits without limit. */
 int clinux_ppoll(struct pollfd *fds, unsigned long nfds, const struct timespec *timeout);
 
+/* pthread_setname_np(3) on the calling thread: the name `ps -L` and `top -H` show, at most 15
+ * bytes (a longer one is refused with ERANGE). Returns 0 or the error. */
+int clinux_thread_set_name(const char *name);
+
 /* Flushes standard output; returns 0, or the errno of a write that failed since the start. */
 int clinux_flush_stdout(void);
 
