@@ -88,8 +88,8 @@ let package = Package(
         // The durable count store of any application: every counted event and the totals in
         // SQLite (through CSQLite; its SQLite/ layer is the only code that imports it), and the
         // thread that drains the controller's ledger into it. Its kinds, gauges and balances
-        // come from the declaration. CLinux names its thread.
-        .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", "CSQLite", "CLinux"]),
+        // come from the declaration.
+        .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", "CSQLite"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),

@@ -128,8 +128,3 @@ int clinux_signal_realtime_max(void)
 {
     return SIGRTMAX;
 }
-
-int clinux_name_this_thread(const char *name)
-{
-    return pthread_setname_np(pthread_self(), name);
-}

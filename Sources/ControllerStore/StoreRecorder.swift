@@ -119,9 +119,7 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// Starts the recorder's thread (once; later calls do nothing).
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let name = "\(App.name)d-store"
-        let code = StoreSyscalls.startThread(named: name) { [self] in run() }
-        precondition(code == 0, "cannot start the count store's thread \(name): \(SystemErrno.describe(code))")
+        DetachedThread.start(name: "\(App.name)d-store") { [self] in run() }
     }
 
     /// Stops the thread after a last drain and commit, and returns when that commit is done:

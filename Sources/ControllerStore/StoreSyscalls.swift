@@ -1,4 +1,3 @@
-import CLinux
 import ControllerFSM
 
 #if canImport(Glibc)
@@ -110,42 +109,5 @@ enum StoreSyscalls {
 
     static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
-    }
-
-    /// The longest thread name Linux keeps (16 bytes with the terminating NUL): a longer one
-    /// would be refused, so it is cut.
-    static let threadNameBytes = 15
-
-    /// Runs `body` on a new detached thread called `name` (cut to `threadNameBytes`, as `ps`
-    /// and `top` show it); 0, or the error `pthread_create` returned.
-    static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> Int32 {
-        let shown = String(decoding: Array(name.utf8.prefix(threadNameBytes)), as: UTF8.self)
-        let context = Unmanaged.passRetained(ThreadBody(name: shown, body)).toOpaque()
-        var thread = pthread_t()
-        let code = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
-            // A name is for the operator's `top -H`; a thread without one works the same.
-            _ = clinux_thread_set_name(body.name)
-            body.run()
-            return nil
-        }, context)
-        guard code == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(context).release()
-            return code
-        }
-        _ = pthread_detach(thread)
-        return 0
-    }
-
-    /// A thread's work, carried through `pthread_create`'s one pointer.
-    private final class ThreadBody {
-        let name: String
-        let run: @Sendable () -> Void
-
-        init(name: String, _ run: @escaping @Sendable () -> Void) {
-            self.name = name
-            self.run = run
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -62,13 +63,26 @@ func withRoutes<App: ControllerApplication, Value>(
         onListening: { ports.continuation.yield($0) }) { source.get() }
     let group = ServiceGroup(configuration: .init(services: [server], logger: quietLogger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask { try await group.run() }
+        tasks.addTask(executorPreference: ServerExecutor.shared) { try await group.run() }
         defer { tasks.cancelAll() }
         let port = try #require(await ports.next(), "the status server did not start")
         let value = try await test(LoopbackClient(port: port))
         await group.triggerGracefulShutdown()
         try await tasks.waitForAll()
         return value
+    }
+}
+
+/// The servers' tasks run on a thread of their own, not on Swift's few cooperative threads: other
+/// suites block those (the command-line tests wait for the processes they start), and a server
+/// starved of them would not answer before the client gives up.
+final class ServerExecutor: TaskExecutor {
+    static let shared = ServerExecutor()
+    private let queue = DispatchQueue(label: "status-server-under-test")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 

@@ -23,7 +23,7 @@ struct LoopbackClientError: Error, CustomStringConvertible {
 /// real ones through the server's listener, so what is tested is what a browser gets.
 struct LoopbackClient: Sendable {
     /// A response not complete within this long fails the test instead of hanging it.
-    static let timeoutSeconds = 10
+    static let timeoutSeconds = 30
     /// More than any page or metrics body the tests fetch; a larger one is a failure.
     static let maxResponseBytes = 4 << 20
     static let readChunkBytes = 16 << 10

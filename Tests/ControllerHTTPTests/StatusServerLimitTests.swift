@@ -27,7 +27,7 @@ import Glibc
             ports.continuation.yield(port)
         }) { fixedSnapshot(state: "locked") }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await server.run() }
+            tasks.addTask(executorPreference: ServerExecutor.shared) { try await server.run() }
             let port = try #require(await ports.next())
             // Four times the cap: without it every one is held, far past cap and slack.
             let clients = 4 * Self.limits.maxConnections

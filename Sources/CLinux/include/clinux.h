@@ -50,8 +50,4 @@ int clinux_signal_trap_install(const int *signals, int count, const int *ignored
 int clinux_signal_realtime_min(void);
 int clinux_signal_realtime_max(void);
 
-/* pthread_setname_np(3) on the calling thread: `name` is at most 15 bytes (the kernel's limit).
- * Returns 0 or the errno. */
-int clinux_name_this_thread(const char *name);
-
 #endif

@@ -46,7 +46,7 @@ public enum DetachedThread {
             var bytes = Array(name.utf8.prefix(DetachedThread.maxNameBytes))
             bytes.append(0)
             bytes.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { _ = clinux_name_this_thread($0.baseAddress!) }
+                buffer.withMemoryRebound(to: CChar.self) { _ = clinux_thread_set_name($0.baseAddress!) }
             }
             body()
         }
