@@ -10,7 +10,8 @@
 #   4. the allocation tests on an optimised build (AllocationTests/, a package of their own, so
 #      that only what they test is compiled with -O);
 #   5. the builds users ship (scripts/release-build.sh: release, static Swift runtime), each
-#      once: turnstiled's in .build, barrierd's in Examples/ParkingBarrier's own .build; each
+#      once: turnstiled's in .build, barrierd's in Examples/ParkingBarrier's own .build; each at
+#      most 25 MB stripped, its largest contributors printed (scripts/size-check.sh); each
 #      daemon's event loop allocates nothing (scripts/check-loop-allocations.sh), and their .debs,
 #      made from these binaries, are installed, upgraded, removed and purged on this machine,
 #      alone and side by side (scripts/test-deb.sh --prebuilt);
@@ -26,7 +27,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
-command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+# Building needs Swift alone: libgpiod and SQLite are opened at run time (dlopen), so no headers
+# and no pkg-config. The count store's tests need SQLite's library (Swift's own install needs it).
+dpkg -s libsqlite3-0 >/dev/null 2>&1 || need_apt+=(libsqlite3-0)
 # libgpiod's library, not its headers: the binaries build without it and open it at run time; the
 # tests of `run` and `lines` on a real board's chip find it (1.6 here; the HIL runs 1.6 and 2.3).
 dpkg -s libgpiod2 >/dev/null 2>&1 || dpkg -s libgpiod3 >/dev/null 2>&1 || need_apt+=(libgpiod2)
@@ -102,6 +105,10 @@ scripts/release-build.sh turnstiled gpio-contract
 
 step "barrierd's release build, in Examples/ParkingBarrier/.build (the runtime compiled there for it)"
 scripts/release-build.sh --package-path Examples/ParkingBarrier barrierd
+
+step "the shipped binaries' size: at most 25 MB each, stripped (scripts/size-check.sh)"
+scripts/size-check.sh .build/release/turnstiled
+scripts/size-check.sh Examples/ParkingBarrier/.build/release/barrierd
 
 step "its event loop allocates nothing (scripts/check-loop-allocations.sh)"
 scripts/check-loop-allocations.sh
