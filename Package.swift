@@ -16,7 +16,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -38,7 +37,7 @@ let package = Package(
         // The application declaration every controller implements, the board files it reads and
         // the host that runs any application on a GPIO chip. Knows the GPIO port, not any
         // backend of it, and no application's words.
-        .target(name: "ControllerHost", dependencies: ["ControllerFSM", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "ControllerHost", dependencies: ["ControllerFSM"]),
         // The turnstile: its machine and its declaration, as a library so tests can drive it.
         .target(
             name: "Turnstile",

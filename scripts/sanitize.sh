@@ -2,7 +2,8 @@
 # The whole test suite under ThreadSanitizer and then AddressSanitizer (with LeakSanitizer),
 # each in a build folder of its own. TSan watches the threads that share a machine: the
 # multi-sender, inbox and trace-drain tests above all; ASan every buffer the event path reuses.
-# Leaks inside TOMLKit are not ours (scripts/lsan-suppressions.txt says which); any other fails.
+# Leaks inside other libraries' test tooling are not ours (scripts/lsan-suppressions.txt says
+# which); any other fails.
 #
 #   scripts/sanitize.sh            both
 #   scripts/sanitize.sh thread     one of thread, address

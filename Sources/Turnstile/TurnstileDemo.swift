@@ -97,7 +97,9 @@ private struct DemoBuilder {
 
     private mutating func add(_ action: String, _ comment: String? = nil) {
         let line = "\(format(time))    \(action)"
-        lines.append(comment.map { line.padding(toLength: max(line.count + 1, 36), withPad: " ", startingAt: 0) + "# \($0)" } ?? line)
+        // Comments start in one column, or one space after a longer line.
+        let column = 36
+        lines.append(comment.map { line + String(repeating: " ", count: max(1, column - line.count)) + "# \($0)" } ?? line)
     }
 
     private mutating func expect(after delay: Double, _ checks: String...) {

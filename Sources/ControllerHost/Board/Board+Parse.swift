@@ -1,15 +1,13 @@
 import ControllerFSM
-import TOMLKit
 
 /// The board-file bounds every application shares.
 enum BoardFileLimits {
     /// The largest board file read: a full board with comments is about 3 KiB.
     static let maxFileSize = 64 * 1024
-    /// How deeply tables and arrays may nest; the format's deepest key is an input's line
-    /// (`inputs.coin.line`).
-    /// The TOML library recurses once per level, so an absurd depth would overflow its stack.
+    /// How deeply arrays and inline tables may nest, and how many parts a key or [table] name
+    /// may have; the format's deepest key is an input's line (`inputs.coin.line`). The TOML
+    /// reader descends once per array or inline table, so this also bounds its stack.
     static let maxNesting = 8
-
 }
 
 extension Board {
@@ -32,7 +30,7 @@ extension Board {
     /// Parses and validates board-file text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(BoardFileError) -> Board {
         try checkShape(text, file: file)
-        let root = BoardTable(table: try document(text, file: file), path: "", file: file)
+        let root = BoardTable(document: try document(text, file: file), id: TOMLDocument.root, path: "", file: file)
         let section = App.settings.section
         try root.rejectUnknownKeys(["board", "inputs", "outputs", section, "sim"], kind: "section")
 
@@ -61,60 +59,13 @@ extension Board {
         return loaded
     }
 
-    private static func document(_ text: String, file: String) throws(BoardFileError) -> TOMLTable {
+    private static func document(_ text: String, file: String) throws(BoardFileError) -> TOMLDocument {
         do {
-            return try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            // toml++ says "Error while parsing …"; lower-cased, it reads on after the location.
-            let description = quotingOwnKey(error.description, text: text, line: error.source.begin.line)
-            let reason = description.prefix(1).lowercased() + description.dropFirst()
-            let hint = if error.description.contains("could not determine value type") {
-                "text values need double quotes, e.g. bias = \"pull-up\""
-            } else if error.description.contains("redefine") {
-                "each section and key may appear only once"
-            } else {
-                "see the format described at the top of boards/sim.toml"
-            }
-            let position = BoardFileError.Location.position(line: error.source.begin.line, column: error.source.begin.column)
-            throw BoardFileError(file: file, location: position, reason: reason, hint: hint)
+            return try TOMLReader.read(text, maxNesting: maxNesting, nestingHint: "a board file's deepest key is \(deepestKey)")
         } catch {
-            throw BoardFileError(file: file, location: .file, reason: "cannot parse: \(error)")
+            throw BoardFileError(file: file, location: .position(line: error.line, column: error.column), reason: error.reason,
+                                 hint: error.hint ?? "see the format described at the top of boards/sim.toml")
         }
-    }
-
-    /// toml++ quotes a key between single quotes, but misprints one with a quoted part
-    /// (`inputs."cöin"` comes out as `inputs."cöcöin"`): such a key is quoted as the file writes
-    /// it on the error's line instead. Either way the quote is bounded.
-    private static func quotingOwnKey(_ description: String, text: String, line: Int) -> String {
-        guard let open = description.firstIndex(of: "'"), let close = description.lastIndex(of: "'"), open < close else {
-            return description
-        }
-        var quoted = String(description[description.index(after: open)..<close])
-        if quoted.contains("\""), let written = keyAsWritten(onLine: line, of: text) { quoted = written }
-        return description[...open] + quoted.bounded + description[close...]
-    }
-
-    /// The `[table]` name or the key before `=` on `line` (1-based), quotes and all.
-    private static func keyAsWritten(onLine line: Int, of text: String) -> String? {
-        guard line >= 1, let source = text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false).dropFirst(line - 1).first
-        else { return nil }
-        var rest = source.drop(while: { $0 == " " || $0 == "\t" })
-        let header = rest.first == "["
-        rest = rest.drop(while: { $0 == "[" })
-        var key = ""
-        var quote: Character?
-        var escaped = false
-        for character in rest {
-            if let open = quote {
-                if escaped { escaped = false } else if open == "\"" && character == "\\" { escaped = true } else if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == (header ? "]" : "=") {
-                return String(key.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
-            }
-            key.append(character)
-        }
-        return nil
     }
 
     private static func required<T>(_ value: T?, _ key: String, in table: BoardTable, example: String) throws(BoardFileError) -> T {
@@ -266,239 +217,11 @@ extension Board {
     /// (`inputs.coin.line`).
     static var deepestKey: String { "inputs.\(App.inputs.first?.role.rawValue ?? "ROLE").line" }
 
-    /// Refuses, before the TOML library sees it, text the library cannot be trusted with: too
-    /// large, a byte ``TextCharacters`` refuses (the library takes the text as a C string, so a
-    /// NUL would end the file there, silently), a `\u0000` escape (the library hands strings and
-    /// keys back as C strings, so it would cut a value or key short), nested too deeply (it
-    /// recurses once per level), or with something other than a key where a key must stand (its
-    /// parser asserts there, aborting the process: "[)", "[#", "[=", "x = {=}", "[" then a
-    /// carriage return). A line ending inside an inline table is refused here too, since where
-    /// the library meets one a key may stand. Everything else, values above all, is left to the
-    /// library, whose errors carry line and column.
+    /// Refuses a file too large to be a board before it is read; everything else, control
+    /// characters included, is the TOML reader's to refuse by line and column.
     static func checkShape(_ text: String, file: String) throws(BoardFileError) {
         if text.utf8.count > maxFileSize {
             throw BoardFileError(file: file, location: .file, reason: "is larger than \(maxFileSize / 1024) KiB, too large for a board file")
         }
-        if let refusal = TextCharacters.check(text) {
-            throw BoardFileError(file: file, location: .position(line: refusal.line, column: refusal.column),
-                                 reason: refusal.reason, hint: refusal.hint)
-        }
-        var scanner = KeyScanner(deepestKey: deepestKey)
-        var line = 1
-        var column = 0
-        for scalar in text.unicodeScalars {
-            column += 1
-            if let problem = scanner.take(scalar) {
-                throw BoardFileError(file: file, location: .position(line: line, column: column - problem.columnsBack),
-                                     reason: problem.reason, hint: problem.hint)
-            }
-            if scalar == "\n" {
-                line += 1
-                column = 0
-            }
-        }
-    }
-}
-
-/// Just enough of TOML's grammar to know where keys stand — at the start of a line, in a
-/// [table] name, after `{` or `,` in an inline table, after a dot — and that each is a bare key
-/// (letters, digits, `-`, `_`) or a quoted one; and how deeply tables and arrays nest.
-private struct KeyScanner {
-    enum Expecting { case lineStart, keyStart, keyRest, keyEnd, afterHeader, value }
-
-    /// The application's deepest key, as the hint for a file nested too deeply shows it.
-    private let deepestKey: String
-    private var expecting = Expecting.lineStart
-    private var inHeader = false
-    /// Just after a header's `[`: a second `[` makes it an array of tables.
-    private var headerJustOpened = false
-    /// Open `[` and `{` in a value, innermost last.
-    private var open: [UInt8] = []
-    private var quote: UInt8?
-    /// After a backslash in a basic ("…") string: the next byte is escaped, even a quote.
-    private var escaped = false
-    private var comment = false
-    /// Parts of the current dotted key or table name.
-    private var keyParts = 0
-    /// Inside a `\u` or `\U` escape: the hex digits still to come and the value so far.
-    private var unicodeEscape: (remaining: Int, value: UInt32)?
-    /// Whether that escape is `\U` (8 digits) rather than `\u` (4).
-    private var escapeIsLong = false
-
-    /// Why the text is refused; the place is the character taken last, or `columnsBack` before it.
-    struct Problem {
-        var reason: String
-        var hint: String
-        var columnsBack = 0
-    }
-
-    init(deepestKey: String) {
-        self.deepestKey = deepestKey
-    }
-
-    /// Feeds one character; returns why the text is refused, if it is. Only ASCII has a meaning
-    /// in TOML's grammar outside strings and comments; the scalar itself is kept for messages.
-    mutating func take(_ scalar: Unicode.Scalar) -> Problem? {
-        let byte = scalar.isASCII ? UInt8(scalar.value) : Self.nonASCII
-        current = scalar
-        // CR LF is one line break, taken at its LF (`checkShape` refuses a CR without one).
-        if byte == UInt8(ascii: "\r") { return nil }
-        if byte == UInt8(ascii: "\n") {
-            comment = false
-            if quote != nil { return nil }  // a multi-line string goes on
-            if open.last == UInt8(ascii: "{") {
-                return refuse("an inline table { … } must close on the line it opens", hint: "write its keys on one line, or as a [table] of their own")
-            }
-            if open.isEmpty {
-                // An unclosed "[board" the library reports well; a key missing after "[" or
-                // "." it asserts on.
-                if expecting == .keyStart {
-                    return refuse("a key is missing at the end of the line")
-                }
-                (expecting, inHeader, keyParts) = (.lineStart, false, 0)
-            }
-            return nil
-        }
-        if comment { return nil }
-        if let open = quote {
-            if let escape = unicodeEscape {
-                if let digit = Self.hexValue(byte) { return takeEscapeDigit(digit, escape) }
-                unicodeEscape = nil  // not an escape the library takes: it reports it
-            }
-            if escaped {
-                escaped = false
-                if byte == UInt8(ascii: "u") || byte == UInt8(ascii: "U") {
-                    escapeIsLong = byte == UInt8(ascii: "U")
-                    unicodeEscape = (escapeIsLong ? 8 : 4, 0)
-                }
-            } else if open == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") {
-                escaped = true
-            } else if byte == open {
-                quote = nil
-            }
-            return nil
-        }
-        // TOML's only blanks: anything else where a key may stand is refused below.
-        let blank = byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
-        let quoteMark = byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-        switch expecting {
-        case .lineStart:
-            if blank { return nil }
-            if byte == UInt8(ascii: "#") { comment = true; return nil }
-            if byte == UInt8(ascii: "[") {
-                (inHeader, headerJustOpened, expecting) = (true, true, .keyStart)
-                return nil
-            }
-            return startKey(byte, quoteMark: quoteMark)
-        case .keyStart:
-            if blank { return nil }
-            if inHeader && headerJustOpened && byte == UInt8(ascii: "[") { headerJustOpened = false; return nil }
-            headerJustOpened = false
-            if !inHeader, open.last == UInt8(ascii: "{"), byte == UInt8(ascii: "}"), keyParts == 0 {
-                return closeBracket(byte)
-            }
-            return startKey(byte, quoteMark: quoteMark)
-        case .keyRest, .keyEnd:
-            if isBare(byte) && expecting == .keyRest { return nil }
-            if blank { expecting = .keyEnd; return nil }
-            if byte == UInt8(ascii: ".") { expecting = .keyStart; return nil }
-            if inHeader && byte == UInt8(ascii: "]") { expecting = .afterHeader; return nil }
-            if !inHeader && byte == UInt8(ascii: "=") { expecting = .value; return nil }
-            return refuse("\"\(Character(current))\" cannot follow a key here", hint: inHeader
-                ? "a [table] name is keys joined by dots, then ]" : "a key is followed by = and a value")
-        case .afterHeader:
-            if blank || byte == UInt8(ascii: "]") { return nil }
-            if byte == UInt8(ascii: "#") { comment = true; return nil }
-            return refuse("nothing but a comment may follow a [table] name on its line")
-        case .value:
-            if quoteMark { quote = byte; return nil }
-            switch byte {
-            case UInt8(ascii: "#"): comment = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                open.append(byte)
-                if open.count > BoardFileLimits.maxNesting {
-                    return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is \(deepestKey)")
-                }
-                if byte == UInt8(ascii: "{") { (expecting, keyParts) = (.keyStart, 0) }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                return closeBracket(byte)
-            case UInt8(ascii: ","):
-                if open.last == UInt8(ascii: "{") { (expecting, keyParts) = (.keyStart, 0) }
-            default:
-                break
-            }
-        }
-        return nil
-    }
-
-    /// The TOML library hands strings and keys back as C strings: an escaped NUL would end one
-    /// there, so that `name = "a\u0000b"` read as "a" without a word.
-    private mutating func takeEscapeDigit(_ digit: UInt32, _ escape: (remaining: Int, value: UInt32)) -> Problem? {
-        let value = escape.value << 4 | digit
-        guard escape.remaining == 1 else {
-            unicodeEscape = (escape.remaining - 1, value)
-            return nil
-        }
-        unicodeEscape = nil
-        guard value != 0 else {
-            // Placed at the backslash: "\u" and its digits are behind the last digit.
-            let digits = escapeIsLong ? 8 : 4
-            return Problem(reason: "an escaped NUL (\\u0000) cannot stand in a string or key",
-                           hint: "the TOML reader would end the text there; remove it", columnsBack: digits + 1)
-        }
-        return nil
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
-    }
-
-    /// Stands for every non-ASCII character: neither blank, bare, quote nor bracket.
-    private static let nonASCII: UInt8 = 0x80
-    /// The character taken last, as messages quote it.
-    private var current: Unicode.Scalar = " "
-
-    private mutating func startKey(_ byte: UInt8, quoteMark: Bool) -> Problem? {
-        guard quoteMark || isBare(byte) else {
-            return refuse("\"\(Character(current))\" cannot start a key or a [table] name")
-        }
-        keyParts += 1
-        if keyParts > BoardFileLimits.maxNesting {
-            return refuse("nested more than \(BoardFileLimits.maxNesting) levels deep", hint: "a board file's deepest key is \(deepestKey)")
-        }
-        if quoteMark { quote = byte }
-        expecting = .keyRest
-        return nil
-    }
-
-    private mutating func closeBracket(_ byte: UInt8) -> Problem? {
-        let opener = byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
-        guard open.last == opener else {
-            return refuse("\"\(Character(current))\" closes nothing that is open here")
-        }
-        open.removeLast()
-        expecting = .value
-        return nil
-    }
-
-    private func isBare(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default:
-            false
-        }
-    }
-
-    private func refuse(_ reason: String, hint: String = "keys are letters, digits, - and _ (or in quotes); a [table] name is keys joined by dots")
-        -> Problem
-    {
-        Problem(reason: reason, hint: hint)
     }
 }

@@ -1,15 +1,16 @@
-import TOMLKit
-
 /// A TOML table being read, together with the key path that leads to it, so every complaint can
 /// say exactly where in the file it is.
 ///
 /// Each getter returns nil for an absent key (the caller supplies the default or reports it
 /// missing) and throws for a present key of the wrong type or shape.
 struct BoardTable {
-    let table: TOMLTable
+    let document: TOMLDocument
+    let id: TOMLDocument.TableID
     /// Dotted path of this table; empty for the document root.
     let path: String
     let file: String
+
+    var table: TOMLTable { document.tables[id] }
 
     func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -18,7 +19,8 @@ struct BoardTable {
     }
 
     /// Refuses any key not in `allowed`: a misspelt optional key would otherwise be ignored and
-    /// its default used without a word.
+    /// its default used without a word. Keys are taken in the order the file gives them, so of
+    /// two misspelt keys the first in the file is named.
     func rejectUnknownKeys(_ allowed: [String], kind: String) throws(BoardFileError) {
         for key in table.keys where !allowed.contains(key) {
             let known = "known \(kind)s: \(allowed.joined(separator: ", "))"
@@ -33,7 +35,7 @@ struct BoardTable {
             throw error(at: key, "expected a table, got \(Self.describe(value))",
                         hint: "write it as a section: \(example)")
         }
-        return BoardTable(table: child, path: keyPath(key), file: file)
+        return BoardTable(document: document, id: child, path: keyPath(key), file: file)
     }
 
     func string(_ key: String, example: String) throws(BoardFileError) -> String? {
@@ -126,12 +128,14 @@ struct BoardTable {
     private static let unitExponents = ["ns": 0, "us": 3, "ms": 6, "s": 9]
 
     /// `string "yes"`, `integer 17`, `a table` — the offending value as the file spells it.
-    static func describe(_ value: any TOMLValueConvertible) -> String {
-        switch value.type {
+    static func describe(_ value: TOMLValue) -> String {
+        switch value {
         case .table: "a table"
         case .array: "an array"
-        case .string: "string \"\((value.string ?? "").bounded)\""
-        default: "\(value.type) \(value.debugDescription.bounded)"
+        case .string(let string): "string \"\(string.bounded)\""
+        case .integer(let integer): "integer \(integer)"
+        case .float(let double): "floating-point number \(String(double).bounded)"
+        case .bool(let bool): "bool \(bool)"
         }
     }
 }

@@ -2,10 +2,10 @@
 /// scenarios, checked before either is parsed.
 ///
 /// TOML permits no raw control character but tab anywhere — not in a comment, not in a string —
-/// and line breaks are LF or CR LF. The rule matters beyond tidiness: a board file crosses into
-/// the TOML library as a C string, so a NUL ends the file there and everything after it would
-/// fall back to defaults in silence. A scenario is held to the same rule so that both files read
-/// alike and a stray byte is named, never skipped.
+/// and line breaks are LF or CR LF. The rule matters beyond tidiness: a stray byte would reach
+/// the names a board hands the kernel and the logs, or (as a lone CR) read as a line break in one
+/// tool and not in another. The board files' TOML reader checks it first; a scenario is held to
+/// the same rule so that both files read alike and a stray byte is named, never skipped.
 package enum TextCharacters {
     /// Why a byte is refused, and where: 1-based line, and column in characters (as an editor
     /// counts them).
