@@ -4,6 +4,16 @@
 # One binary serves libgpiod 1.6 and 2.x: it opens whichever is installed at run time, so the
 # build needs no libgpiod at all.
 #
+# Built for size, as firmware is (a Pi Zero 2 W, a CM4 with 8 GB of eMMC), and checked at most
+# 25 MB stripped (scripts/size-check.sh):
+#   -Osize                  the event path is a few kilobytes; the rest (HTTP, the command line,
+#                           the store) is code that runs rarely. The binary's event loop is checked
+#                           allocation-free as built here (scripts/check-loop-allocations.sh, HIL).
+#   --no-export-dynamic     the static Swift runtime's link arguments export every symbol of the
+#                           program (24,000: 2.3 MB of dynamic symbol table) for a dlopen'ed
+#                           plugin that would look them up; a daemon loads none.
+#   --icf=safe              gold folds identical functions whose address nothing takes.
+#
 #   scripts/release-build.sh PRODUCT...                       products of this package
 #   scripts/release-build.sh --package-path DIR PRODUCT...    products of the package in DIR
 #                                                             (e.g. Examples/ParkingBarrier's
@@ -20,5 +30,6 @@ fi
 [ -f "$PACKAGE_PATH/Package.swift" ] || { echo "error: $PACKAGE_PATH/Package.swift not found (--package-path)" >&2; exit 64; }
 
 for product in "$@"; do
-    swift build --package-path "$PACKAGE_PATH" -c release --static-swift-stdlib --product "$product"
+    swift build --package-path "$PACKAGE_PATH" -c release --static-swift-stdlib --product "$product" \
+        -Xswiftc -Osize -Xlinker --no-export-dynamic -Xlinker --icf=safe
 done
