@@ -96,9 +96,10 @@ if [ -z "${SKIP_FOOTPRINT:-}" ]; then
 
     echo
     echo "==> turnstiled footprint (release, --static-swift-stdlib)"
-    swift build -c release --static-swift-stdlib --product turnstiled --scratch-path .build-static >"$work/static-build.log" 2>&1 \
+    # The binary as it ships: the release script's build (for size), in .build.
+    scripts/release-build.sh turnstiled >"$work/static-build.log" 2>&1 \
         || { cat "$work/static-build.log" >&2; exit 1; }
-    binary=.build-static/release/turnstiled
+    binary=.build/release/turnstiled
     cp "$binary" "$work/turnstiled-stripped" && strip "$work/turnstiled-stripped"
     echo "binary: $(( $(stat -c %s "$binary") / 1024 )) KiB, stripped $(( $(stat -c %s "$work/turnstiled-stripped") / 1024 )) KiB; needs: $(ldd "$binary" | awk '{print $1}' | grep -v -e linux-vdso -e ld-linux | xargs)"
     printf '0 end\n' >"$work/empty.scenario"
