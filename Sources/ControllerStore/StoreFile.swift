@@ -81,7 +81,8 @@ enum StoreFile {
     }
 
     /// Opens (creating it if need be) the database file and takes an exclusive `flock` on it for
-    /// as long as the descriptor stays open: two daemons recording into one file would each book
+    /// as long as the descriptor stays open (waiting up to `StoreLimits.writeLockWaitMilliseconds`
+    /// for one that is held, since a forked child can hold a closed one for a moment): two daemons recording into one file would each book
     /// the other's standing gauges (the turnstile's credit) as voided. SQLite's own locks are `fcntl` locks, which Linux
     /// keeps apart from `flock`, so this one neither blocks nor is released by SQLite; readers
     /// (`stats`) do not take it.
@@ -94,8 +95,14 @@ enum StoreFile {
             if failure == EACCES { throw .notWritable(path: path, what: path, daemon: daemon) }
             throw .system(path: path, operation: "open", errno: failure)
         }
-        guard StoreSyscalls.lockExclusively(descriptor) else {
+        var waited = 0
+        while !StoreSyscalls.lockExclusively(descriptor) {
             let failure = SystemErrno.current
+            if failure == EWOULDBLOCK && waited < StoreLimits.writeLockWaitMilliseconds {
+                MonotonicClock.sleep(nanoseconds: Int64(StoreLimits.writeLockRetryMilliseconds) * 1_000_000)
+                waited += StoreLimits.writeLockRetryMilliseconds
+                continue
+            }
             StoreSyscalls.close(descriptor)
             if failure == EWOULDBLOCK { throw .inUse(path: path, daemon: daemon) }
             throw .system(path: path, operation: "lock", errno: failure)

@@ -14,4 +14,11 @@ public enum StoreLimits {
     /// How long a connection waits for another to release its lock before failing: a `stats`
     /// reader and the daemon share the file, and a WAL checkpoint can hold it briefly.
     static let busyTimeoutMilliseconds: Int32 = 5_000
+    /// How long opening for writing waits for the file's lock before saying another daemon holds
+    /// it. A daemon holds it for as long as it runs; but a process that forks (a supervisor's
+    /// helper, the tests' child processes) keeps a just-closed lock alive in the child until the
+    /// child execs, so one closing and reopening its store can find it held for a moment.
+    static let writeLockWaitMilliseconds = 1_000
+    /// How often the wait above tries again.
+    static let writeLockRetryMilliseconds = 10
 }

@@ -186,6 +186,27 @@ struct CountStoreTests {
         #expect(try second.totals() == .zero)
     }
 
+    @Test("a lock another open file holds for a moment (a forked child's, until it execs) is waited for, not called another daemon")
+    func aLockHeldForAMomentIsWaitedFor() throws {
+        let scratch = try ScratchDirectory()
+        try TurnstileStore.open(path: scratch.file()).close()
+        // What a child forked between the store's close and its reopening holds: the lock of an
+        // open file description the parent no longer has.
+        let holder = open(scratch.file(), O_RDWR | O_CLOEXEC)
+        try #require(holder >= 0 && flock(holder, LOCK_EX | LOCK_NB) == 0)
+        let holdMilliseconds = StoreLimits.writeLockWaitMilliseconds / 4
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "lock holder").asyncAfter(deadline: .now() + .milliseconds(holdMilliseconds)) {
+            close(holder)
+            released.signal()
+        }
+        let started = ContinuousClock.now
+        let store = try TurnstileStore.open(path: scratch.file())
+        #expect(ContinuousClock.now - started >= .milliseconds(holdMilliseconds))
+        released.wait()
+        try store.close()
+    }
+
     @Test("a file deleted under the store stops the recording with a message")
     func fileDeleted() throws {
         let scratch = try ScratchDirectory()
