@@ -82,6 +82,12 @@ build_project_bins() {
     [ -n "$v1_library" ] || hil_die "apt's libgpiod 1.6 (libgpiod.so.2) is not installed (package libgpiod2)"
     PROJECT_FILES+=("usr/lib/$multiarch/libgpiod.so.2=$v1_library")
     PROJECT_FILES+=("usr/lib/$multiarch/$LIBGPIOD2_SONAME=$LIBGPIOD2_PREFIX/lib/$LIBGPIOD2_SONAME")
+    # SQLite too: the daemons open it at run time for their count store (the .deb depends on
+    # libsqlite3-0; the guest is a bare kernel and busybox).
+    local sqlite_library
+    sqlite_library=$(ldconfig -p | awk '$1 == "libsqlite3.so.0" && $NF ~ /^\// { print $NF; exit }')
+    [ -n "$sqlite_library" ] || hil_die "SQLite's library (libsqlite3.so.0) is not installed (package libsqlite3-0)"
+    PROJECT_FILES+=("usr/lib/$multiarch/libsqlite3.so.0=$sqlite_library")
     gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \
         -I "$PROJECT_DIR/AllocationTests/Sources/CMallocCounter/include" "$PROJECT_DIR/AllocationTests/Sources/CMallocCounter/MallocCounter.c"
     PROJECT_FILES+=("hil/lib/libmalloccount.so=$BUILD_HIL/libmalloccount.so")
