@@ -27,7 +27,7 @@ public enum DetachedThread {
         }, work)
         guard status == 0 else {
             Unmanaged<Work>.fromOpaque(work).release()
-            fatalError("cannot start the \(name) thread: \(String(cString: strerror(status))) (errno \(status)); "
+            fatalError("cannot start the \(name) thread: \(SystemErrno.describe(status)) (errno \(status)); "
                 + "check the thread limits (ulimit -u, /proc/sys/kernel/threads-max, systemd's TasksMax=)")
         }
         pthread_detach(thread)
