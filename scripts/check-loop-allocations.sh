@@ -30,7 +30,7 @@ if [ -n "$daemon" ]; then
 else
     product=${1:-turnstiled}
     package=$(scripts/product-package.sh "$product") || exit 1
-    daemon=$(swift build --package-path "$package" -c release --static-swift-stdlib --show-bin-path)/$product
+    daemon=$(scripts/release-build.sh --show-bin-path)/$product
     [ -x "$daemon" ] || { echo "error: $daemon is not built (scripts/release-build.sh --package-path $package $product)" >&2; exit 1; }
 fi
 work=$(mktemp -d)

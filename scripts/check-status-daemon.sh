@@ -6,9 +6,10 @@
 # parser, /status as JSON, the page in headless Chromium showing the daemon's own diagram with
 # that state highlighted — and stops it with SIGTERM.
 #
-# usage: scripts/check-status-daemon.sh [SCREENSHOT.png]     (expects a debug build)
+# usage: scripts/check-status-daemon.sh [SCREENSHOT.png]
 #   DAEMON= the daemon (TURNSTILED= is the same; default .build/debug/turnstiled, built when
-#   missing; barrierd's: Examples/ParkingBarrier/.build/debug/barrierd)
+#   missing; the test script gives it the shipped builds, $(scripts/release-build.sh
+#   --show-bin-path)/turnstiled and .../barrierd)
 #   BOARD= its board (default: boards/sim.toml of the package that declares it)
 set -euo pipefail
 cd "$(dirname "$0")/.."

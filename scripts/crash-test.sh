@@ -18,8 +18,8 @@
 # it byte for byte as it was.
 #
 # DAEMON= the daemon's binary (TURNSTILED= is the same; default the debug build
-# .build/debug/turnstiled: `swift build` first; barrierd's is
-# Examples/ParkingBarrier/.build/debug/barrierd). Which inputs it is driven with comes from the
+# .build/debug/turnstiled: `swift build` first; the test script gives it the shipped builds,
+# $(scripts/release-build.sh --show-bin-path)/turnstiled and .../barrierd). Which inputs it is driven with comes from the
 # table PRODUCTS below, by the name the binary gives itself (its --help's USAGE line).
 # BOARD= the board (default: the product's boards/sim.toml, with the table's edits). Needs
 # python3. SEED=N repeats a run's random choices.

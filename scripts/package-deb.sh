@@ -119,7 +119,7 @@ if [ -z "$BINARY" ]; then
         echo "==> scripts/release-build.sh --package-path $PACKAGE_PATH $PRODUCT"
         scripts/release-build.sh --package-path "$PACKAGE_PATH" "$PRODUCT"
     fi
-    BINARY=$(swift build --package-path "$PACKAGE_PATH" -c release --static-swift-stdlib --show-bin-path)/$PRODUCT
+    BINARY=$(scripts/release-build.sh --show-bin-path)/$PRODUCT
 fi
 [ -x "$BINARY" ] || die "$BINARY: no such executable; build it or leave out --binary"
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')

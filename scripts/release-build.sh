@@ -14,12 +14,24 @@
 #                           plugin that would look them up; a daemon loads none.
 #   --icf=safe              gold folds identical functions whose address nothing takes.
 #
+# Every package's release build goes into this package's .build, so the runtime and its
+# dependencies are compiled once for all the daemons: barrierd's build (Examples/ParkingBarrier,
+# a package depending on this one) then compiles only the barrier's own targets. SwiftPM caches
+# the plan of a build folder per root package; sharing one takes --disable-build-manifest-caching
+# (without it, the second package's build would plan nothing of its own).
+#
 #   scripts/release-build.sh PRODUCT...                       products of this package
 #   scripts/release-build.sh --package-path DIR PRODUCT...    products of the package in DIR
 #                                                             (e.g. Examples/ParkingBarrier's
-#                                                             barrierd), in DIR/.build
+#                                                             barrierd)
+#   scripts/release-build.sh --show-bin-path                  where they all are
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SCRATCH=$PWD/.build
+if [ "${1:-}" = --show-bin-path ]; then
+    swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path
+    exit
+fi
 PACKAGE_PATH=.
 if [ "${1:-}" = --package-path ]; then
     [ $# -ge 2 ] || { echo "usage: $0 [--package-path DIR] PRODUCT..." >&2; exit 64; }
@@ -30,6 +42,7 @@ fi
 [ -f "$PACKAGE_PATH/Package.swift" ] || { echo "error: $PACKAGE_PATH/Package.swift not found (--package-path)" >&2; exit 64; }
 
 for product in "$@"; do
-    swift build --package-path "$PACKAGE_PATH" -c release --static-swift-stdlib --product "$product" \
+    swift build --package-path "$PACKAGE_PATH" --scratch-path "$SCRATCH" --disable-build-manifest-caching \
+        -c release --static-swift-stdlib --product "$product" \
         -Xswiftc -Osize -Xlinker --no-export-dynamic -Xlinker --icf=safe
 done

@@ -1,41 +1,79 @@
 #!/usr/bin/env bash
-# The whole test suite under ThreadSanitizer and then AddressSanitizer (with LeakSanitizer),
-# each in a build folder of its own. TSan watches the threads that share a machine: the
-# multi-sender, inbox and trace-drain tests above all; ASan every buffer the event path reuses.
-# Leaks inside other libraries' test tooling are not ours (scripts/lsan-suppressions.txt says
-# which); any other fails.
+# A package's tests under ThreadSanitizer or AddressSanitizer (with LeakSanitizer), each
+# sanitizer in a build folder of its own: first the build, which fails on any compiler warning
+# in this repository's sources, then every test on it. TSan watches the threads that share a
+# machine: the multi-sender, inbox and trace-drain tests above all; ASan every buffer the event
+# path reuses. Leaks inside other libraries' test tooling are not ours
+# (scripts/lsan-suppressions.txt says which); any other fails.
 #
-#   scripts/sanitize.sh            both
-#   scripts/sanitize.sh thread     one of thread, address
+#   scripts/sanitize.sh address|thread                      this package
+#   scripts/sanitize.sh address --package-path DIR          a package that depends on this one
+#                                                           (Examples/ParkingBarrier)
+#
+# Every package is built in this package's folder for the sanitizer (.build-SANITIZER-sanitizer),
+# so a dependent package compiles only its own targets: the runtime's are already there, compiled
+# with the same flags. SwiftPM caches the plan of a build folder per root package, so sharing one
+# takes --disable-build-manifest-caching (without it, the second package's build would plan
+# nothing of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ $# -gt 0 ]; then sanitizers=("$@"); else sanitizers=(thread address); fi
-# print_suppressions=0: the CLI tests read the stderr of the turnstiled they start.
+usage() { echo "usage: $0 address|thread [--package-path DIR]" >&2; exit 64; }
+[ $# -ge 1 ] || usage
+sanitizer=$1
+case $sanitizer in address|thread) ;; *) usage ;; esac
+package_path=.
+if [ $# -gt 1 ]; then
+    [ "$2" = --package-path ] && [ $# -eq 3 ] || usage
+    package_path=$3
+fi
+[ -f "$package_path/Package.swift" ] || { echo "error: $package_path/Package.swift not found (--package-path)" >&2; exit 64; }
+
+# print_suppressions=0: the CLI tests read the stderr of the daemon they start.
 export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt:print_suppressions=0"
 export TSAN_OPTIONS="halt_on_error=1"
-for sanitizer in "${sanitizers[@]}"; do
-    echo "==> tests under the ${sanitizer} sanitizer"
+flags=(--sanitize="$sanitizer" --scratch-path "$PWD/.build-$sanitizer-sanitizer" --disable-build-manifest-caching
     # CONTROLLERFSM_SANITIZED: tests that measure speed check behaviour only (an instrumented
     # build's speed is not the product's). TSan checks the shipped MutexLock: it sees the
     # acquire and release of its lock word.
-    defines=(-Xswiftc -DCONTROLLERFSM_SANITIZED)
-    # Swift Testing only: the suite has no XCTest cases, and XCTest's runner leaks on its own.
-    log=$(mktemp)
-    set +e
-    swift test --sanitize="$sanitizer" --scratch-path ".build-$sanitizer-sanitizer" --disable-xctest "${defines[@]}" >"$log" 2>&1
-    status=$?
-    set -e
-    # The failures first (a long run's tail can cut them off), then the end of the run.
-    if grep -qE "✘|recorded an issue|ThreadSanitizer|AddressSanitizer|LeakSanitizer" "$log"; then
-        echo "--- failures and sanitizer reports:"
-        grep -E -A12 "✘.*recorded an issue|^WARNING: ThreadSanitizer|^==[0-9]+==ERROR" "$log" | head -200 || true
-        echo "--- end of the run:"
-    fi
-    grep -vE "^\[[0-9]+/[0-9]+\]|Cannot export local symbol|^(Building|Compiling|Write|Linking)" "$log" | tail -60  || true
-    rm -f "$log"
-    if [ "$status" -ne 0 ]; then
-        echo "error: the tests failed under the $sanitizer sanitizer (above)" >&2
-        exit "$status"
-    fi
-done
+    -Xswiftc -DCONTROLLERFSM_SANITIZED
+    # Line tables are all a sanitizer's report needs (function, file, line of each frame); the
+    # full debug information of every dependency is most of what an unoptimised build writes.
+    -Xswiftc -gline-tables-only)
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+echo "==> build under the $sanitizer sanitizer ($package_path)"
+set +e
+swift build --build-tests --package-path "$package_path" "${flags[@]}" >"$log" 2>&1
+status=$?
+set -e
+grep -E "error|warning: " "$log" | grep -v "Cannot export local symbol" || true
+if [ "$status" -ne 0 ]; then
+    tail -40 "$log"
+    echo "error: the build under the $sanitizer sanitizer failed (above)" >&2
+    exit "$status"
+fi
+if grep -E "^$PWD/(Sources|Tests|Examples|AllocationTests|Fuzz)/.*warning: " "$log" >/dev/null; then
+    echo "error: the build has warnings (above); fix them" >&2
+    exit 1
+fi
+grep -E "^Build complete" "$log" || true
+
+echo "==> tests under the $sanitizer sanitizer ($package_path)"
+set +e
+# Swift Testing only: the suites have no XCTest cases, and XCTest's runner leaks on its own.
+swift test --skip-build --disable-xctest --package-path "$package_path" "${flags[@]}" >"$log" 2>&1
+status=$?
+set -e
+# The failures first (a long run's tail can cut them off), then the end of the run.
+if grep -qE "✘|recorded an issue|ThreadSanitizer|AddressSanitizer|LeakSanitizer" "$log"; then
+    echo "--- failures and sanitizer reports:"
+    grep -E -A12 "✘.*recorded an issue|^WARNING: ThreadSanitizer|^==[0-9]+==ERROR" "$log" | head -200 || true
+    echo "--- end of the run:"
+fi
+tail -40 "$log"
+if [ "$status" -ne 0 ]; then
+    echo "error: the tests failed under the $sanitizer sanitizer (above)" >&2
+    exit "$status"
+fi

@@ -104,7 +104,7 @@ if [ ${#DEBS[@]} -eq 0 ]; then
         for product in "${products[@]}"; do
             if [ "$PREBUILT" = 1 ]; then
                 package=$(scripts/product-package.sh "$product")
-                binary=$(swift build --package-path "$package" -c release --static-swift-stdlib --show-bin-path)/$product
+                binary=$(scripts/release-build.sh --show-bin-path)/$product
                 [ -x "$binary" ] || die "--prebuilt: $binary is not built (scripts/release-build.sh --package-path $package $product)"
                 scripts/package-deb.sh --product "$product" --binary "$binary"
             else

@@ -66,15 +66,14 @@ stage_bins() {   # stage_bins BIN_DIR PRODUCT...
 }
 
 build_project_bins() {
-    local bin_dir barrier_bin_dir multiarch
-    bin_dir=$(cd "$PROJECT_DIR" && swift build -c release --static-swift-stdlib --show-bin-path)
-    barrier_bin_dir=$(cd "$PROJECT_DIR" &&
-        swift build --package-path "$BARRIER_PACKAGE" -c release --static-swift-stdlib --show-bin-path)
+    local bin_dir multiarch
+    # Every package's release build is in the root's .build (scripts/release-build.sh).
+    bin_dir=$("$PROJECT_DIR/scripts/release-build.sh" --show-bin-path)
     "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
     stage_bins "$bin_dir" "${HIL_PRODUCTS[@]}"
     hil_step "barrierd" \
         "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
-    stage_bins "$barrier_bin_dir" "${BARRIER_PRODUCTS[@]}"
+    stage_bins "$bin_dir" "${BARRIER_PRODUCTS[@]}"
     # Both generations where the guest's dynamic loader looks: the multiarch library directory.
     multiarch=$(gcc -print-multiarch)
     local v1_library

@@ -42,7 +42,7 @@ REQUEST=0 LOOP=1 PHOTOCELL=2 UP_LIMIT=3 DOWN_LIMIT=4 SERVICE=5 EMERGENCY=6
 MOTOR_UP=7 MOTOR_DOWN=8 GREEN=9 RED=10 ALARM=11
 READY_TIMEOUT_S=20              # start-up, under TCG
 PULSE_MS=60                     # a request or service pulse: well over the 10 ms debounce
-PLANT_TRAVEL_MS=600             # rest to top: well under the board's motor_timeout (2 s)
+PLANT_TRAVEL_MS=600             # rest to top: well under the board's motor_timeout (4 s)
 PLANT_TICK_MS=10                # the plant's sampling period (plus a process start under TCG)
 RECORD_EPSILON_S=0.000002      # two record times' rounding (microseconds) and awk's doubles
 PLANT_DIR=$HIL_STATE/plant

@@ -18,7 +18,7 @@ VEHICLE_MS=200                  # a vehicle over the loop
 UNDER_WAY_MS=150                # into the arm's travel (PLANT_TRAVEL_MS) before the beam breaks
 SAMPLES=/tmp/barrier-motor-samples
 # The board's [barrier] timings (s), with the bounds a loaded TCG guest needs above them.
-CLOSE_DELAY=0.3 MOTOR_TIMEOUT=2.0 LATE=1.5
+CLOSE_DELAY=0.3 MOTOR_TIMEOUT=4.0 LATE=1.5
 # What ctl status reports before the SIGTERM (its keys in its own order).
 STATUS_COUNTERS='"expiredOpenings":1,"faults":1,"ignored":0,"passages":2,"refusedRequests":1,"repairs":1,"requests":3,"reversals":1'
 
