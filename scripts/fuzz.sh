@@ -17,10 +17,12 @@ MAX_INPUT_BYTES=8192       # board files, scenarios and requests (4 KiB at most)
 SCRATCH=$PWD/.build-fuzz
 TARGETS=(FuzzBoardFile:board FuzzScenario:scenario FuzzControlRequest:control)
 
+# Every target in one build: the runtime's modules they share are planned and compiled once.
+swift build --package-path Fuzz --scratch-path "$SCRATCH" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -E "error|warning: |Compiling Fuzz|Build" || true
 for entry in "${TARGETS[@]}"; do
     product=${entry%%:*}
-    swift build --package-path Fuzz --scratch-path "$SCRATCH" --product "$product" \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -E "error|warning: |Compiling Fuzz|Build" || true
+    [ -x "$SCRATCH/debug/$product" ] || { echo "error: $SCRATCH/debug/$product was not built (above)" >&2; exit 1; }
 done
 
 status=0

@@ -104,7 +104,7 @@ lane_a_times=$(mktemp)
     trap 'step ""; printf "%s\n" "${STEP_TIMES[@]}" >"$lane_a_times"' EXIT
     if [ "${HIL:-1}" != 0 ]; then
         step "(lane a) hardware-in-the-loop: libgpiod 1.6 and 2.3 against the kernel's gpio-sim, in a VM"
-        scripts/hil/run.sh
+        scripts/hil/run.sh --prebuilt
     fi
     if [ "${CRASH:-1}" != 0 ]; then
         step "(lane a) crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"

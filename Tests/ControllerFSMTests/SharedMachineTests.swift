@@ -79,6 +79,30 @@ struct SharedMachineTests {
         #expect(shared.statistics.dispatched == 6)
     }
 
+    @Test("an event sent while another thread holds the machine only to read it is run when that thread lets go, not left for the next send")
+    func aSendDuringAReadIsRunWhenTheReaderLetsGo() throws {
+        let shared = try counter()
+        let holding = DispatchSemaphore(value: 0)
+        let sent = DispatchSemaphore(value: 0)
+        let outcome = Mutex<SendOutcome?>(nil)
+        DispatchQueue.global().async {
+            holding.wait()
+            outcome.withLock { $0 = shared.send(.add) }
+            sent.signal()
+        }
+        // The reader keeps the lock until the other thread's send has returned, as a loop
+        // reading its next deadline might: the event waits in the inbox for the lock's holder.
+        shared.withMachine { _ in
+            holding.signal()
+            sent.wait()
+        }
+        #expect(outcome.withLock { $0 } == .queued)
+        // Before anyone sends again. (`withMachine` here would run the inbox too, but only
+        // after its own read: it would still see 0 if the first reader had left the event.)
+        #expect(shared.withMachine { $0.context } == 1, "the event sent during the read was left in the inbox")
+        #expect(shared.statistics.dispatched == 1)
+    }
+
     @Test("timers on a shared machine follow its clock")
     func sharedTimers() throws {
         let clock = ManualClock()

@@ -2,11 +2,13 @@
 # The HIL run: prepare (cached) -> initramfs -> boot the VM -> verdict (exit status).
 #
 # Usage: scripts/hil/run.sh [--timeout S] [--only PATTERN] [--bin NAME=PATH]...
-#                           [--file DEST=PATH]... [--interactive]
+#                           [--file DEST=PATH]... [--prebuilt] [--interactive]
 #   --timeout S       wall clock for the VM (boot.sh's TIMEOUT_S), default 900
 #   --only PATTERN    run only the guest scenarios whose file name contains PATTERN
 #   --bin NAME=PATH   add a program to the VM as /hil/bin/NAME (see make-initramfs.sh)
 #   --file DEST=PATH  add a file to the VM as /DEST (e.g. hil/boards/x.toml=boards/x.toml)
+#   --prebuilt        take the release binaries as they are (scripts/test.sh has just built
+#                     them), without asking SwiftPM whether they are up to date
 #   --interactive     shell on the serial console after the suite (debugging)
 #
 # Scenarios are the files scripts/hil/guest/scenarios/*.sh; adding one is adding a file.
@@ -20,6 +22,7 @@ set -euo pipefail
 TIMEOUT_S=900                    # the suite with the daemon scenarios takes about half of it under TCG
 ONLY=""
 INTERACTIVE=()
+PREBUILT=0
 PROJECT_BINS=()                  # NAME=PATH pairs for make-initramfs.sh --bin
 PROJECT_FILES=()                 # DEST=PATH pairs for make-initramfs.sh --file
 
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
         --only) [ $# -ge 2 ] || usage; ONLY=$2; shift 2 ;;
         --bin) [ $# -ge 2 ] || usage; PROJECT_BINS+=("$2"); shift 2 ;;
         --file) [ $# -ge 2 ] || usage; PROJECT_FILES+=("$2"); shift 2 ;;
+        --prebuilt) PREBUILT=1; shift ;;
         --interactive) INTERACTIVE=(--interactive); shift ;;
         -h|--help) usage 0 ;;
         *) usage ;;
@@ -46,7 +50,7 @@ LOG=$BUILD_HIL/logs/hil-$(date +%Y%m%d-%H%M%S).log
 # CONTROLLERFSM_LIBGPIOD=1 or 2 (suite.sh makes them). A stripped copy goes into the VM, and its
 # sha256 into the log. Plus the allocation counter the load scenario preloads.
 # The parking barrier's daemon comes from its own package (Examples/ParkingBarrier), built the
-# same way in that package's .build.
+# same way into the same .build.
 HIL_PRODUCTS=(turnstiled gpio-contract)
 BARRIER_PACKAGE=Examples/ParkingBarrier
 BARRIER_PRODUCTS=(barrierd)
@@ -56,6 +60,7 @@ stage_bins() {   # stage_bins BIN_DIR PRODUCT...
     shift
     mkdir -p "$BUILD_HIL/bin"
     for product in "$@"; do
+        [ -x "$dir/$product" ] || hil_die "$dir/$product is not built (scripts/release-build.sh; for barrierd with --package-path $BARRIER_PACKAGE)"
         strip -o "$BUILD_HIL/bin/$product" "$dir/$product"
         if ldd "$BUILD_HIL/bin/$product" | grep -q libgpiod; then
             hil_die "$product links libgpiod: it must open it at run time, to serve both generations"
@@ -69,11 +74,12 @@ build_project_bins() {
     local bin_dir multiarch
     # Every package's release build is in the root's .build (scripts/release-build.sh).
     bin_dir=$("$PROJECT_DIR/scripts/release-build.sh" --show-bin-path)
-    "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
-    stage_bins "$bin_dir" "${HIL_PRODUCTS[@]}"
-    hil_step "barrierd" \
-        "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
-    stage_bins "$bin_dir" "${BARRIER_PRODUCTS[@]}"
+    if [ "$PREBUILT" = 0 ]; then
+        "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
+        hil_step "barrierd" \
+            "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
+    fi
+    stage_bins "$bin_dir" "${HIL_PRODUCTS[@]}" "${BARRIER_PRODUCTS[@]}"
     # Both generations where the guest's dynamic loader looks: the multiarch library directory.
     multiarch=$(gcc -print-multiarch)
     local v1_library

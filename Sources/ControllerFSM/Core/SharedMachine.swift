@@ -67,7 +67,7 @@ where Observer: MachineObserver<State, Event> {
 
     /// Enters the initial state at the clock's current time.
     public func start() {
-        dispatchLock.withLock { machine.start(at: clock.now()) }
+        withDispatchLock { $0.start(at: clock.now()) }
     }
 
     /// Sends `event`, stamped with the clock's time; waits for room if the inbox is full.
@@ -100,19 +100,30 @@ where Observer: MachineObserver<State, Event> {
     /// (an event loop sleeps until then).
     public func fireDueTimers() {
         let now = clock.now()
-        dispatchLock.withLock { machine.advance(to: now) }
-        dispatchPending()
+        withDispatchLock { $0.advance(to: now) }
     }
 
-    public var nextDeadline: MachineInstant? { dispatchLock.withLock { machine.nextDeadline } }
-    public var state: State { dispatchLock.withLock { machine.state } }
-    public var statistics: MachineStatistics { dispatchLock.withLock { machine.statistics } }
-    public func can(_ event: Event) -> Bool { dispatchLock.withLock { machine.can(event) } }
+    public var nextDeadline: MachineInstant? { withDispatchLock { $0.nextDeadline } }
+    public var state: State { withDispatchLock { $0.state } }
+    public var statistics: MachineStatistics { withDispatchLock { $0.statistics } }
+    public func can(_ event: Event) -> Bool { withDispatchLock { $0.can(event) } }
 
     /// Runs `body` with the machine, between dispatches: to read the context consistently, or to
     /// set hooks. `body` must not send to this `SharedMachine`.
     public func withMachine<Result>(_ body: (inout Machine) -> Result) -> Result {
-        dispatchLock.withLock { body(&machine) }
+        withDispatchLock(body)
+    }
+
+    /// Runs `body` with the dispatch lock held and then, like every holder of the lock once it
+    /// lets go, runs what was sent meanwhile. A sender that finds the lock taken leaves its event
+    /// in the inbox for the holder to run; a holder that only read and did not look would leave
+    /// it there until the next send, and a loop asleep until `nextDeadline` (which it read
+    /// while the event waited) would sleep past the event and the timer it starts.
+    @inlinable
+    func withDispatchLock<Result>(_ body: (inout Machine) -> Result) -> Result {
+        let result = dispatchLock.withLock { body(&machine) }
+        if publishedAfterLettingGo() { dispatchPending() }
+        return result
     }
 
     @inlinable
