@@ -9,6 +9,9 @@
 #   scripts/sanitize.sh address|thread                      this package
 #   scripts/sanitize.sh address --package-path DIR          a package that depends on this one
 #                                                           (Examples/ParkingBarrier)
+#   ... --build-only | --test-only                          one half (the test script builds
+#                                                           both first, then runs both test runs
+#                                                           at once: each uses under one core)
 #
 # Every package is built in this package's folder for the sanitizer (.build-SANITIZER-sanitizer),
 # so a dependent package compiles only its own targets: the runtime's are already there, compiled
@@ -18,15 +21,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: $0 address|thread [--package-path DIR]" >&2; exit 64; }
+usage() { echo "usage: $0 address|thread [--package-path DIR] [--build-only|--test-only]" >&2; exit 64; }
 [ $# -ge 1 ] || usage
 sanitizer=$1
+shift
 case $sanitizer in address|thread) ;; *) usage ;; esac
-package_path=.
-if [ $# -gt 1 ]; then
-    [ "$2" = --package-path ] && [ $# -eq 3 ] || usage
-    package_path=$3
-fi
+package_path=. build=1 test=1
+while [ $# -gt 0 ]; do
+    case $1 in
+        --package-path) [ $# -ge 2 ] || usage; package_path=$2; shift 2 ;;
+        --build-only) test=0; shift ;;
+        --test-only) build=0; shift ;;
+        *) usage ;;
+    esac
+done
+[ "$build$test" != 00 ] || usage
 [ -f "$package_path/Package.swift" ] || { echo "error: $package_path/Package.swift not found (--package-path)" >&2; exit 64; }
 
 # print_suppressions=0: the CLI tests read the stderr of the daemon they start.
@@ -43,22 +52,25 @@ flags=(--sanitize="$sanitizer" --scratch-path "$PWD/.build-$sanitizer-sanitizer"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-echo "==> build under the $sanitizer sanitizer ($package_path)"
-set +e
-swift build --build-tests --package-path "$package_path" "${flags[@]}" >"$log" 2>&1
-status=$?
-set -e
-grep -E "error|warning: " "$log" | grep -v "Cannot export local symbol" || true
-if [ "$status" -ne 0 ]; then
-    tail -40 "$log"
-    echo "error: the build under the $sanitizer sanitizer failed (above)" >&2
-    exit "$status"
+if [ "$build" = 1 ]; then
+    echo "==> build under the $sanitizer sanitizer ($package_path)"
+    set +e
+    swift build --build-tests --package-path "$package_path" "${flags[@]}" >"$log" 2>&1
+    status=$?
+    set -e
+    grep -E "error|warning: " "$log" | grep -v "Cannot export local symbol" || true
+    if [ "$status" -ne 0 ]; then
+        tail -40 "$log"
+        echo "error: the build under the $sanitizer sanitizer failed (above)" >&2
+        exit "$status"
+    fi
+    if grep -E "^$PWD/(Sources|Tests|Examples|AllocationTests|Fuzz)/.*warning: " "$log" >/dev/null; then
+        echo "error: the build has warnings (above); fix them" >&2
+        exit 1
+    fi
+    grep -E "^Build complete" "$log" || true
 fi
-if grep -E "^$PWD/(Sources|Tests|Examples|AllocationTests|Fuzz)/.*warning: " "$log" >/dev/null; then
-    echo "error: the build has warnings (above); fix them" >&2
-    exit 1
-fi
-grep -E "^Build complete" "$log" || true
+[ "$test" = 1 ] || exit 0
 
 echo "==> tests under the $sanitizer sanitizer ($package_path)"
 set +e

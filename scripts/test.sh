@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and .ci/run calls it:
-#   1. every test (Swift Testing) on a build under AddressSanitizer (with LeakSanitizer), which
-#      fails on any compiler warning in this repository's sources (scripts/sanitize.sh); then the
-#      parking barrier's (Examples/ParkingBarrier, a package of its own on the public API), built
-#      in the same folder so only the barrier's own targets are compiled for it;
-#   2. every test again under ThreadSanitizer;
+#   1. the builds under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each failing on
+#      any compiler warning in this repository's sources (scripts/sanitize.sh);
+#   2. every test (Swift Testing) under AddressSanitizer, then the parking barrier's
+#      (Examples/ParkingBarrier, a package of its own on the public API), built in the same
+#      folder so only the barrier's own targets are compiled for it; beside them, every test
+#      under ThreadSanitizer (each test run keeps less than one core busy);
 #   3. the builds users ship (scripts/release-build.sh: release, static Swift runtime, every
 #      package in .build, so the runtime is compiled once for turnstiled and barrierd), each at
 #      most 25 MB stripped, its largest contributors printed (scripts/size-check.sh);
@@ -23,7 +24,7 @@
 #         core compiled alone in Embedded Swift for two microcontrollers; libFuzzer on the
 #         board-file, scenario and control-protocol parsers (scripts/fuzz.sh).
 #      Lane a's output is printed when both are done.
-# Installs what it needs on a fresh Debian/Ubuntu machine. SANITIZE=0 skips step 2; STATUS=0,
+# Installs what it needs on a fresh Debian/Ubuntu machine. SANITIZE=0 skips ThreadSanitizer; STATUS=0,
 # CRASH=0, DEB=0, FUZZ=0 and HIL=0 skip those checks of step 5. How long each step took is
 # printed at the end (and when a step fails); a step of lane a is marked "(lane a)".
 set -euo pipefail
@@ -55,6 +56,7 @@ step() {
     echo "==> $1"
 }
 lane_a=""
+tsan_tests=""
 # kill_tree PID: the process and everything it started (lane a's VM, its daemons).
 kill_tree() {
     local child
@@ -64,6 +66,7 @@ kill_tree() {
 print_step_times() {
     local status=$?
     [ -z "$lane_a" ] || kill_tree "$lane_a"
+    [ -z "$tsan_tests" ] || kill_tree "$tsan_tests"
     step ""
     echo "--- time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
     printf '%s\n' "${STEP_TIMES[@]}"
@@ -71,15 +74,32 @@ print_step_times() {
 }
 trap print_step_times EXIT
 
-step "every test, on a build under AddressSanitizer that fails on any warning (scripts/sanitize.sh address)"
-scripts/sanitize.sh address
-
-step "the parking barrier, a user's package on the public API (Examples/ParkingBarrier): build and tests, under AddressSanitizer"
-scripts/sanitize.sh address --package-path Examples/ParkingBarrier
+step "the build under AddressSanitizer, failing on any warning (scripts/sanitize.sh address --build-only)"
+scripts/sanitize.sh address --build-only
 
 if [ "${SANITIZE:-1}" != 0 ]; then
-    step "every test under ThreadSanitizer (scripts/sanitize.sh thread)"
-    scripts/sanitize.sh thread
+    step "the build under ThreadSanitizer (scripts/sanitize.sh thread --build-only)"
+    scripts/sanitize.sh thread --build-only
+    # Each test run keeps less than one core busy (its synchronous tests wait on processes,
+    # sockets and timeouts, holding the two threads Swift's pool has here), so the two run at once.
+    tsan_log=$(mktemp)
+    scripts/sanitize.sh thread --test-only >"$tsan_log" 2>&1 &
+    tsan_tests=$!
+fi
+
+step "every test under AddressSanitizer, then the parking barrier's (Examples/ParkingBarrier, a user's package on the public API), built where the runtime's build is$([ -z "${tsan_tests:-}" ] || echo "; beside them every test under ThreadSanitizer")"
+scripts/sanitize.sh address --test-only
+scripts/sanitize.sh address --package-path Examples/ParkingBarrier
+if [ -n "${tsan_tests:-}" ]; then
+    set +e
+    wait "$tsan_tests"
+    tsan_status=$?
+    set -e
+    tsan_tests=""
+    echo "--- every test under ThreadSanitizer:"
+    cat "$tsan_log"
+    rm -f "$tsan_log"
+    [ "$tsan_status" -eq 0 ] || exit "$tsan_status"
 fi
 
 step "the builds users ship: release, static Swift runtime, all in .build (scripts/release-build.sh)"
