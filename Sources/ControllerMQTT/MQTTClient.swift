@@ -82,8 +82,8 @@ public final class MQTTClient: Sendable {
     }
 
     /// Sends DISCONNECT (so the broker does not publish the last will), waits up to
-    /// ``MQTTLimits/stopGrace`` for it to go out, and ends the network thread. Messages not yet
-    /// acknowledged are dropped with the connection. Called from the `events` closure, it returns
+    /// ``MQTTLimits/stopGrace`` for it to go out, closes the connection and ends the network
+    /// thread. Messages not yet acknowledged are dropped with the connection. Called from the `events` closure, it returns
     /// at once and the thread ends after the closure returns. A stopped client stays stopped.
     public func stop() {
         core.stop()
@@ -128,11 +128,13 @@ public final class MQTTClient: Sendable {
 
 /// The client's shared part: the libmosquitto client, the state the network thread and the
 /// callers share, and the network thread's loop. The network thread holds it, so it outlives
-/// the `MQTTClient` until the thread has ended; it destroys the libmosquitto client last.
+/// the `MQTTClient` until the thread has ended, which destroys the libmosquitto client last.
 final class MQTTClientCore: @unchecked Sendable {
-    // Safety: `client` is set once by `make`, before the core is shared, and destroyed in
-    // deinit; libmosquitto's calls on it are thread-safe (cmosquitto_client_new tells it that
-    // several threads call it). The mutable state is in `state` and `lastLibraryError`, each
+    // Safety: `client` is set once by `make`, before the core is shared, and destroyed (and set
+    // to nil) by the network thread as it ends, holding `lifecycle` and `state`, or in deinit if
+    // it never started; it is read by the network thread, by its callbacks, or holding
+    // `lifecycle` or `state`. libmosquitto's calls on it are thread-safe (cmosquitto_client_new
+    // tells it that several threads call it). The mutable state is in `state` and `lastLibraryError`, each
     // behind its lock; `lifecycle` orders starting, connecting and stopping.
     //
     // Locks: `lifecycle`, then `state`; `lastLibraryError` alone. `state` is held around
@@ -354,6 +356,17 @@ final class MQTTClientCore: @unchecked Sendable {
             }
             waitBeforeReconnecting(delay)
             if !accepted { delay = min(delay * 2, reconnect.maximum) }
+        }
+        // Stopped: the socket is closed now, whether DISCONNECT went out or not, and the messages
+        // libmosquitto still held go with it.
+        lifecycle.withLock {
+            state.withLock { state in
+                if let client = self.client {
+                    cmosquitto_client_destroy(client)
+                    self.client = nil
+                }
+                state.unacknowledged.removeAll()
+            }
         }
     }
 
