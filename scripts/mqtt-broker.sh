@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # A throwaway MQTT broker for tests and for trying the daemon's MQTT client by hand: Debian's
 # mosquitto on two free loopback ports, in a directory of its own, with
-#   - a password file (mosquitto_passwd) with two users: `node1`, a controller, which may read and
-#     write under nodes/node1/#, and `reader`, which may only read nodes/# (the ACL file);
+#   - a password file (mosquitto_passwd) with three users: `node1` and `node2`, controllers, each
+#     of which may read and write under its own prefix (nodes/node1/#, nodes/node2/#), and
+#     `reader`, which may only read nodes/# (the ACL file);
 #   - plain MQTT on one port and TLS on the other, with a CA, a server certificate (localhost,
 #     127.0.0.1, ::1) and a client certificate for node1 that this script makes with openssl;
 #     the TLS port requires a client certificate signed by that CA (and the password as well);
 #   - a second, unrelated CA (other-ca.crt), for checking that a wrong CA is refused;
-#   - one file per password (node1.password, reader.password, wrong.password), as the client
+#   - one file per password (node1.password, node2.password, reader.password, wrong.password): the client
 #     reads its password from a file; no persistence (sessions live as long as the broker).
 #
 # usage: scripts/mqtt-broker.sh start [DIR]   start a broker; DIR defaults to a new temp dir
@@ -21,6 +22,8 @@
 # Debian's mosquitto on a machine without systemd starts no broker (invoke-rc.d's policy refuses
 # it); on one with systemd, `systemctl disable --now mosquitto` stops the one on 1883. This script
 # never uses 1883 or 8883: its ports are free ones above 20000, picked at random and checked.
+# The broker inherits the caller's signal mask: a caller that blocks SIGTERM (a test runner's
+# thread) must unblock it for the child, or `stop` has to fall back on SIGKILL after 5 s.
 set -euo pipefail
 
 die() { echo "mqtt-broker.sh: $*" >&2; exit 1; }
@@ -36,6 +39,15 @@ readonly START_ATTEMPTS=5
 readonly CERT_DAYS=2
 
 port_in_use() { ss -Hltn "sport = :$1" | grep -q .; }
+
+# Whether process $1 runs: a zombie does not (the daemonised broker's parent is PID 1, which in a
+# container may be slow to reap it, and `kill -0` succeeds on a zombie).
+alive() {
+    kill -0 "$1" 2>/dev/null || return 1
+    local state
+    state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null || echo Z)
+    [ "$state" != Z ]
+}
 
 free_port() {
     local port
@@ -72,21 +84,27 @@ make_certificates() {
 
 make_users() {
     local dir=$1
-    local node1 reader
+    local node1 node2 reader
     node1=$(openssl rand -hex 16)
+    node2=$(openssl rand -hex 16)
     reader=$(openssl rand -hex 16)
     # The files end in a newline, as an editor or `echo` leaves them: the client must cope.
     printf '%s\n' "$node1" >"$dir/node1.password"
+    printf '%s\n' "$node2" >"$dir/node2.password"
     printf '%s\n' "$reader" >"$dir/reader.password"
     printf '%s\n' "not-$node1" >"$dir/wrong.password"
     chmod 600 "$dir"/*.password
     mosquitto_passwd -b -c "$dir/passwd" node1 "$node1" >/dev/null
+    mosquitto_passwd -b "$dir/passwd" node2 "$node2" >/dev/null
     mosquitto_passwd -b "$dir/passwd" reader "$reader" >/dev/null
     chmod 600 "$dir/passwd"
     cat >"$dir/acl" <<'EOF'
-# node1 is a controller: its own prefix, read and write.
+# node1 and node2 are controllers: each its own prefix, read and write.
 user node1
 topic readwrite nodes/node1/#
+
+user node2
+topic readwrite nodes/node2/#
 
 # reader is a dashboard: every node's topics, read only.
 user reader
@@ -153,10 +171,12 @@ start() {
         [ "$plain" = "$tls" ] && continue
         write_config "$dir" "$plain" "$tls"
         rm -f "$dir/mosquitto.pid"
-        "$mosquitto" -c "$dir/mosquitto.conf" -d 2>>"$dir/mosquitto.stderr" || true
+        # Its standard streams away from ours: a caller reading our output to its end would
+        # otherwise wait for the daemonised broker, which keeps them open.
+        "$mosquitto" -c "$dir/mosquitto.conf" -d </dev/null >/dev/null 2>>"$dir/mosquitto.stderr" || true
         for _ in $(seq 1 "$START_WAIT_TENTHS"); do
             pid=$(cat "$dir/mosquitto.pid" 2>/dev/null || true)
-            if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then pid=""; break; fi
+            if [ -n "$pid" ] && ! alive "$pid"; then pid=""; break; fi
             if [ -n "$pid" ] && port_in_use "$plain" && port_in_use "$tls"; then break 2; fi
             sleep 0.1
         done
@@ -176,13 +196,13 @@ stop() {
     [ -n "$dir" ] && [ -d "$dir" ] || die "usage: $0 stop DIR (the MQTT_BROKER_DIR start printed)"
     local pid
     pid=$(cat "$dir/mosquitto.pid" 2>/dev/null || true)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    if [ -n "$pid" ] && alive "$pid"; then
         kill -TERM "$pid"
         for _ in $(seq 1 "$STOP_WAIT_TENTHS"); do
-            kill -0 "$pid" 2>/dev/null || break
+            alive "$pid" || break
             sleep 0.1
         done
-        if kill -0 "$pid" 2>/dev/null; then
+        if alive "$pid"; then
             echo "mqtt-broker.sh: mosquitto $pid ignored SIGTERM; killing it" >&2
             kill -KILL "$pid" 2>/dev/null || true
         fi
