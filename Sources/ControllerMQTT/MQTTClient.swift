@@ -28,6 +28,10 @@ import Musl
 /// served while it runs; a long stall runs out the keepalive). It may call `publish` and
 /// `subscribe`; it may call `stop`, which then returns without waiting for the thread.
 ///
+/// The closure should not hold the client strongly (a cycle: the client would never be freed,
+/// and its deinit would not stop it); call `stop` when done in any case. `stop` waits for the
+/// network thread, which can be inside a host-name lookup (a few seconds at worst).
+///
 /// `publish`, `subscribe`, `stop` and the properties may be called from any thread. A `published`
 /// event may reach the closure before `publish` has returned the message's identifier: a caller
 /// that maps identifiers to its own records (an outbox's rows) takes one lock around its call to
