@@ -37,6 +37,13 @@ dpkg -s libsqlite3-0 >/dev/null 2>&1 || need_apt+=(libsqlite3-0)
 # libgpiod's library, not its headers: the binaries build without it and open it at run time; the
 # tests of `run` and `lines` on a real board's chip find it (1.6 here; the HIL runs 1.6 and 2.3).
 dpkg -s libgpiod2 >/dev/null 2>&1 || dpkg -s libgpiod3 >/dev/null 2>&1 || need_apt+=(libgpiod2)
+# The MQTT client's tests run against Debian's broker (scripts/mqtt-broker.sh makes its password
+# file and its certificates with mosquitto_passwd and openssl); the client opens libmosquitto at
+# run time. Here they must run: without these a test run would skip them.
+for package in mosquitto libmosquitto1 openssl; do
+    dpkg -s "$package" >/dev/null 2>&1 || need_apt+=("$package")
+done
+export CONTROLLER_MQTT_REQUIRE_BROKER=1
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "==> installing ${need_apt[*]}"
     sudo_cmd=""
