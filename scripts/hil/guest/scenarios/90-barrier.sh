@@ -68,7 +68,7 @@ for gen in $GENERATIONS; do
     sleep_ms 100
     drive $PHOTOCELL high
     check "$gen/barrier-reversal-reopens" 'wait_output $GREEN 1 5'
-    check "$gen/barrier-unused-opening-closes" 'wait_for 8 "[ -n \"\$(bd_transition_t closing downReached closed 2)\" ]"' \
+    check "$gen/barrier-unused-opening-closes" 'wait_for 12 "[ -n \"\$(bd_transition_t closing downReached closed 2)\" ]"' \
         "$(bd_record transition | tail -n 3)"
 
     plant_stick
