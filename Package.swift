@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "ControllerCommandLine",
             dependencies: [
-                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "CLinux",
+                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -127,7 +127,10 @@ let package = Package(
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",
-            dependencies: ["Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "ControllerMQTT", "MQTTBrokerFixture",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ControllerHTTPTests",
@@ -154,7 +157,9 @@ let package = Package(
         // tests are skipped where mosquitto or libmosquitto is not installed, unless
         // CONTROLLER_MQTT_REQUIRE_BROKER=1 makes that a failure. scripts/mqtt-tests.sh builds and
         // runs this target alone.
-        .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT"]),
+        .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT", "MQTTBrokerFixture"]),
+        // The throwaway broker the MQTT client's tests and the site's tests share.
+        .target(name: "MQTTBrokerFixture", dependencies: ["ControllerMQTT"], path: "Tests/MQTTBrokerFixture"),
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [

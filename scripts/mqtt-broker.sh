@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # A throwaway MQTT broker for tests and for trying the daemon's MQTT client by hand: Debian's
 # mosquitto on two free loopback ports, in a directory of its own, with
-#   - a password file (mosquitto_passwd) with three users: `node1` and `node2`, controllers, each
-#     of which may read and write under its own prefix (nodes/node1/#, nodes/node2/#), and
-#     `reader`, which may only read nodes/# (the ACL file);
+#   - a password file (mosquitto_passwd) with five users: `node1` and `node2`, controllers, each
+#     of which may read and write under its own prefix (nodes/node1/#, nodes/node2/#) and read
+#     the site-wide nodes/all/command; `reader`, which may only read nodes/#; `operator`, which
+#     reads nodes/# and may publish commands (nodes/+/command); `site`, one account for many
+#     simulated controllers, read and write nodes/# (the ACL file);
 #   - plain MQTT on one port and TLS on the other, with a CA, a server certificate (localhost,
 #     127.0.0.1, ::1) and a client certificate for node1 that this script makes with openssl;
 #     the TLS port requires a client certificate signed by that CA (and the password as well);
 #   - a second, unrelated CA (other-ca.crt), for checking that a wrong CA is refused;
-#   - one file per password (node1.password, node2.password, reader.password, wrong.password): the client
-#     reads its password from a file; no persistence (sessions live as long as the broker).
+#   - one file per password (USER.password, and wrong.password): the client
+#     reads its password from a file; persistence in DIR (sessions outlive a pause).
 #
 # usage: scripts/mqtt-broker.sh start [DIR]   start a broker; DIR defaults to a new temp dir
 #        scripts/mqtt-broker.sh stop DIR      stop it (SIGTERM, then SIGKILL after 5 s) and,
 #                                             if start made DIR, remove it
+#        scripts/mqtt-broker.sh pause DIR     stop it, keeping DIR (a broker outage)
+#        scripts/mqtt-broker.sh resume DIR    start it again on the same ports, with the
+#                                             sessions and queued messages it saved
 # `start` prints KEY=VALUE lines (eval-able) and nothing else on stdout:
 #   MQTT_BROKER_DIR  MQTT_BROKER_PID  MQTT_PLAIN_PORT  MQTT_TLS_PORT
 # Everything else (certificates, the users' files, mosquitto.conf, mosquitto.log) is in DIR.
@@ -84,31 +89,48 @@ make_certificates() {
 
 make_users() {
     local dir=$1
-    local node1 node2 reader
-    node1=$(openssl rand -hex 16)
-    node2=$(openssl rand -hex 16)
-    reader=$(openssl rand -hex 16)
-    # The files end in a newline, as an editor or `echo` leaves them: the client must cope.
-    printf '%s\n' "$node1" >"$dir/node1.password"
-    printf '%s\n' "$node2" >"$dir/node2.password"
-    printf '%s\n' "$reader" >"$dir/reader.password"
-    printf '%s\n' "not-$node1" >"$dir/wrong.password"
-    chmod 600 "$dir"/*.password
-    mosquitto_passwd -b -c "$dir/passwd" node1 "$node1" >/dev/null
-    mosquitto_passwd -b "$dir/passwd" node2 "$node2" >/dev/null
-    mosquitto_passwd -b "$dir/passwd" reader "$reader" >/dev/null
-    chmod 600 "$dir/passwd"
+    local user password
+    rm -f "$dir/passwd"
+    touch "$dir/passwd"
+    for user in node1 node2 reader operator site; do
+        password=$(openssl rand -hex 16)
+        # The files end in a newline, as an editor or `echo` leaves them: the client must cope.
+        printf '%s\n' "$password" >"$dir/$user.password"
+        mosquitto_passwd -b "$dir/passwd" "$user" "$password" >/dev/null
+    done
+    printf '%s\n' "not-$(head -n 1 "$dir/node1.password")" >"$dir/wrong.password"
+    chmod 600 "$dir"/*.password "$dir/passwd"
     cat >"$dir/acl" <<'EOF'
 # node1 and node2 are controllers: each its own prefix, read and write.
+# Each also hears the site-wide command topic and Home Assistant's birth message, and
+# announces itself to Home Assistant (discovery).
 user node1
 topic readwrite nodes/node1/#
+topic read nodes/all/command
+topic write homeassistant/+/node1/#
+topic read homeassistant/status
 
 user node2
 topic readwrite nodes/node2/#
+topic read nodes/all/command
+topic write homeassistant/+/node2/#
+topic read homeassistant/status
 
-# reader is a dashboard: every node's topics, read only.
+# reader is a dashboard: every node's topics and discovery messages, read only.
 user reader
 topic read nodes/#
+topic read homeassistant/#
+
+# operator is the site's panel: reads every node, sends commands to one or all.
+user operator
+topic read nodes/#
+topic write nodes/+/command
+
+# site is one account shared by many simulated controllers (the site test); it also stands in
+# for Home Assistant (its birth message).
+user site
+topic readwrite nodes/#
+topic readwrite homeassistant/#
 EOF
 }
 
@@ -120,7 +142,9 @@ per_listener_settings false
 allow_anonymous false
 password_file $dir/passwd
 acl_file $dir/acl
-persistence false
+# Sessions and queued messages survive a pause (saved at SIGTERM), as a site's broker keeps them.
+persistence true
+persistence_location $dir/
 pid_file $dir/mosquitto.pid
 # Run as whoever starts it: as root, mosquitto would otherwise become the "mosquitto" user, which
 # cannot read this directory.
@@ -191,10 +215,43 @@ start() {
     echo "MQTT_TLS_PORT=$tls"
 }
 
-stop() {
+# Ends the broker (SIGTERM: it saves its sessions and queued messages) and keeps DIR.
+pause() {
     local dir=${1:-}
-    [ -n "$dir" ] && [ -d "$dir" ] || die "usage: $0 stop DIR (the MQTT_BROKER_DIR start printed)"
-    local pid
+    [ -n "$dir" ] && [ -f "$dir/mosquitto.conf" ] || die "usage: $0 pause DIR (the MQTT_BROKER_DIR start printed)"
+    end_broker "$dir"
+}
+
+# Starts the paused broker again on the same ports, with the sessions and messages it saved.
+resume() {
+    local dir=${1:-}
+    [ -n "$dir" ] && [ -f "$dir/mosquitto.conf" ] || die "usage: $0 resume DIR (the MQTT_BROKER_DIR start printed)"
+    local mosquitto plain tls pid=""
+    mosquitto=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+    plain=$(sed -n 's/^listener \([0-9]*\) 127.0.0.1$/\1/p' "$dir/mosquitto.conf" | head -n 1)
+    tls=$(sed -n 's/^listener \([0-9]*\) 127.0.0.1$/\1/p' "$dir/mosquitto.conf" | sed -n 2p)
+    [ -n "$plain" ] && [ -n "$tls" ] || die "$dir/mosquitto.conf names no loopback listeners"
+    local attempt
+    # The ports were ours a moment ago; another process may take one meanwhile (rare).
+    for attempt in $(seq 1 "$START_ATTEMPTS"); do
+        rm -f "$dir/mosquitto.pid"
+        "$mosquitto" -c "$dir/mosquitto.conf" -d </dev/null >/dev/null 2>>"$dir/mosquitto.stderr" || true
+        for _ in $(seq 1 "$START_WAIT_TENTHS"); do
+            pid=$(cat "$dir/mosquitto.pid" 2>/dev/null || true)
+            if [ -n "$pid" ] && ! alive "$pid"; then pid=""; break; fi
+            if [ -n "$pid" ] && port_in_use "$plain" && port_in_use "$tls"; then break 2; fi
+            sleep 0.1
+        done
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+        pid=""
+        sleep 0.5
+    done
+    [ -n "$pid" ] || die "mosquitto did not start again on ports $plain/$tls; see $dir/mosquitto.log: $(tail -n 5 "$dir/mosquitto.log" "$dir/mosquitto.stderr" 2>/dev/null)"
+    echo "MQTT_BROKER_PID=$pid"
+}
+
+end_broker() {
+    local dir=$1 pid
     pid=$(cat "$dir/mosquitto.pid" 2>/dev/null || true)
     if [ -n "$pid" ] && alive "$pid"; then
         kill -TERM "$pid"
@@ -207,11 +264,19 @@ stop() {
             kill -KILL "$pid" 2>/dev/null || true
         fi
     fi
+}
+
+stop() {
+    local dir=${1:-}
+    [ -n "$dir" ] && [ -d "$dir" ] || die "usage: $0 stop DIR (the MQTT_BROKER_DIR start printed)"
+    end_broker "$dir"
     if [ -f "$dir/.made-by-mqtt-broker" ]; then rm -rf "$dir"; fi
 }
 
 case "${1:-}" in
     start) shift; start "$@" ;;
     stop) shift; stop "$@" ;;
-    *) echo "usage: $0 start [DIR] | stop DIR" >&2; exit 2 ;;
+    pause) shift; pause "$@" ;;
+    resume) shift; resume "$@" ;;
+    *) echo "usage: $0 start [DIR] | stop DIR | pause DIR | resume DIR" >&2; exit 2 ;;
 esac

@@ -2,7 +2,7 @@
 # Builds and runs the MQTT client's tests (Tests/ControllerMQTTTests) alone: `swift test` in this
 # package would build every test target. A throwaway package (default /tmp/mqtt-harness) holds
 # symbolic links to the few targets they need (CLinux, ControllerFSM, CMosquitto, ControllerMQTT,
-# the tests) and to scripts/, so it builds exactly what the package builds for them, with no
+# the broker fixture, the tests) and to scripts/, so it builds exactly what the package builds for them, with no
 # other dependency to resolve. Everything runs under `nice -n 19`.
 #
 # usage: scripts/mqtt-tests.sh [HARNESS_DIR] [-- SWIFT_TEST_ARGUMENTS...]
@@ -21,6 +21,7 @@ for target in CLinux ControllerFSM CMosquitto ControllerMQTT; do
     ln -sfn "$root/Sources/$target" "$harness/Sources/$target"
 done
 ln -sfn "$root/Tests/ControllerMQTTTests" "$harness/Tests/ControllerMQTTTests"
+ln -sfn "$root/Tests/MQTTBrokerFixture" "$harness/Tests/MQTTBrokerFixture"
 ln -sfn "$root/scripts" "$harness/scripts"
 cat >"$harness/Package.swift" <<'MANIFEST'
 // swift-tools-version:6.1
@@ -34,7 +35,8 @@ let package = Package(
         .target(name: "ControllerFSM", dependencies: ["CLinux"]),
         .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ControllerMQTT", dependencies: ["ControllerFSM", "CMosquitto"]),
-        .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT"]),
+        .target(name: "MQTTBrokerFixture", dependencies: ["ControllerMQTT"], path: "Tests/MQTTBrokerFixture"),
+        .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT", "MQTTBrokerFixture"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -81,7 +81,15 @@ set -e
 # The failures first (a long run's tail can cut them off), then the end of the run.
 if grep -qE "✘|recorded an issue|ThreadSanitizer|AddressSanitizer|LeakSanitizer" "$log"; then
     echo "--- failures and sanitizer reports:"
-    grep -E -A12 "✘.*recorded an issue|^WARNING: ThreadSanitizer|^==[0-9]+==ERROR" "$log" | head -200 || true
+    # Each failing test's message whole (a daemon's stderr is in it, indented: a report from a
+    # child process starts "  ==PID==ERROR"), and every sanitizer report with its stack.
+    awk '
+        /✘.*recorded an issue/ { block = 1; lines = 0; print; next }
+        block && (/^[ ↳]/ || /^$/) && lines < 150 { print; lines++; next }
+        { block = 0 }
+        /^[ \t]*(WARNING: ThreadSanitizer|==[0-9]+==ERROR)/ { report = 40 }
+        report > 0 { print; report-- }
+    ' "$log" | head -600 || true
     echo "--- end of the run:"
 fi
 tail -40 "$log"

@@ -47,7 +47,8 @@ extension CountStore {
                             let value = try row.count(gauge)
                             guard value > 0 else { continue }
                             let state: App.State = try row.state("state", names: declaration.stateNames)
-                            batch.add(time: wallClock, kind: voided, amount: value, state: declaration.stateNames[state.rawValue])
+                            let name = declaration.stateNames[state.rawValue]
+                            batch.add(time: wallClock, kind: voided, amount: value, state: name, after: name)
                         }
                         _ = try batch.write(db, session: id, path: path, daemon: App.daemonName)
                     }
@@ -83,7 +84,7 @@ extension CountStore {
         let state = declaration.stateNames[counts.state.rawValue]
         var batch = EventBatch()
         for (name, amount) in counts.counts.sorted(by: { $0.key < $1.key }) {
-            batch.add(time: counts.time, kind: name, amount: amount, state: state)
+            batch.add(time: counts.time, kind: name, amount: amount, state: state, after: state)
         }
         _ = try batch.write(db, session: counts.session, path: path, daemon: App.daemonName)
         try updateSession(counts.session, state: state, gauges: declaration.gauges.map { counts.gauges[$0] ?? 0 }, lastEntry: counts.time, db)
@@ -151,8 +152,9 @@ extension CountStore {
             for entry in entries {
                 let time = current.wallClock(entry.time)
                 let state = declaration.stateNames[previous.state.rawValue]
+                let after = declaration.stateNames[entry.state.rawValue]
                 try declaration.forEachCount(from: previous.counters, previous.state, to: entry, path: path) { kind, amount in
-                    batch.add(time: time, kind: kind, amount: amount, state: state)
+                    batch.add(time: time, kind: kind, amount: amount, state: state, after: after)
                 }
                 previous = (entry.counters, entry.state)
             }
@@ -212,12 +214,14 @@ struct EventBatch {
         var kind: String
         var amount: Int
         var state: String
+        /// The state the step ended in.
+        var after: String
     }
 
     var events: [Event] = []
 
-    mutating func add(time: Int64, kind: String, amount: Int, state: String) {
-        events.append(Event(time: time, kind: kind, amount: amount, state: state))
+    mutating func add(time: Int64, kind: String, amount: Int, state: String, after: String) {
+        events.append(Event(time: time, kind: kind, amount: amount, state: state, after: after))
     }
 
     /// The UTC day of `events.time` in SQL, floored like `UTCDay` for times before 1970.
@@ -227,9 +231,9 @@ struct EventBatch {
     func write(_ db: SQLiteDatabase, session: Int64, path: String, daemon: String) throws -> [String: Int] {
         guard !events.isEmpty else { return try Self.readCounters(db, path: path, daemon: daemon) }
         let before = try db.value("SELECT COALESCE(MAX(id), 0) FROM events")?.integer ?? 0
-        let insert = try db.cached("INSERT INTO events (time, kind, amount, state, session) VALUES (?, ?, ?, ?, ?)")
+        let insert = try db.cached("INSERT INTO events (time, kind, amount, state, after, session) VALUES (?, ?, ?, ?, ?, ?)")
         for event in events {
-            try insert.execute([event.time, event.kind, event.amount, event.state, session])
+            try insert.execute([event.time, event.kind, event.amount, event.state, event.after, session])
         }
         // `WHERE true` lets SQLite parse the upsert after a SELECT (https://sqlite.org/lang_upsert.html).
         try db.cached("""

@@ -174,11 +174,13 @@ public final class CountStore<App: ControllerApplication>: Sendable {
                 let migrator = StoreSchema.migrator
                 let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.identifiers)
                 guard unknown.isEmpty else { throw StoreError.newerSchema(path: path, unknownMigrations: unknown.sorted(), daemon: App.daemonName) }
-                let complete = try migrator.hasCompletedMigrations(db)
-                if keepOpen && !complete { throw StoreError.foreignDatabase(path: path, daemon: App.daemonName) }
+                // The counts' tables are v1's; a file a daemon of that version wrote (not yet
+                // migrated) is read as it is, and migrated when a writer opens it.
+                let readable = try migrator.appliedIdentifiers(db).contains(StoreSchema.version1)
+                if keepOpen && !readable { throw StoreError.foreignDatabase(path: path, daemon: App.daemonName) }
                 // The values a writer starts from, checked before anything can write: a refused
                 // file is left exactly as it was.
-                if complete { _ = try readTotals(db, path: path, declaration) }
+                if readable { _ = try readTotals(db, path: path, declaration) }
             }
         } catch {
             try? connection.close()

@@ -21,14 +21,6 @@ struct StoreMigrator: Sendable {
         return Set(try db.rows("SELECT identifier FROM \(StoreSchema.migrationsTable)").compactMap { $0[0].text })
     }
 
-    /// Whether every known migration is applied, each after all before it (the earlier
-    /// migrator's `hasCompletedMigrations`).
-    func hasCompletedMigrations(_ db: SQLiteDatabase) throws(SQLiteError) -> Bool {
-        let applied = try appliedIdentifiers(db)
-        let completed = identifiers.prefix { applied.contains($0) }
-        return completed.last == identifiers.last
-    }
-
     /// Applies the migrations the file lacks, each in its own immediate transaction with its
     /// row, foreign keys checked over the whole file before it commits (the earlier migrator's
     /// deferred checks: off while the migration runs, since a migration may rebuild a table others

@@ -14,6 +14,10 @@
 ///   state the event happened in, before the step). Retention deletes old rows.
 /// - `daily_totals` and `totals`: sums kept in the same transaction as the rows; retention never
 ///   touches them.
+/// - v2: `events.after`, the state the step ended in (NULL in rows written before), and
+///   `deliveries`: for each consumer of the events (the MQTT publisher), the highest event id up
+///   to which it has every one. The rows above it are its outbox: written in the same
+///   transaction as the counts, so no counted event can be missing from it.
 ///
 /// The gauge columns are the application's, not a migration's: a writer adds the ones its
 /// declaration has and the file lacks (`addGaugeColumns`), at 0 for the runs before; a reader
@@ -24,6 +28,7 @@ enum StoreSchema {
     /// database as ours.
     static let migrationsTable = "grdb_migrations"
     static let version1 = "v1: sessions, events, daily and overall totals"
+    static let version2 = "v2: each event's state after, and the consumers' delivery marks (the outbox)"
 
     static let migrator = StoreMigrator(migrations: [
         StoreMigrator.Migration(
@@ -54,6 +59,15 @@ enum StoreSchema {
                 CREATE TABLE totals (
                     kind TEXT NOT NULL PRIMARY KEY,
                     amount INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """),
+        StoreMigrator.Migration(
+            identifier: version2,
+            sql: """
+                ALTER TABLE events ADD COLUMN after TEXT;
+                CREATE TABLE deliveries (
+                    consumer TEXT NOT NULL PRIMARY KEY,
+                    delivered INTEGER NOT NULL
                 ) WITHOUT ROWID;
                 """),
     ])

@@ -52,6 +52,18 @@ struct StoredRow {
         }
     }
 
+    /// A row id or an event's sequence: an integer from 0.
+    func identifier(_ column: String) throws(StoreError) -> Int64 {
+        guard case .integer(let value) = row[column], value >= 0 else { throw invalid(column, "an integer from 0") }
+        return value
+    }
+
+    /// Text, or nil for NULL.
+    func optionalText(_ column: String) throws(StoreError) -> String? {
+        if case .null = row[column] { return nil }
+        return try text(column)
+    }
+
     func text(_ column: String) throws(StoreError) -> String {
         guard case .text(let value) = row[column] else { throw invalid(column, "text") }
         return value

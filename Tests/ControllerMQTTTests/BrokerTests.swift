@@ -1,4 +1,5 @@
 @_spi(Testing) import ControllerMQTT
+import MQTTBrokerFixture
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ControllerMQTT
+import MQTTBrokerFixture
 import Foundation
 import Testing
 

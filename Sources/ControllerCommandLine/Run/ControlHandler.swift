@@ -13,39 +13,44 @@ struct ControlHandler<App: ControllerApplication>: Sendable {
     let warnings: DaemonWarnings
 
     func answer(_ request: ControlRequest<App>, from peer: PeerCredentials) -> ControlReply {
+        answer(request, from: "uid \(peer.uid)")
+    }
+
+    /// `source` names the sender in the log: `uid 1000`, `MQTT`.
+    func answer(_ request: ControlRequest<App>, from source: String) -> ControlReply {
         switch request {
         case .status:
             return .status(status.snapshot())
         case .events:
             return .transitions(status.snapshot().lastTransitions)
         case .command(let event):
-            return post(.event(event), named: event.name, from: peer)
+            return post(.event(event), named: event.name, from: source)
         case .pulse(let role):
             guard simulated else {
-                warnings.refused("pulse \(role.rawValue) from uid \(peer.uid): the board's lines are real")
+                warnings.refused("pulse \(role.rawValue) from \(source): the board's lines are real")
                 return .failure(ControlFailure(
                     code: "refused",
                     message: "pulse drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
-            return post(.pulse(input: App.inputIndex(named: role)!), named: "pulse \(role.rawValue)", from: peer)
+            return post(.pulse(input: App.inputIndex(named: role)!), named: "pulse \(role.rawValue)", from: source)
         case .level(let role, let on):
             guard simulated else {
-                warnings.refused("set \(role.rawValue) from uid \(peer.uid): the board's lines are real")
+                warnings.refused("set \(role.rawValue) from \(source): the board's lines are real")
                 return .failure(ControlFailure(
                     code: "refused",
                     message: "set drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
-            return post(.level(input: App.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: peer)
+            return post(.level(input: App.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: source)
         }
     }
 
-    private func post(_ command: DaemonCommand<App>, named name: String, from peer: PeerCredentials) -> ControlReply {
+    private func post(_ command: DaemonCommand<App>, named name: String, from source: String) -> ControlReply {
         guard status.phase == .running || status.phase == .degraded else {
-            warnings.refused("\(name) from uid \(peer.uid): the daemon is \(status.phase.name)")
+            warnings.refused("\(name) from \(source): the daemon is \(status.phase.name)")
             return .failure(ControlFailure(code: "not_running", message: "the daemon is \(status.phase.name); \(name) was not taken"))
         }
         guard inbox.post(command) else {
-            warnings.refused("\(name) from uid \(peer.uid): the event loop's inbox is full")
+            warnings.refused("\(name) from \(source): the event loop's inbox is full")
             return .failure(ControlFailure(
                 code: "inbox_full",
                 message: "the event loop's inbox is full (\(inbox.capacity) commands waiting); \(name) was not taken, send it again"))

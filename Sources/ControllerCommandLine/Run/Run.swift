@@ -90,8 +90,13 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The group whose members may use the control socket (default: the daemon's own).", valueName: "name"))
     var controlGroup: String?
 
+    @OptionGroup(title: "The site's MQTT broker")
+    var site: SiteOptions
+
     func validate() throws {
         if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
+        // The node's default id needs the board's name; everything else is checked here.
+        _ = try site.resolve(boardName: "board", daemon: App.daemonName, hasDatabase: database != nil)
         // Bounded here, not where it is used: the retention's cutoff is computed an hour into
         // the run, and a value past the store's bound overflowed there (a crash loop under
         // Restart=on-failure).
@@ -194,9 +199,22 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             reportUnplayed: { logger.warning("\($0)") })
         let abandon = { lines.abandon(at: source.now()) }
         let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
+        let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)
+        let siteSettings = try site.resolve(boardName: boardFile.name, daemon: App.daemonName, hasDatabase: store != nil)
+        let publisher = store.flatMap { store in
+            siteSettings.map { settings in
+                SitePublisher<App>(
+                    store: store, topics: settings.topics,
+                    discovery: settings.discoveryPrefix.map { SiteDiscovery<App>(prefix: $0, topics: settings.topics) }, logger: logger
+                ) {
+                    handler.answer($0, from: "MQTT")
+                }
+            }
+        }
         let storeService = try store.map { store in
             try StoreService<App>(
                 beginning: store, ledger: rings.ledger, doorbell: rings.watermark.doorbell, origin: origin, parts: parts,
+                onCommit: { [publisher] totals in publisher?.committed(totals) },
                 closingEntry: {
                     LedgerEntry<App>(time: loop.stoppedAt, state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues, cause: nil)
                 },
@@ -205,7 +223,16 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let metrics = ControllerMetrics<App>()
         let reporter = RunReporter<App>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
-        let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)
+        if let publisher, let siteSettings {
+            do {
+                try publisher.start(configuration: siteSettings.configuration)
+            } catch {
+                Terminal.error("--mqtt: \(error)")
+                abandon()
+                storeService?.abandon()
+                throw ExitStatus.badInput
+            }
+        }
         let control = try openControlSocket(handler: handler, logger: logger) {
             abandon()
             storeService?.abandon()
@@ -223,6 +250,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 storeService,
                 control.map { ControlSocketService(server: $0) },
                 lines,
+                publisher.map { SiteService(publisher: $0) },
             ],
             alongside: [
                 SignalService(

@@ -47,6 +47,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
     /// store. A failure is said on standard error, runs `abandon` and exits 4.
     init(
         beginning store: CountStore<App>, ledger: RecordRing<LedgerEntry<App>>, doorbell: Doorbell, origin: MachineInstant, parts: DaemonParts<App>,
+        onCommit: @escaping @Sendable (DurableTotals<App>) -> Void = { _ in },
         closingEntry: @escaping () -> LedgerEntry<App>, abandon: () -> Void
     ) throws {
         let (status, lifecycle, logger) = (parts.status, parts.lifecycle, parts.logger)
@@ -69,7 +70,10 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
         }
         recorder = StoreRecorder<App>(
             store: store, ledger: ledger, doorbell: doorbell,
-            onCommit: { totals in status.publishDurable(counters: totals.counters, gauges: totals.gauges) },
+            onCommit: { totals in
+                status.publishDurable(counters: totals.counters, gauges: totals.gauges)
+                onCommit(totals)
+            },
             onFailure: { error in
                 logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
                 lifecycle.send(.storeLost)

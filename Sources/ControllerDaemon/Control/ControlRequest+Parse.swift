@@ -14,6 +14,25 @@ extension ControlRequestLine {
         self = try Self.parse(line).result.get()
     }
 
+    /// The reply to one request line, as the control socket gives it (and the MQTT command
+    /// topic): `handler`'s answer to a request, or the error reply to a line that is not one,
+    /// carrying the line's `id` whenever it could be read.
+    /// - Returns: the reply; `malformed` when the line was no request; `follows` when it asked
+    ///   for an event stream and was not refused.
+    public static func answer(
+        _ line: some Collection<UInt8>, handler: (ControlRequest<App>) -> ControlReply
+    ) -> (reply: ControlReplyLine, malformed: Bool, follows: Bool) {
+        let (id, parsed) = parse(line)
+        switch parsed {
+        case .failure(let error):
+            return (ControlReplyLine(id: id, reply: .failure(ControlFailure(error))), true, false)
+        case .success(let request):
+            let reply = handler(request.request)
+            let follows = if case .events(follow: true) = request.request { !reply.isFailure } else { false }
+            return (ControlReplyLine(id: id, reply: reply), false, follows)
+        }
+    }
+
     /// The request, or why not, with the line's `id` whenever it could be read so that an error
     /// reply can still be matched to its request.
     static func parse(_ line: some Collection<UInt8>) -> (id: Int?, result: Result<Self, ControlProtocolError>) {

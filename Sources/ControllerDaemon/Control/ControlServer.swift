@@ -60,15 +60,8 @@ public final class ControlServer: Sendable {
         onDrop: @escaping @Sendable (String) -> Void = { _ in }, handler: @escaping Handler<App>
     ) throws(ControlServerError) {
         let answer: Answer = { line, peer in
-            let (id, parsed) = ControlRequestLine<App>.parse(line)
-            switch parsed {
-            case .failure(let error):
-                return (id, .failure(ControlFailure(error)), true, false)
-            case .success(let request):
-                let reply = handler(request.request, peer)
-                let follows = if case .events(follow: true) = request.request { !reply.isFailure } else { false }
-                return (id, reply, false, follows)
-            }
+            let answered = ControlRequestLine<App>.answer(line) { handler($0, peer) }
+            return (answered.reply.id, answered.reply.reply, answered.malformed, answered.follows)
         }
         guard let address = Syscalls.unixAddress(path) else {
             throw .pathTooLong(path: path, limit: Syscalls.maxSocketPathBytes)

@@ -14,7 +14,8 @@ enum Turnstiled {
         var status: Int32
         var stdout: String
         var stderr: String
-        var description: String { "exit \(status)\n--- stdout:\n\(stdout)\n--- stderr:\n\(stderr)" }
+        // Standard error first: it says why a run failed, and standard output can be long.
+        var description: String { "exit \(status)\n--- stderr:\n\(stderr)\n--- stdout:\n\(stdout)" }
     }
 
     /// The executable, or why it was not found.

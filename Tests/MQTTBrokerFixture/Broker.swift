@@ -1,25 +1,24 @@
 import ControllerMQTT
 import Foundation
 import Synchronization
-import Testing
 
 /// A mosquitto of the test's own, started by scripts/mqtt-broker.sh (two loopback ports, a
 /// password file, an ACL, TLS with the CA and certificates it made) and stopped with `stop`.
-struct Broker {
-    let directory: String
-    let plainPort: UInt16
-    let tlsPort: UInt16
+public struct Broker: Sendable {
+    public let directory: String
+    public let plainPort: UInt16
+    public let tlsPort: UInt16
 
     /// scripts/mqtt-broker.sh beside this package's Tests/ (CONTROLLER_MQTT_BROKER_SCRIPT names another).
-    static var script: String {
+    public static var script: String {
         if let path = ProcessInfo.processInfo.environment["CONTROLLER_MQTT_BROKER_SCRIPT"] { return path }
         return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/mqtt-broker.sh").path
     }
 
     /// Whether this machine can run the broker's tests: mosquitto, openssl and libmosquitto.
-    static let availability: String? = {
+    public static let availability: String? = {
         for tool in ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_passwd", "/usr/bin/openssl"]
         where !FileManager.default.isExecutableFile(atPath: tool) {
             return "\(tool) is not installed (sudo apt-get install -y mosquitto libmosquitto1 openssl)"
@@ -32,13 +31,13 @@ struct Broker {
         return nil
     }()
 
-    static var libraryLoads: Bool { (try? MQTTLibrary.open()) != nil }
+    public static var libraryLoads: Bool { (try? MQTTLibrary.open()) != nil }
 
     /// Set to 1 (CI) to fail, not skip, where the broker cannot run.
-    static var required: Bool { ProcessInfo.processInfo.environment["CONTROLLER_MQTT_REQUIRE_BROKER"] == "1" }
-    static var enabled: Bool { availability == nil || required }
+    public static var required: Bool { ProcessInfo.processInfo.environment["CONTROLLER_MQTT_REQUIRE_BROKER"] == "1" }
+    public static var enabled: Bool { availability == nil || required }
 
-    static func start() throws -> Broker {
+    public static func start() throws -> Broker {
         if let availability { throw BrokerError(text: "cannot run the MQTT broker tests: \(availability)") }
         let (status, output, errors) = try run([script, "start"])
         guard status == 0 else { throw BrokerError(text: "mqtt-broker.sh start failed (\(status)): \(errors)") }
@@ -55,26 +54,38 @@ struct Broker {
         return Broker(directory: directory, plainPort: plain, tlsPort: tls)
     }
 
-    func stop() {
+    public func stop() {
         _ = try? Broker.run([Broker.script, "stop", directory])
     }
 
+    /// Ends the broker as an outage would (it saves its sessions and queued messages).
+    public func pause() throws {
+        let (status, _, errors) = try Broker.run([Broker.script, "pause", directory])
+        guard status == 0 else { throw BrokerError(text: "mqtt-broker.sh pause failed (\(status)): \(errors)") }
+    }
+
+    /// Starts it again on the same ports.
+    public func resume() throws {
+        let (status, _, errors) = try Broker.run([Broker.script, "resume", directory])
+        guard status == 0 else { throw BrokerError(text: "mqtt-broker.sh resume failed (\(status)): \(errors)") }
+    }
+
     /// Starts a broker, runs `body`, stops the broker whatever happens.
-    static func with<T>(_ body: (Broker) async throws -> T) async throws -> T {
+    public static func with<T>(_ body: (Broker) async throws -> T) async throws -> T {
         let broker = try start()
         defer { broker.stop() }
         return try await body(broker)
     }
 
-    func file(_ name: String) -> String { "\(directory)/\(name)" }
+    public func file(_ name: String) -> String { "\(directory)/\(name)" }
 
-    var plainURL: MQTTBrokerURL { try! MQTTBrokerURL.parse("mqtt://127.0.0.1:\(plainPort)") }
-    var tlsURL: MQTTBrokerURL { try! MQTTBrokerURL.parse("mqtts://127.0.0.1:\(tlsPort)") }
+    public var plainURL: MQTTBrokerURL { try! MQTTBrokerURL.parse("mqtt://127.0.0.1:\(plainPort)") }
+    public var tlsURL: MQTTBrokerURL { try! MQTTBrokerURL.parse("mqtts://127.0.0.1:\(tlsPort)") }
 
     /// The broker's log, for a failing test's message.
-    var log: String { (try? String(contentsOfFile: file("mosquitto.log"), encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOfFile: file("mosquitto.log"), encoding: .utf8)) ?? "" }
 
-    func configuration(
+    public func configuration(
         user: String = "node1", passwordFile: String? = nil, url: MQTTBrokerURL? = nil, tls: MQTTTLSFiles = MQTTTLSFiles(),
         will: MQTTWill? = nil, clientID: String, firstReconnectDelay: Duration = .milliseconds(200)
     ) -> MQTTConfiguration {
@@ -142,23 +153,25 @@ struct Broker {
     }
 }
 
-struct BrokerError: Error, CustomStringConvertible {
-    let text: String
-    var description: String { text }
+public struct BrokerError: Error, CustomStringConvertible {
+    public let text: String
+    public var description: String { text }
 }
 
 /// Every event a client delivered, and waiting for one.
-final class EventLog: Sendable {
+public final class EventLog: Sendable {
     private let events = Mutex<[MQTTEvent]>([])
 
-    func record(_ event: MQTTEvent) {
+    public init() {}
+
+    public func record(_ event: MQTTEvent) {
         events.withLock { $0.append(event) }
     }
 
-    var all: [MQTTEvent] { events.withLock { $0 } }
+    public var all: [MQTTEvent] { events.withLock { $0 } }
 
     /// The first event (from the start) that `matches`, waiting up to `timeout` for it.
-    func first(within timeout: Duration = .seconds(15), _ matches: (MQTTEvent) -> Bool) async -> MQTTEvent? {
+    public func first(within timeout: Duration = .seconds(15), _ matches: (MQTTEvent) -> Bool) async -> MQTTEvent? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let event = all.first(where: matches) { return event }
@@ -168,12 +181,12 @@ final class EventLog: Sendable {
     }
 
     /// How many events match, now.
-    func count(_ matches: (MQTTEvent) -> Bool) -> Int { all.filter(matches).count }
+    public func count(_ matches: (MQTTEvent) -> Bool) -> Int { all.filter(matches).count }
 }
 
 extension MQTTClient {
     /// A client whose events go to a new log.
-    static func logged(_ configuration: MQTTConfiguration) throws(MQTTError) -> (MQTTClient, EventLog) {
+    public static func logged(_ configuration: MQTTConfiguration) throws(MQTTError) -> (MQTTClient, EventLog) {
         let log = EventLog()
         let client = try MQTTClient(configuration: configuration) { log.record($0) }
         return (client, log)
@@ -181,27 +194,27 @@ extension MQTTClient {
 }
 
 extension MQTTEvent {
-    var isConnected: Bool {
+    public var isConnected: Bool {
         if case .connected = self { return true }
         return false
     }
 
-    var connectFailure: MQTTError? {
+    public var connectFailure: MQTTError? {
         if case let .connectFailed(error, _) = self { return error }
         return nil
     }
 
-    var receivedMessage: MQTTMessage? {
+    public var receivedMessage: MQTTMessage? {
         if case let .message(message) = self { return message }
         return nil
     }
 
-    var subscriptionID: MQTTMessageID? {
+    public var subscriptionID: MQTTMessageID? {
         if case let .subscribed(id, _) = self { return id }
         return nil
     }
 
-    var isDisconnected: Bool {
+    public var isDisconnected: Bool {
         if case .disconnected = self { return true }
         return false
     }

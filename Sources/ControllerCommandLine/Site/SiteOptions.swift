@@ -1,0 +1,62 @@
+import ArgumentParser
+import ControllerMQTT
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `run`'s options for the site's MQTT broker.
+struct SiteOptions: ParsableArguments {
+    @OptionGroup var connection: MQTTConnectionOptions
+
+    @Option(name: .customLong("mqtt-node"), help: ArgumentHelp(
+        "This controller's id on the broker (default: the board's name and the host's).", valueName: "id"))
+    var node: String?
+
+    @Option(name: .customLong("mqtt-discovery-prefix"), help: ArgumentHelp(
+        "Home Assistant's discovery prefix: a device per controller is announced under it.", valueName: "prefix"))
+    var discoveryPrefix: String?
+
+    @Flag(name: .customLong("no-mqtt-discovery"), help: "Announce nothing to Home Assistant.")
+    var noDiscovery = false
+
+    /// The topics, the client's configuration and Home Assistant's discovery prefix (nil: none);
+    /// nil without --mqtt.
+    func resolve(boardName: String, daemon: String, hasDatabase: Bool) throws
+        -> (topics: SiteTopics, configuration: MQTTConfiguration, discoveryPrefix: String?)?
+    {
+        if noDiscovery && discoveryPrefix != nil { throw ValidationError("--no-mqtt-discovery and --mqtt-discovery-prefix contradict each other") }
+        guard let url = connection.url else {
+            let given = (node == nil ? [] : ["--mqtt-node"]) + (discoveryPrefix == nil ? [] : ["--mqtt-discovery-prefix"])
+                + (noDiscovery ? ["--no-mqtt-discovery"] : []) + connection.givenWithoutURL
+            if let first = given.first { throw ValidationError("\(first) needs --mqtt") }
+            return nil
+        }
+        guard hasDatabase else { throw ValidationError(SiteOptionError.needsDatabase.description) }
+        let broker = try connection.broker(url)
+        let topics: SiteTopics
+        do {
+            topics = try SiteTopics(prefix: connection.prefix, node: node ?? SiteTopics.defaultNode(board: boardName, host: Self.hostName()))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let configuration = try connection.configuration(
+            broker: broker, clientID: SiteTopics.clientID(node: "\(daemon)-\(topics.node)", limit: MQTTLimits.maxClientIDBytes),
+            cleanSession: false,
+            will: MQTTWill(topic: topics.availability, payload: Array(SitePayload.offline.utf8), qos: .atLeastOnce, retain: true))
+        var discovery: String?
+        if !noDiscovery {
+            discovery = discoveryPrefix ?? SiteTopics.defaultDiscoveryPrefix
+            guard let discovery, SiteTopics.isPrefix(discovery) else {
+                throw ValidationError("--mqtt-discovery-prefix '\(discoveryPrefix ?? "")' must be levels of letters, digits, '-', '_' or '.' joined by '/'")
+            }
+        }
+        return (topics, configuration, discovery)
+    }
+
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

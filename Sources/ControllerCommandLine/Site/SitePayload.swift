@@ -1,0 +1,76 @@
+import ControllerHost
+import ControllerStore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a node publishes, as JSON objects with sorted keys (the README's "MQTT topics").
+enum SitePayload {
+    static let online = "online"
+    static let offline = "offline"
+
+    /// One counted event (`PREFIX/NODE/events`, QoS 1). `replayed`: published by an earlier run
+    /// or counted while no broker took it; a consumer keeps the first of each (node, sequence).
+    struct Event: Codable, Equatable {
+        var node: String
+        var sequence: Int64
+        var session: Int64
+        var time: String
+        var unixNanoseconds: Int64
+        var kind: String
+        var amount: Int
+        var before: String
+        var after: String?
+        var replayed: Bool
+    }
+
+    /// The controller's state and gauges after its last committed step (retained).
+    struct State: Codable, Equatable {
+        var node: String
+        var app: String
+        var state: String
+        var gauges: [String: Int]
+    }
+
+    /// Every kind's total since the database began, as `stats` shows them, and the time of the
+    /// last counted event (retained).
+    struct Counters: Codable, Equatable {
+        var node: String
+        var app: String
+        var totals: [String: Int]
+        var lastEvent: String?
+        var lastEventUnixNanoseconds: Int64?
+    }
+
+    static func event(_ event: OutboxEvent, node: String, replayed: Bool) -> [UInt8] {
+        encode(Event(
+            node: node, sequence: event.sequence, session: event.session, time: timestamp(event.unixNanoseconds),
+            unixNanoseconds: event.unixNanoseconds, kind: event.kind, amount: event.amount, before: event.before, after: event.after,
+            replayed: replayed))
+    }
+
+    static func state<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
+        encode(State(node: node, app: App.name, state: totals.state.name, gauges: totals.gauges))
+    }
+
+    static func counters<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
+        encode(Counters(
+            node: node, app: App.name, totals: totals.counters, lastEvent: totals.lastEventUnixNanoseconds.map(timestamp),
+            lastEventUnixNanoseconds: totals.lastEventUnixNanoseconds))
+    }
+
+    /// ISO 8601 in UTC with milliseconds: `2026-11-27T17:03:04.512Z`.
+    static func timestamp(_ unixNanoseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: Double(unixNanoseconds) / 1e9)
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers and booleans always encode.
+        return (try? encoder.encode(value)).map { Array($0) } ?? []
+    }
+}

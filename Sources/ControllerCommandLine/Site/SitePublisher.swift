@@ -1,0 +1,360 @@
+import ControllerDaemon
+import ControllerFSM
+import ControllerHost
+import ControllerMQTT
+import ControllerStore
+import Logging
+
+/// The bounds of a node's publishing.
+enum SiteLimits {
+    /// Events handed to the MQTT client and not yet acknowledged, at most: under the client's
+    /// own cap (``MQTTLimits/maxUnacknowledgedMessages``), so the state, the counters and the
+    /// replies to commands always have room.
+    static let eventWindow = 500
+    /// Events read from the store at a time.
+    static let readBatch = 200
+    /// How long the publisher's thread sleeps when nothing wakes it; the outbox's depth is
+    /// counted again then.
+    static let idleWakeNanoseconds: Int64 = 1_000_000_000
+    /// Commands waiting for the publisher's thread; one more is dropped and counted.
+    static let commandQueue = 64
+    /// At the stop, how long the broker has to acknowledge what is in flight.
+    static let drainPatience: Duration = .seconds(2)
+}
+
+/// Publishes a node's counted events from the store's outbox (the events after the node's
+/// delivery mark) at QoS 1, in order, moving the mark only over events the broker has
+/// acknowledged; keeps the retained availability, state and counters current; and answers the
+/// commands the broker brings, as `ctl` requests.
+///
+/// It runs on a thread of its own ("mqtt-outbox"), woken by the store's commits, the client's
+/// acknowledgements and commands. The event loop never calls it: the events reach it through
+/// the store, so the loop's path from edge to relay is the same with or without a broker.
+///
+/// Nothing is lost, nothing reordered: an event leaves the outbox only when the broker has
+/// acknowledged it and every event before it. Whatever was in flight at a crash, a kill or a
+/// stop that found the broker away is published again by the next start, marked `replayed`;
+/// consumers keep the first of each (node, sequence).
+final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
+    // Safety: `client` is set once in `start`, before the thread and the client's own start;
+    // the thread's own state (`cursor`, `delivered`, …) is touched by that thread only (and by
+    // `finish` after it has ended); the rest is in `shared`.
+    let topics: SiteTopics
+    private let discovery: SiteDiscovery<App>?
+    private let store: CountStore<App>
+    private let consumer: String
+    private let logger: Logger
+    private let answer: (ControlRequest<App>) -> ControlReply
+    private var client: MQTTClient?
+    private let doorbell = Doorbell()
+    private let shared = Guarded(Shared())
+    private let ended = Doorbell()
+
+    private struct Shared {
+        var connected = false
+        /// Connected again: availability, state and counters are published anew.
+        var announce = false
+        /// Home Assistant came online: it wants the discovery messages again.
+        var rediscover = false
+        var inFlight: [MQTTMessageID: Int64] = [:]
+        /// Sequences handed to the client, oldest first, from `head`.
+        var published: [Int64] = []
+        var head = 0
+        var acknowledged: Set<Int64> = []
+        var totals: DurableTotals<App>?
+        var totalsChanged = false
+        var commands: [MQTTMessage] = []
+        var droppedCommands = 0
+        var stopping = false
+        var threadEnded = false
+        var work = false
+        /// The offline message published at the stop, until acknowledged.
+        var farewell: MQTTMessageID?
+        var farewellAcknowledged = false
+        /// For status and metrics.
+        var depth = 0
+        var deliveredMark: Int64 = 0
+    }
+
+    // The thread's own.
+    private var cursor: Int64 = 0
+    private var delivered: Int64 = 0
+    /// Events up to this one were in the store before this run published anything.
+    private var startNewest: Int64 = 0
+    private var lastState: [UInt8] = []
+    private var lastCounters: [UInt8] = []
+
+    /// - Parameters:
+    ///   - discovery: Home Assistant's discovery messages to publish, or nil for none.
+    ///   - answer: answers a command as the control socket would.
+    init(
+        store: CountStore<App>, topics: SiteTopics, discovery: SiteDiscovery<App>?, logger: Logger,
+        answer: @escaping (ControlRequest<App>) -> ControlReply
+    ) {
+        self.store = store
+        self.topics = topics
+        self.discovery = discovery
+        // The mark belongs to the node's topics, not to one broker's address: a site that
+        // moves its broker gets the events from where the old one left off.
+        consumer = "mqtt \(topics.prefix)/\(topics.node)"
+        self.logger = logger
+        self.answer = answer
+    }
+
+    /// Reads the delivery mark, makes the client and starts both threads. The broker may be
+    /// away: the client keeps trying, and the outbox waits.
+    func start(configuration: MQTTConfiguration) throws {
+        let mark = try store.deliveryMark(of: consumer)
+        delivered = mark.delivered
+        cursor = mark.delivered
+        startNewest = mark.newest
+        if mark.newest > mark.delivered {
+            logger.notice("MQTT: \(mark.newest - mark.delivered) event(s) up to sequence \(mark.newest) wait in the outbox from before; they are published again, marked replayed")
+        }
+        let client = try MQTTClient(configuration: configuration) { [weak self] event in self?.handle(event) }
+        self.client = client
+        try client.subscribe(topics.command)
+        try client.subscribe(topics.siteCommand)
+        if let discovery { try client.subscribe(discovery.statusTopic) }
+        DetachedThread.start(name: "mqtt-outbox") { [self] in run() }
+        try client.start()
+    }
+
+    /// The store committed: the outbox has new events, and the totals may have changed.
+    func committed(_ totals: DurableTotals<App>) {
+        shared.withLock {
+            $0.totals = totals
+            $0.totalsChanged = true
+            $0.work = true
+        }
+        doorbell.ringAlways()
+    }
+
+    /// Where publishing stands, for status and metrics.
+    var progress: (connected: Bool, depth: Int, delivered: Int64) {
+        shared.withLock { ($0.connected, $0.depth, $0.deliveredMark) }
+    }
+
+    // MARK: - The client's thread
+
+    private func handle(_ event: MQTTEvent) {
+        switch event {
+        case .connected(let sessionPresent):
+            logger.notice("MQTT: connected to \(client?.configuration.broker.description ?? "the broker")\(sessionPresent ? " (session kept)" : "")")
+            shared.withLock { $0.connected = true; $0.announce = true; $0.work = true }
+        case .connectFailed(let error, let retryIn):
+            logger.warning("MQTT: \(error); trying again in \(retryIn)")
+        case .disconnected(let error):
+            shared.withLock { $0.connected = false }
+            if let error { logger.warning("MQTT: \(error); unacknowledged events are sent again on reconnecting") }
+        case .published(let id):
+            shared.withLock { shared in
+                if let sequence = shared.inFlight.removeValue(forKey: id) {
+                    shared.acknowledged.insert(sequence)
+                    shared.work = true
+                } else if id == shared.farewell {
+                    shared.farewellAcknowledged = true
+                }
+            }
+        case .subscribed: return
+        case .message(let message) where message.topic == discovery?.statusTopic:
+            guard message.payload == Array(SiteDiscovery<App>.birthPayload.utf8) else { return }
+            shared.withLock { $0.rediscover = true; $0.work = true }
+        case .message(let message):
+            guard message.topic == topics.command || message.topic == topics.siteCommand else { return }
+            let taken = shared.withLock { shared -> Bool in
+                guard shared.commands.count < SiteLimits.commandQueue else {
+                    shared.droppedCommands += 1
+                    return false
+                }
+                shared.commands.append(message)
+                shared.work = true
+                return true
+            }
+            if !taken { logger.warning("MQTT: a command on \(message.topic) was dropped: \(SiteLimits.commandQueue) wait already") }
+        }
+        doorbell.ringAlways()
+    }
+
+    // MARK: - The publisher's thread
+
+    private func run() {
+        var lastDepthCount = ContinuousClock.now - .seconds(60)
+        while true {
+            doorbell.sleep(nanoseconds: SiteLimits.idleWakeNanoseconds) { shared.withLock { $0.work || $0.stopping } }
+            let (stopping, announce, rediscover, totals, commands) = shared.withLock { shared in
+                defer {
+                    shared.work = false
+                    shared.announce = false
+                    shared.rediscover = false
+                    shared.totalsChanged = false
+                    shared.commands.removeAll(keepingCapacity: true)
+                }
+                return (
+                    shared.stopping, shared.announce, shared.rediscover, shared.totalsChanged || shared.announce ? shared.totals : nil,
+                    shared.commands
+                )
+            }
+            if announce || rediscover, let discovery {
+                for message in discovery.messages { publishControl(message.topic, message.payload, retain: true) }
+            }
+            if announce {
+                lastState = []
+                lastCounters = []
+                publishControl(topics.availability, Array(SitePayload.online.utf8), retain: true)
+            }
+            if let totals { publishTotals(totals) }
+            for command in commands { reply(to: command) }
+            publishEvents()
+            recordDeliveries()
+            if ContinuousClock.now - lastDepthCount >= .seconds(1) {
+                lastDepthCount = ContinuousClock.now
+                let depth = (try? store.eventCount(after: delivered)) ?? 0
+                shared.withLock { $0.depth = depth }
+            }
+            if stopping { break }
+        }
+        shared.withLock { $0.threadEnded = true }
+        ended.ringAlways()
+    }
+
+    /// Hands the client the outbox's next events, up to the window.
+    private func publishEvents() {
+        guard let client else { return }
+        while true {
+            let room = SiteLimits.eventWindow - shared.withLock { $0.inFlight.count }
+            guard room > 0 else { return }
+            let events: [OutboxEvent]
+            do {
+                events = try store.events(after: cursor, limit: min(room, SiteLimits.readBatch))
+            } catch {
+                logger.error("MQTT: \(error); the outbox is read again shortly")
+                return
+            }
+            guard let first = events.first else { return }
+            if first.sequence > cursor + 1 {
+                // Retention deleted them before any broker took them (a long outage).
+                logger.warning("MQTT: events \(cursor + 1) to \(first.sequence - 1) were deleted by the store's retention before the broker acknowledged them; their counts are in the totals")
+                shared.withLock { shared in
+                    shared.published.append(contentsOf: (cursor + 1)..<first.sequence)
+                    shared.acknowledged.formUnion((cursor + 1)..<first.sequence)
+                }
+            }
+            for event in events {
+                let payload = SitePayload.event(event, node: topics.node, replayed: event.sequence <= startNewest)
+                // One lock around the publish and its record: the acknowledgement can come first.
+                let handed = shared.withLock { shared -> Bool in
+                    do {
+                        let id = try client.publish(topic: topics.events, payload: payload, qos: .atLeastOnce)
+                        shared.inFlight[id] = event.sequence
+                        shared.published.append(event.sequence)
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+                guard handed else { return }
+                cursor = event.sequence
+            }
+        }
+    }
+
+    /// Moves the delivery mark over every event acknowledged with all before it.
+    private func recordDeliveries() {
+        let mark = shared.withLock { shared -> Int64 in
+            var mark = delivered
+            while shared.head < shared.published.count, shared.acknowledged.remove(shared.published[shared.head]) != nil {
+                mark = shared.published[shared.head]
+                shared.head += 1
+            }
+            if shared.head > 4_096 {
+                shared.published.removeFirst(shared.head)
+                shared.head = 0
+            }
+            return mark
+        }
+        guard mark > delivered else { return }
+        do {
+            try store.markDelivered(upTo: mark, consumer: consumer)
+            delivered = mark
+            shared.withLock { $0.deliveredMark = mark }
+        } catch {
+            // The events stay delivered at the broker; a restart now would publish them again
+            // (replayed), which consumers drop.
+            logger.error("MQTT: \(error); tried again with the next acknowledgement")
+        }
+    }
+
+    private func publishTotals(_ totals: DurableTotals<App>) {
+        let state = SitePayload.state(totals, node: topics.node, app: App.self)
+        if state != lastState, publishControl(topics.state, state, retain: true) { lastState = state }
+        let counters = SitePayload.counters(totals, node: topics.node, app: App.self)
+        if counters != lastCounters, publishControl(topics.counters, counters, retain: true) { lastCounters = counters }
+    }
+
+    /// A message that is not an event: published only while connected (it is sent again on
+    /// the next connection anyway), so an outage does not queue stale ones.
+    @discardableResult
+    private func publishControl(_ topic: String, _ payload: [UInt8], retain: Bool) -> Bool {
+        guard let client, shared.withLock({ $0.connected }) else { return false }
+        do {
+            try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+            return true
+        } catch {
+            logger.warning("MQTT: \(topic): \(error)")
+            return false
+        }
+    }
+
+    /// Answers a command as `ctl` would, on the result topic. `events` streams only on the
+    /// control socket.
+    private func reply(to message: MQTTMessage) {
+        let answered = ControlRequestLine<App>.answer(message.payload) { request in
+            if case .events = request {
+                return .failure(ControlFailure(
+                    code: "not_over_mqtt", message: "events are published on \(topics.events); subscribe to it"))
+            }
+            return answer(request)
+        }
+        var payload = answered.reply.encoded(daemon: App.daemonName)
+        if payload.last == UInt8(ascii: "\n") { payload.removeLast() }
+        if answered.malformed { logger.warning("MQTT: a malformed command on \(message.topic) was answered with an error") }
+        publishControl(topics.result, payload, retain: false)
+    }
+
+    // MARK: - The stop
+
+    /// At the stop (after the store's last commit): publishes what is left in the outbox and
+    /// waits up to ``SiteLimits/drainPatience`` for the broker's acknowledgements, says
+    /// `offline`, and disconnects. What the broker did not acknowledge stays in the outbox for
+    /// the next start.
+    func finish(lastTotals: DurableTotals<App>?) {
+        guard let client else { return }
+        if let lastTotals { committed(lastTotals) }
+        let deadline = ContinuousClock.now + SiteLimits.drainPatience
+        while ContinuousClock.now < deadline {
+            let settled = shared.withLock { $0.connected && $0.inFlight.isEmpty && !$0.work }
+            let depthUnknownOrEmpty = (try? store.eventCount(after: cursor)) == 0
+            if settled && depthUnknownOrEmpty { break }
+            ended.sleep(nanoseconds: 20_000_000) { false }
+        }
+        shared.withLock { $0.stopping = true; $0.work = true }
+        doorbell.ringAlways()
+        while !shared.withLock({ $0.threadEnded }) { ended.sleep(nanoseconds: 100_000_000) { shared.withLock { $0.threadEnded } } }
+        if shared.withLock({ $0.connected }) {
+            let id = shared.withLock { shared -> MQTTMessageID? in
+                shared.farewell = try? client.publish(topic: topics.availability, payload: Array(SitePayload.offline.utf8), qos: .atLeastOnce, retain: true)
+                return shared.farewell
+            }
+            let farewellDeadline = ContinuousClock.now + .seconds(1)
+            while id != nil, !shared.withLock({ $0.farewellAcknowledged }), ContinuousClock.now < farewellDeadline {
+                ended.sleep(nanoseconds: 10_000_000) { false }
+            }
+        }
+        client.stop()
+        let left = (try? store.eventCount(after: delivered)) ?? 0
+        if left > 0 {
+            logger.warning("MQTT: \(left) event(s) the broker has not acknowledged stay in the outbox of \(store.path); the next start publishes them, marked replayed")
+        }
+    }
+}

@@ -1,0 +1,389 @@
+import ControllerMQTT
+import Foundation
+import MQTTBrokerFixture
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `turnstiled run --mqtt` against Debian's mosquitto (scripts/mqtt-broker.sh: a password file,
+/// an ACL, persistence), as a site runs it: the events, the retained state and counters, the
+/// commands. One broker per test.
+@Suite(
+    "turnstiled on a site's MQTT broker (CLI, real mosquitto)", .serialized,
+    .enabled(if: Broker.enabled, "mosquitto, openssl or libmosquitto is not installed"))
+struct SiteMQTTCLITests {
+    static let patience: Duration = .seconds(30)
+
+    /// A daemon of node `node` on the broker, with its database and control socket in `directory`.
+    static func arguments(_ broker: Broker, _ directory: TemporaryDirectory, node: String = "node1", user: String = "node1") -> [String] {
+        [
+            "run", "--board", repositoryPath("boards/sim.toml"), "--json", "--no-http",
+            "--database", directory.url.appendingPathComponent("\(node).sqlite").path,
+            "--control-socket", directory.url.appendingPathComponent("\(node).sock").path,
+            "--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-node", node,
+            "--mqtt-username", user, "--mqtt-password-file", broker.file("\(user).password"),
+        ]
+    }
+
+    /// A reader's client (read-only in the ACL) with a persistent session, subscribed to `filters`.
+    static func watcher(_ broker: Broker, id: String, user: String = "reader", _ filters: [String]) async throws -> (MQTTClient, EventLog) {
+        let (client, log) = try MQTTClient.logged(broker.configuration(user: user, clientID: id))
+        for filter in filters { try client.subscribe(filter) }
+        try client.start()
+        let subscribed = await log.first(within: patience) { $0.subscriptionID != nil }
+        try #require(subscribed != nil, "the watcher never subscribed; broker log:\n\(broker.log)")
+        return (client, log)
+    }
+
+    static func ctl(_ directory: TemporaryDirectory, _ words: [String], node: String = "node1") throws -> Turnstiled.Run {
+        try Turnstiled.run(["ctl", "--socket", directory.url.appendingPathComponent("\(node).sock").path] + words)
+    }
+
+    static func waitReady(_ daemon: BackgroundTurnstiled) throws {
+        let ready = daemon.wait(for: patience) { $0.records.contains { $0["type"] as? String == "ready" } }
+        try #require(ready, "\(daemon.description)")
+    }
+
+    /// The JSON objects received on `topic`, in order of arrival.
+    static func objects(_ log: EventLog, topic: String) -> [[String: Any]] {
+        log.all.compactMap(\.receivedMessage).filter { $0.topic == topic }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any]
+        }
+    }
+
+    static func totals(ofDatabase path: String) throws -> [String: Int] {
+        let stats = try Turnstiled.run(["stats", "--database", path, "--json"])
+        try #require(stats.status == 0, "\(stats)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        return try #require(object["totals"] as? [String: Int], "\(stats.stdout)")
+    }
+
+    @Test("every counted event arrives once after dedupe, in order, through broker outages and kill -9 at random moments; the retained counters equal stats")
+    func nothingLostNothingDoubled() async throws {
+        let seed = ProcessInfo.processInfo.environment["SITE_MQTT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        let context = "seed \(seed) (SITE_MQTT_SEED=\(seed) repeats it)"
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let (watcher, log) = try await Self.watcher(broker, id: "site-watch", ["nodes/node1/events", "nodes/node1/counters"])
+        defer { watcher.stop() }
+
+        var daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
+        try Self.waitReady(daemon)
+        // The first event is counted and acknowledged before the first outage.
+        let connected = daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }
+        try #require(connected, "\(daemon.description)")
+        var brokerDown = false
+        var outages = 0, kills = 0
+        for step in 0..<40 {
+            let pulse = try Self.ctl(directory, ["pulse", step % 2 == 0 ? "coin" : "push"])
+            try #require(pulse.status == 0, "\(context)\n\(pulse)\n\(daemon.description)")
+            usleep(UInt32(random.next(in: 20_000...120_000)))
+            // Each case happens at least once (an outage, a kill while the broker is away, a
+            // kill while it is up), and more at random moments.
+            let forced: UInt64? = [8: 0, 14: 2, 20: 1, 30: 2][step]
+            switch forced ?? random.next(in: 0...9) {
+            case 0 where !brokerDown:
+                try broker.pause()
+                brokerDown = true
+                outages += 1
+            case 1 where brokerDown:
+                try broker.resume()
+                brokerDown = false
+            case 2:
+                daemon.send(SIGKILL)
+                _ = daemon.waitForExit(timeout: Self.patience)
+                kills += 1
+                daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
+                try Self.waitReady(daemon)
+            default: break
+            }
+        }
+        if brokerDown { try broker.resume() }
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
+
+        let database = directory.url.appendingPathComponent("node1.sqlite").path
+        let totals = try Self.totals(ofDatabase: database)
+        let counted = totals.values.reduce(0, +)
+        #expect(counted > 0, "\(context): nothing was counted")
+        // The node's last run published what was left and said offline only after the broker
+        // acknowledged it; the watcher may still be receiving.
+        let deadline = ContinuousClock.now + Self.patience
+        var events: [[String: Any]] = []
+        var unique: [Int] = []
+        while ContinuousClock.now < deadline {
+            events = Self.objects(log, topic: "nodes/node1/events")
+            var seen = Set<Int>()
+            unique = events.compactMap { $0["sequence"] as? Int }.filter { seen.insert($0).inserted }
+            if events.compactMap({ $0["amount"] as? Int }).count == events.count,
+                unique.count > 0, Self.sumByKind(events, unique: true) == totals.filter({ $0.value > 0 }) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let summary = "\(context); \(outages) outage(s), \(kills) kill(s); \(events.count) messages, \(unique.count) events; stats \(totals)"
+        #expect(outages >= 1 && kills >= 2, "\(summary)")
+        #expect(unique == Array(1...max(1, unique.count)), "every sequence from 1, each first seen in order: \(summary)")
+        #expect(Self.sumByKind(events, unique: true) == totals.filter { $0.value > 0 }, "the events add up to stats: \(summary)")
+        let counters = Self.objects(log, topic: "nodes/node1/counters").last
+        #expect(counters?["totals"] as? [String: Int] == totals, "the retained counters equal stats: \(summary)")
+    }
+
+    /// Each kind's sum over the events, each sequence once.
+    static func sumByKind(_ events: [[String: Any]], unique: Bool) -> [String: Int] {
+        var seen = Set<Int>()
+        var sums: [String: Int] = [:]
+        for event in events {
+            guard let sequence = event["sequence"] as? Int, let kind = event["kind"] as? String, let amount = event["amount"] as? Int else { continue }
+            if unique && !seen.insert(sequence).inserted { continue }
+            sums[kind, default: 0] += amount
+        }
+        return sums
+    }
+
+    @Test("commands: one node's topic and the site-wide one act as ctl would; malformed, oversized and unknown ones get error replies and change nothing; clients outside the ACL cannot command")
+    func commands() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let (watcher, log) = try await Self.watcher(broker, id: "site-results", ["nodes/node1/result", "nodes/node1/state"])
+        defer { watcher.stop() }
+        let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
+        try Self.waitReady(daemon)
+        let online = await log.first(within: Self.patience) { $0.receivedMessage?.topic == "nodes/node1/state" }
+        try #require(online != nil, "no retained state: \(daemon.description)")
+
+        let (operatorClient, operatorLog) = try MQTTClient.logged(broker.configuration(user: "operator", clientID: "site-operator"))
+        try operatorClient.start()
+        defer { operatorClient.stop() }
+        try #require(await operatorLog.first(within: Self.patience) { $0.isConnected } != nil)
+
+        // Not requests, or not ones the daemon takes: each answered with an error, in order.
+        var corpus: [[UInt8]] = [
+            [], Array("garbage".utf8), Array("{}".utf8), Array("[1]".utf8), Array(#"{"v":1}"#.utf8),
+            Array(#"{"v":1,"id":1,"command":"nope"}"#.utf8), Array(#"{"v":1,"id":2,"command":"emergency","on":"yes"}"#.utf8),
+            Array(#"{"v":1,"id":3,"id":4,"command":"repair"}"#.utf8), Array(#"{"v":99,"command":"status"}"#.utf8),
+            [0xFF, 0xFE, 0x7B], Array(repeating: UInt8(ascii: "["), count: 3_000),
+            Array(#"{"v":1,"command":"repair","pad":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: 8_000) + Array(#""}"#.utf8),
+            Array(#"{"v":1,"id":5,"command":"events","follow":true}"#.utf8),
+        ]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<8 { corpus.append((0..<Int.random(in: 1...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }) }
+        for payload in corpus {
+            try operatorClient.publish(topic: "nodes/node1/command", payload: payload)
+        }
+        let replied = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/result").count >= corpus.count } != nil
+        let results = Self.objects(log, topic: "nodes/node1/result")
+        #expect(replied && results.count == corpus.count, "one reply per command: \(results)\n\(daemon.description)")
+        #expect(results.allSatisfy { $0["ok"] as? Bool == false && ($0["error"] as? [String: Any])?["code"] is String }, "\(results)")
+        #expect(!daemon.stdout.contains(#""type":"transition""#), "no command of the corpus changed anything: \(daemon.stdout)")
+
+        // Outside the ACL: a reader and another node publish into node1's command topic; the
+        // broker drops both (MQTT 3.1.1 acknowledges them all the same).
+        for (user, id) in [("reader", "site-nosy-reader"), ("node2", "site-nosy-node2")] {
+            let (nosy, nosyLog) = try MQTTClient.logged(broker.configuration(user: user, clientID: id))
+            try nosy.start()
+            try #require(await nosyLog.first(within: Self.patience) { $0.isConnected } != nil)
+            let message = try nosy.publish(topic: "nodes/node1/command", payload: Array(#"{"v":1,"id":66,"command":"fault"}"#.utf8))
+            _ = await nosyLog.first(within: Self.patience) { $0 == .published(message) }
+            nosy.stop()
+        }
+
+        // The site-wide topic reaches the node: emergency on, then off by the node's own topic.
+        try operatorClient.publish(topic: "nodes/all/command", payload: Array(#"{"v":1,"id":10,"command":"emergency","on":true}"#.utf8))
+        let accepted = await log.first(within: Self.patience) { _ in
+            Self.objects(log, topic: "nodes/node1/result").contains { $0["id"] as? Int == 10 }
+        }
+        #expect(accepted != nil, "\(daemon.description)")
+        let reply = Self.objects(log, topic: "nodes/node1/result").first { $0["id"] as? Int == 10 }
+        #expect(reply?["ok"] as? Bool == true && reply?["accepted"] as? String == "emergencyOn", "\(String(describing: reply))")
+        let emergency = await log.first(within: Self.patience) { _ in
+            Self.objects(log, topic: "nodes/node1/state").last?["state"] as? String == "emergency"
+        }
+        #expect(emergency != nil, "the retained state follows: \(Self.objects(log, topic: "nodes/node1/state"))")
+        #expect(!Self.objects(log, topic: "nodes/node1/result").contains { $0["id"] as? Int == 66 }, "no reply to a command the ACL refused")
+        #expect(!daemon.stdout.contains(#""event":"fault""#), "the refused fault never reached the controller: \(daemon.stdout)")
+
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+    }
+
+    /// The keys Home Assistant documents for each component this runtime announces (its MQTT
+    /// Sensor, Event and Button pages, full names), and those each requires.
+    static let documentedKeys: [String: (all: Set<String>, required: Set<String>)] = {
+        let common: Set<String> = [
+            "availability_topic", "payload_available", "payload_not_available", "device", "name", "unique_id", "object_id",
+            "entity_category", "icon", "enabled_by_default", "qos", "json_attributes_topic", "availability_mode", "availability_template",
+        ]
+        return [
+            "sensor": (common.union(["state_topic", "value_template", "device_class", "state_class", "options", "unit_of_measurement",
+                                     "expire_after", "force_update", "suggested_display_precision", "last_reset_value_template"]),
+                       ["state_topic"]),
+            "event": (common.union(["state_topic", "value_template", "event_types", "device_class"]), ["state_topic", "event_types"]),
+            "button": (common.union(["command_topic", "payload_press", "command_template", "device_class", "retain"]), ["command_topic"]),
+        ]
+    }()
+
+    @Test("Home Assistant discovery: a device per node, each message checked key by key against the documented schema of its component, sent again on Home Assistant's birth message; every button's payload is a command the node takes")
+    func homeAssistantDiscovery() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let (watcher, log) = try await Self.watcher(broker, id: "site-ha", ["homeassistant/#", "nodes/node1/result"])
+        defer { watcher.stop() }
+        let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
+        try Self.waitReady(daemon)
+        let configs = { log.all.compactMap(\.receivedMessage).filter { $0.topic.hasSuffix("/config") } }
+        // The state, the credit, 12 counted kinds, the events, 4 buttons.
+        let expectedCount = 1 + 1 + 12 + 1 + 4
+        let first = await log.first(within: Self.patience) { _ in configs().count >= expectedCount }
+        try #require(first != nil, "no discovery: \(configs().map(\.topic))\n\(daemon.description)")
+        try await Task.sleep(for: .milliseconds(500))
+        let announced = configs()
+        // Retained: a client that subscribes later (Home Assistant started after the node) gets
+        // every one, flagged retained.
+        let (late, lateLog) = try await Self.watcher(broker, id: "site-ha-late", ["homeassistant/#"])
+        let lateConfigs = { lateLog.all.compactMap(\.receivedMessage).filter { $0.topic.hasSuffix("/config") } }
+        _ = await lateLog.first(within: Self.patience) { _ in lateConfigs().count >= expectedCount }
+        late.stop()
+        #expect(lateConfigs().count == expectedCount && lateConfigs().allSatisfy(\.retained),
+                "retained: \(lateConfigs().map { "\($0.topic) \($0.retained)" })")
+        var uniqueIDs = Set<String>()
+        var components: [String: Int] = [:]
+        for message in announced {
+            let levels = message.topic.split(separator: "/").map(String.init)
+            #expect(levels.count == 5 && levels[0] == "homeassistant" && levels[2] == "node1" && levels[4] == "config", "\(message.topic)")
+            guard levels.count == 5 else { continue }
+            let component = levels[1]
+            components[component, default: 0] += 1
+            let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any], "\(message.topic)")
+            let schema = try #require(Self.documentedKeys[component], "an undocumented component: \(message.topic)")
+            #expect(Set(config.keys).isSubset(of: schema.all), "\(message.topic): undocumented keys \(Set(config.keys).subtracting(schema.all))")
+            #expect(schema.required.isSubset(of: Set(config.keys)), "\(message.topic): missing \(schema.required.subtracting(config.keys))")
+            let id = try #require(config["unique_id"] as? String)
+            #expect(uniqueIDs.insert(id).inserted, "unique_id \(id) twice")
+            #expect(config["object_id"] as? String == levels[3] && levels[3].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            #expect(config["availability_topic"] as? String == "nodes/node1/availability")
+            #expect(config["payload_available"] as? String == "online" && config["payload_not_available"] as? String == "offline")
+            let device = try #require(config["device"] as? [String: Any])
+            #expect(device["identifiers"] as? [String] == ["controllerfsm_node1"] && device["model"] as? String == "turnstile")
+            switch component {
+            case "sensor":
+                if config["device_class"] as? String == "enum" {
+                    #expect(config["options"] as? [String] == ["locked", "unlocked", "broken", "outOfOrder", "emergency"])
+                    #expect(config["state_class"] == nil, "an enum sensor has no state class")
+                    #expect(config["state_topic"] as? String == "nodes/node1/state")
+                } else {
+                    let stateClass = config["state_class"] as? String
+                    #expect(stateClass == "total_increasing" || stateClass == "measurement", "\(message.topic)")
+                    #expect(config["options"] == nil)
+                    let template = config["value_template"] as? String ?? ""
+                    #expect(template.hasPrefix("{{ value_json.") && template.hasSuffix("}}"), "\(template)")
+                }
+            case "event":
+                let types = try #require(config["event_types"] as? [String])
+                #expect(types.contains("coins") && types.contains("passages"), "\(types)")
+                #expect(config["state_topic"] as? String == "nodes/node1/events")
+                #expect((config["value_template"] as? String)?.contains("\"event_type\"") == true)
+            case "button":
+                #expect(config["command_topic"] as? String == "nodes/node1/command")
+                // The button's payload, sent as Home Assistant sends it, is taken.
+                let press = try #require(config["payload_press"] as? String)
+                let before = Self.objects(log, topic: "nodes/node1/result").count
+                let (panel, panelLog) = try MQTTClient.logged(broker.configuration(user: "operator", clientID: "site-ha-press"))
+                try panel.start()
+                try #require(await panelLog.first(within: Self.patience) { $0.isConnected } != nil)
+                try panel.publish(topic: "nodes/node1/command", payload: Array(press.utf8))
+                let answered = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/result").count > before }
+                panel.stop()
+                #expect(answered != nil && Self.objects(log, topic: "nodes/node1/result").last?["ok"] as? Bool == true,
+                        "\(press): \(Self.objects(log, topic: "nodes/node1/result"))")
+            default: break
+            }
+        }
+        #expect(announced.count == expectedCount && components["sensor"] == 1 + 1 + 12 && components["event"] == 1 && components["button"] == 4,
+                "\(components)")
+
+        // Home Assistant restarts: its birth message asks every device to announce itself again.
+        let (assistant, assistantLog) = try MQTTClient.logged(broker.configuration(user: "site", clientID: "site-ha-birth"))
+        try assistant.start()
+        defer { assistant.stop() }
+        try #require(await assistantLog.first(within: Self.patience) { $0.isConnected } != nil)
+        try assistant.publish(topic: "homeassistant/status", payload: Array("online".utf8))
+        let again = await log.first(within: Self.patience) { _ in configs().count >= 2 * announced.count }
+        #expect(again != nil, "announced again: \(configs().count) of \(2 * announced.count)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+    }
+
+    @Test("fleet: every controller on the broker with its availability, state and totals; the site's sums equal the sum of every daemon's stats")
+    func fleet() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let nodes = [("node1", "node1"), ("node2", "node2"), ("gate-3", "site")]
+        var daemons: [BackgroundTurnstiled] = []
+        for (node, user) in nodes {
+            let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, node: node, user: user))
+            try Self.waitReady(daemon)
+            daemons.append(daemon)
+        }
+        for (index, (node, _)) in nodes.enumerated() {
+            for step in 0..<(2 + index * 2) {
+                let pulse = try Self.ctl(directory, ["pulse", step % 2 == 0 ? "coin" : "push"], node: node)
+                #expect(pulse.status == 0, "\(pulse)")
+            }
+        }
+        try await Task.sleep(for: .seconds(1))
+        daemons.last!.send(SIGTERM)
+        #expect(daemons.last!.waitForExit(timeout: Self.patience) == 0)
+        var expected: [String: Int] = [:]
+        for (node, _) in nodes {
+            expected.merge(try Self.totals(ofDatabase: directory.url.appendingPathComponent("\(node).sqlite").path), uniquingKeysWith: +)
+        }
+        let reader = ["--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", "reader",
+                      "--mqtt-password-file", broker.file("reader.password"), "--wait", "1"]
+        let view = try Turnstiled.run(["fleet", "--json"] + reader)
+        try #require(view.status == 0, "\(view)")
+        let site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
+        let controllers = try #require(site["controllers"] as? [[String: Any]])
+        #expect(controllers.compactMap { $0["node"] as? String } == ["gate-3", "node1", "node2"], "\(controllers)")
+        #expect(controllers.map { $0["availability"] as? String } == ["offline", "online", "online"], "\(controllers)")
+        #expect(controllers.allSatisfy { $0["state"] as? String == "locked" && $0["lastEventAgeSeconds"] is Double }, "\(controllers)")
+        #expect(site["online"] as? Int == 2)
+        #expect((site["sums"] as? [String: [String: Int]])?["turnstile"] == expected, "fleet sums \(String(describing: site["sums"])) vs stats \(expected)")
+        let table = try Turnstiled.run(["fleet"] + reader)
+        #expect(table.status == 0 && table.stdout.contains("site: 3 controller(s), 2 online") && table.stdout.contains("gate-3"), "\(table)")
+        for daemon in daemons.dropLast() {
+            daemon.send(SIGTERM)
+            #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+        }
+        let unreachable = try Turnstiled.run(["fleet", "--mqtt", "mqtt://127.0.0.1:1", "--wait", "0.1"])
+        #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"), "\(unreachable)")
+    }
+
+    @Test("--mqtt is refused before anything runs: without --database, with a reserved or invalid node, plain text to another host unless named, an option without --mqtt")
+    func refusals() throws {
+        let directory = try TemporaryDirectory()
+        let board = repositoryPath("boards/sim.toml")
+        let database = directory.url.appendingPathComponent("c.sqlite").path
+        let cases: [([String], String)] = [
+            (["--mqtt", "mqtt://127.0.0.1:1883"], "--mqtt needs --database"),
+            (["--database", database, "--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-node", "all"], "reaches every node"),
+            (["--database", database, "--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-node", "gate/1"], "--mqtt-node 'gate/1'"),
+            (["--database", database, "--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-prefix", "site//a"], "--mqtt-prefix 'site//a'"),
+            (["--database", database, "--mqtt", "mqtt://10.1.2.3:1883"], "10.1.2.3"),
+            (["--database", database, "--mqtt", "mqtt://10.1.2.3:1883", "--mqtt-plaintext-host", "10.9.9.9"], "is not the broker's host"),
+            (["--database", database, "--mqtt-username", "gate"], "--mqtt-username needs --mqtt"),
+            (["--database", database, "--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-password-file", "/nonexistent"], "user name"),
+        ]
+        for (options, expected) in cases {
+            let run = try Turnstiled.run(["run", "--board", board, "--no-http"] + options)
+            #expect(run.status == 64, "\(options): \(run)")
+            #expect(run.stderr.contains(expected), "\(options) should say \(expected): \(run)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: database), "nothing was created")
+    }
+}
