@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A controller daemon's event loop allocates nothing once it runs, checked on the binary users
 # ship (release, --static-swift-stdlib): `DAEMON run` on its simulated board with every part of
-# the daemon switched on — the count store, HTTP, the control socket — and every way in for
+# the daemon switched on — the count store, HTTP, the control socket, the MQTT publisher on a
+# throwaway broker — and every way in for
 # work: a script of its inputs (turnstiled: coins, pushes, a coin left to relock, a fault, a
 # repair and a fire alarm; barrierd: requests and vehicles over the loop, an opening left to
 # expire and reversed by the beam, a fault and its repair, a fire alarm); `ctl` pulses,
@@ -95,8 +96,26 @@ esac
 
 cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c
 
+# The site's broker too (a throwaway mosquitto): the publisher's thread runs beside the loop, and
+# commands come over MQTT. Required where CONTROLLER_MQTT_REQUIRE_BROKER=1 (CI); skipped, and
+# said, where mosquitto is not installed.
+mqtt=() broker_dir="" with_mqtt=""
+if [ -x /usr/sbin/mosquitto ] && command -v mosquitto_pub >/dev/null; then
+    eval "$(scripts/mqtt-broker.sh start "$work/broker")"
+    broker_dir=$MQTT_BROKER_DIR
+    trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true; scripts/mqtt-broker.sh stop "$broker_dir" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+    mqtt=(--mqtt "mqtt://127.0.0.1:$MQTT_PLAIN_PORT" --mqtt-prefix nodes --mqtt-node "$product" --mqtt-username site
+        --mqtt-password-file "$broker_dir/site.password")
+    with_mqtt=", MQTT"
+elif [ "${CONTROLLER_MQTT_REQUIRE_BROKER:-0}" = 1 ]; then
+    echo "error: mosquitto is not installed (apt-get install -y mosquitto mosquitto-clients libmosquitto1)" >&2
+    exit 1
+else
+    echo "(mosquitto is not installed: checked without --mqtt)"
+fi
+
 LD_PRELOAD=$work/libmalloccount.so "$daemon" run --board "$board" --json --script "$work/script.txt" \
-    --database "$work/counts.sqlite" --http 127.0.0.1:0 --control-socket "$work/control.sock" \
+    --database "$work/counts.sqlite" --http 127.0.0.1:0 --control-socket "$work/control.sock" "${mqtt[@]}" \
     >"$work/out" 2>"$work/err" &
 pid=$!
 for _ in $(seq 1 150); do
@@ -108,6 +127,12 @@ ctl() { "$daemon" ctl --socket "$work/control.sock" "$@" >/dev/null; }
 for _ in $(seq 1 "$CTL_PULSES"); do ctl pulse "$ctl_pulse"; sleep 0.2; done
 ctl status
 ctl events
+if [ -n "$broker_dir" ]; then
+    for request in '{"v":1,"id":1,"command":"status"}' 'not a request'; do
+        mosquitto_pub -h 127.0.0.1 -p "$MQTT_PLAIN_PORT" -u operator -P "$(head -n 1 "$broker_dir/operator.password")" -q 1 \
+            -t "nodes/$product/command" -m "$request"
+    done
+fi
 kill -HUP "$pid"
 sleep "$duration"
 kill -TERM "$pid"
@@ -136,4 +161,8 @@ if [ "$allocations" != 0 ]; then
     echo "preload that raises SIGTRAP in note_allocation() and gdb's bt (see the note on issue 8)" >&2
     exit 1
 fi
-echo "$product's event loop: 0 allocations over $events events (store, HTTP, control socket, SIGHUP, SIGTERM)"
+if [ -n "$broker_dir" ] && ! grep -q "MQTT: connected" "$work/err"; then
+    echo "error: $product never connected to the broker: $(tail -n 5 "$work/err")" >&2
+    exit 1
+fi
+echo "$product's event loop: 0 allocations over $events events (store, HTTP, control socket$with_mqtt, SIGHUP, SIGTERM)"

@@ -32,6 +32,7 @@
 # the binary opens libgpiod 2.x or 1.6 at run time (dlopen), which dpkg-shlibdeps cannot see,
 # so one package installs on Debian 12 (libgpiod2, 1.6) and on trixie and newer (libgpiod3);
 # and libsqlite3-0, which the count store opens at run time (libsqlite3.so.0) just as unseen.
+# Suggests: libmosquitto1, opened at run time by `run --mqtt` only (a site's broker).
 #
 # arm64: Swift's toolchain here has the standard library for x86_64 only and no Swift SDK for
 # aarch64 (`swift sdk list`), and dpkg-shlibdeps would need arm64 libraries installed, so an
@@ -260,6 +261,7 @@ Maintainer: $MAINTAINER
 Installed-Size: $INSTALLED_SIZE
 Depends: $DEPENDS
 Recommends: udev
+Suggests: libmosquitto1
 Section: misc
 Priority: optional
 Description: $SUMMARY

@@ -12,7 +12,13 @@
 #   --no-export-dynamic     the static Swift runtime's link arguments export every symbol of the
 #                           program (24,000: 2.3 MB of dynamic symbol table) for a dlopen'ed
 #                           plugin that would look them up; a daemon loads none.
-#   --icf=safe              gold folds identical functions whose address nothing takes.
+#   --icf=safe              the linker folds identical functions whose address nothing takes.
+#   lld, -z pack-relative-relocs
+#                           a position-independent executable (ASLR) carries a relocation per
+#                           pointer in its data: 1.6 MB of .rela.dyn with gold. lld packs them
+#                           (DT_RELR: a few kilobytes), which glibc 2.36 and later read (Debian 12,
+#                           Raspberry Pi OS bookworm, trixie; dpkg-shlibdeps then asks for
+#                           libc6 >= 2.36). The toolchain ships lld.
 #
 # Every package's release build goes into this package's .build, so the runtime and its
 # dependencies are compiled once for all the daemons: barrierd's build (Examples/ParkingBarrier,
@@ -44,5 +50,6 @@ fi
 for product in "$@"; do
     swift build --package-path "$PACKAGE_PATH" --scratch-path "$SCRATCH" --disable-build-manifest-caching \
         -c release --static-swift-stdlib --product "$product" \
-        -Xswiftc -Osize -Xlinker --no-export-dynamic -Xlinker --icf=safe
+        -Xswiftc -Osize -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+        -Xlinker --no-export-dynamic -Xlinker --icf=safe
 done

@@ -16,7 +16,9 @@
 #      a. hardware-in-the-loop: turnstiled, the GPIO port contract and barrierd, each run on
 #         libgpiod 1.6 and on 2.3 against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh);
 #         then the crash test of each daemon's durable counts (scripts/crash-test.sh: kill -9 at
-#         50 random moments);
+#         50 random moments); then a site of 50 controllers on one broker (scripts/site-test.sh:
+#         a site-wide emergency within 1 s, the fleet view's sums equal to every daemon's stats)
+#         and the outbox at 1,000 events a second (scripts/site-load.sh);
 #      b. each daemon's status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON,
 #         its page in headless Chromium); each daemon's event loop allocates nothing
 #         (scripts/check-loop-allocations.sh); their .debs installed, upgraded, removed and purged
@@ -25,7 +27,7 @@
 #         board-file, scenario and control-protocol parsers (scripts/fuzz.sh).
 #      Lane a's output is printed when both are done.
 # Installs what it needs on a fresh Debian/Ubuntu machine. SANITIZE=0 skips ThreadSanitizer; STATUS=0,
-# CRASH=0, DEB=0, FUZZ=0 and HIL=0 skip those checks of step 5. How long each step took is
+# CRASH=0, DEB=0, FUZZ=0, HIL=0 and SITE=0 skip those checks of step 5. How long each step took is
 # printed at the end (and when a step fails); a step of lane a is marked "(lane a)".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,8 +41,10 @@ dpkg -s libsqlite3-0 >/dev/null 2>&1 || need_apt+=(libsqlite3-0)
 dpkg -s libgpiod2 >/dev/null 2>&1 || dpkg -s libgpiod3 >/dev/null 2>&1 || need_apt+=(libgpiod2)
 # The MQTT client's tests run against Debian's broker (scripts/mqtt-broker.sh makes its password
 # file and its certificates with mosquitto_passwd and openssl); the client opens libmosquitto at
-# run time. Here they must run: without these a test run would skip them.
-for package in mosquitto libmosquitto1 openssl; do
+# run time. Here they must run: without these a test run would skip them. The site's scripts
+# (loop allocations with --mqtt, the 50-controller site, the load) publish and subscribe with
+# mosquitto-clients.
+for package in mosquitto mosquitto-clients libmosquitto1 openssl; do
     dpkg -s "$package" >/dev/null 2>&1 || need_apt+=("$package")
 done
 export CONTROLLER_MQTT_REQUIRE_BROKER=1
@@ -138,6 +142,12 @@ lane_a_times=$(mktemp)
         DAEMON="$bin/turnstiled" scripts/crash-test.sh
         step "(lane a) crash test of barrierd: requests and vehicles over the loop, kill -9 at random moments"
         DAEMON="$bin/barrierd" scripts/crash-test.sh
+    fi
+    if [ "${SITE:-1}" != 0 ]; then
+        step "(lane a) a site: 50 turnstiles and barriers on one broker, a site-wide emergency, fleet = every daemon's stats (scripts/site-test.sh)"
+        scripts/site-test.sh --nodes 50 --seconds 30 --bin-dir "$bin"
+        step "(lane a) the outbox at 1,000 events a second: every event delivered, the loop's latency with and without --mqtt (scripts/site-load.sh)"
+        scripts/site-load.sh --seconds 10 --bin-dir "$bin"
     fi
 ) >"$lane_a_log" 2>&1 &
 lane_a=$!

@@ -98,6 +98,8 @@ private struct ScrapeState {
     let gauges: [(name: String, gauge: Gauge)]
     let queueDepth: Gauge
     let uptime: Gauge
+    /// Made at the first snapshot with a site: a daemon without a broker has none.
+    var site: (connected: Gauge, outboxDepth: Gauge)?
     let vocabulary: MetricsVocabulary
 
     init(registry: PrometheusCollectorRegistry, vocabulary: MetricsVocabulary) {
@@ -137,6 +139,16 @@ private struct ScrapeState {
         }
         queueDepth.set(Int64(snapshot.queueDepth))
         uptime.set(snapshot.uptimeSeconds)
+        if let state = snapshot.site {
+            let (registry, vocabulary) = (registry, vocabulary)
+            let metrics = site ?? (
+                registry.makeGauge(descriptor: vocabulary.descriptor("mqtt_connected", "", "1 while the site's MQTT broker has accepted the connection.")),
+                registry.makeGauge(descriptor: vocabulary.descriptor(
+                    "mqtt_outbox_depth", "", "Counted events the MQTT broker has not acknowledged yet (kept in the database until it does).")))
+            site = metrics
+            metrics.connected.set(Int64(state.connected ? 1 : 0))
+            metrics.outboxDepth.set(Int64(state.outboxDepth))
+        }
         _ = stateGauge(snapshot.state)
         for (name, gauge) in stateGauges {
             gauge.set(name == snapshot.state ? 1.0 : 0.0)

@@ -211,7 +211,9 @@ struct StatusPage: Sendable {
       }
       rows($("counters"), Object.keys(s.counters).sort().map((k) => [k, s.counters[k]]));
       rows($("health"), [["queue depth", s.queueDepth], ["dropped commands", s.droppedCommands],
-        ["lost edges", s.lostEdges], ["trace losses", s.traceLosses]]);
+        ["lost edges", s.lostEdges], ["trace losses", s.traceLosses]].concat(s.site ? [
+        ["MQTT broker", s.site.broker + (s.site.connected ? " (connected)" : " (away)")],
+        ["MQTT outbox", s.site.outboxDepth]] : []));
       const body = $("transitions").tBodies[0];
       body.replaceChildren(...s.lastTransitions.slice(-\(shownTransitions)).reverse().map((t) => {
         const tr = document.createElement("tr");

@@ -105,6 +105,16 @@ struct SiteMQTTCLITests {
         if brokerDown { try broker.resume() }
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
+        // A stop that found the broker away (or not yet reconnected after its backoff) says what
+        // it left in the outbox; the next start publishes it, and stops only once the broker
+        // has it all.
+        daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
+        try Self.waitReady(daemon)
+        let reconnected = daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }
+        try #require(reconnected, "\(context)\n\(daemon.description)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
+        #expect(!daemon.stderr.contains("stay in the outbox"), "the last stop left nothing behind: \(daemon.stderr)")
 
         let database = directory.url.appendingPathComponent("node1.sqlite").path
         let totals = try Self.totals(ofDatabase: database)

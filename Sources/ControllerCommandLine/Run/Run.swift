@@ -195,7 +195,9 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
         let loop = ControllerService(
             controller: controller, source: source, parts: parts, stopAt: stopAt,
-            announceReady: announceReady(state: controller.state, settings: controller.settings, chipText: chipText, logger: logger),
+            announceReady: announceReady(
+                state: controller.state, settings: controller.settings, chipText: chipText,
+                originUnixNanoseconds: Self.unixNanoseconds(of: origin, now: source.now()), logger: logger),
             reportUnplayed: { logger.warning("\($0)") })
         let abandon = { lines.abandon(at: source.now()) }
         let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
@@ -205,7 +207,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             siteSettings.map { settings in
                 SitePublisher<App>(
                     store: store, topics: settings.topics,
-                    discovery: settings.discoveryPrefix.map { SiteDiscovery<App>(prefix: $0, topics: settings.topics) }, logger: logger
+                    discovery: settings.discoveryPrefix.map { SiteDiscovery<App>(prefix: $0, topics: settings.topics) },
+                    status: parts.status, logger: logger
                 ) {
                     handler.answer($0, from: "MQTT")
                 }
@@ -269,7 +272,16 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     }
 
     /// The ready record (with `--json`) and the log's "running" line, for when the loop starts.
-    private func announceReady(state: App.State, settings: App.Settings, chipText: String, logger: Logger) -> () -> Void {
+    /// The wall-clock time of the controller's instant `instant`, in nanoseconds since 1970 UTC.
+    private static func unixNanoseconds(of instant: MachineInstant, now: MachineInstant) -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1e9).rounded()) - (now.nanoseconds &- instant.nanoseconds)
+    }
+
+    /// `originUnixNanoseconds`: when the trace's `t` is 0, on the wall clock, for a reader that
+    /// lines the trace up with other clocks (the site test's emergency latency).
+    private func announceReady(
+        state: App.State, settings: App.Settings, chipText: String, originUnixNanoseconds: Int64, logger: Logger
+    ) -> () -> Void {
         let json = self.json
         // ` (then lock = 1, arm held: fail_mode secure)`: what the stop drives, and the choices
         // in force that decide it.
@@ -281,7 +293,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             + (stop.choices.isEmpty ? "" : ": " + stop.choices.joined(separator: ", ")) + ")"
         return {
             if json {
-                print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)"}"#)
+                print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)","originUnixNanoseconds":\#(originUnixNanoseconds)}"#)
             }
             logger.info("running; SIGTERM or SIGINT stops\(stopping), SIGHUP reloads the settings")
         }

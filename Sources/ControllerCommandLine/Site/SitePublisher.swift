@@ -45,6 +45,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private let consumer: String
     private let logger: Logger
     private let answer: (ControlRequest<App>) -> ControlReply
+    /// Status and metrics hear where publishing stands.
+    private let status: StatusHub<App>
     private var client: MQTTClient?
     private let doorbell = Doorbell()
     private let shared = Guarded(Shared())
@@ -57,6 +59,9 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         /// Home Assistant came online: it wants the discovery messages again.
         var rediscover = false
         var inFlight: [MQTTMessageID: Int64] = [:]
+        /// Availability, state, counters, discovery and replies not yet acknowledged: the stop
+        /// waits for them too, so the retained counters a stopped node leaves are its last.
+        var controlInFlight: Set<MQTTMessageID> = []
         /// Sequences handed to the client, oldest first, from `head`.
         var published: [Int64] = []
         var head = 0
@@ -88,9 +93,10 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     ///   - discovery: Home Assistant's discovery messages to publish, or nil for none.
     ///   - answer: answers a command as the control socket would.
     init(
-        store: CountStore<App>, topics: SiteTopics, discovery: SiteDiscovery<App>?, logger: Logger,
+        store: CountStore<App>, topics: SiteTopics, discovery: SiteDiscovery<App>?, status: StatusHub<App>, logger: Logger,
         answer: @escaping (ControlRequest<App>) -> ControlReply
     ) {
+        self.status = status
         self.store = store
         self.topics = topics
         self.discovery = discovery
@@ -113,6 +119,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         }
         let client = try MQTTClient(configuration: configuration) { [weak self] event in self?.handle(event) }
         self.client = client
+        shared.withLock { $0.deliveredMark = mark.delivered; $0.depth = Int(mark.newest - mark.delivered) }
+        publishStatus()
         try client.subscribe(topics.command)
         try client.subscribe(topics.siteCommand)
         if let discovery { try client.subscribe(discovery.statusTopic) }
@@ -135,6 +143,13 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         shared.withLock { ($0.connected, $0.depth, $0.deliveredMark) }
     }
 
+    private func publishStatus() {
+        let (connected, depth, delivered) = progress
+        status.publishSite(SiteSnapshot(
+            broker: client?.configuration.broker.description ?? "", node: topics.node, connected: connected, outboxDepth: depth,
+            deliveredSequence: delivered))
+    }
+
     // MARK: - The client's thread
 
     private func handle(_ event: MQTTEvent) {
@@ -142,16 +157,22 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         case .connected(let sessionPresent):
             logger.notice("MQTT: connected to \(client?.configuration.broker.description ?? "the broker")\(sessionPresent ? " (session kept)" : "")")
             shared.withLock { $0.connected = true; $0.announce = true; $0.work = true }
+            publishStatus()
         case .connectFailed(let error, let retryIn):
             logger.warning("MQTT: \(error); trying again in \(retryIn)")
         case .disconnected(let error):
-            shared.withLock { $0.connected = false }
+            // libmosquitto sends what it holds again on reconnecting; the retained messages are
+            // published anew then anyway.
+            shared.withLock { $0.connected = false; $0.controlInFlight.removeAll() }
+            publishStatus()
             if let error { logger.warning("MQTT: \(error); unacknowledged events are sent again on reconnecting") }
         case .published(let id):
             shared.withLock { shared in
                 if let sequence = shared.inFlight.removeValue(forKey: id) {
                     shared.acknowledged.insert(sequence)
                     shared.work = true
+                } else if shared.controlInFlight.remove(id) != nil {
+                    return
                 } else if id == shared.farewell {
                     shared.farewellAcknowledged = true
                 }
@@ -211,6 +232,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 lastDepthCount = ContinuousClock.now
                 let depth = (try? store.eventCount(after: delivered)) ?? 0
                 shared.withLock { $0.depth = depth }
+                publishStatus()
             }
             if stopping { break }
         }
@@ -296,11 +318,19 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     /// the next connection anyway), so an outage does not queue stale ones.
     @discardableResult
     private func publishControl(_ topic: String, _ payload: [UInt8], retain: Bool) -> Bool {
-        guard let client, shared.withLock({ $0.connected }) else { return false }
-        do {
-            try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain)
-            return true
-        } catch {
+        guard let client else { return false }
+        let outcome = shared.withLock { shared -> Result<Bool, MQTTError> in
+            guard shared.connected else { return .success(false) }
+            do throws(MQTTError) {
+                shared.controlInFlight.insert(try client.publish(topic: topic, payload: payload, qos: .atLeastOnce, retain: retain))
+                return .success(true)
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let sent): return sent
+        case .failure(let error):
             logger.warning("MQTT: \(topic): \(error)")
             return false
         }
@@ -333,7 +363,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         if let lastTotals { committed(lastTotals) }
         let deadline = ContinuousClock.now + SiteLimits.drainPatience
         while ContinuousClock.now < deadline {
-            let settled = shared.withLock { $0.connected && $0.inFlight.isEmpty && !$0.work }
+            let settled = shared.withLock { $0.connected && $0.inFlight.isEmpty && $0.controlInFlight.isEmpty && !$0.work }
             let depthUnknownOrEmpty = (try? store.eventCount(after: cursor)) == 0
             if settled && depthUnknownOrEmpty { break }
             ended.sleep(nanoseconds: 20_000_000) { false }

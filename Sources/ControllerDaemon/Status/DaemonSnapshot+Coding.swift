@@ -6,7 +6,7 @@ extension DaemonSnapshot {
     /// The snapshot's own keys, which no gauge may be called.
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
-        case droppedCommands, lostEdges, traceLosses, lastTransitions
+        case droppedCommands, lostEdges, traceLosses, lastTransitions, site
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -30,7 +30,8 @@ extension DaemonSnapshot {
             droppedCommands: try container.decode(Int.self, forKey: Field.droppedCommands.key),
             lostEdges: try container.decode(Int.self, forKey: Field.lostEdges.key),
             traceLosses: try container.decode(Int.self, forKey: Field.traceLosses.key),
-            lastTransitions: try container.decode([TransitionSummary].self, forKey: Field.lastTransitions.key))
+            lastTransitions: try container.decode([TransitionSummary].self, forKey: Field.lastTransitions.key),
+            site: try container.decodeIfPresent(SiteSnapshot.self, forKey: Field.site.key))
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -60,6 +61,7 @@ extension DaemonSnapshot {
         try container.encode(lostEdges, forKey: Field.lostEdges.key)
         try container.encode(traceLosses, forKey: Field.traceLosses.key)
         try container.encode(lastTransitions, forKey: Field.lastTransitions.key)
+        try container.encodeIfPresent(site, forKey: Field.site.key)
     }
 }
 

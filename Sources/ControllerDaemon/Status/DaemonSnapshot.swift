@@ -36,11 +36,13 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var traceLosses: Int
     /// The last transitions, oldest first.
     public var lastTransitions: [TransitionSummary]
+    /// The site's MQTT broker, when the daemon publishes to one (`run --mqtt`).
+    public var site: SiteSnapshot?
 
     public init(
         phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
-        droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary]
+        droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil
     ) {
         self.phase = phase
         self.degradedReason = degradedReason
@@ -56,6 +58,28 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
         self.lostEdges = lostEdges
         self.traceLosses = traceLosses
         self.lastTransitions = lastTransitions
+        self.site = site
+    }
+}
+
+/// Where publishing to the site's broker stands.
+public struct SiteSnapshot: Codable, Sendable, Equatable {
+    /// The broker's URL and the node's id on it.
+    public var broker: String
+    public var node: String
+    /// Whether the broker has accepted the current connection.
+    public var connected: Bool
+    /// Counted events the broker has not acknowledged yet (the outbox's depth).
+    public var outboxDepth: Int
+    /// The highest sequence up to which the broker has acknowledged every event.
+    public var deliveredSequence: Int64
+
+    public init(broker: String, node: String, connected: Bool, outboxDepth: Int, deliveredSequence: Int64) {
+        self.broker = broker
+        self.node = node
+        self.connected = connected
+        self.outboxDepth = outboxDepth
+        self.deliveredSequence = deliveredSequence
     }
 }
 

@@ -41,6 +41,11 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
             counters: Dictionary(App.counterNames.map { ($0, 0) }) { first, _ in first }))
     }
 
+    /// Where publishing to the site's broker stands (`run --mqtt`).
+    public func publishSite(_ site: SiteSnapshot) {
+        parts.withLock { $0.site = site }
+    }
+
     public func publishPhase(_ phase: DaemonPhase, degradedReason: String?) {
         parts.withLock {
             $0.phase = phase
@@ -101,7 +106,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                 phase: parts.phase.name, degradedReason: parts.degradedReason, state: stateNames[parts.state],
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
-                traceLosses: parts.traceLosses, lastTransitions: parts.recent)
+                traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site)
         }
     }
 }
@@ -126,4 +131,5 @@ private struct StatusParts {
     var counters: [String: Int]
     var traceLosses = 0
     var recent: [TransitionSummary] = []
+    var site: SiteSnapshot?
 }

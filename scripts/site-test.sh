@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# A site on one broker: N simulated controllers (turnstiles and parking barriers alternately, the
+# release binaries) on a throwaway mosquitto on loopback (scripts/mqtt-broker.sh), each with
+# random traffic for S seconds; then
+#   - one site-wide `emergency on` (PREFIX/all/command): every controller must take it within
+#     1 s of its publication, measured from just before mosquitto_pub starts to each daemon's
+#     emergency step (its outputs are written in that step: the turnstile's lock released, the
+#     barrier's arm lifting), by the daemon's own trace (`t` since its `originUnixNanoseconds`);
+#   - every daemon stopped (SIGTERM), then `turnstiled fleet --json`: its sums per application
+#     must equal the sums of every daemon's `stats --json` totals, and every node must be listed,
+#     offline.
+#
+# usage: scripts/site-test.sh [--nodes N] [--seconds S] [--bin-dir DIR]
+#   defaults: 50 nodes, 60 s of traffic, the release builds (scripts/release-build.sh
+#   --show-bin-path; build turnstiled and barrierd first).
+# Needs mosquitto, mosquitto_pub, openssl, python3 and libmosquitto1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+nodes=50 seconds=60 bin_dir=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --nodes) nodes=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
+        --bin-dir) bin_dir=$2; shift 2 ;;
+        *) echo "usage: $0 [--nodes N] [--seconds S] [--bin-dir DIR]" >&2; exit 64 ;;
+    esac
+done
+[ -n "$bin_dir" ] || bin_dir=$(scripts/release-build.sh --show-bin-path)
+for tool in turnstiled barrierd; do
+    [ -x "$bin_dir/$tool" ] || { echo "error: $bin_dir/$tool is not built (scripts/release-build.sh ...)" >&2; exit 1; }
+done
+# How long the emergency may take to reach the slowest controller.
+readonly EMERGENCY_LIMIT_MS=1000
+
+work=$(mktemp -d --tmpdir site-test-XXXXXX)
+broker_dir=""
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    [ -n "$broker_dir" ] && scripts/mqtt-broker.sh stop "$broker_dir" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+eval "$(scripts/mqtt-broker.sh start "$work/broker")"
+broker_dir=$MQTT_BROKER_DIR
+url="mqtt://127.0.0.1:$MQTT_PLAIN_PORT"
+echo "site-test: $nodes controllers on $url, $seconds s of traffic"
+
+# Each node's traffic, at random: a turnstile takes coins and passages, a barrier serves cars.
+python3 - "$work" "$nodes" "$seconds" <<'PY'
+import random, sys
+work, nodes, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+for i in range(1, nodes + 1):
+    rng = random.Random(i)
+    lines, t = [], 0.5 + rng.random()
+    if i % 2:
+        while t < seconds:
+            lines.append(f"{t:.3f} coin")
+            t += rng.uniform(0.3, 1.5)
+            lines.append(f"{t:.3f} push")
+            t += rng.uniform(0.5, 3.0)
+    else:
+        while t + 8 < seconds:
+            lines.append(f"{t:.3f} pulse request")
+            lines.append(f"{t + 4:.3f} set loop on")
+            lines.append(f"{t + 6:.3f} set loop off")
+            t += rng.uniform(12, 20)
+    open(f"{work}/node{i}.txt", "w").write("\n".join(lines) + "\n")
+PY
+
+for i in $(seq 1 "$nodes"); do
+    if [ $((i % 2)) = 1 ]; then
+        tool=turnstiled board=boards/sim.toml
+    else
+        tool=barrierd board=Examples/ParkingBarrier/boards/sim.toml
+    fi
+    "$bin_dir/$tool" run --board "$board" --script "$work/node$i.txt" --json --no-http \
+        --database "$work/node$i.sqlite" --mqtt "$url" --mqtt-prefix nodes --mqtt-node "gate-$i" \
+        --mqtt-username site --mqtt-password-file "$broker_dir/site.password" \
+        >"$work/node$i.out" 2>"$work/node$i.err" &
+    pids+=($!)
+    echo "$tool" >"$work/node$i.tool"
+done
+
+# Every one ready and connected.
+for _ in $(seq 1 300); do
+    ready=0
+    for i in $(seq 1 "$nodes"); do
+        grep -q "MQTT: connected" "$work/node$i.err" 2>/dev/null && ready=$((ready + 1))
+    done
+    [ "$ready" = "$nodes" ] && break
+    sleep 0.1
+done
+[ "$ready" = "$nodes" ] || { echo "error: only $ready of $nodes controllers connected" >&2; tail -n 3 "$work"/node*.err >&2; exit 1; }
+echo "site-test: all $nodes connected; traffic for $seconds s"
+sleep "$seconds"
+
+published=$(date +%s%N)
+mosquitto_pub -h 127.0.0.1 -p "$MQTT_PLAIN_PORT" -u operator -P "$(head -n 1 "$broker_dir/operator.password")" -q 1 \
+    -t nodes/all/command -m '{"v":1,"id":1,"command":"emergency","on":true}'
+sleep 3
+
+for pid in "${pids[@]}"; do kill -TERM "$pid"; done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+pids=()
+[ "$status" = 0 ] || { echo "error: a daemon exited $status" >&2; tail -n 5 "$work"/node*.err >&2; exit 1; }
+
+for i in $(seq 1 "$nodes"); do
+    "$bin_dir/$(cat "$work/node$i.tool")" stats --database "$work/node$i.sqlite" --json >"$work/node$i.stats"
+done
+"$bin_dir/turnstiled" fleet --json --mqtt "$url" --mqtt-prefix nodes --mqtt-username reader \
+    --mqtt-password-file "$broker_dir/reader.password" --wait 2 >"$work/fleet.json"
+"$bin_dir/turnstiled" fleet --mqtt "$url" --mqtt-prefix nodes --mqtt-username reader \
+    --mqtt-password-file "$broker_dir/reader.password" --wait 2 >"$work/fleet.txt"
+head -n 7 "$work/fleet.txt"
+echo "..."
+tail -n 4 "$work/fleet.txt"
+
+python3 - "$work" "$nodes" "$published" "$EMERGENCY_LIMIT_MS" <<'PY'
+import json, sys
+work, nodes, published, limit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+latencies, sums, failures = [], {}, []
+fleet = json.load(open(f"{work}/fleet.json"))
+app_of = {c["node"]: c.get("app") for c in fleet["controllers"]}
+for i in range(1, nodes + 1):
+    records = [json.loads(line) for line in open(f"{work}/node{i}.out") if line.startswith("{")]
+    origin = next(r["originUnixNanoseconds"] for r in records if r["type"] == "ready")
+    steps = [r for r in records if r["type"] == "transition" and r["event"] == "emergencyOn"]
+    if not steps:
+        failures.append(f"gate-{i} never took the emergency")
+        continue
+    latencies.append((origin + int(steps[0]["t"] * 1e9) - published) / 1e6)
+    app = app_of.get(f"gate-{i}") or "?"
+    totals = json.load(open(f"{work}/node{i}.stats"))["totals"]
+    for kind, n in totals.items():
+        sums.setdefault(app, {}).setdefault(kind, 0)
+        sums[app][kind] += n
+listed = [c["node"] for c in fleet["controllers"]]
+if sorted(listed) != sorted(f"gate-{i}" for i in range(1, nodes + 1)):
+    failures.append(f"fleet lists {len(listed)} nodes, not the {nodes}")
+if any(c.get("availability") != "offline" for c in fleet["controllers"]):
+    failures.append("a stopped node is not offline")
+if fleet["sums"] != sums:
+    failures.append(f"fleet sums {fleet['sums']} != the daemons' stats {sums}")
+latencies.sort()
+if latencies:
+    p50 = latencies[len(latencies) // 2]
+    print(f"site-test: emergency on, from publication to each controller's emergency step: "
+          f"p50 {p50:.1f} ms, slowest {latencies[-1]:.1f} ms over {len(latencies)} controllers (limit {limit:.0f} ms)")
+    if latencies[-1] > limit:
+        failures.append(f"the slowest took {latencies[-1]:.1f} ms")
+counted = sum(sum(t.values()) for t in sums.values())
+print(f"site-test: fleet sums equal the {nodes} daemons' stats ({counted} counts: {sums})" if not failures else "")
+for failure in failures:
+    print("error: " + failure, file=sys.stderr)
+sys.exit(1 if failures else 0)
+PY
