@@ -16,15 +16,19 @@ import Glibc
 struct SiteMQTTCLITests {
     static let patience: Duration = .seconds(30)
 
-    /// A daemon of node `node` on the broker, with its database and control socket in `directory`.
-    static func arguments(_ broker: Broker, _ directory: TemporaryDirectory, node: String = "node1", user: String = "node1") -> [String] {
+    /// A daemon of node `node` on the broker, with its database and control socket in `directory`;
+    /// `tls`: over the broker's TLS port with these options instead of plain MQTT.
+    static func arguments(
+        _ broker: Broker, _ directory: TemporaryDirectory, node: String = "node1", user: String = "node1", tls: [String]? = nil
+    ) -> [String] {
         [
             "run", "--board", repositoryPath("boards/sim.toml"), "--json", "--no-http",
             "--database", directory.url.appendingPathComponent("\(node).sqlite").path,
-            "--control-socket", directory.url.appendingPathComponent("\(node).sock").path,
-            "--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-node", node,
+            "--control-socket", socket(directory, node: node),
+            "--mqtt", tls == nil ? "mqtt://127.0.0.1:\(broker.plainPort)" : "mqtts://127.0.0.1:\(broker.tlsPort)",
+            "--mqtt-prefix", "nodes", "--mqtt-node", node,
             "--mqtt-username", user, "--mqtt-password-file", broker.file("\(user).password"),
-        ]
+        ] + (tls ?? [])
     }
 
     /// A reader's client (read-only in the ACL) with a persistent session, subscribed to `filters`.
@@ -38,7 +42,13 @@ struct SiteMQTTCLITests {
     }
 
     static func ctl(_ directory: TemporaryDirectory, _ words: [String], node: String = "node1") throws -> Turnstiled.Run {
-        try Turnstiled.run(["ctl", "--socket", directory.url.appendingPathComponent("\(node).sock").path] + words)
+        try Turnstiled.run(["ctl", "--socket", socket(directory, node: node)] + words)
+    }
+
+    /// The node's control socket: named by the start of its id (a socket's path has room for
+    /// 107 bytes, a node id for 64).
+    static func socket(_ directory: TemporaryDirectory, node: String) -> String {
+        directory.url.appendingPathComponent("\(node.prefix(12)).sock").path
     }
 
     static func waitReady(_ daemon: BackgroundTurnstiled) throws {
@@ -333,7 +343,9 @@ struct SiteMQTTCLITests {
         let broker = try Broker.start()
         defer { broker.stop() }
         let directory = try TemporaryDirectory()
-        let nodes = [("node1", "node1"), ("node2", "node2"), ("gate-3", "site")]
+        // The third's id is longer than MQTT 3.1.1's 23-byte client ids: its client id is derived.
+        let long = "gate-3.north-entrance.car-park-level-3.lane-2.exit-barrier-ab"
+        let nodes = [("node1", "node1"), ("node2", "node2"), (long, "site")]
         var daemons: [BackgroundTurnstiled] = []
         for (node, user) in nodes {
             let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, node: node, user: user))
@@ -359,19 +371,45 @@ struct SiteMQTTCLITests {
         try #require(view.status == 0, "\(view)")
         let site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
         let controllers = try #require(site["controllers"] as? [[String: Any]])
-        #expect(controllers.compactMap { $0["node"] as? String } == ["gate-3", "node1", "node2"], "\(controllers)")
+        #expect(controllers.compactMap { $0["node"] as? String } == [long, "node1", "node2"], "\(controllers)")
         #expect(controllers.map { $0["availability"] as? String } == ["offline", "online", "online"], "\(controllers)")
         #expect(controllers.allSatisfy { $0["state"] as? String == "locked" && $0["lastEventAgeSeconds"] is Double }, "\(controllers)")
         #expect(site["online"] as? Int == 2)
         #expect((site["sums"] as? [String: [String: Int]])?["turnstile"] == expected, "fleet sums \(String(describing: site["sums"])) vs stats \(expected)")
         let table = try Turnstiled.run(["fleet"] + reader)
-        #expect(table.status == 0 && table.stdout.contains("site: 3 controller(s), 2 online") && table.stdout.contains("gate-3"), "\(table)")
+        #expect(table.status == 0 && table.stdout.contains("site: 3 controller(s), 2 online") && table.stdout.contains(long), "\(table)")
         for daemon in daemons.dropLast() {
             daemon.send(SIGTERM)
             #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
         }
         let unreachable = try Turnstiled.run(["fleet", "--mqtt", "mqtt://127.0.0.1:1", "--wait", "0.1"])
         #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"), "\(unreachable)")
+    }
+
+    @Test("over TLS: mqtts with the site's CA and a client certificate publishes; a broker whose certificate another CA signed is refused, named, and tried again")
+    func overTLS() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let (watcher, log) = try await Self.watcher(broker, id: "site-tls", ["nodes/node1/events"])
+        defer { watcher.stop() }
+        let certificate = ["--mqtt-cert-file", broker.file("node1.crt"), "--mqtt-key-file", broker.file("node1.key")]
+        let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, tls: ["--mqtt-ca-file", broker.file("ca.crt")] + certificate))
+        try Self.waitReady(daemon)
+        try #require(daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected to mqtts://") }, "\(daemon.description)")
+        #expect(try Self.ctl(directory, ["pulse", "coin"]).status == 0)
+        let event = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count == 1 }
+        #expect(event != nil && Self.objects(log, topic: "nodes/node1/events").first?["kind"] as? String == "coins", "\(daemon.description)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+
+        let impostor = try TemporaryDirectory()
+        let refused = try BackgroundTurnstiled(Self.arguments(broker, impostor, tls: ["--mqtt-ca-file", broker.file("other-ca.crt")] + certificate))
+        try Self.waitReady(refused)
+        let named = refused.wait(for: Self.patience) { $0.stderr.contains("mqtts://127.0.0.1:\(broker.tlsPort)") && $0.stderr.contains("trying again") }
+        #expect(named && !refused.stderr.contains("MQTT: connected"), "\(refused.description)")
+        refused.send(SIGTERM)
+        #expect(refused.waitForExit(timeout: Self.patience) == 0, "\(refused.description)")
     }
 
     @Test("--mqtt is refused before anything runs: without --database, with a reserved or invalid node, plain text to another host unless named, an option without --mqtt")
