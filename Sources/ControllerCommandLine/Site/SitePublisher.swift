@@ -257,9 +257,11 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
             if first.sequence > cursor + 1 {
                 // Retention deleted them before any broker took them (a long outage).
                 logger.warning("MQTT: events \(cursor + 1) to \(first.sequence - 1) were deleted by the store's retention before the broker acknowledged them; their counts are in the totals")
+                // One entry stands for the whole gap (sequences only grow): the mark moves over
+                // it once every event before it is acknowledged, however many the gap holds.
                 shared.withLock { shared in
-                    shared.published.append(contentsOf: (cursor + 1)..<first.sequence)
-                    shared.acknowledged.formUnion((cursor + 1)..<first.sequence)
+                    shared.published.append(first.sequence - 1)
+                    shared.acknowledged.insert(first.sequence - 1)
                 }
             }
             for event in events {
