@@ -145,9 +145,9 @@ lane_a_times=$(mktemp)
     fi
     if [ "${SITE:-1}" != 0 ]; then
         step "(lane a) a site: 50 turnstiles and barriers on one broker, a site-wide emergency, fleet = every daemon's stats (scripts/site-test.sh)"
-        scripts/site-test.sh --nodes 50 --seconds 30 --bin-dir "$bin"
+        scripts/site-test.sh --nodes 50 --seconds 15 --bin-dir "$bin"
         step "(lane a) the outbox at 1,000 events a second: every event delivered, the loop's latency with and without --mqtt (scripts/site-load.sh)"
-        scripts/site-load.sh --seconds 10 --bin-dir "$bin"
+        scripts/site-load.sh --seconds 5 --bin-dir "$bin"
     fi
 ) >"$lane_a_log" 2>&1 &
 lane_a=$!
