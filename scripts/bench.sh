@@ -26,19 +26,11 @@ events=1000000
 callgrind_events=${CALLGRIND_EVENTS:-200000}
 filter=${BENCH_FILTER:-.*}
 
-need_apt=()
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-if [ -z "${SKIP_CALLGRIND:-}" ]; then
-    command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
-    command -v objcopy >/dev/null 2>&1 || need_apt+=(binutils)
-fi
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "==> installing ${need_apt[*]}"
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
-fi
+# What it needs is declared in scripts/lib/packages.sh (check "bench"), the one place every
+# script here installs from.
+# shellcheck source=scripts/lib/packages.sh
+. scripts/lib/packages.sh
+packages_ensure bench
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

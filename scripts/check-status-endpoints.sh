@@ -17,8 +17,8 @@
 # usage: scripts/check-status-endpoints.sh HOST:PORT [SCREENSHOT.png]
 #   e.g. turnstiled run --board boards/sim.toml --http 127.0.0.1:9180 &
 #        scripts/check-status-endpoints.sh 127.0.0.1:9180
-# Installs what it needs on a fresh Debian/Ubuntu machine (curl, python3-pip, chromium and
-# tesseract-ocr from apt; prometheus_client and pillow from PyPI).
+# Installs what it needs on a fresh Debian/Ubuntu machine (curl, python3-pip, chromium,
+# fonts-liberation and tesseract-ocr from apt; prometheus_client and pillow from PyPI).
 # Exits non-zero with the reason on the first failed check.
 set -euo pipefail
 
@@ -32,30 +32,12 @@ screenshot=${2:-$(mktemp --tmpdir status-page-XXXXXX.png)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-sudo_cmd=""
-[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-need_apt=()
-command -v curl >/dev/null 2>&1 || need_apt+=(curl)
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
-chromium_bin=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$chromium_bin" ] || need_apt+=(chromium)
-command -v tesseract >/dev/null 2>&1 || need_apt+=(tesseract-ocr)
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "==> installing ${need_apt[*]}"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
-    chromium_bin=$(command -v chromium || command -v chromium-browser)
-fi
-need_pip=()
-python3 -c "import prometheus_client" 2>/dev/null || need_pip+=(prometheus_client)
-python3 -c "import PIL" 2>/dev/null || need_pip+=(pillow)
-if [ ${#need_pip[@]} -gt 0 ]; then
-    echo "==> installing ${need_pip[*]} (PyPI)"
-    # Debian 12 marks its Python as externally managed; these are self-contained wheels.
-    python3 -m pip install --quiet --user "${need_pip[@]}" 2>/dev/null \
-        || python3 -m pip install --quiet --user --break-system-packages "${need_pip[@]}"
-fi
+# What it needs, and why, is declared in scripts/lib/packages.sh (check "status"); scripts/test.sh
+# installs it up front, before its lanes run in parallel, so there this finds nothing missing.
+# shellcheck source=scripts/lib/packages.sh
+. "$(dirname "$0")/lib/packages.sh"
+packages_ensure status
+chromium_bin=$(command -v chromium || command -v chromium-browser)
 
 fail() {
     echo "FAIL: $*" >&2

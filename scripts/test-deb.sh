@@ -69,19 +69,11 @@ refute() { # refute DESCRIPTION COMMAND...: the command's failure is the check
 }
 die() { echo "test-deb: $*" >&2; exit 1; }
 
-need_apt=()
-command -v dpkg-shlibdeps >/dev/null 2>&1 || need_apt+=(dpkg-dev)
-command -v readelf >/dev/null 2>&1 || need_apt+=(binutils)
-command -v systemd-analyze >/dev/null 2>&1 || need_apt+=(systemd)
-command -v udevadm >/dev/null 2>&1 || need_apt+=(udev)
-command -v adduser >/dev/null 2>&1 || need_apt+=(adduser)
-command -v man >/dev/null 2>&1 || need_apt+=(man-db)
-dpkg -s libgpiod2 >/dev/null 2>&1 || dpkg -s libgpiod3 >/dev/null 2>&1 || need_apt+=(libgpiod2)
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "==> installing ${need_apt[*]}"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${need_apt[@]}" >/dev/null
-fi
+# What it needs, and why, is declared in scripts/lib/packages.sh (check "deb"); scripts/test.sh
+# installs it up front, before its lanes run in parallel, so there this finds nothing missing.
+# shellcheck source=scripts/lib/packages.sh
+. scripts/lib/packages.sh
+packages_ensure deb
 
 arch=$(dpkg --print-architecture)
 if [ ${#DEBS[@]} -eq 0 ]; then

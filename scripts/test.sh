@@ -26,35 +26,16 @@
 #         core compiled alone in Embedded Swift for two microcontrollers; libFuzzer on the
 #         board-file, scenario and control-protocol parsers (scripts/fuzz.sh).
 #      Lane a's output is printed when both are done.
-# Installs what it needs on a fresh Debian/Ubuntu machine. SANITIZE=0 skips ThreadSanitizer; STATUS=0,
+# Installs what it needs on a fresh Debian/Ubuntu machine, all of it before anything runs in
+# parallel (scripts/lib/packages.sh). SANITIZE=0 skips ThreadSanitizer; STATUS=0,
 # CRASH=0, DEB=0, FUZZ=0, HIL=0 and SITE=0 skip those checks of step 5. How long each step took is
 # printed at the end (and when a step fails); a step of lane a is marked "(lane a)".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need_apt=()
-# Building needs Swift alone: libgpiod and SQLite are opened at run time (dlopen), so no headers
-# and no pkg-config. The count store's tests need SQLite's library (Swift's own install needs it).
-dpkg -s libsqlite3-0 >/dev/null 2>&1 || need_apt+=(libsqlite3-0)
-# libgpiod's library, not its headers: the binaries build without it and open it at run time; the
-# tests of `run` and `lines` on a real board's chip find it (1.6 here; the HIL runs 1.6 and 2.3).
-dpkg -s libgpiod2 >/dev/null 2>&1 || dpkg -s libgpiod3 >/dev/null 2>&1 || need_apt+=(libgpiod2)
-# The MQTT client's tests run against Debian's broker (scripts/mqtt-broker.sh makes its password
-# file and its certificates with mosquitto_passwd and openssl); the client opens libmosquitto at
-# run time. Here they must run: without these a test run would skip them. The site's scripts
-# (loop allocations with --mqtt, the 50-controller site, the load) publish and subscribe with
-# mosquitto-clients.
-for package in mosquitto mosquitto-clients libmosquitto1 openssl; do
-    dpkg -s "$package" >/dev/null 2>&1 || need_apt+=("$package")
-done
+# The MQTT client's tests must run here, not be skipped for want of a broker (the packages below
+# bring it).
 export CONTROLLER_MQTT_REQUIRE_BROKER=1
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "==> installing ${need_apt[*]}"
-    sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need_apt[@]}" >/dev/null
-fi
 
 STEP_TIMES=()
 step_started=$SECONDS
@@ -84,6 +65,24 @@ print_step_times() {
     return $status
 }
 trap print_step_times EXIT
+
+# Everything the run needs from the package manager, installed here, once, before anything runs
+# in parallel: the two lanes below used to install at once (the HIL's VM preparation, the status
+# check's Chromium) and the second failed on the package manager's lock, leaving the killed
+# lane's packages unpacked but not configured. What each check needs, and why, is declared in
+# scripts/lib/packages.sh; the scripts ask it again when they start, and find nothing missing.
+# First the package manager is made whole, should an earlier run have been killed mid-install.
+step "the packages every step needs: one apt-get install of the union, then pip (scripts/lib/packages.sh)"
+# shellcheck source=scripts/lib/packages.sh
+. scripts/lib/packages.sh
+checks=(core size loop_allocations)
+[ "${HIL:-1}" = 0 ] || checks+=(hil)
+[ "${CRASH:-1}" = 0 ] || checks+=(crash)
+[ "${SITE:-1}" = 0 ] || checks+=(site)
+[ "${STATUS:-1}" = 0 ] || checks+=(status)
+[ "${DEB:-1}" = 0 ] || checks+=(deb)
+packages_repair
+packages_ensure "${checks[@]}"
 
 step "the build under AddressSanitizer, failing on any warning (scripts/sanitize.sh address --build-only)"
 scripts/sanitize.sh address --build-only

@@ -2,7 +2,7 @@
 # Prepare everything the HIL VM needs, idempotently; caches go under .build-hil/.
 #   1. apt packages: qemu, busybox-static, kmod, cpio, Debian's kernel and its headers and
 #      source, libgpiod 1.6's tools (and with them its library), a C toolchain, pip when none
-#      is found;
+#      is found (declared in scripts/lib/packages.sh, check "hil");
 #   2. gpio-sim.ko for that kernel, built out of tree (Debian ships neither GPIO_SIM nor
 #      IRQ_SIM): drivers/gpio/gpio-sim.c + kernel/irq/irq_sim.c in one module;
 #   3. libgpiod 2.3 as the shared library libgpiod.so.3 (prefix .build-hil/libgpiod-2.3), compiled
@@ -13,6 +13,8 @@
 set -euo pipefail
 # shellcheck source=scripts/hil/common.sh
 . "$(dirname "$0")/common.sh"
+# shellcheck source=scripts/lib/packages.sh
+. "$HIL_DIR/../lib/packages.sh"
 [ $# -eq 0 ] || hil_usage "$0" 2
 
 GPIOD_SDIST_VERSION=2.5.0       # PyPI gpiod sdist that carries libgpiod's C sources
@@ -24,27 +26,6 @@ GPIOD_SDIST_SHA256=53ae5a1f14d6388c155b591ca0fc0cfa73b44d4f6d8d117e8a9e68f5902d1
 DOWNLOADS=$BUILD_HIL/downloads
 SRC=$BUILD_HIL/src
 
-APT_PACKAGES=(qemu-system-x86 busybox-static kmod cpio linux-image-amd64 gpiod
-              gcc make libc6-dev xz-utils)
-
-apt_updated=0
-apt_install() {   # apt_install PKG... (apt-get update once per run, only when installing)
-    if [ "$apt_updated" -eq 0 ]; then
-        as_root apt-get update -qq
-        apt_updated=1
-    fi
-    hil_log "apt-get install $*"
-    as_root env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends "$@" >/dev/null
-}
-
-is_installed() {  # is_installed PKG [VERSION]
-    local st
-    st=$(dpkg-query -W -f='${Status} ${Version}' "$1" 2>/dev/null) || return 1
-    case $st in "install ok installed "*) ;; *) return 1 ;; esac
-    [ -z "${2:-}" ] || [ "${st##* }" = "$2" ]
-}
-
 # A command line that runs pip, or nothing when there is none.
 find_pip() {
     if python3 -m pip --version >/dev/null 2>&1; then echo "python3 -m pip"
@@ -54,33 +35,15 @@ find_pip() {
 }
 
 step_apt() {
-    local missing=() p
-    [ -n "$(find_pip)" ] || APT_PACKAGES+=(python3-pip)
-    for p in "${APT_PACKAGES[@]}"; do is_installed "$p" || missing+=("$p"); done
-    [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
-
-    # The kernel the metapackage points at: linux-image-amd64 Depends: linux-image-<ver>.
-    KPKG=$(dpkg-query -W -f='${Depends}' linux-image-amd64 | grep -o 'linux-image-[^ ,]*' | head -n1)
-    [ -n "$KPKG" ] || hil_die "cannot tell which kernel linux-image-amd64 installs"
-    KVER=${KPKG#linux-image-}
-    KDEBVER=$(dpkg-query -W -f='${Version}' "$KPKG")     # e.g. 6.1.192-2
-    KSERIES=$(echo "$KVER" | cut -d. -f1,2)                # e.g. 6.1
-    [ -d "/lib/modules/$KVER" ] || hil_die "/lib/modules/$KVER missing after installing $KPKG"
+    # Which packages, and why, is declared in scripts/lib/packages.sh (check "hil"): scripts/test.sh
+    # installs them up front, before lane a (this) and lane b run in parallel, so there this finds
+    # nothing missing and calls no apt-get; run alone, this installs them.
+    packages_ensure hil
+    packages_hil_kernel || hil_die "cannot tell which kernel linux-image-amd64 installs"
+    KVER=$HIL_KVER KDEBVER=$HIL_KDEBVER KSERIES=$HIL_KSERIES
+    [ -d "/lib/modules/$KVER" ] || hil_die "/lib/modules/$KVER missing after installing $HIL_KPKG"
     [ -r "/boot/vmlinuz-$KVER" ] || hil_die "/boot/vmlinuz-$KVER missing or unreadable"
-
-    # Headers for exactly that kernel; the source of exactly that Debian version when the
-    # archive still has it (gpio-sim.c then matches the running kernel line for line).
-    missing=()
-    is_installed "linux-headers-$KVER" || missing+=("linux-headers-$KVER")
     local src="linux-source-$KSERIES"
-    if is_installed "$src" "$KDEBVER"; then
-        :
-    elif apt-cache madison "$src" 2>/dev/null | awk '{print $3}' | grep -qx "$KDEBVER"; then
-        missing+=("$src=$KDEBVER")
-    else
-        is_installed "$src" || missing+=("$src")
-    fi
-    [ ${#missing[@]} -eq 0 ] || apt_install "${missing[@]}"
     SRCDEBVER=$(dpkg-query -W -f='${Version}' "$src")
     SRC_TARBALL=/usr/src/linux-source-$KSERIES.tar.xz
     [ -r "$SRC_TARBALL" ] || hil_die "$SRC_TARBALL missing"
