@@ -94,7 +94,8 @@ package enum ExitStatus {
         """
         Exit status:
           0   every `expect` held (simulate), or the files are valid (check)
-          1   an `expect` failed; each failure is reported on standard error (simulate), or
+          1   an `expect` failed, an invariant broke or an output was not driven as the
+              machine asked; each is reported (simulate), or
               \(App.daemonName) refused the request or could not be reached (ctl)
           2   a malformed scenario or board file, refused before anything ran
           3   a GPIO error stopped the run (the counters so far are reported)

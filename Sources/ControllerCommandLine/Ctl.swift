@@ -239,6 +239,10 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         lines.append("uptime   \(decimal(snapshot.uptimeSeconds, places: 1)) s")
         lines.append("board    \(snapshot.board.visible)  chip \(snapshot.chip.visible)")
         lines.append("events   \(snapshot.events)  queue \(snapshot.queueDepth)  dropped commands \(snapshot.droppedCommands)  lost edges \(snapshot.lostEdges)  trace losses \(snapshot.traceLosses)")
+        if snapshot.outputOverrides > 0 || !snapshot.heldOutputs.isEmpty {
+            let held = snapshot.heldOutputs.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            lines.append("output overrides \(snapshot.outputOverrides)\(held.isEmpty ? "" : "  held now: \(held)")")
+        }
         let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.visible) \($0.value)" }
         lines.append("counters \(counters.joined(separator: ", "))")
         if !snapshot.lastTransitions.isEmpty {

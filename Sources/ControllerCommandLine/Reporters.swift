@@ -28,10 +28,18 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
         Terminal.writeError("\(failure)\n")
     }
 
+    package func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant) {
+        print(#"{"type":"override","t":\#(seconds(time)),"line":"\#(role.rawValue)","reason":"\#(reason)"}"#)
+    }
+
+    package func invariantBroken(_ name: String, in state: String, at time: MachineInstant) {
+        print(#"{"type":"invariant","t":\#(seconds(time)),"state":"\#(state)","broken":"\#(JSONText.escaped(name))"}"#)
+    }
+
     package func finished(_ summary: SimulationSummary<App>) {
         let gauges = summary.namedGauges.map { #","\#($0.name)":\#($0.value)"# }.joined()
         let counters = summary.namedCounters.map { #""\#($0.name)":\#($0.value)"# }.joined(separator: ",")
-        print(#"{"type":"summary","state":"\#(summary.state.name)"\#(gauges),"counters":{\#(counters)}}"#)
+        print(#"{"type":"summary","state":"\#(summary.state.name)"\#(gauges),"counters":{\#(counters)},"outputOverrides":\#(summary.outputOverrides),"brokenInvariants":\#(summary.brokenInvariants)}"#)
     }
 
     private func seconds(_ time: MachineInstant) -> String {
@@ -77,6 +85,14 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
         Terminal.writeError(errorStyle.red("expect failed: ") + "\(failure)\n")
     }
 
+    package func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant) {
+        print("\(stamp(time))  " + style.red("\(pad(role.rawValue, outputWidth)) not driven as the machine asks: \(reason)"))
+    }
+
+    package func invariantBroken(_ name: String, in state: String, at time: MachineInstant) {
+        print("\(stamp(time))  " + style.red("invariant broken in \(state): \(name)"))
+    }
+
     package func finished(_ summary: SimulationSummary<App>) {
         print("")
         let gauges = summary.namedGauges.map { ", \($0.name) \($0.value)" }.joined()
@@ -88,6 +104,12 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
         let value = summary.value(named:)
         for balance in App.runBalances {
             print("  \(balance.name): \(balance.valuesFirst(value)) " + (balance.holds(value) ? style.green("✓") : style.red("✗")))
+        }
+        if summary.outputOverrides > 0 {
+            print(style.red("\(summary.outputOverrides) time(s) an output was not driven as the machine asked"))
+        }
+        if summary.brokenInvariants > 0 {
+            print(style.red("\(summary.brokenInvariants) time(s) an invariant did not hold"))
         }
         if summary.failedExpectations > 0 {
             print(style.red("\(summary.failedExpectations) expect(s) failed"))

@@ -78,7 +78,10 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
                 failedExpectations: 0))
             throw ExitStatus.gpioError
         }
-        if summary.failedExpectations > 0 { throw ExitStatus.expectationFailed }
+        // A machine the host had to override, or whose invariants broke, did not run as declared.
+        if summary.failedExpectations > 0 || summary.brokenInvariants > 0 || summary.outputOverrides > 0 {
+            throw ExitStatus.expectationFailed
+        }
     }
 }
 

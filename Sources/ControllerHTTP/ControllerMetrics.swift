@@ -94,6 +94,7 @@ private struct ScrapeState {
     var droppedCommands: MonotonicCounter
     var lostEdges: MonotonicCounter
     var traceLosses: MonotonicCounter
+    var outputOverrides: MonotonicCounter
     /// The application's gauges, by their snapshot names, in declaration order.
     let gauges: [(name: String, gauge: Gauge)]
     let queueDepth: Gauge
@@ -112,6 +113,8 @@ private struct ScrapeState {
         droppedCommands = counter("dropped_commands", "Commands refused because the event loop's inbox was full.")
         lostEdges = counter("lost_edges", "Input edges the kernel lost before the daemon read them.")
         traceLosses = counter("trace_losses", "Trace, ledger and output-log records lost because a ring was full.")
+        outputOverrides = counter(
+            "output_overrides", "Times the host began holding an output at a level other than the one the machine asked for (an interlock, a failed write).")
         gauges = vocabulary.gauges.map { ($0.name, registry.makeGauge(descriptor: vocabulary.descriptor($0.family, "", $0.help))) }
         queueDepth = registry.makeGauge(descriptor: vocabulary.descriptor("queue_depth", "", "Commands waiting for the event loop."))
         uptime = registry.makeGauge(descriptor: vocabulary.descriptor("uptime", "seconds", "Seconds since the daemon started."))
@@ -134,6 +137,7 @@ private struct ScrapeState {
         droppedCommands.advance(to: snapshot.droppedCommands)
         lostEdges.advance(to: snapshot.lostEdges)
         traceLosses.advance(to: snapshot.traceLosses)
+        outputOverrides.advance(to: snapshot.outputOverrides)
         for (name, gauge) in gauges {
             gauge.set(Int64(snapshot.gauges[name] ?? 0))
         }

@@ -10,7 +10,9 @@ import Turnstile
 /// code before that change (commit 8339870, when the snapshot had a `credit` field and the
 /// metrics named the turnstile's states, counters and credit themselves) from `snapshot`. One
 /// change since, made by hand in the page's fixture: the health table's two MQTT rows (issue 20),
-/// shown only when the snapshot has a site, which this one has not.
+/// shown only when the snapshot has a site, which this one has not; and one made by hand in the
+/// metrics' fixture: the three lines of `output_overrides_total` (issue 28: the host says when it
+/// does not drive what the machine asks), 0 here.
 @Suite struct TurnstileEndpointsUnchangedTests {
     static let snapshot = DaemonSnapshot(
         phase: "degraded", degradedReason: "store lost: /var/lib/turnstiled/counts.sqlite is read-only", state: "unlocked",

@@ -101,7 +101,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return .stopped
             }
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
-            status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+            status.publishLoop(
+                state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
+                outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes)
         }
     }
 

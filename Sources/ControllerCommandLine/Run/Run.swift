@@ -241,7 +241,9 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             storeService?.abandon()
         }
         parts.lifecycle.send(.selfTestPassed)
-        parts.status.publishLoop(state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges)
+        parts.status.publishLoop(
+            state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
+            outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes)
         reporter.publishTransition = { [control] summary in control?.publish(summary) }
         reporter.start()
 

@@ -52,6 +52,8 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
     /// (``ControllerApplication/latencyOutput``: the turnstile's lock).
     let latencyRole = App.latencyOutput
     private var reportedLostEdges = 0
+    private var reportedOverrides = 0
+    private var heldOutputs: [String: String] = [:]
     private var reportedNotifyFailures = 0
     /// Each transition, for `ctl events --follow`; set before ``start()``.
     var publishTransition: ((TransitionSummary) -> Void)?
@@ -166,6 +168,7 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
             if let last { status.publishDurable(after: last) }
         }
         reportLostEdges()
+        reportOverrides()
         reportNotifyFailures()
         let unprinted = trace.lostCount + outputLog.lostCount
         if unprinted > reportedUnprinted {
@@ -178,6 +181,21 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
         var shifted = record
         shifted.time = relative(record.time)
         printer.dispatched(shifted)
+    }
+
+    /// Each output the host began holding against the machine, once per episode: in the log and
+    /// in the run's own report.
+    private func reportOverrides() {
+        let snapshot = status.snapshot()
+        guard snapshot.outputOverrides != reportedOverrides || snapshot.heldOutputs != heldOutputs else { return }
+        if snapshot.outputOverrides > reportedOverrides {
+            for (role, reason) in snapshot.heldOutputs.sorted(by: { $0.key < $1.key }) where heldOutputs[role] != reason {
+                warnings.outputOverridden(role, reason: reason, total: snapshot.outputOverrides)
+                printer.outputOverridden(RoleName(role), reason: reason, at: relative(MonotonicClock().now()))
+            }
+        }
+        reportedOverrides = snapshot.outputOverrides
+        heldOutputs = snapshot.heldOutputs
     }
 
     private func reportLostEdges() {

@@ -17,6 +17,7 @@ public final class DaemonWarnings: Sendable {
     private let losses = RateLimiter(burst: burst, period: period)
     private let chip = RateLimiter(burst: burst, period: period)
     private let systemd = RateLimiter(burst: burst, period: period)
+    private let overrides = RateLimiter(burst: burst, period: period)
 
     public init(logger: Logger, program: String) {
         self.logger = logger
@@ -35,6 +36,12 @@ public final class DaemonWarnings: Sendable {
 
     public func systemdNotHearing(new: Int, total: Int, reason: String) {
         warn("\(new) message(s) to systemd could not be sent (\(total) in all; the latest: \(reason)); if WATCHDOG=1 keeps failing, systemd will restart \(program) as hung", limiter: systemd)
+    }
+
+    /// The host began holding an output at a level other than the one the machine asks for:
+    /// said once per episode (rate-limited as every warning).
+    public func outputOverridden(_ role: String, reason: String, total: Int) {
+        warn("output \(role) is not driven to the level the machine asks for: \(reason) (\(total) such episode(s) since start)", limiter: overrides)
     }
 
     public func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip) }

@@ -6,7 +6,7 @@ extension DaemonSnapshot {
     /// The snapshot's own keys, which no gauge may be called.
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
-        case droppedCommands, lostEdges, traceLosses, lastTransitions, site
+        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -31,7 +31,9 @@ extension DaemonSnapshot {
             lostEdges: try container.decode(Int.self, forKey: Field.lostEdges.key),
             traceLosses: try container.decode(Int.self, forKey: Field.traceLosses.key),
             lastTransitions: try container.decode([TransitionSummary].self, forKey: Field.lastTransitions.key),
-            site: try container.decodeIfPresent(SiteSnapshot.self, forKey: Field.site.key))
+            site: try container.decodeIfPresent(SiteSnapshot.self, forKey: Field.site.key),
+            outputOverrides: try container.decodeIfPresent(Int.self, forKey: Field.outputOverrides.key) ?? 0,
+            heldOutputs: try container.decodeIfPresent([String: String].self, forKey: Field.heldOutputs.key) ?? [:])
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -62,6 +64,10 @@ extension DaemonSnapshot {
         try container.encode(traceLosses, forKey: Field.traceLosses.key)
         try container.encode(lastTransitions, forKey: Field.lastTransitions.key)
         try container.encodeIfPresent(site, forKey: Field.site.key)
+        // Only when there is something to say: a snapshot of a host that never overrode its
+        // machine reads as it did before these fields existed.
+        if outputOverrides != 0 { try container.encode(outputOverrides, forKey: Field.outputOverrides.key) }
+        if !heldOutputs.isEmpty { try container.encode(heldOutputs, forKey: Field.heldOutputs.key) }
     }
 }
 

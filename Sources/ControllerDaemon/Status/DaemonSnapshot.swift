@@ -38,12 +38,20 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var lastTransitions: [TransitionSummary]
     /// The site's MQTT broker, when the daemon publishes to one (`run --mqtt`).
     public var site: SiteSnapshot?
+    /// Episodes in which the host held an output at a level other than the one the machine
+    /// asked for (an interlock, a failed write), since start.
+    public var outputOverrides: Int
+    /// The outputs held so now, each with why (`"held off by its interlock"`).
+    public var heldOutputs: [String: String]
 
     public init(
         phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
-        droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil
+        droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
+        outputOverrides: Int = 0, heldOutputs: [String: String] = [:]
     ) {
+        self.outputOverrides = outputOverrides
+        self.heldOutputs = heldOutputs
         self.phase = phase
         self.degradedReason = degradedReason
         self.state = state

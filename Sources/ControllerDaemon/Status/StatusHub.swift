@@ -54,12 +54,18 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     }
 
     /// From the event loop, after each turn.
-    public func publishLoop(state: App.State, events: Int, lostEdges: Int) {
+    /// - Parameters:
+    ///   - outputOverrides: episodes of an output held at a level the machine did not ask for
+    ///     (``Controller/outputOverrides``).
+    ///   - overrideCodes: why each output is held now (``Controller/overrideCodes``).
+    public func publishLoop(state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0) {
         let index = state.rawValue
         parts.withLock {
             $0.state = index
             $0.events = events
             $0.lostEdges = lostEdges
+            $0.outputOverrides = outputOverrides
+            $0.overrideCodes = overrideCodes
         }
     }
 
@@ -102,11 +108,16 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
         let depth = inbox?.depth ?? 0
         let dropped = inbox?.refusedCount ?? 0
         return parts.withLock { parts in
-            DaemonSnapshot(
+            var held: [String: String] = [:]
+            for (index, reason) in OutputOverride.decode(parts.overrideCodes, outputs: App.outputs.count).enumerated() where reason != .none {
+                held[App.outputs[index].role.rawValue] = reason.description
+            }
+            return DaemonSnapshot(
                 phase: parts.phase.name, degradedReason: parts.degradedReason, state: stateNames[parts.state],
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
-                traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site)
+                traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
+                outputOverrides: parts.outputOverrides, heldOutputs: held)
         }
     }
 }
@@ -127,6 +138,8 @@ private struct StatusParts {
     var state: Int
     var events = 0
     var lostEdges = 0
+    var outputOverrides = 0
+    var overrideCodes: UInt64 = 0
     var gauges: [String: Int]
     var counters: [String: Int]
     var traceLosses = 0

@@ -20,7 +20,7 @@ import ControllerFSM
 ///         .pulse("button", sends: .open, required: true, simulatedPulse: .milliseconds(100)),
 ///     ]
 ///     static let outputs: [OutputDeclaration<Door>] = [
-///         .level("motor", required: true, initial: false) { state, _ in state == .opening },
+///         OutputDeclaration("motor", required: true, initial: false) { state, _ in state == .opening },
 ///     ]
 ///     static let counters: [CounterDeclaration<Door>] = [.init("openings", \.openings)]
 /// }
@@ -77,8 +77,12 @@ public protocol ControllerApplication: Sendable {
     static var durableInvariants: [DurableInvariant] { get }
     /// The events an operator may send directly (`ctl`, a scenario's `event NAME`).
     static var commands: [DirectCommand<Self>] { get }
-    /// What must hold after every step, whatever the inputs.
+    /// What must hold after every step, whatever the inputs. The runtime checks these with the
+    /// outputs' preconditions and the interlocks' exclusions (``checkedInvariants``).
     static var invariants: [Invariant<Self>] { get }
+    /// When an interlock the outputs name yields (a fire alarm releases every door); none by
+    /// default: every interlock holds always.
+    static var interlocks: [InterlockDeclaration<Self>] { get }
     /// The application's own scenario words on top of the generic verbs (`coin` for
     /// `pulse coin`); none by default.
     static var scenarioWords: [ScenarioWord<Self>] { get }
@@ -115,6 +119,7 @@ extension ControllerApplication {
     public static var durableInvariants: [DurableInvariant] { [] }
     public static var commands: [DirectCommand<Self>] { [] }
     public static var invariants: [Invariant<Self>] { [] }
+    public static var interlocks: [InterlockDeclaration<Self>] { [] }
     public static var scenarioWords: [ScenarioWord<Self>] { [] }
     public static var simulatedBreakage: SimulatedBreakage<Self>? { nil }
 

@@ -76,7 +76,7 @@ public enum ExplorationDefaults {
 
 extension ControllerApplication {
     /// Every sequence of up to `depth` steps from a started machine, taken as the host takes its
-    /// inputs, with every one of ``invariants`` (and `check`) checked on the start and after
+    /// inputs, with every one of ``checkedInvariants`` (and `check`) checked on the start and after
     /// every step. Breadth-first, so a violation is reported with a shortest sequence reaching it.
     ///
     /// The steps come from the declaration: each pulse input's event; each level input's edges,
@@ -96,14 +96,17 @@ extension ControllerApplication {
     ///   - allows: refuses a step from a configuration that the world cannot take (two limit
     ///     switches of one arm both active).
     ///   - check: a further check of each step, before and after: a message when it is wrong.
+    ///   - table: the machine to explore with this declaration: the application's own by default;
+    ///     another (a change under review, an older table) to see what it would break.
     public static func explore<Key: Hashable>(
         depth: Int = ExplorationDefaults.depth, settings: Settings = Self.settings.defaults, levels: [RoleName: Bool] = [:],
+        table: TransitionTable<State, Event, Context> = Self.table,
         key: (State, Context) -> Key,
         allows: (ExplorationStep<Self>, ExploredConfiguration<Self>) -> Bool = { _, _ in true },
         check: (_ before: ExploredConfiguration<Self>, _ after: ExploredConfiguration<Self>) -> String? = { _, _ in nil }
     ) -> ExplorationReport<Self> {
         precondition(depth >= 0, "depth must be 0 or more, got \(depth)")
-        let start = startConfiguration(settings: settings, levels: levels)
+        let start = startConfiguration(settings: settings, levels: levels, table: table)
         var report = ExplorationReport<Self>()
         report.configurations = 1
         report.statesSeen.insert(start.state)
@@ -159,11 +162,13 @@ extension ControllerApplication {
 
     /// The first invariant that does not hold, named with the state.
     static func violation(of configuration: ExploredConfiguration<Self>) -> String? {
-        invariants.first { !$0.holds(configuration.state, configuration.context) }
+        checkedInvariants.first { !$0.holds(configuration.state, configuration.context) }
             .map { "\($0.name) (broken in \(configuration.state.name))" }
     }
 
-    static func startConfiguration(settings: Settings, levels given: [RoleName: Bool]) -> ExploredConfiguration<Self> {
+    static func startConfiguration(
+        settings: Settings, levels given: [RoleName: Bool], table: TransitionTable<State, Event, Context> = Self.table
+    ) -> ExploredConfiguration<Self> {
         var context = makeContext(settings)
         var levels = Array(repeating: false, count: inputs.count)
         var conditions = Array(repeating: ConditionSources(), count: inputs.count)

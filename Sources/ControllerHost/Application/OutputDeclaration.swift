@@ -23,20 +23,26 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     /// motors): within one step the host writes each of them that turns off before any output
     /// turns on (break before make), and turns one on only while every other one of its
     /// interlock is written off — if that write failed, the one wanting on stays off.
-    /// Outputs outside any interlock are written in declaration order.
+    /// Outputs outside any interlock are written in declaration order. An interlock yields only
+    /// where an ``InterlockDeclaration`` of the application says so; whenever it holds an output
+    /// off that the machine asks on, the host says so (``Controller/outputOverrides``).
     public let interlock: String?
     /// One line for `--help`, board-file messages and the README.
     public let summary: String
     /// What each level means to a person watching the trace (`lock = 1  (arm held)`).
     public let meaning: OutputMeaning?
+    /// What the world must be for the output to be on (green: the arm is up), checked as an
+    /// invariant wherever invariants are (see ``OutputPrecondition``); nil when it assumes nothing.
+    public let precondition: OutputPrecondition<App>?
 
     public init(
         _ role: RoleName, required: Bool = false, initial: Bool, pulse: OutputPulse<App>? = nil,
         stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, interlock: String? = nil,
-        summary: String = "", meaning: OutputMeaning? = nil,
+        summary: String = "", meaning: OutputMeaning? = nil, requires precondition: OutputPrecondition<App>? = nil,
         level: @escaping @Sendable (App.State, App.Context) -> Bool
     ) {
         self.meaning = meaning
+        self.precondition = precondition
         self.role = role
         isRequired = required
         initialLevel = initial

@@ -82,6 +82,18 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
 
     /// Output writes that failed (each failed write with a declared failure event also sent it).
     package private(set) var outputWriteFailures = 0
+    /// Episodes in which an output stood at a level other than the one the machine asked for
+    /// (an interlock held it, its write failed, or the stop level took it): each counted once,
+    /// when it begins. The host never overrides the machine in silence: the daemon logs each
+    /// episode and shows the count in `/status` and `/metrics`; the simulator prints it.
+    public private(set) var outputOverrides = 0
+    /// Why each declared output is not at the machine's level now (``OutputOverride/none`` when
+    /// it is), by index in ``ControllerApplication/outputs``.
+    private var overrideReasons: [OutputOverride]
+    /// Whether the last write to each output slot failed.
+    private var lastWriteFailed: [Bool]
+    /// Each output's interlock's yield condition, by index in ``ControllerApplication/outputs``.
+    private let interlockYields: [(@Sendable (App.State, App.Context) -> Bool)?]
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
     package private(set) var lostEdges = 0
     /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
@@ -143,7 +155,13 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             guard let name = output.interlock else { return -1 }
             return App.outputs.firstIndex { $0.interlock == name } ?? -1
         }
+        interlockYields = App.outputs.map { output in
+            guard let name = output.interlock else { return nil }
+            return App.interlocks.first { $0.name == name }?.yieldsWhen
+        }
         written = outputSettings.map(\.initialValue)
+        lastWriteFailed = outputSettings.map { _ in false }
+        overrideReasons = App.outputs.map { _ in .none }
         // Outputs first: from this moment every output is held at its safe level, before any
         // input can be taken.
         let consumer = board.consumer
@@ -275,10 +293,59 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             do {
                 try self.outputs.write(level, at: slot)
                 written[slot] = level
+                lastWriteFailed[slot] = false
                 outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
             } catch {
                 outputWriteFailures += 1
+                lastWriteFailed[slot] = true
             }
+        }
+        noteOverrides(stopping: true)
+    }
+
+    /// Why the host holds `role`'s output at a level other than the one the machine asks for
+    /// now; ``OutputOverride/none`` when it drives what the machine asks (or the board does not
+    /// wire the role).
+    public func override(of role: RoleName) -> OutputOverride {
+        App.outputIndex(named: role).map { overrideReasons[$0] } ?? .none
+    }
+
+    /// The declared outputs (bit `index` of ``ControllerApplication/outputs``) the host holds at
+    /// a level other than the machine's now: what `/status` publishes without allocating.
+    public var overriddenOutputs: UInt64 {
+        var mask: UInt64 = 0
+        for index in 0..<Swift.min(overrideReasons.count, 64) where overrideReasons[index] != .none { mask |= 1 << UInt64(index) }
+        return mask
+    }
+
+    /// Why each declared output is overridden now, two bits per output (its
+    /// ``OutputOverride`` raw value at bit `2 × index`), for the first 32 outputs: what the event
+    /// loop publishes to `/status` without allocating.
+    public var overrideCodes: UInt64 {
+        var codes: UInt64 = 0
+        for index in 0..<Swift.min(overrideReasons.count, 32) {
+            codes |= UInt64(overrideReasons[index].rawValue) << UInt64(2 * index)
+        }
+        return codes
+    }
+
+    /// Compares every wired output with the level the machine asks for, and counts each
+    /// disagreement once, when it begins.
+    private func noteOverrides(stopping: Bool = false) {
+        for index in 0..<overrideReasons.count {
+            guard let slot = slot(of: index) else { continue }
+            let reason: OutputOverride
+            if written[slot] == wantedLevel(index) {
+                reason = .none
+            } else if lastWriteFailed[slot] {
+                reason = .writeFailed
+            } else if stopping {
+                reason = .stopLevel
+            } else {
+                reason = .interlock
+            }
+            if reason != .none && overrideReasons[index] == .none { outputOverrides += 1 }
+            overrideReasons[index] = reason
         }
     }
 
@@ -324,7 +391,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         inputs.release()
         outputs = newOutputs
         inputs = newInputs
-        for (slot, setting) in levels.enumerated() { written[slot] = setting.initialValue }
+        for (slot, setting) in levels.enumerated() {
+            written[slot] = setting.initialValue
+            lastWriteFailed[slot] = false
+        }
         chipLost = nil
         // A new request numbers its edges from 0.
         expectedSequence = 0
@@ -505,6 +575,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         // declaration order (an application without interlocks is written as declared).
         for index in 0..<outputs.count where interlocks[index] >= 0 && !wantedLevel(index) { write(index, at: time) }
         for index in 0..<outputs.count { write(index, at: time) }
+        noteOverrides()
     }
 
     /// Whether another output of `index`'s interlock is written on.
@@ -527,15 +598,19 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     private func write(_ index: Int, at time: Int64) {
         guard let slot = slot(of: index) else { return }
         let level = wantedLevel(index)
-        guard written[slot] != level, !(level && interlockedPartnerIsOn(index)) else { return }
+        guard written[slot] != level else { return }
+        // An interlock holds the later output off unless its declaration yields now.
+        if level && interlockedPartnerIsOn(index) && !(interlockYields[index]?(machine.state, machine.context) ?? false) { return }
         let output = App.outputs[index]
         do {
             try outputs.write(level, at: slot)
             written[slot] = level
+            lastWriteFailed[slot] = false
             outputLog?.record(OutputWrite(
                 time: MachineInstant(nanoseconds: time), role: output.role, value: level, completed: completionClock?.now()))
         } catch {
             outputWriteFailures += 1
+            lastWriteFailed[slot] = true
             inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: .outputWriteFailed(output.role)))
             if case .chipGone = error { chipLost = error }
             if let event = output.writeFailure, !recoveringFromWriteFailure {
@@ -572,4 +647,30 @@ public struct OutputWrite: Hashable, Sendable {
     package var value: Bool
     /// When the write returned, if the controller was given a completion clock.
     package var completed: MachineInstant?
+}
+
+/// Why the host holds an output at a level other than the one the machine asks for.
+public enum OutputOverride: UInt8, Hashable, Sendable, CustomStringConvertible {
+    /// It drives what the machine asks.
+    case none
+    /// Another output of its interlock is on, and the interlock does not yield now.
+    case interlock
+    /// Its last write failed: the line keeps its old level.
+    case writeFailed
+    /// The controller stopped and drove the output's stop level.
+    case stopLevel
+
+    /// Each declared output's override from ``Controller/overrideCodes``, by index.
+    public static func decode(_ codes: UInt64, outputs count: Int) -> [OutputOverride] {
+        (0..<Swift.min(count, 32)).map { OutputOverride(rawValue: UInt8((codes >> UInt64(2 * $0)) & 3)) ?? .none }
+    }
+
+    public var description: String {
+        switch self {
+        case .none: "driven as asked"
+        case .interlock: "held off by its interlock"
+        case .writeFailed: "its write failed"
+        case .stopLevel: "held at its stop level"
+        }
+    }
 }

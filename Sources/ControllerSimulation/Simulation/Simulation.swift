@@ -23,6 +23,14 @@ public final class Simulation<App: ControllerApplication> {
     private let relay: OutputRelay
     private let breakage: Breakage<App>
     private let plant: PlantDriver<App>?
+    /// What the run checks after every step, named once.
+    private let invariants = App.checkedInvariants
+    /// Which invariants do not hold now, so each episode is reported once.
+    private var broken: [Bool]
+    /// The controller's override codes last reported.
+    private var reportedOverrideCodes: UInt64 = 0
+    /// Episodes of a checked invariant not holding so far.
+    public private(set) var brokenInvariants = 0
 
     /// Builds the simulated chip from `board` and requests its lines. The outputs' initial
     /// values reach `reporter` at once. With `plant` (the default) the application's
@@ -46,6 +54,7 @@ public final class Simulation<App: ControllerApplication> {
         }
         self.relay = relay
         self.plant = plant
+        broken = App.checkedInvariants.map { _ in false }
         chip = simulated.chip
         inputOffsets = simulated.inputOffsets
         controller = try Controller(chip: chip, board: board, trace: trace)
@@ -157,9 +166,11 @@ public final class Simulation<App: ControllerApplication> {
         try advance(through: end)
         wallClockStart = nil
 
-        let summary = SimulationSummary<App>(
+        var summary = SimulationSummary<App>(
             state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: end.duration(since: .zero), failedExpectations: failures, checkedExpectations: checked)
+        summary.outputOverrides = controller.outputOverrides
+        summary.brokenInvariants = brokenInvariants
         reporter.finished(summary)
         return summary
     }
@@ -170,6 +181,7 @@ public final class Simulation<App: ControllerApplication> {
         chip.advance(to: clock.now())
         try controller.start(at: clock.now())
         flushTrace()
+        checkSafety(at: clock.now())
         plant?.advance(to: clock.now())
     }
 
@@ -233,7 +245,30 @@ public final class Simulation<App: ControllerApplication> {
     private func finishStep(at now: MachineInstant) throws(GPIOError) {
         try judgePassages(at: now)
         flushTrace()
+        checkSafety(at: now)
         plant?.advance(to: now)
+    }
+
+    /// After each step: every output the host began holding against the machine, and every
+    /// checked invariant that stopped holding, each reported once per episode.
+    private func checkSafety(at now: MachineInstant) {
+        let codes = controller.overrideCodes
+        if codes != reportedOverrideCodes {
+            let was = OutputOverride.decode(reportedOverrideCodes, outputs: App.outputs.count)
+            for (index, reason) in OutputOverride.decode(codes, outputs: App.outputs.count).enumerated()
+            where reason != .none && was[index] != reason {
+                reporter.outputOverridden(App.outputs[index].role, reason: reason.description, at: now)
+            }
+            reportedOverrideCodes = codes
+        }
+        for index in invariants.indices {
+            let holds = invariants[index].holds(controller.state, controller.context)
+            if !holds && !broken[index] {
+                brokenInvariants += 1
+                reporter.invariantBroken(invariants[index].name, in: controller.state.name, at: now)
+            }
+            broken[index] = !holds
+        }
     }
 
     // MARK: Steps

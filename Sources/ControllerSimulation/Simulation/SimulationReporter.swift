@@ -13,6 +13,17 @@ public protocol SimulationReporter<App>: AnyObject {
     func expectationFailed(_ failure: ExpectationFailure)
     /// The run ended.
     func finished(_ summary: SimulationSummary<App>)
+    /// The host began holding an output at a level other than the one the machine asks for
+    /// (an interlock, a failed write): once per episode.
+    func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant)
+    /// One of the application's checked invariants (its own, an output's precondition, an
+    /// interlock's exclusion) stopped holding: once per episode.
+    func invariantBroken(_ name: String, in state: String, at time: MachineInstant)
+}
+
+extension SimulationReporter {
+    public func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant) {}
+    public func invariantBroken(_ name: String, in state: String, at time: MachineInstant) {}
 }
 
 /// An `expect` line that did not hold.
@@ -37,6 +48,10 @@ public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable
     public var failedExpectations: Int
     /// How many `expect` steps were checked.
     public var checkedExpectations: Int
+    /// Episodes of an output held at a level other than the machine's (``Controller/outputOverrides``).
+    public var outputOverrides = 0
+    /// Episodes of a checked invariant not holding (``ControllerApplication/checkedInvariants``).
+    public var brokenInvariants = 0
 
     public init(
         state: App.State, gauges: CounterValues, counters: CounterValues, endTime: Duration, failedExpectations: Int,

@@ -8,6 +8,10 @@ public struct BarrierSettings: Hashable, Sendable {
     public var closeDelay: Duration = .seconds(1)
     /// How long an opening waits for a vehicle.
     public var holdOpen: Duration = .seconds(20)
+    /// How long a limit switch must keep its level, motors off, before the barrier believes it
+    /// after driving the arm away from it (a request just after the arm started down): its
+    /// report of the arm leaving comes a debounce period late.
+    public var limitSettle: Duration = .milliseconds(250)
 
     public init() {}
 }
@@ -45,12 +49,21 @@ public struct BarrierContext: Sendable {
     public var faultBeforeEmergency = false
     /// In `emergency`: `motor_up` is on, the arm has not reached its top yet.
     public var rising = false
+    /// The arm was driven down since the up limit last changed: its active level may be stale
+    /// (the switch's report of the arm leaving comes a debounce period after it left).
+    public var upStale = false
+    /// The arm was driven up since the down limit last changed: likewise.
+    public var downStale = false
+    /// In `opening`, `closing` or `emergency`: motors off, waiting `limit_settle` to see whether
+    /// a possibly stale limit level holds (see ``upStale``).
+    public var confirming = false
     public var counters = BarrierCounters()
     public private(set) var settings: BarrierSettings
     // In nanoseconds once, so the event path never divides a Duration.
     private(set) var motorTimeout: Int64 = 0
     private(set) var closeDelay: Int64 = 0
     private(set) var holdOpen: Int64 = 0
+    private(set) var limitSettle: Int64 = 0
 
     public init(settings: BarrierSettings = BarrierSettings()) {
         self.settings = settings
@@ -63,6 +76,7 @@ public struct BarrierContext: Sendable {
         motorTimeout = settings.motorTimeout.nanosecondCount
         closeDelay = settings.closeDelay.nanosecondCount
         holdOpen = settings.holdOpen.nanosecondCount
+        limitSettle = settings.limitSettle.nanosecondCount
     }
 
     /// No vehicle on the loop and the beam whole: the arm may come down.

@@ -30,11 +30,25 @@ public enum BarrierMachine {
 
         definition.state(.opening) { s in
             s.onEntry { c, fx in
-                // Already up: straight on to `open`, through the same row as the limit's edge.
-                if c.upLimit { fx.send(.upReached) } else { fx.startTimer(timer, afterNanoseconds: c.motorTimeout, sending: .timeout) }
+                // Up, and seen there since the arm last moved: straight on to `open`, through the
+                // same row as the limit's edge. Up as last seen, but driven down since: the
+                // switch may not have reported leaving yet, so wait for it, motors off.
+                if c.upLimit && !c.upStale {
+                    fx.send(.upReached)
+                } else if c.upLimit {
+                    confirm(&c, &fx)
+                } else {
+                    lift(&c, &fx)
+                }
             }
-            s.onExit { _, fx in fx.cancelTimer(timer) }
+            s.onExit { c, fx in
+                c.confirming = false
+                fx.cancelTimer(timer)
+            }
             s.on(.upReached, to: .open)
+            // The switch reported leaving while it was being confirmed: the arm is below its top.
+            s.on(.upLeft, when: Guard("confirming the top") { $0.confirming }, lift)
+            s.on(.timeout, when: Guard("confirming the top") { $0.confirming }, to: .open) { c, _ in c.upStale = false }
             s.on(.timeout, to: .fault, countFault)  // the arm did not reach its top
             s.on(.request, countRequest)
             s.on(.fault, to: .fault, countFault)
@@ -42,11 +56,15 @@ public enum BarrierMachine {
         }
 
         definition.state(.open) { s in
+            // `passed` is not cleared here: an arm that sagged and was lifted again (below) keeps
+            // the passage it had seen; the states that end an opening clear it.
             s.onEntry { c, fx in
-                c.passed = false
-                fx.startTimer(timer, afterNanoseconds: c.holdOpen, sending: .timeout)
+                fx.startTimer(timer, afterNanoseconds: c.passed ? c.closeDelay : c.holdOpen, sending: .timeout)
             }
             s.onExit { _, fx in fx.cancelTimer(timer) }
+            // Green assumes the arm up: the arm leaving its top (pushed, sagging, or a closing's
+            // stale level just now reported) lifts it again, green off until it is back.
+            s.on(.upLeft, to: .opening)
             s.on(.request, countRequest)
             s.on(.vehicleIn) { _, fx in fx.cancelTimer(timer) }
             s.on(.vehicleOut) { c, fx in
@@ -67,10 +85,22 @@ public enum BarrierMachine {
 
         definition.state(.closing) { s in
             s.onEntry { c, fx in
-                if c.downLimit { fx.send(.downReached) } else { fx.startTimer(timer, afterNanoseconds: c.motorTimeout, sending: .timeout) }
+                c.passed = false
+                if c.downLimit && !c.downStale {
+                    fx.send(.downReached)
+                } else if c.downLimit {
+                    confirm(&c, &fx)
+                } else {
+                    lower(&c, &fx)
+                }
             }
-            s.onExit { _, fx in fx.cancelTimer(timer) }
+            s.onExit { c, fx in
+                c.confirming = false
+                fx.cancelTimer(timer)
+            }
             s.on(.downReached, to: .closed)
+            s.on(.downLeft, when: Guard("confirming the rest") { $0.confirming }, lower)
+            s.on(.timeout, when: Guard("confirming the rest") { $0.confirming }, to: .closed) { c, _ in c.downStale = false }
             s.on(.timeout, to: .fault, countFault)  // the arm did not reach its rest
             s.on(.blocked, to: .opening, reverse)
             s.on(.vehicleIn, to: .opening, reverse)
@@ -80,6 +110,7 @@ public enum BarrierMachine {
         }
 
         definition.state(.fault) { s in
+            s.onEntry { c, _ in c.passed = false }
             s.on(.repair, to: .opening) { c, _ in c.counters.repairs += 1 }
             s.on(.request, refuseRequest)
             s.on(.emergencyOn, to: .emergency, interrupt)
@@ -88,16 +119,29 @@ public enum BarrierMachine {
         definition.state(.emergency) { s in
             // The barrier lifts for evacuation.
             s.onEntry { c, fx in
-                c.rising = !c.upLimit
-                if c.rising { fx.startTimer(timer, afterNanoseconds: c.motorTimeout, sending: .timeout) }
+                c.passed = false
+                if c.upLimit && !c.upStale {
+                    c.rising = false
+                } else if c.upLimit {
+                    confirm(&c, &fx)
+                } else {
+                    raise(&c, &fx)
+                }
             }
             s.onExit { c, fx in
                 c.rising = false
+                c.confirming = false
                 fx.cancelTimer(timer)
             }
             s.on(.upReached) { c, fx in
                 c.rising = false
                 fx.cancelTimer(timer)
+            }
+            // Below the top (reported while confirming, or the arm sagged): lift it again.
+            s.on(.upLeft, when: Guard("not rising") { !$0.rising }, raise)
+            s.on(.timeout, when: Guard("confirming the top") { $0.confirming }) { c, _ in
+                c.confirming = false
+                c.upStale = false
             }
             s.on(.timeout) { c, _ in
                 c.rising = false
@@ -106,7 +150,9 @@ public enum BarrierMachine {
             }
             s.on(.request, refuseRequest)
             s.on(.emergencyOff, when: Guard("remembered fault") { $0.faultBeforeEmergency }, to: .fault)
-            s.on(.emergencyOff, to: .open)
+            // Never straight to `open`: the arm may still be rising. `opening` goes on to `open`
+            // only once the up limit says the arm is there.
+            s.on(.emergencyOff, to: .opening)
         }
 
         return definition
@@ -119,6 +165,36 @@ public enum BarrierMachine {
     private static func countFault(_ c: inout BarrierContext, _: inout Step) { c.counters.faults += 1 }
     private static func reverse(_ c: inout BarrierContext, _: inout Step) { c.counters.reversals += 1 }
 
+    /// Motors off, waiting ``BarrierContext/limitSettle`` for a limit switch that may not
+    /// have reported the arm leaving yet: it either does (`upLeft`, `downLeft`), or the level
+    /// it shows is confirmed current.
+    private static func confirm(_ c: inout BarrierContext, _ fx: inout Step) {
+        c.confirming = true
+        fx.startTimer(BarrierTimer.state, afterNanoseconds: c.limitSettle, sending: .timeout)
+    }
+
+    /// `motor_up` on (in `opening`), until the top or the motor timeout.
+    private static func lift(_ c: inout BarrierContext, _ fx: inout Step) {
+        c.confirming = false
+        c.downStale = true
+        fx.startTimer(BarrierTimer.state, afterNanoseconds: c.motorTimeout, sending: .timeout)
+    }
+
+    /// `motor_down` on (in `closing`), until the rest or the motor timeout.
+    private static func lower(_ c: inout BarrierContext, _ fx: inout Step) {
+        c.confirming = false
+        c.upStale = true
+        fx.startTimer(BarrierTimer.state, afterNanoseconds: c.motorTimeout, sending: .timeout)
+    }
+
+    /// `motor_up` on in `emergency`, until the top or the motor timeout.
+    private static func raise(_ c: inout BarrierContext, _ fx: inout Step) {
+        c.confirming = false
+        c.rising = true
+        c.downStale = true
+        fx.startTimer(BarrierTimer.state, afterNanoseconds: c.motorTimeout, sending: .timeout)
+    }
+
     private static func interrupt(_ c: inout BarrierContext, _ fx: inout Step) {
         c.faultBeforeEmergency = fx.state == .fault
     }
@@ -126,8 +202,8 @@ public enum BarrierMachine {
 
 /// The outputs as functions of state and context (logical levels: true is asserted).
 extension BarrierState {
-    public func motorUp(_ c: BarrierContext) -> Bool { self == .opening || (self == .emergency && c.rising) }
-    public func motorDown(_: BarrierContext) -> Bool { self == .closing }
+    public func motorUp(_ c: BarrierContext) -> Bool { (self == .opening && !c.confirming) || (self == .emergency && c.rising) }
+    public func motorDown(_ c: BarrierContext) -> Bool { self == .closing && !c.confirming }
     public var green: Bool { self == .open }
     public var red: Bool { !green }
     public var alarm: Bool { self == .fault }

@@ -9,6 +9,9 @@ import ControllerHost
 /// |------------------------|-------------------------------------------------------------|-------------|
 /// | barrier.motor_timeout  | ≥ ``minimumMotorTimeout`` + the slower limit switch's debounce | every board |
 /// | barrier.close_delay    | ≥ ``minimumCloseDelay``                                     | every board |
+/// | barrier.hold_open      | ≥ ``minimumHoldOpen``                                       | every board |
+/// | barrier.limit_settle   | ≥ the slower limit switch's debounce + ``limitCoast``       | every board |
+/// | barrier.limit_settle   | > sim.bounce_window + that debounce + ``limitCoast``        | simulated   |
 /// | barrier.motor_timeout  | > sim.travel_time + sim.bounce_window + that debounce       | simulated   |
 public enum BarrierRelations {
     public typealias Relation = TimingRelation<ParkingBarrier>
@@ -19,6 +22,13 @@ public enum BarrierRelations {
     /// A vehicle's tail clears the loop a moment before it clears the arm's swing; closing
     /// sooner than a quarter of a second after it lowers the arm onto it.
     public static let minimumCloseDelay = Duration.milliseconds(250)
+    /// A driver needs at least a second to see green and start onto the loop; an opening
+    /// shorter than that (`"20ms"` for `"20s"`) brings the arm down in front of the car it was
+    /// raised for.
+    public static let minimumHoldOpen = Duration.seconds(1)
+    /// An arm whose motor stops goes on moving for a moment; its limit switch may report leaving
+    /// that long after the motor stopped, besides the debounce.
+    public static let limitCoast = Duration.milliseconds(50)
 
     /// The longer debounce of the two limit switches: an arrival is seen that much later.
     public static func limitDebounce(_ board: Board<ParkingBarrier>) -> Duration {
@@ -37,6 +47,16 @@ public enum BarrierRelations {
             key: "barrier.close_delay", relation: "close_delay ≥ \(minimumCloseDelay.secondsText) s",
             why: "a vehicle clears the loop a moment before it clears the arm's swing",
             value: { $0.settings.closeDelay }, smallest: { _ in minimumCloseDelay }),
+        Relation(
+            key: "barrier.hold_open", relation: "hold_open ≥ \(minimumHoldOpen.secondsText) s",
+            why: "a driver needs at least a second to see green and start onto the loop; sooner, the arm comes down in front of the car",
+            value: { $0.settings.holdOpen }, smallest: { _ in minimumHoldOpen }),
+        Relation(
+            key: "barrier.limit_settle",
+            relation: "limit_settle ≥ the limit switches' debounce + \(limitCoast.secondsText) s",
+            why: "a limit switch reports the arm leaving a debounce period after it left, and the arm coasts after its motor stops; "
+                + "sooner, a stale level would be believed",
+            value: { $0.settings.limitSettle }, smallest: { limitDebounce($0) + limitCoast }),
     ]
 
     /// The relations a simulated board is held to besides: the simulated arm must reach its
@@ -50,6 +70,14 @@ public enum BarrierRelations {
             smallest: { board in
                 board.sim.plant.travelTime + (board.sim.bounceEdges > 0 ? board.sim.bounceWindow : .zero)
                     + limitDebounce(board) + .nanoseconds(1)
+            }),
+        Relation(
+            key: "barrier.limit_settle",
+            relation: "limit_settle > sim.bounce_window + the limit switches' debounce + \(limitCoast.secondsText) s",
+            why: "a simulated limit switch bounces before it is debounced; sooner, a stale level would be believed",
+            value: { $0.settings.limitSettle },
+            smallest: { board in
+                (board.sim.bounceEdges > 0 ? board.sim.bounceWindow : .zero) + limitDebounce(board) + limitCoast + .nanoseconds(1)
             }),
     ]
 }

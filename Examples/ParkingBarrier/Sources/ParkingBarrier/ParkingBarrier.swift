@@ -23,6 +23,8 @@ public enum ParkingBarrier: ControllerApplication {
         .duration("motor_timeout", \.motorTimeout, summary: "how long the arm may take to reach its end before it is a fault"),
         .duration("close_delay", \.closeDelay, summary: "how long the lane must be clear after a vehicle before the arm comes down"),
         .duration("hold_open", \.holdOpen, summary: "how long an opening waits for a vehicle"),
+        .duration("limit_settle", \.limitSettle,
+                  summary: "how long a limit switch must hold its level, motors off, before it is believed after the arm was driven away from it"),
     ], relations: BarrierRelations.board, simulatedRelations: BarrierRelations.simulated)
 
     public static func makeContext(_ settings: BarrierSettings) -> BarrierContext { BarrierContext(settings: settings) }
@@ -37,9 +39,15 @@ public enum ParkingBarrier: ControllerApplication {
         .level("photocell", on: .blocked, off: .unblocked, required: true,
                summary: "the safety beam across the lane: active while it is broken") { $0.photocell = $1 },
         .level("up_limit", on: .upReached, off: .upLeft, required: true,
-               summary: "the limit switch at the top: active while the arm is fully up") { $0.upLimit = $1 },
+               summary: "the limit switch at the top: active while the arm is fully up") { c, level in
+                   c.upLimit = level
+                   c.upStale = false
+               },
         .level("down_limit", on: .downReached, off: .downLeft, required: true,
-               summary: "the limit switch at the rest: active while the arm is fully down") { $0.downLimit = $1 },
+               summary: "the limit switch at the rest: active while the arm is fully down") { c, level in
+                   c.downLimit = level
+                   c.downStale = false
+               },
         .pulse("service", sends: .repair, simulatedPulse: .milliseconds(100), summary: "the service key: a pulse repairs a fault"),
         .condition("emergency", on: .emergencyOn, off: .emergencyOff,
                    summary: "the fire-alarm contact: the arm lifts and stays up while it is active"),
@@ -57,7 +65,8 @@ public enum ParkingBarrier: ControllerApplication {
                           interlock: "motors", summary: "the motor that lifts the arm",
                           meaning: OutputMeaning(on: "lifting", off: "stopped")) { state, c in state.motorUp(c) },
         OutputDeclaration("green", initial: false, summary: "the green lamp: drive on, on while open",
-                          meaning: OutputMeaning(on: "drive on", off: "off")) { state, _ in state.green },
+                          meaning: OutputMeaning(on: "drive on", off: "off"),
+                          requires: OutputPrecondition("the up limit is active (the arm is up)") { _, c in c.upLimit }) { state, _ in state.green },
         OutputDeclaration("red", initial: true, summary: "the red lamp: on whenever green is off",
                           meaning: OutputMeaning(on: "stop", off: "off")) { state, _ in state.red },
         OutputDeclaration("alarm", initial: false, summary: "the alarm sounder: on while at fault",

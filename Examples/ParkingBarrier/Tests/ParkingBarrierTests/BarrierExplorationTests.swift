@@ -18,11 +18,12 @@ import Testing
 @Suite("Parking barrier: exhaustive exploration")
 struct BarrierExplorationTests {
     struct Flags: Hashable {
-        var passed, faultBeforeEmergency, rising: Bool
+        var passed, faultBeforeEmergency, rising, upStale, downStale, confirming: Bool
     }
 
     static func flags(_: BarrierState, _ c: BarrierContext) -> Flags {
-        Flags(passed: c.passed, faultBeforeEmergency: c.faultBeforeEmergency, rising: c.rising)
+        Flags(passed: c.passed, faultBeforeEmergency: c.faultBeforeEmergency, rising: c.rising,
+              upStale: c.upStale, downStale: c.downStale, confirming: c.confirming)
     }
 
     /// One arm cannot be at its top and its rest at once.
@@ -40,16 +41,21 @@ struct BarrierExplorationTests {
             ?? BarrierInvariants.writeOrderViolation(from: (before.state, before.context), to: (after.state, after.context))
     }
 
+    /// Deep enough to reach every configuration (checked below): the limit confirmation of
+    /// issue 28 added two steps to the longest shortest path.
+    static let depth = 14
+
     static func levels(armUp: Bool) -> [RoleName: Bool] { ["up_limit": armUp, "down_limit": !armUp] }
 
-    @Test("every sequence of 12 steps keeps the invariants, from an arm at rest or one found up", arguments: [false, true])
+    @Test("every sequence of 14 steps keeps the invariants, from an arm at rest or one found up", arguments: [false, true])
     func invariantsHoldEverywhere(armUp: Bool) {
         let started = ContinuousClock.now
-        let report = ParkingBarrier.explore(levels: Self.levels(armUp: armUp), key: Self.flags, allows: Self.physical, check: Self.check)
+        let report = ParkingBarrier.explore(
+            depth: Self.depth, levels: Self.levels(armUp: armUp), key: Self.flags, allows: Self.physical, check: Self.check)
         let elapsed = ContinuousClock.now - started
         #expect(report.violation == nil, "\(report)")
         #expect(report.statesSeen == Set(BarrierState.allCases), "\(report.statesSeen)")
-        // Depth 12 already reaches every configuration there is: a search without a bound
+        // Depth 14 already reaches every configuration there is: a search without a bound
         // (it stops when no new one appears) finds no more.
         let unbounded = ParkingBarrier.explore(depth: 100, levels: Self.levels(armUp: armUp), key: Self.flags, allows: Self.physical)
         #expect(unbounded.depthReached < 100)
@@ -73,4 +79,28 @@ struct BarrierExplorationTests {
         d.machine.context.loop = true
         #expect(BarrierInvariants.violation(of: d) == "motor_down is never on while a vehicle is on the loop or the beam is broken, in closing")
     }
+
+    // Issue 28, item 1: green ("drive on") declares that it assumes the arm up, and explore()
+    // checks that precondition after every step. On the table as it was, it finds both ways the
+    // barrier said "drive on" with the arm part-way up.
+
+    @Test("on the table as it was, explore() finds green on with the arm below its top")
+    func findsTheOldDefect() {
+        let report = ParkingBarrier.explore(
+            depth: 8, levels: Self.levels(armUp: false), table: LegacyBarrierMachine.table, key: Self.flags, allows: Self.physical)
+        let violation = try? #require(report.violation, "\(report)")
+        #expect(violation?.message == "green on only when the up limit is active (the arm is up) (broken in open)", "\(report)")
+        // The shortest way there: an emergency that ends while the arm is still rising.
+        #expect(violation?.steps.map(\.description) == ["set emergency on", "set emergency off"], "\(report)")
+
+        // Without the emergency words, the other member of the class: the arm leaving its top
+        // while green is on (a closing's stale level reported after a request reopened it).
+        let withoutEmergency = ParkingBarrier.explore(
+            depth: 8, levels: Self.levels(armUp: false), table: LegacyBarrierMachine.table, key: Self.flags,
+            allows: { step, at in Self.physical(step, at) && step != .command(.emergencyOn) && step != .level("emergency", on: true) })
+        #expect(withoutEmergency.violation?.message == "green on only when the up limit is active (the arm is up) (broken in open)",
+                "\(withoutEmergency)")
+        #expect(withoutEmergency.violation?.steps.last == .level("up_limit", on: false), "\(withoutEmergency)")
+    }
 }
+

@@ -122,7 +122,7 @@ struct ParkingBarrierDeclarationTests {
         d.set(.downLimit, false)
         d.set(.upLimit, true, at: MachineInstant(nanoseconds: 3_000_000_000))
         #expect(d.machine.nextDeadline == MachineInstant(nanoseconds: 10_000_000_000))
-        #expect(ParkingBarrier.settings.durationKeys.map(\.name) == ["motor_timeout", "close_delay", "hold_open"])
+        #expect(ParkingBarrier.settings.durationKeys.map(\.name) == ["motor_timeout", "close_delay", "hold_open", "limit_settle"])
     }
 
     @Test("the demo parses, holds every expect on the machine with the simulated arm, and visits every state")

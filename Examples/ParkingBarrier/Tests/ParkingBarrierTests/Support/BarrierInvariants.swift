@@ -11,7 +11,7 @@ enum BarrierInvariants {
     /// The same, for a state and context reached some other way (`explore()`'s).
     static func violation(_ state: BarrierState, _ c: BarrierContext, timerRunning: Bool, requestPulses: Int) -> String? {
         let out = BarrierDriver.Outputs(state, c)
-        if let broken = ParkingBarrier.invariants.first(where: { !$0.holds(state, c) }) { return "\(broken.name), in \(state.name)" }
+        if let broken = ParkingBarrier.checkedInvariants.first(where: { !$0.holds(state, c) }) { return "\(broken.name), in \(state.name)" }
         if out.motorUp && out.motorDown { return "both motors on in \(state.name)" }
         if out.motorDown && (c.loop || c.photocell) {
             return "motor_down on in \(state.name) with \(c.loop ? "a vehicle on the loop" : "the beam broken")"
@@ -23,13 +23,14 @@ enum BarrierInvariants {
         case .opening, .closing: true
         // A vehicle that drove on while open holds the timer off until it leaves.
         case .open: c.loop ? timerRunning : true
-        case .emergency: c.rising
+        case .emergency: c.rising || c.confirming
         case .closed, .fault: false
         }
         if timerRunning != timed {
             return "timer running \(timerRunning) in \(state.name)\(state == .emergency ? " (rising \(c.rising))" : "")"
         }
         if state != .emergency && c.rising { return "rising outside emergency, in \(state.name)" }
+        if c.confirming && ![.opening, .closing, .emergency].contains(state) { return "confirming a limit in \(state.name)" }
         let counters = c.counters
         if counters.requests + counters.refusedRequests != requestPulses {
             return "requests \(counters.requests) + refused \(counters.refusedRequests) != \(requestPulses) request pulses"

@@ -12,6 +12,7 @@ struct ReferenceBarrier {
     static let motorTimeout: Int64 = 6_000_000_000
     static let closeDelay: Int64 = 1_000_000_000
     static let holdOpen: Int64 = 20_000_000_000
+    static let limitSettle: Int64 = 250_000_000
 
     var state = State.closed
     var loop = false, photocell = false, up = false, down = true
@@ -19,6 +20,10 @@ struct ReferenceBarrier {
     var rememberedFault = false
     /// In emergency: motor_up on, the top not reached yet.
     var rising = false
+    /// A limit's active level may be stale: the arm was driven away from it since it changed.
+    var upStale = false, downStale = false
+    /// Motors off, waiting to see whether a possibly stale limit level holds.
+    var confirming = false
     /// The state's timer: when its timeout arrives.
     var timer: Int64?
     var counters: [String: Int] = [:]
@@ -28,8 +33,8 @@ struct ReferenceBarrier {
         down = !armUp
     }
 
-    var motorUp: Bool { state == .opening || (state == .emergency && rising) }
-    var motorDown: Bool { state == .closing }
+    var motorUp: Bool { (state == .opening && !confirming) || (state == .emergency && rising) }
+    var motorDown: Bool { state == .closing && !confirming }
     var green: Bool { state == .open }
     var red: Bool { !green }
     var alarm: Bool { state == .fault }
@@ -48,8 +53,8 @@ struct ReferenceBarrier {
         switch event {
         case .vehicleIn, .vehicleOut: loop = event == .vehicleIn
         case .blocked, .unblocked: photocell = event == .blocked
-        case .upReached, .upLeft: up = event == .upReached
-        case .downReached, .downLeft: down = event == .downReached
+        case .upReached, .upLeft: up = event == .upReached; upStale = false
+        case .downReached, .downLeft: down = event == .downReached; downStale = false
         default: isLevel = false
         }
         var next: State?
@@ -59,6 +64,13 @@ struct ReferenceBarrier {
         case (.fault, .request), (.emergency, .request): count("refusedRequests")
         case (.closed, .downLeft): count("faults"); next = .fault
         case (.opening, .upReached): next = .open
+        case (.opening, .upLeft) where confirming: lift(at: time)
+        case (.opening, .timeout) where confirming: upStale = false; next = .open
+        case (.closing, .downLeft) where confirming: lower(at: time)
+        case (.closing, .timeout) where confirming: downStale = false; next = .closed
+        case (.open, .upLeft): next = .opening
+        case (.emergency, .upLeft) where !rising: raise(at: time)
+        case (.emergency, .timeout) where confirming: confirming = false; upStale = false
         case (.opening, .timeout), (.closing, .timeout): count("faults"); next = .fault
         case (.open, .vehicleIn): timer = nil
         case (.open, .vehicleOut): count("passages"); passed = true; timer = time + Self.closeDelay
@@ -72,7 +84,7 @@ struct ReferenceBarrier {
         case (.fault, .repair): count("repairs"); next = .opening
         case (.emergency, .upReached): rising = false; timer = nil
         case (.emergency, .timeout): rising = false; count("faults"); rememberedFault = true
-        case (.emergency, .emergencyOff): next = rememberedFault ? .fault : .open
+        case (.emergency, .emergencyOff): next = rememberedFault ? .fault : .opening
         case (_, .emergencyOn) where state != .emergency: rememberedFault = state == .fault; next = .emergency
         default: if !isLevel { count("ignored") }
         }
@@ -83,17 +95,27 @@ struct ReferenceBarrier {
     private mutating func enter(_ next: State, at time: Int64) {
         timer = nil
         rising = false
+        confirming = false
         state = next
         switch next {
-        case .opening: if up { enter(.open, at: time) } else { timer = time + Self.motorTimeout }
-        case .open: passed = false; timer = time + Self.holdOpen
-        case .closing: if down { enter(.closed, at: time) } else { timer = time + Self.motorTimeout }
+        case .opening:
+            if up && !upStale { enter(.open, at: time) } else if up { confirm(at: time) } else { lift(at: time) }
+        case .open: timer = time + (passed ? Self.closeDelay : Self.holdOpen)
+        case .closing:
+            passed = false
+            if down && !downStale { enter(.closed, at: time) } else if down { confirm(at: time) } else { lower(at: time) }
         case .emergency:
-            rising = !up
-            if rising { timer = time + Self.motorTimeout }
-        case .closed, .fault: break
+            passed = false
+            if up && !upStale {} else if up { confirm(at: time) } else { raise(at: time) }
+        case .fault: passed = false
+        case .closed: break
         }
     }
+
+    private mutating func confirm(at time: Int64) { confirming = true; timer = time + Self.limitSettle }
+    private mutating func lift(at time: Int64) { confirming = false; downStale = true; timer = time + Self.motorTimeout }
+    private mutating func lower(at time: Int64) { confirming = false; upStale = true; timer = time + Self.motorTimeout }
+    private mutating func raise(at time: Int64) { confirming = false; rising = true; downStale = true; timer = time + Self.motorTimeout }
 
     private mutating func count(_ name: String) { counters[name, default: 0] += 1 }
 }
