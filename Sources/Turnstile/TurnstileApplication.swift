@@ -50,14 +50,20 @@ public enum TurnstileApplication: ControllerApplication {
     public static let outputs: [OutputDeclaration<Self>] = [
         OutputDeclaration("lock", required: true, initial: true, stop: { $0.failMode == .secure }, onWriteFailure: .fault,
                           summary: "the lock relay: 1 holds the arm",
-                          meaning: OutputMeaning(on: "arm held", off: "arm released")) { _, c in c.outputs.lock },
+                          meaning: OutputMeaning(on: "arm held", off: "arm released"),
+                          requires: OutputPrecondition("a passage is paid for (credit) or an emergency frees the way", whenLevel: false) { state, c in
+                              c.credit > 0 || state == .emergency
+                          }) { _, c in c.outputs.lock },
         OutputDeclaration("alarm", initial: false, pulse: OutputPulse(length: \.alarmPulse) { c in
                               defer { c.outputs.alarmPulseRequested = false }
                               return c.outputs.alarmPulseRequested
                           },
                           summary: "the alarm sounder", meaning: OutputMeaning(on: "sounding", off: "quiet")) { _, c in c.outputs.alarm },
         OutputDeclaration("ready", initial: false, summary: "the ready lamp, on while in service",
-                         meaning: OutputMeaning(on: "ready", off: "not ready")) { _, c in c.outputs.ready },
+                         meaning: OutputMeaning(on: "ready", off: "not ready"),
+                         requires: OutputPrecondition("the coin acceptor takes coins (inhibit off)") { _, c in !c.outputs.inhibit }) { _, c in
+                             c.outputs.ready
+                         },
         OutputDeclaration("inhibit", initial: true, summary: "the coin acceptor's inhibit input: 1 returns coins",
                          meaning: OutputMeaning(on: "coins refused", off: "coins accepted")) { _, c in c.outputs.inhibit },
     ]

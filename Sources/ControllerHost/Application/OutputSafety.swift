@@ -10,10 +10,14 @@ import ControllerFSM
 public struct OutputPrecondition<App: ControllerApplication>: Sendable {
     /// The condition, as a person reads it after "on only when": "the up limit is active".
     public let name: String
+    /// The level the condition guards: `true` (the default) for what must hold while the output
+    /// is on; `false` for an output whose safe level is on (the turnstile's lock, released at 0).
+    public let level: Bool
     public let holds: @Sendable (App.State, App.Context) -> Bool
 
-    public init(_ name: String, holds: @escaping @Sendable (App.State, App.Context) -> Bool) {
+    public init(_ name: String, whenLevel level: Bool = true, holds: @escaping @Sendable (App.State, App.Context) -> Bool) {
         self.name = name
+        self.level = level
         self.holds = holds
     }
 }
@@ -68,8 +72,9 @@ extension ControllerApplication {
         for output in outputs {
             guard let precondition = output.precondition else { continue }
             let level = output.level
-            all.append(Invariant("\(output.role) on only when \(precondition.name)") { state, context in
-                !level(state, context) || precondition.holds(state, context)
+            let guarded = precondition.level
+            all.append(Invariant("\(output.role) \(guarded ? "on" : "off") only when \(precondition.name)") { state, context in
+                level(state, context) != guarded || precondition.holds(state, context)
             })
         }
         for group in interlockGroups where group.members.count > 1 {
