@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
-import Synchronization
 import Testing
+import ControllerFSM
 @testable import ControllerDaemon
 
 #if canImport(Glibc)
@@ -13,9 +13,11 @@ import Glibc
 /// systemd.
 @Suite("Daemon service group", .timeLimit(.minutes(1)))
 struct DaemonServiceGroupTests {
-    /// What the services did, in order.
+    /// What the services did, in order. They run at once, on the cooperative threads: behind a
+    /// `Guarded`, whose lock ThreadSanitizer sees also when two of them meet (the standard
+    /// library's `Mutex` then sleeps on a futex it cannot see).
     final class Journal: Sendable {
-        private let entries = Mutex<[String]>([])
+        private let entries = Guarded<[String]>([])
         func note(_ entry: String) { entries.withLock { $0.append(entry) } }
         var all: [String] { entries.withLock { $0 } }
     }
@@ -117,9 +119,9 @@ extension ControlServerTests {
     }
 }
 
-/// A logger whose messages a test reads back.
+/// A logger whose messages a test reads back; any thread may log (a `Guarded`, as `Journal`).
 final class CapturedLog: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let messages = Guarded<[String]>([])
 
     var lines: [String] { messages.withLock { $0 } }
 

@@ -2,9 +2,9 @@ import Dispatch
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 import Testing
 import ControllerDaemon
+import ControllerFSM
 import ControllerHost
 import Turnstile
 @testable import ControllerHTTP
@@ -26,12 +26,14 @@ func fixedSnapshot(
     )
 }
 
-/// A snapshot the test can change between requests, as the daemon's would.
+/// A snapshot the test can change between requests, as the daemon's would. The test sets it and
+/// the server's thread reads it: behind a `Guarded`, whose lock ThreadSanitizer sees also when
+/// the two meet (the standard library's `Mutex` then sleeps on a futex it cannot see).
 final class SnapshotSource: Sendable {
-    private let current: Mutex<DaemonSnapshot>
+    private let current: Guarded<DaemonSnapshot>
 
     init(_ snapshot: DaemonSnapshot) {
-        current = Mutex(snapshot)
+        current = Guarded(snapshot)
     }
 
     func set(_ snapshot: DaemonSnapshot) {

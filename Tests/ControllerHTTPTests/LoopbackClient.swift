@@ -44,12 +44,27 @@ struct LoopbackClient: Sendable {
     /// The socket blocks, so it runs on a thread of its own: a queue of its own overcommits.
     /// On Swift's cooperative threads (Dispatch's global queue on Linux, as wide as the machine
     /// has cores) it would starve the server's handlers, which run there too.
+    ///
+    /// The outcome comes back through the continuation, and nothing of it is read before the
+    /// queue has been waited for (`queue.sync {}`). The continuation alone is a hand-over
+    /// ThreadSanitizer cannot see when `send` finishes before this task reaches its `await`:
+    /// Swift's runtime then goes on inline, on an atomic load in code that is not instrumented,
+    /// without the acquire it tells the sanitizer about on the other path (swiftlang/swift#57803),
+    /// and the response's bytes, written on the queue's thread, were reported as a race where
+    /// a test read them (MetricsRouteTests.recordedLatenciesLandInTheirBuckets, issue 28).
+    /// `dispatch_sync` on this serial queue is an edge the sanitizer models: everything the
+    /// request's block did, to its end, happens before this task goes on. By then the block has
+    /// only to return, so the wait is short. An error is a `Result` too, so that it is also read
+    /// after the wait.
     private func request(method: HTTPRequest.Method, uri: String) async throws -> LoopbackResponse {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue(label: "LoopbackClient").async {
-                continuation.resume(with: Result { try send(method: method, uri: uri) })
+        let queue = DispatchQueue(label: "LoopbackClient")
+        let outcome: Result<LoopbackResponse, any Error> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: Result { try send(method: method, uri: uri) })
             }
         }
+        queue.sync {}
+        return try outcome.get()
     }
 
     private func send(method: HTTPRequest.Method, uri: String) throws -> LoopbackResponse {

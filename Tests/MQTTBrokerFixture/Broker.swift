@@ -1,6 +1,6 @@
+import ControllerFSM
 import ControllerMQTT
 import Foundation
-import Synchronization
 
 /// A mosquitto of the test's own, started by scripts/mqtt-broker.sh (two loopback ports, a
 /// password file, an ACL, TLS with the CA and certificates it made) and stopped with `stop`.
@@ -158,9 +158,11 @@ public struct BrokerError: Error, CustomStringConvertible {
     public var description: String { text }
 }
 
-/// Every event a client delivered, and waiting for one.
+/// Every event a client delivered, and waiting for one. The client's thread appends while the
+/// test reads: behind a `Guarded`, whose lock ThreadSanitizer sees also when the two meet (the
+/// standard library's `Mutex` then sleeps on a futex it cannot see).
 public final class EventLog: Sendable {
-    private let events = Mutex<[MQTTEvent]>([])
+    private let events = Guarded<[MQTTEvent]>([])
 
     public init() {}
 
