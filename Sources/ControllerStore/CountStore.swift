@@ -148,7 +148,9 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     }
 
     /// Checks the file on a read-only connection: SQLite's `quick_check` finds no damage, the
-    /// schema is ours and not newer than ours, and the totals and sessions hold valid values. Returns the connection if asked to keep it.
+    /// schema is ours and not newer than ours, the totals and sessions hold valid values, and the
+    /// values keep the relations the daemon relies on (``StoreRelations``). Returns the
+    /// connection if asked to keep it.
     @discardableResult
     private static func verify(_ path: String, _ declaration: StoreDeclaration<App>, keepOpen: Bool = false) throws(StoreError) -> SQLiteConnection {
         let connection: SQLiteConnection
@@ -180,7 +182,10 @@ public final class CountStore<App: ControllerApplication>: Sendable {
                 if keepOpen && !readable { throw StoreError.foreignDatabase(path: path, daemon: App.daemonName) }
                 // The values a writer starts from, checked before anything can write: a refused
                 // file is left exactly as it was.
-                if readable { _ = try readTotals(db, path: path, declaration) }
+                if readable {
+                    _ = try readTotals(db, path: path, declaration)
+                    try StoreRelations.check(db, path: path, daemon: App.daemonName)
+                }
             }
         } catch {
             try? connection.close()
