@@ -19,9 +19,8 @@ package struct Check<App: ControllerApplication>: ParsableCommand {
     var script: String?
 
     package func run() throws {
-        var boardFile = try loadBoard(App.self, board)
-        // A simulated board is checked as `simulate` would run it.
-        if boardFile.backend == .sim { boardFile = try loadSimulatedBoard(App.self, board) }
+        // A simulated board is checked as `run` and `simulate` would run it.
+        let boardFile = try loadRunnableBoard(App.self, board)
         print("\(board): ok — board \(boardFile.name), backend \(boardFile.backend.rawValue), chip \(boardFile.chip), "
             + "inputs \(App.inputs.map(\.role).filter { boardFile.inputs[$0] != nil }.map(\.rawValue).joined(separator: " ")), "
             + "outputs \(App.outputs.map(\.role).filter { boardFile.outputs[$0] != nil }.map(\.rawValue).joined(separator: " "))")

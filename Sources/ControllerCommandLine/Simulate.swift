@@ -98,6 +98,14 @@ package func loadSimulatedBoard<App: ControllerApplication>(_: App.Type, _ path:
     return board
 }
 
+/// Reads the board a command runs, as every command that runs one reads it (`check`, `run`, a
+/// SIGHUP reload): a simulated board (`backend = "sim"`) is held to what the simulation can
+/// honour besides; a bad file exits with status 2.
+package func loadRunnableBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
+    let board = try loadBoard(App.self, path)
+    return board.backend == .sim ? try loadSimulatedBoard(App.self, path) : board
+}
+
 /// Reads the board file, or the built-in simulated board; a bad file exits with status 2.
 package func loadBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
     guard let path else { return Board<App>.builtIn }

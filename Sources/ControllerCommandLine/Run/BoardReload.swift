@@ -1,6 +1,7 @@
 import ControllerDaemon
 import Logging
 import ControllerHost
+import ControllerSimulation
 
 /// What SIGHUP does: reads the board file again and, when only its application section (the
 /// turnstile's `[turnstile]` timings and fail mode) changed, hands it to the event loop; a board
@@ -14,7 +15,8 @@ struct BoardReload<App: ControllerApplication>: Sendable {
     func callAsFunction() {
         let board: Board<App>
         do {
-            board = try Board<App>.load(path: boardPath)
+            // Read as `check` and `run` read it: one validation for every entry point.
+            board = try Board<App>.loadRunnable(path: boardPath)
         } catch {
             logger.warning("SIGHUP: \(error); the running configuration stays")
             return

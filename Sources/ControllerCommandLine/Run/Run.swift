@@ -128,7 +128,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         case .success(let trap): signals = trap
         case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
         }
-        let boardFile = try loadBoard(App.self, board)
+        let boardFile = try loadRunnableBoard(App.self, board)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
         let logger = Logger(label: App.daemonName)

@@ -55,7 +55,7 @@ extension Board {
 
         let loaded = Board(name: name, backend: backend, chip: GPIOChipSelector(parsing: chip), consumer: consumer, inputs: inputs,
                            outputs: outputs, settings: settings, sim: sim)
-        for relation in App.settings.relations { try relation.check(loaded, file: file) }
+        try loaded.validate(settings, file: file)
         return loaded
     }
 

@@ -82,7 +82,22 @@ public final class Simulation<App: ControllerApplication> {
         /// When each line is next free, and the step that holds it until then.
         var busy: [RoleName: (until: Duration, step: ScenarioStep<App>)] = [:]
         var levels: [RoleName: (Bool, ScenarioStep<App>)] = [:]
+        // A `set` is held to the board's relations as a board file's value is (one
+        // validation, `Board.validate`): the settings as they stand after each one.
+        var settings = board.settings
         for step in scenario.steps {
+            if case .set(let name, let value) = step.action, let key = App.settings.key(named: name) {
+                settings = key.setting(value, in: settings)
+                do {
+                    try board.validate(settings, file: scenario.file, simulated: true)
+                } catch {
+                    var refused = ""
+                    if case .keyPath(let path) = error.location { refused = " (\(path))" }
+                    throw ScenarioError(
+                        file: scenario.file, line: step.line, reason: "set \(name) \(value.secondsText)\(refused): \(error.reason)",
+                        hint: error.hint)
+                }
+            }
             if case .unreplayable(let reason) = step.action {
                 throw ScenarioError(
                     file: scenario.file, line: step.line,

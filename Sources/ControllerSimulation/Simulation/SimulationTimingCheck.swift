@@ -7,7 +7,7 @@ extension Simulation {
     ///
     /// Real boards are not held to the `[sim]` section: `turnstiled run` never uses it.
     public static func checkTimings(of board: Board<App>, file: String) throws(BoardFileError) {
-        for relation in App.settings.simulatedRelations { try relation.check(board, file: file) }
+        try board.validate(board.settings, file: file, simulated: true)
         let sim = board.sim
         let pulses = zip(App.inputs, sim.pulses).compactMap { input, width in width.map { (input.role, "\(input.role)_pulse", $0) } }
         for (role, key, width) in pulses {
@@ -49,5 +49,18 @@ extension Simulation {
     /// pulse is held to (`checkTimings`). Shorter, the input never happens.
     package static func shortestHold(of role: RoleName, on board: Board<App>) -> Duration {
         (board.inputs[role]?.debounce ?? .zero) + bounce(board) + .nanoseconds(1)
+    }
+}
+
+extension Board {
+    /// Reads a board file as every command that runs one reads it (`check`, `run`, a SIGHUP
+    /// reload): its settings validated (``Board/validate(_:file:simulated:)``), and a simulated
+    /// board (`backend = "sim"`) held to what the simulation can honour besides
+    /// (``Simulation/checkTimings(of:file:)``). One reading, so a file one of them takes, the
+    /// others take too.
+    public static func loadRunnable(path: String) throws(BoardFileError) -> Board {
+        let board = try load(path: path)
+        if board.backend == .sim { try Simulation<App>.checkTimings(of: board, file: path) }
+        return board
     }
 }
