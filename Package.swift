@@ -129,6 +129,8 @@ let package = Package(
             name: "TurnstileTests",
             dependencies: [
                 "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "ControllerMQTT", "MQTTBrokerFixture",
+                // The site's identities (SiteIdentityTests), tested in-process: @testable.
+                "ControllerCommandLine",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -103,17 +103,18 @@ make_users() {
     cat >"$dir/acl" <<'EOF'
 # node1 and node2 are controllers: each its own prefix, read and write.
 # Each also hears the site-wide command topic and Home Assistant's birth message, and
-# announces itself to Home Assistant (discovery).
+# announces itself to Home Assistant (discovery: the node's level there is its prefix and id,
+# escaped, so nodes/node1 is nodes_2fnode1). nodes/NODE/# holds its claim on the id too.
 user node1
 topic readwrite nodes/node1/#
 topic read nodes/all/command
-topic write homeassistant/+/node1/#
+topic write homeassistant/+/nodes_2fnode1/#
 topic read homeassistant/status
 
 user node2
 topic readwrite nodes/node2/#
 topic read nodes/all/command
-topic write homeassistant/+/node2/#
+topic write homeassistant/+/nodes_2fnode2/#
 topic read homeassistant/status
 
 # reader is a dashboard: every node's topics and discovery messages, read only.

@@ -100,7 +100,7 @@ private struct ScrapeState {
     let queueDepth: Gauge
     let uptime: Gauge
     /// Made at the first snapshot with a site: a daemon without a broker has none.
-    var site: (connected: Gauge, outboxDepth: Gauge)?
+    var site: (connected: Gauge, outboxDepth: Gauge, nodeConflict: Gauge, quickDisconnects: Gauge)?
     let vocabulary: MetricsVocabulary
 
     init(registry: PrometheusCollectorRegistry, vocabulary: MetricsVocabulary) {
@@ -148,10 +148,16 @@ private struct ScrapeState {
             let metrics = site ?? (
                 registry.makeGauge(descriptor: vocabulary.descriptor("mqtt_connected", "", "1 while the site's MQTT broker has accepted the connection.")),
                 registry.makeGauge(descriptor: vocabulary.descriptor(
-                    "mqtt_outbox_depth", "", "Counted events the MQTT broker has not acknowledged yet (kept in the database until it does).")))
+                    "mqtt_outbox_depth", "", "Counted events the MQTT broker has not acknowledged yet (kept in the database until it does).")),
+                registry.makeGauge(descriptor: vocabulary.descriptor(
+                    "mqtt_node_conflict", "", "1 once another live controller claimed this node's id on the broker (2: this one started later and stopped publishing).")),
+                registry.makeGauge(descriptor: vocabulary.descriptor(
+                    "mqtt_quick_disconnects", "", "Connections the broker closed within seconds of accepting them (another client taking over the same client id).")))
             site = metrics
             metrics.connected.set(Int64(state.connected ? 1 : 0))
             metrics.outboxDepth.set(Int64(state.outboxDepth))
+            metrics.nodeConflict.set(Int64(state.conflict.map { $0.yielded ? 2 : 1 } ?? 0))
+            metrics.quickDisconnects.set(Int64(state.quickDisconnects ?? 0))
         }
         _ = stateGauge(snapshot.state)
         for (name, gauge) in stateGauges {

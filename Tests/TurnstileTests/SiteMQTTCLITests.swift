@@ -231,10 +231,12 @@ struct SiteMQTTCLITests {
     }
 
     /// The keys Home Assistant documents for each component this runtime announces (its MQTT
-    /// Sensor, Event and Button pages, full names), and those each requires.
+    /// Sensor, Event and Button pages, full names, as of 2025.10), and those each requires.
+    /// `object_id` is not among them: 2025.10 deprecated it for `default_entity_id` (the whole
+    /// entity id, `COMPONENT.OBJECT_ID`) and 2026.4 drops it.
     static let documentedKeys: [String: (all: Set<String>, required: Set<String>)] = {
         let common: Set<String> = [
-            "availability_topic", "payload_available", "payload_not_available", "device", "name", "unique_id", "object_id",
+            "availability_topic", "payload_available", "payload_not_available", "device", "name", "unique_id", "default_entity_id",
             "entity_category", "icon", "enabled_by_default", "qos", "json_attributes_topic", "availability_mode", "availability_template",
         ]
         return [
@@ -274,7 +276,7 @@ struct SiteMQTTCLITests {
         var components: [String: Int] = [:]
         for message in announced {
             let levels = message.topic.split(separator: "/").map(String.init)
-            #expect(levels.count == 5 && levels[0] == "homeassistant" && levels[2] == "node1" && levels[4] == "config", "\(message.topic)")
+            #expect(levels.count == 5 && levels[0] == "homeassistant" && levels[2] == "nodes_2fnode1" && levels[4] == "config", "\(message.topic)")
             guard levels.count == 5 else { continue }
             let component = levels[1]
             components[component, default: 0] += 1
@@ -284,11 +286,15 @@ struct SiteMQTTCLITests {
             #expect(schema.required.isSubset(of: Set(config.keys)), "\(message.topic): missing \(schema.required.subtracting(config.keys))")
             let id = try #require(config["unique_id"] as? String)
             #expect(uniqueIDs.insert(id).inserted, "unique_id \(id) twice")
-            #expect(config["object_id"] as? String == levels[3] && levels[3].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            #expect(id == "controllerfsm.nodes_2fnode1.\(levels[3])" && levels[3].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+            let entityID = try #require(config["default_entity_id"] as? String, "\(message.topic)")
+            let slug = entityID.dropFirst(component.count + 1)
+            #expect(entityID.hasPrefix("\(component).node1_") && !slug.contains("__") && !slug.hasSuffix("_")
+                    && slug.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }, "\(entityID)")
             #expect(config["availability_topic"] as? String == "nodes/node1/availability")
             #expect(config["payload_available"] as? String == "online" && config["payload_not_available"] as? String == "offline")
             let device = try #require(config["device"] as? [String: Any])
-            #expect(device["identifiers"] as? [String] == ["controllerfsm_node1"] && device["model"] as? String == "turnstile")
+            #expect(device["identifiers"] as? [String] == ["controllerfsm.nodes_2fnode1"] && device["model"] as? String == "turnstile")
             switch component {
             case "sensor":
                 if config["device_class"] as? String == "enum" {
@@ -410,6 +416,105 @@ struct SiteMQTTCLITests {
         #expect(named && !refused.stderr.contains("MQTT: connected"), "\(refused.description)")
         refused.send(SIGTERM)
         #expect(refused.waitForExit(timeout: Self.patience) == 0, "\(refused.description)")
+    }
+
+    /// The snapshot's `site` object from `ctl status --json`.
+    static func siteStatus(_ directory: TemporaryDirectory) throws -> [String: Any] {
+        let status = try Self.ctl(directory, ["--json", "status"])
+        try #require(status.status == 0, "\(status)")
+        let reply = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status)")
+        let snapshot = (reply["status"] as? [String: Any]) ?? reply
+        return try #require(snapshot["site"] as? [String: Any], "\(status.stdout)")
+    }
+
+    /// The daemon's /metrics, over a plain TCP connection to the port its log names.
+    static func metrics(_ daemon: BackgroundTurnstiled) throws -> String {
+        let line = try #require(daemon.stderr.split(separator: "\n").first { $0.contains("metrics on http://127.0.0.1:") }, "\(daemon.description)")
+        let port = try #require(UInt16(line.split(separator: ":").last?.filter(\.isNumber) ?? ""), "\(line)")
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0, "connect: errno \(errno)")
+        let request = Array("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            response += buffer[..<count]
+        }
+        return String(decoding: response, as: UTF8.self)
+    }
+
+    @Test("two daemons with one --mqtt-node on one broker: the later one says so and stops publishing (log, /status, /metrics), the first goes on and says so; no event of the second is published under the node; a restart of the same node after a stop is no conflict")
+    func nodeClaimedTwice() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let (first, second) = (try TemporaryDirectory(), try TemporaryDirectory())
+        let (watcher, log) = try await Self.watcher(broker, id: "site-claims", ["nodes/node1/events", "nodes/node1/availability", "nodes/node1/claim"])
+        defer { watcher.stop() }
+        func arguments(_ directory: TemporaryDirectory) -> [String] {
+            Self.arguments(broker, directory).flatMap { $0 == "--no-http" ? ["--http", "127.0.0.1:0"] : [$0] }
+        }
+        let a = try BackgroundTurnstiled(arguments(first))
+        try Self.waitReady(a)
+        try #require(a.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }, "\(a.description)")
+        #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
+        let published = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count == 1 }
+        try #require(published != nil, "\(a.description)")
+
+        let b = try BackgroundTurnstiled(arguments(second))
+        try Self.waitReady(b)
+        // b counts coins of its own at once: none may reach the broker as node1's.
+        for _ in 0..<3 { #expect(try Self.ctl(second, ["pulse", "coin"]).status == 0) }
+        let yielded = b.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("stops publishing") }
+        #expect(yielded, "the second says so: \(b.description)")
+        let noticed = a.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("started after this one") }
+        #expect(noticed, "the first says so: \(a.description)")
+        let bSite = try Self.siteStatus(second)
+        let bConflict = bSite["conflict"] as? [String: Any]
+        #expect(bConflict?["yielded"] as? Bool == true && bSite["connected"] as? Bool == false, "\(bSite)")
+        let aSite = try Self.siteStatus(first)
+        #expect((aSite["conflict"] as? [String: Any])?["yielded"] as? Bool == false, "\(aSite)")
+        #expect((aSite["conflict"] as? [String: Any])?["instance"] as? String == bSite["instance"] as? String, "a names b: \(aSite) \(bSite)")
+        let (bMetrics, aMetrics) = (try Self.metrics(b), try Self.metrics(a))
+        #expect(bMetrics.contains("turnstiled_mqtt_node_conflict 2"), "\(bMetrics)")
+        #expect(aMetrics.contains("turnstiled_mqtt_node_conflict 1"), "\(aMetrics)")
+
+        // a goes on publishing; b's events stay in its outbox.
+        for _ in 0..<2 { #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0) }
+        let three = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= 3 }
+        #expect(three != nil, "\(a.description)")
+        try await Task.sleep(for: .seconds(1))
+        b.send(SIGTERM)
+        #expect(b.waitForExit(timeout: Self.patience) == 0, "\(b.description)")
+        #expect(b.stderr.contains("3 event(s) stay in the outbox"), "\(b.stderr)")
+        let events = Self.objects(log, topic: "nodes/node1/events")
+        let sessions = Set(events.compactMap { $0["session"] as? Int })
+        #expect(events.compactMap { $0["sequence"] as? Int } == [1, 2, 3] && sessions.count == 1, "only a's events, each once: \(events)")
+        try await Task.sleep(for: .milliseconds(500))
+        let availability = log.all.compactMap(\.receivedMessage).filter { $0.topic == "nodes/node1/availability" }.last
+        #expect(availability.map { String(decoding: $0.payload, as: UTF8.self) } == "online", "b left a's availability alone")
+        a.send(SIGTERM)
+        #expect(a.waitForExit(timeout: Self.patience) == 0, "\(a.description)")
+
+        // The same node started again where it ran: its last run's claim is no conflict.
+        let again = try BackgroundTurnstiled(arguments(first))
+        try Self.waitReady(again)
+        #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
+        let fourth = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= 4 }
+        #expect(fourth != nil && !again.stderr.contains("another controller"), "\(again.description)")
+        #expect(try Self.siteStatus(first)["conflict"] == nil)
+        again.send(SIGTERM)
+        #expect(again.waitForExit(timeout: Self.patience) == 0, "\(again.description)")
     }
 
     @Test("--mqtt is refused before anything runs: without --database, with a reserved or invalid node, plain text to another host unless named, an option without --mqtt")

@@ -41,7 +41,7 @@ struct SiteOptions: ParsableArguments {
             throw ValidationError("\(error)")
         }
         let configuration = try connection.configuration(
-            broker: broker, clientID: SiteTopics.clientID(node: "\(daemon)-\(topics.node)", limit: MQTTLimits.maxClientIDBytes),
+            broker: broker, clientID: SiteTopics.clientID(daemon: daemon, prefix: topics.prefix, node: topics.node),
             cleanSession: false,
             will: MQTTWill(topic: topics.availability, payload: Array(SitePayload.offline.utf8), qos: .atLeastOnce, retain: true))
         var discovery: String?

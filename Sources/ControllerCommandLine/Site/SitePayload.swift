@@ -44,6 +44,35 @@ enum SitePayload {
         var lastEventUnixNanoseconds: Int64?
     }
 
+    /// A process's claim on its node id (`PREFIX/NODE/claim`, retained): who publishes as the
+    /// node now. `instance` is 32 random hex digits made at the process's start; `since` its
+    /// start in Unix nanoseconds, which orders two claims (the later start yields).
+    struct Claim: Codable, Equatable {
+        var instance: String
+        var host: String
+        var pid: Int64
+        var since: Int64
+        var app: String
+
+        /// Whether `self` was made before `other` (ties broken by the instance id): of two
+        /// live controllers on one node, the one that started later yields.
+        func precedes(_ other: Claim) -> Bool {
+            since != other.since ? since < other.since : instance < other.instance
+        }
+
+        /// A claim read from the broker: nil unless its instance is 32 lowercase hex digits;
+        /// its host is escaped and cut so a log line never carries what it sent raw.
+        static func decode(_ payload: [UInt8]) -> Claim? {
+            guard payload.count <= 1_024, var claim = try? JSONDecoder().decode(Claim.self, from: Data(payload)),
+                claim.instance.utf8.count == 32,
+                claim.instance.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+            else { return nil }
+            claim.host = SiteIdentity.escaped(claim.host.prefix(64), keeping: SiteIdentity.isWordByte)
+            claim.app = SiteIdentity.escaped(claim.app.prefix(64), keeping: SiteIdentity.isWordByte)
+            return claim
+        }
+    }
+
     static func event(_ event: OutboxEvent, node: String, replayed: Bool) -> [UInt8] {
         encode(Event(
             node: node, sequence: event.sequence, session: event.session, time: timestamp(event.unixNanoseconds),

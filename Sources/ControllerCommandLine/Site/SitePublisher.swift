@@ -5,6 +5,10 @@ import ControllerMQTT
 import ControllerStore
 import Logging
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The bounds of a node's publishing.
 enum SiteLimits {
     /// Events handed to the MQTT client and not yet acknowledged, at most: under the client's
@@ -20,6 +24,18 @@ enum SiteLimits {
     static let commandQueue = 64
     /// At the stop, how long the broker has to acknowledge what is in flight.
     static let drainPatience: Duration = .seconds(2)
+    /// A claim on the node found retained at the first connection (another process's: this
+    /// one's last run, or a live controller on the same node): events wait this long for the
+    /// other to show itself, longer than a reconnection's first wait (1 s and a quarter).
+    static let claimSettle: Duration = .seconds(3)
+    /// How long events wait for the node's own claim to come back from the broker before they
+    /// go without it (an ACL that does not let the node read or write `PREFIX/NODE/claim`).
+    static let claimPatience: Duration = .seconds(5)
+    /// A connection the broker closes within this of accepting it counts as a quick
+    /// disconnect; this many within ``takeoverWindow`` is the pattern of a client-id takeover.
+    static let quickDisconnect: Duration = .seconds(5)
+    static let takeoverCount = 3
+    static let takeoverWindow: Duration = .seconds(60)
 }
 
 /// Publishes a node's counted events from the store's outbox (the events after the node's
@@ -35,6 +51,17 @@ enum SiteLimits {
 /// acknowledged it and every event before it. Whatever was in flight at a crash, a kill or a
 /// stop that found the broker away is published again by the next start, marked `replayed`;
 /// consumers keep the first of each (node, sequence).
+///
+/// One node id, one controller: at every connection the publisher publishes a retained claim
+/// (`PREFIX/NODE/claim`: a random instance id, the host, the pid, the start) and watches the
+/// topic. A claim of another instance arriving after its own came back means a second live
+/// controller publishes as the node (whose events would share its sequence numbers): both say so
+/// in the log, `/status` (`site.conflict`) and `/metrics` (`mqtt_node_conflict`); the one that
+/// started later stops publishing (its events stay in its outbox), and the other publishes its
+/// claim again once so the later one learns of it. A claim left by an earlier run is not a
+/// conflict: events only wait ``SiteLimits/claimSettle`` for its owner to show itself. Repeated
+/// disconnects right after connecting (the broker handing the client id to another client) are
+/// counted and logged as well.
 final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     // Safety: `client` is set once in `start`, before the thread and the client's own start;
     // the thread's own state (`cursor`, `delivered`, …) is touched by that thread only (and by
@@ -51,6 +78,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private let doorbell = Doorbell()
     private let shared = Guarded(Shared())
     private let ended = Doorbell()
+    /// This process's claim on the node.
+    let claim: SitePayload.Claim
 
     private struct Shared {
         var connected = false
@@ -79,6 +108,22 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         /// For status and metrics.
         var depth = 0
         var deliveredMark: Int64 = 0
+        /// The node's own claim came back from the broker (it is retained there).
+        var claimLanded = false
+        /// Events wait until then for another instance's claim found at the first connection.
+        var settleUntil: ContinuousClock.Instant?
+        var connectedAt: ContinuousClock.Instant?
+        var firstConnectedAt: ContinuousClock.Instant?
+        var claimUnansweredWarned = false
+        /// Publish the claim again (another instance claimed the node after this one).
+        var reassert = false
+        /// Instances whose claims were answered with this one's.
+        var answered: Set<String> = []
+        var conflict: SiteConflict?
+        /// Another controller that started first holds the node: this one publishes nothing more.
+        var yielded = false
+        var quickDisconnects: [ContinuousClock.Instant] = []
+        var quickDisconnectCount = 0
     }
 
     // The thread's own.
@@ -105,6 +150,13 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         consumer = "mqtt \(topics.prefix)/\(topics.node)"
         self.logger = logger
         self.answer = answer
+        var random = SystemRandomNumberGenerator()
+        let instance = SiteIdentity.hex(random.next()) + SiteIdentity.hex(random.next())
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        claim = SitePayload.Claim(
+            instance: instance, host: SiteOptions.hostName(), pid: Int64(getpid()),
+            since: Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec), app: App.name)
     }
 
     /// Reads the delivery mark, makes the client and starts both threads. The broker may be
@@ -121,6 +173,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         self.client = client
         shared.withLock { $0.deliveredMark = mark.delivered; $0.depth = Int(mark.newest - mark.delivered) }
         publishStatus()
+        try client.subscribe(topics.claim)
         try client.subscribe(topics.command)
         try client.subscribe(topics.siteCommand)
         if let discovery { try client.subscribe(discovery.statusTopic) }
@@ -144,10 +197,80 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     }
 
     private func publishStatus() {
-        let (connected, depth, delivered) = progress
+        let (connected, depth, delivered, conflict, quick) = shared.withLock {
+            ($0.connected, $0.depth, $0.deliveredMark, $0.conflict, $0.quickDisconnectCount)
+        }
         status.publishSite(SiteSnapshot(
-            broker: client?.configuration.broker.description ?? "", node: topics.node, connected: connected, outboxDepth: depth,
-            deliveredSequence: delivered))
+            broker: broker, node: topics.node, connected: connected, outboxDepth: depth, deliveredSequence: delivered,
+            instance: claim.instance, conflict: conflict, quickDisconnects: quick))
+    }
+
+    private var broker: String { client?.configuration.broker.description ?? "the broker" }
+
+    /// A claim on the node's topic, on the client's thread.
+    private func claimed(_ message: MQTTMessage) {
+        guard let other = SitePayload.Claim.decode(message.payload) else {
+            if !message.payload.isEmpty { logger.warning("MQTT: a claim on \(topics.claim) that is not one was ignored") }
+            return
+        }
+        let outcome = shared.withLock { shared -> ClaimOutcome in
+            if other.instance == claim.instance {
+                shared.claimLanded = true
+                shared.work = true
+                return .own
+            }
+            guard shared.claimLanded else {
+                // Found at connecting, before this one's came back: this node's last run, or a
+                // live controller that will show itself again.
+                if shared.settleUntil == nil { shared.settleUntil = ContinuousClock.now + SiteLimits.claimSettle }
+                return .earlier
+            }
+            let yield = other.precedes(claim)
+            let first = shared.answered.insert(other.instance).inserted
+            let wasYielded = shared.yielded
+            shared.conflict = SiteConflict(instance: other.instance, host: other.host, pid: other.pid, since: other.since, yielded: yield || wasYielded)
+            if yield {
+                shared.yielded = true
+                shared.connected = false
+            } else if first {
+                shared.reassert = true
+            }
+            shared.work = true
+            return .conflict(yield: yield && !wasYielded, first: first)
+        }
+        switch outcome {
+        case .own: break
+        case .earlier:
+            logger.info("MQTT: \(topics.claim) names instance \(other.instance) on \(other.host) (pid \(other.pid)); events wait up to \(SiteLimits.claimSettle) for it to show itself")
+        case .conflict(let yield, let first):
+            let who = "another controller uses node '\(topics.node)' on \(broker): instance \(other.instance) of \(other.app) on host \(other.host) (pid \(other.pid))"
+            if yield {
+                logger.error("MQTT: \(who), started before this one. This daemon stops publishing to the broker: its events wait in the outbox of \(store.path). Give each controller its own --mqtt-node, then restart this one.")
+                client?.stop()
+            } else if first {
+                logger.error("MQTT: \(who), started after this one; it stops publishing and this one goes on. Give each controller its own --mqtt-node.")
+            }
+        }
+        publishStatus()
+    }
+
+    private enum ClaimOutcome { case own, earlier, conflict(yield: Bool, first: Bool) }
+
+    /// Whether events may go out: the node's claim is on the broker (or never came back, said
+    /// once), no other claim found at connecting is still settling, and no other holds the node.
+    private func claimAllowsEvents() -> Bool {
+        let now = ContinuousClock.now
+        let (allowed, warn) = shared.withLock { shared -> (Bool, Bool) in
+            if shared.yielded { return (false, false) }
+            if shared.claimLanded { return (shared.settleUntil.map { now >= $0 } ?? true, false) }
+            guard let first = shared.firstConnectedAt, now - first >= SiteLimits.claimPatience else { return (false, false) }
+            defer { shared.claimUnansweredWarned = true }
+            return (true, !shared.claimUnansweredWarned)
+        }
+        if warn {
+            logger.warning("MQTT: this node's claim on \(topics.claim) never came back from \(broker) (does the ACL let the node read and write it?); events go out without it, and a second controller on node '\(topics.node)' would not be noticed")
+        }
+        return allowed
     }
 
     // MARK: - The client's thread
@@ -155,17 +278,36 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private func handle(_ event: MQTTEvent) {
         switch event {
         case .connected(let sessionPresent):
-            logger.notice("MQTT: connected to \(client?.configuration.broker.description ?? "the broker")\(sessionPresent ? " (session kept)" : "")")
-            shared.withLock { $0.connected = true; $0.announce = true; $0.work = true }
+            guard !shared.withLock({ $0.yielded }) else { return }
+            logger.notice("MQTT: connected to \(broker)\(sessionPresent ? " (session kept)" : "")")
+            let now = ContinuousClock.now
+            shared.withLock {
+                $0.connected = true
+                $0.announce = true
+                $0.work = true
+                $0.connectedAt = now
+                if $0.firstConnectedAt == nil { $0.firstConnectedAt = now }
+            }
             publishStatus()
         case .connectFailed(let error, let retryIn):
             logger.warning("MQTT: \(error); trying again in \(retryIn)")
         case .disconnected(let error):
             // libmosquitto sends what it holds again on reconnecting; the retained messages are
             // published anew then anyway.
-            shared.withLock { $0.connected = false; $0.controlInFlight.removeAll() }
+            let now = ContinuousClock.now
+            let takeovers = shared.withLock { shared -> Int? in
+                shared.connected = false
+                shared.controlInFlight.removeAll()
+                guard error != nil, let since = shared.connectedAt, now - since < SiteLimits.quickDisconnect else { return nil }
+                shared.quickDisconnectCount += 1
+                shared.quickDisconnects = shared.quickDisconnects.filter { now - $0 < SiteLimits.takeoverWindow } + [now]
+                return shared.quickDisconnects.count
+            }
             publishStatus()
             if let error { logger.warning("MQTT: \(error); unacknowledged events are sent again on reconnecting") }
+            if let takeovers, takeovers >= SiteLimits.takeoverCount {
+                logger.error("MQTT: \(broker) closed this connection within \(SiteLimits.quickDisconnect) of accepting it \(takeovers) times in \(SiteLimits.takeoverWindow): another client probably uses client id \(client?.configuration.clientID ?? "") (the same --mqtt-node on another controller?)")
+            }
         case .published(let id):
             shared.withLock { shared in
                 if let sequence = shared.inFlight.removeValue(forKey: id) {
@@ -178,6 +320,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 }
             }
         case .subscribed: return
+        case .message(let message) where message.topic == topics.claim:
+            claimed(message)
         case .message(let message) where message.topic == discovery?.statusTopic:
             guard message.payload == Array(SiteDiscovery<App>.birthPayload.utf8) else { return }
             shared.withLock { $0.rediscover = true; $0.work = true }
@@ -203,19 +347,25 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         var lastDepthCount = ContinuousClock.now - .seconds(60)
         while true {
             doorbell.sleep(nanoseconds: SiteLimits.idleWakeNanoseconds) { shared.withLock { $0.work || $0.stopping } }
-            let (stopping, announce, rediscover, totals, commands) = shared.withLock { shared in
+            let (stopping, announce, rediscover, totals, commands, reassert, yielded) = shared.withLock { shared in
                 defer {
                     shared.work = false
                     shared.announce = false
                     shared.rediscover = false
+                    shared.reassert = false
                     shared.totalsChanged = false
                     shared.commands.removeAll(keepingCapacity: true)
                 }
                 return (
                     shared.stopping, shared.announce, shared.rediscover, shared.totalsChanged || shared.announce ? shared.totals : nil,
-                    shared.commands
+                    shared.commands, shared.reassert, shared.yielded
                 )
             }
+            if yielded {
+                if stopping { break }
+                continue
+            }
+            if announce || reassert { publishControl(topics.claim, SitePayload.encode(claim), retain: true) }
             if announce || rediscover, let discovery {
                 for message in discovery.messages { publishControl(message.topic, message.payload, retain: true) }
             }
@@ -242,7 +392,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
 
     /// Hands the client the outbox's next events, up to the window.
     private func publishEvents() {
-        guard let client else { return }
+        guard let client, claimAllowsEvents() else { return }
         while true {
             let room = SiteLimits.eventWindow - shared.withLock { $0.inFlight.count }
             guard room > 0 else { return }
@@ -362,6 +512,16 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     /// the next start.
     func finish(lastTotals: DurableTotals<App>?) {
         guard let client else { return }
+        if shared.withLock({ $0.yielded }) {
+            // The node is another controller's: no farewell (its availability is not ours).
+            shared.withLock { $0.stopping = true; $0.work = true }
+            doorbell.ringAlways()
+            while !shared.withLock({ $0.threadEnded }) { ended.sleep(nanoseconds: 100_000_000) { shared.withLock { $0.threadEnded } } }
+            client.stop()
+            let left = (try? store.eventCount(after: delivered)) ?? 0
+            logger.warning("MQTT: node '\(topics.node)' is another controller's on \(broker); \(left) event(s) stay in the outbox of \(store.path)")
+            return
+        }
         if let lastTotals { committed(lastTotals) }
         let deadline = ContinuousClock.now + SiteLimits.drainPatience
         while ContinuousClock.now < deadline {

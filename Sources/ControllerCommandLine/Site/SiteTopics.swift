@@ -19,6 +19,8 @@ struct SiteTopics: Sendable, Equatable {
     var events: String { leaf("events") }
     var command: String { leaf("command") }
     var result: String { leaf("result") }
+    /// Who publishes as the node (retained): see ``SitePayload/Claim``.
+    var claim: String { leaf("claim") }
     var siteCommand: String { "\(prefix)/\(Self.everyNode)/command" }
     /// Every node's topic `name`, for a client that watches the whole site (`fleet`).
     func everyNodes(_ name: String) -> String { "\(prefix)/+/\(name)" }
@@ -42,12 +44,17 @@ struct SiteTopics: Sendable, Equatable {
         self.node = node
     }
 
-    /// The node id a controller takes when none is given: its board's name and the host's,
-    /// with anything a topic level cannot hold replaced by `-`.
+    /// The node id a controller takes when none is given: its board's name and the host's, each
+    /// escaped (``SiteIdentity``: letters, digits and `-` stay, `_` is `__`, any other byte `_xx`)
+    /// and joined by `.`, so two different (board, host) pairs never share a node id. One longer
+    /// than ``maxNodeBytes`` keeps its start and ends in `..` and a 64-bit hash of both names
+    /// (an uncut id never holds `..`): a long board name no longer loses the host.
     static func defaultNode(board: String, host: String) -> String {
-        let raw = host.isEmpty ? board : "\(board)-\(host)"
-        let cleaned = String(raw.unicodeScalars.map { isLevelCharacter($0) ? Character($0) : "-" })
-        return String(cleaned.prefix(maxNodeBytes))
+        let full = SiteIdentity.escaped(board, keeping: SiteIdentity.isWordByte)
+            + (host.isEmpty ? "" : "." + SiteIdentity.escaped(host, keeping: SiteIdentity.isWordByte))
+        guard full.utf8.count > maxNodeBytes else { return full }
+        let hash = SiteIdentity.hex(SiteIdentity.hash([board, host]))
+        return String(decoding: full.utf8.prefix(maxNodeBytes - 2 - hash.count), as: UTF8.self) + ".." + hash
     }
 
     /// One or more levels joined by `/`, at most ``maxPrefixBytes``.
@@ -63,15 +70,13 @@ struct SiteTopics: Sendable, Equatable {
         scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
     }
 
-    /// The node's MQTT client id: the node id itself when MQTT 3.1.1's 23 bytes hold it, else
-    /// its start and a hash of the whole (stable across restarts: the broker keeps the
-    /// session under it).
-    static func clientID(node: String, limit: Int) -> String {
-        guard node.utf8.count > limit else { return node }
-        var hash: UInt32 = 2_166_136_261  // FNV-1a
-        for byte in node.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let suffix = String(hash, radix: 16)
-        let padded = String(repeating: "0", count: 8 - suffix.count) + suffix
-        return String(node.prefix(limit - 9)) + "-" + padded
+    /// The node's MQTT client id: the start of the node id (its letters, digits and `-`, at most
+    /// 11) for the broker's log, `.`, and 11 base-62 digits of a 64-bit hash of the daemon's name,
+    /// the prefix and the node id: 23 bytes at most (MQTT 3.1.1's guaranteed length), different
+    /// for one node under two prefixes or two daemons, and stable across restarts (the broker
+    /// keeps the session under it).
+    static func clientID(daemon: String, prefix: String, node: String) -> String {
+        let readable = String(decoding: node.utf8.filter(SiteIdentity.isWordByte).prefix(11), as: UTF8.self)
+        return (readable.isEmpty ? "node" : readable) + "." + SiteIdentity.base62(SiteIdentity.hash([daemon, prefix, node]))
     }
 }

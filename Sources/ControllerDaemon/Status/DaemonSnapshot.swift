@@ -81,13 +81,46 @@ public struct SiteSnapshot: Codable, Sendable, Equatable {
     public var outboxDepth: Int
     /// The highest sequence up to which the broker has acknowledged every event.
     public var deliveredSequence: Int64
+    /// This process's claim on the node id (a random id made at start), published retained.
+    public var instance: String?
+    /// Another live controller claimed the same node id on this broker: nil while none has.
+    public var conflict: SiteConflict?
+    /// Connections the broker closed within seconds of accepting them: another client with
+    /// the same client id takes the session over each time it connects.
+    public var quickDisconnects: Int?
 
-    public init(broker: String, node: String, connected: Bool, outboxDepth: Int, deliveredSequence: Int64) {
+    public init(
+        broker: String, node: String, connected: Bool, outboxDepth: Int, deliveredSequence: Int64, instance: String? = nil,
+        conflict: SiteConflict? = nil, quickDisconnects: Int? = nil
+    ) {
         self.broker = broker
         self.node = node
         self.connected = connected
         self.outboxDepth = outboxDepth
         self.deliveredSequence = deliveredSequence
+        self.instance = instance
+        self.conflict = conflict
+        self.quickDisconnects = quickDisconnects
+    }
+}
+
+/// Another controller that claimed this node's id on the same broker.
+public struct SiteConflict: Codable, Sendable, Equatable {
+    /// Its instance id, host, process id and start (Unix nanoseconds), as its claim says.
+    public var instance: String
+    public var host: String
+    public var pid: Int64
+    public var since: Int64
+    /// True: this controller started later and stopped publishing (its events wait in its
+    /// outbox); false: the other one did.
+    public var yielded: Bool
+
+    public init(instance: String, host: String, pid: Int64, since: Int64, yielded: Bool) {
+        self.instance = instance
+        self.host = host
+        self.pid = pid
+        self.since = since
+        self.yielded = yielded
     }
 }
 
