@@ -1,3 +1,4 @@
+@testable import ControllerCommandLine
 import ControllerMQTT
 import Foundation
 import MQTTBrokerFixture
@@ -515,6 +516,28 @@ struct SiteMQTTCLITests {
         #expect(try Self.siteStatus(first)["conflict"] == nil)
         again.send(SIGTERM)
         #expect(again.waitForExit(timeout: Self.patience) == 0, "\(again.description)")
+    }
+
+    @Test("another client with the node's client id (the broker's takeover, again and again): the daemon counts the quick disconnects and says so in the log, /status and /metrics")
+    func clientIDTakeover() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory).flatMap { $0 == "--no-http" ? ["--http", "127.0.0.1:0"] : [$0] })
+        try Self.waitReady(daemon)
+        try #require(daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }, "\(daemon.description)")
+        let id = SiteTopics.clientID(daemon: "turnstiled", prefix: "nodes", node: "node1")
+        let (impostor, _) = try MQTTClient.logged(broker.configuration(user: "node1", clientID: id))
+        try impostor.start()
+        let said = daemon.wait(for: Self.patience) { $0.stderr.contains("another client probably uses client id \(id)") }
+        impostor.stop()
+        #expect(said, "\(daemon.description)")
+        let quick = try Self.siteStatus(directory)["quickDisconnects"] as? Int ?? 0
+        #expect(quick >= SiteLimits.takeoverCount, "\(quick)")
+        let metrics = try Self.metrics(daemon)
+        #expect(metrics.contains("turnstiled_mqtt_quick_disconnects "), "\(metrics)")
+        daemon.send(SIGTERM)
+        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }
 
     @Test("--mqtt is refused before anything runs: without --database, with a reserved or invalid node, plain text to another host unless named, an option without --mqtt")
