@@ -72,6 +72,48 @@ static void signal_trap_handler(int signo)
     errno = saved;
 }
 
+/* The first milliseconds: from the program's first instruction (its constructors run before
+ * `main`, before the Swift runtime starts) until `main` installs the trap, a stop or reload
+ * signal would take its default action and end the daemon with its outputs wherever they
+ * were. For a daemon's run (`DAEMON run ...`), these signals are taken from the start by a
+ * handler that only notes them; the trap hands each noted one on when it is installed, so a
+ * SIGHUP 1 ms after exec reloads, and a SIGTERM stops through the fail-mode drive, as later
+ * ones do. Other commands (and the test runners that link this) keep the default actions. */
+static const int early_signals[] = { SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+                                     SIGVTALRM, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU };
+#define EARLY_SIGNAL_COUNT ((int)(sizeof early_signals / sizeof early_signals[0]))
+static volatile sig_atomic_t early_noted[EARLY_SIGNAL_COUNT];
+
+static void early_signal_handler(int signo)
+{
+    for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
+        if (early_signals[i] == signo)
+            early_noted[i] = 1;
+}
+
+static void clinux_take_early_signals(int argc, char **argv, char **envp)
+{
+    (void)envp;
+    if (argc < 2 || argv == NULL || argv[1] == NULL || strcmp(argv[1], "run") != 0)
+        return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = early_signal_handler;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
+        sigaddset(&action.sa_mask, early_signals[i]);
+    /* A signal blocked by whoever started the daemon stays pending until the trap unblocks it. */
+    for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
+        sigaction(early_signals[i], &action, NULL);
+}
+
+/* In the executable's pre-initialisation array: run by the dynamic loader before any shared
+ * library's initialisers (the Swift runtime's, Foundation's), the earliest a program can act.
+ * Only the loader's own mapping of the libraries comes before it. */
+__attribute__((section(".preinit_array"), used))
+static void (*const clinux_early_signals_entry)(int, char **, char **) = clinux_take_early_signals;
+
 int clinux_signal_trap_install(const int *signals, int count, const int *ignored, int ignored_count)
 {
     if (signal_trap_write_end >= 0) {
@@ -116,6 +158,16 @@ int clinux_signal_trap_install(const int *signals, int count, const int *ignored
     for (int i = 0; i < count; i++)
         sigaddset(&unblock, signals[i]);
     pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
+    /* Signals noted since the first instruction, handed on in the order of the list (the
+     * handlers above take any that comes from now on, so none is lost or taken twice). */
+    for (int i = 0; i < EARLY_SIGNAL_COUNT; i++) {
+        if (!early_noted[i])
+            continue;
+        early_noted[i] = 0;
+        for (int j = 0; j < count; j++)
+            if (signals[j] == early_signals[i])
+                signal_trap_handler(early_signals[i]);
+    }
     return ends[0];
 }
 

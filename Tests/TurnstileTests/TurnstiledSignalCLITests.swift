@@ -76,4 +76,83 @@ struct TurnstiledSignalCLITests {
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         return try body()
     }
+
+    /// Issue 28, item 8: a SIGHUP (or any signal) in the first milliseconds after exec, before
+    /// `main` installs the trap, no longer takes its default action: the C shim's entry in the
+    /// executable's pre-initialisation array notes it from before any library's initialiser and
+    /// the trap hands it on. The bound this relies on: only the dynamic loader's mapping of the
+    /// libraries comes before that entry (about 1–2 ms for a debug build, which links the Swift
+    /// runtime and Foundation dynamically; measured killing at 0.5–1.5 ms and never after), so
+    /// the signals come from 10 ms on — the issue's 10–90 ms, where 1 in 8 killed the daemon.
+    @Test("a signal 10-100 ms after exec, with nothing blocked: never the default action; a SIGHUP reloads once running")
+    func earliestSignals() throws {
+        let seed = ProcessInfo.processInfo.environment["TURNSTILED_SIGNAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        var random = SeededRandom(seed: seed)
+        let board = repositoryPath("boards/sim.toml")
+        for run in 0..<16 {
+            let signal = run % 2 == 0 ? SIGHUP : Self.signals[Int(random.next() % UInt64(Self.signals.count))]
+            let delay = 10_000 + UInt32(random.next() % 90_000)
+            let context = "seed \(seed) (TURNSTILED_SIGNAL_SEED=\(seed) repeats it), run \(run): signal \(signal) \(delay) µs after exec"
+            let daemon = try Self.spawning(blocked: []) { try BackgroundTurnstiled(["run", "--board", board, "--no-http"]) }
+            usleep(delay)
+            daemon.send(signal)
+            if signal != SIGTERM && signal != SIGINT {
+                let running = daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
+                #expect(running && daemon.isRunning, "\(context)\n\(daemon.description)")
+                daemon.send(SIGTERM)
+            }
+            let status = daemon.waitForExit(timeout: Self.patience)
+            #expect(!daemon.killedBySignal, "killed by a signal's default action: \(context)\n\(daemon.description)")
+            #expect(status == 0, "\(context)\n\(daemon.description)")
+            if signal == SIGHUP {
+                #expect(daemon.stderr.contains("SIGHUP: "), "the early SIGHUP was not applied: \(context)\n\(daemon.description)")
+            }
+        }
+    }
+
+    /// The same, made deterministic: a library preloaded into the daemon whose initialiser
+    /// takes 300 ms holds the program between the executable's pre-initialisation (where the
+    /// shim starts noting signals) and `main` (where the trap is installed) — every shared
+    /// library's initialiser runs in that gap, the Swift runtime's and Foundation's among them.
+    /// A signal sent 100 ms after exec lands in it every time: before issue 28 it took its
+    /// default action; now it is noted and applied once the trap is in.
+    @Test("a signal while the libraries initialise, before main: noted and applied, never the default action",
+          arguments: [SIGHUP, SIGTERM, SIGUSR1])
+    func signalBeforeMain(signal: Int32) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slow-init-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("slow.c").path
+        let library = directory.appendingPathComponent("slow.so").path
+        try "#include <unistd.h>\n__attribute__((constructor)) static void slow(void) { usleep(300000); }\n"
+            .write(toFile: source, atomically: true, encoding: .utf8)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-shared", "-fPIC", "-o", library, source]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "cc could not build the slow initialiser")
+
+        let board = repositoryPath("boards/sim.toml")
+        let daemon = try Self.spawning(blocked: []) {
+            // Under AddressSanitizer the daemon's runtime must come first among the loaded
+            // libraries, and a preloaded one comes before it: told not to check that order.
+            let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+            return try BackgroundTurnstiled(
+                ["run", "--board", board, "--no-http"],
+                environment: ["LD_PRELOAD": library, "ASAN_OPTIONS": asan + "verify_asan_link_order=0"])
+        }
+        usleep(100_000)
+        daemon.send(signal)
+        if signal != SIGTERM {
+            let running = daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
+            #expect(running && daemon.isRunning, "\(daemon.description)")
+            daemon.send(SIGTERM)
+        }
+        let status = daemon.waitForExit(timeout: Self.patience)
+        #expect(!daemon.killedBySignal, "killed by a signal's default action before main:\n\(daemon.description)")
+        #expect(status == 0, "\(daemon.description)")
+        #expect(daemon.stderr.contains("stopped: lock driven to 1 (fail_mode secure)"), "\(daemon.description)")
+        if signal == SIGHUP { #expect(daemon.stderr.contains("SIGHUP: "), "\(daemon.description)") }
+    }
 }
