@@ -460,7 +460,8 @@ struct SiteMQTTCLITests {
         let broker = try Broker.start()
         defer { broker.stop() }
         let (first, second) = (try TemporaryDirectory(), try TemporaryDirectory())
-        let (watcher, log) = try await Self.watcher(broker, id: "site-claims", ["nodes/node1/events", "nodes/node1/availability", "nodes/node1/claim"])
+        let (watcher, log) = try await Self.watcher(
+            broker, id: "site-claims", ["nodes/node1/events", "nodes/node1/availability", "nodes/node1/claim", "nodes/node1/counters"])
         defer { watcher.stop() }
         func arguments(_ directory: TemporaryDirectory) -> [String] {
             Self.arguments(broker, directory).flatMap { $0 == "--no-http" ? ["--http", "127.0.0.1:0"] : [$0] }
@@ -475,7 +476,7 @@ struct SiteMQTTCLITests {
         let b = try BackgroundTurnstiled(arguments(second))
         try Self.waitReady(b)
         // b counts coins of its own at once: none may reach the broker as node1's.
-        for _ in 0..<3 { #expect(try Self.ctl(second, ["pulse", "coin"]).status == 0) }
+        for _ in 0..<5 { #expect(try Self.ctl(second, ["pulse", "coin"]).status == 0) }
         let yielded = b.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("stops publishing") }
         #expect(yielded, "the second says so: \(b.description)")
         let noticed = a.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("started after this one") }
@@ -497,7 +498,11 @@ struct SiteMQTTCLITests {
         try await Task.sleep(for: .seconds(1))
         b.send(SIGTERM)
         #expect(b.waitForExit(timeout: Self.patience) == 0, "\(b.description)")
-        #expect(b.stderr.contains("3 event(s) stay in the outbox"), "\(b.stderr)")
+        #expect(b.stderr.contains("5 event(s) stay in the outbox"), "\(b.stderr)")
+        // The retained counters are a's alone: never b's 5 coins, never a drop (which Home
+        // Assistant's total_increasing sensors would count as a reset).
+        let coins = Self.objects(log, topic: "nodes/node1/counters").compactMap { ($0["totals"] as? [String: Int])?["coins"] }
+        #expect(!coins.isEmpty && coins == coins.sorted() && !coins.contains(5), "\(coins)")
         let events = Self.objects(log, topic: "nodes/node1/events")
         let sessions = Set(events.compactMap { $0["session"] as? Int })
         #expect(events.compactMap { $0["sequence"] as? Int } == [1, 2, 3] && sessions.count == 1, "only a's events, each once: \(events)")

@@ -133,6 +133,10 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private var startNewest: Int64 = 0
     private var lastState: [UInt8] = []
     private var lastCounters: [UInt8] = []
+    /// Totals to publish once the node's claim allows (retained state and counters of a
+    /// controller that turns out to be the second on the node would overwrite the first's:
+    /// Home Assistant's `total_increasing` sensors would see a reset).
+    private var pendingTotals: DurableTotals<App>?
 
     /// - Parameters:
     ///   - discovery: Home Assistant's discovery messages to publish, or nil for none.
@@ -374,7 +378,11 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 lastCounters = []
                 publishControl(topics.availability, Array(SitePayload.online.utf8), retain: true)
             }
-            if let totals { publishTotals(totals) }
+            if let totals { pendingTotals = totals }
+            if let totals = pendingTotals, claimAllowsEvents() {
+                publishTotals(totals)
+                pendingTotals = nil
+            }
             for command in commands { reply(to: command) }
             publishEvents()
             recordDeliveries()
