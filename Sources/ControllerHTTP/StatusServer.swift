@@ -85,12 +85,18 @@ public struct StatusServer: Service {
     /// - Throws: ``StatusServerError/cannotListen(host:port:reason:)`` when the address cannot
     ///   be bound (in use, not an address of this machine, a port below 1024 without privilege).
     public func run() async throws {
+        try await run(onListening: { _ in })
+    }
+
+    /// The same, telling `alsoOnListening` too once the socket is bound.
+    func run(onListening alsoOnListening: @escaping @Sendable (_ port: Int) async -> Void) async throws {
         let listening = Guarded(false)
         let host = host, port = port, logger = logger, onListening = onListening
         let application = makeApplication { boundPort in
             listening.withLock { $0 = true }
             logger.info("status page and metrics on http://\(hostPort(host, boundPort))/")
             await onListening(boundPort)
+            await alsoOnListening(boundPort)
         }
         do {
             try await application.run()

@@ -33,6 +33,8 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// began (SignalTrap), so a supervisor's stop signal at any moment is a drain, never the
     /// default action.
     private let announceReady: () -> Void
+    /// What `announceReady` waits for.
+    private let readiness: ReadinessGate
     /// Counts the loop thread's allocations, when the test allocator is preloaded.
     private let probe = AllocationProbe()
     private(set) var ending: EventLoop<Source>.Ending?
@@ -44,13 +46,15 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     /// `stopAt`: when a script ends and the daemon should stop by itself (`--stop-at-end`).
     init(
         controller: Controller<Source.App, Source.Chip>, source: Source, parts: DaemonParts<Source.App>, stopAt: MachineInstant?,
-        announceReady: @escaping () -> Void, reportUnplayed: @escaping (String) -> Void
+        announceReady: @escaping () -> Void, readiness: ReadinessGate = ReadinessGate(waitingFor: []),
+        reportUnplayed: @escaping (String) -> Void
     ) {
         loop = EventLoop(
             controller: controller, source: source, inbox: parts.inbox, status: parts.status, lifecycle: parts.lifecycle,
             notifier: parts.notifier, warnings: parts.warnings, stopAt: stopAt)
         self.reportUnplayed = reportUnplayed
         self.announceReady = announceReady
+        self.readiness = readiness
         self.controller = controller
         self.source = source
         inbox = parts.inbox
@@ -61,6 +65,10 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
     var stoppedAt: MachineInstant { stopInstant ?? source.now() }
 
     func run() async {
+        // `running` (and the ready record) only once every service that serves from the start
+        // serves: readiness means what it says.
+        let late = await readiness.wait()
+        if !late.isEmpty { reportUnplayed("\(late.sorted().joined(separator: ", ")) not up after \(ReadinessGate.patience.secondsText) s; running without it") }
         announceReady()
         let loop = self.loop
         let ending = await withGracefulShutdownHandler {

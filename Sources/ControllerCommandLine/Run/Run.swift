@@ -193,11 +193,13 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let controller = lines.controller
         let printer = makePrinter(board: boardFile, chipText: chipText, logger: logger)
         let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
+        let readiness = ReadinessGate(waitingFor: noHttp ? [] : [StatusService.readinessName])
         let loop = ControllerService(
             controller: controller, source: source, parts: parts, stopAt: stopAt,
             announceReady: announceReady(
                 state: controller.state, settings: controller.settings, chipText: chipText,
                 originUnixNanoseconds: Self.unixNanoseconds(of: origin, now: source.now()), logger: logger),
+            readiness: readiness,
             reportUnplayed: { logger.warning("\($0)") })
         let abandon = { lines.abandon(at: source.now()) }
         let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
@@ -250,7 +252,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         try await DaemonServiceGroup.make(
             loop: loop,
             drain: [
-                SystemdService(notifier: parts.notifier, readyStatus: "running: \(controller.state.name)"),
+                SystemdService(notifier: parts.notifier, readyStatus: "running: \(controller.state.name)", readiness: readiness),
                 ReporterService<App>(reporter: reporter, stoppedAt: { loop.stoppedAt }),
                 storeService,
                 control.map { ControlSocketService(server: $0) },
@@ -264,7 +266,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                     reload: { [reload = BoardReload<App>(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
                 noHttp ? nil : StatusService(
                     server: StatusServer(host: http.host, port: http.port, metrics: metrics, logger: logger, snapshot: { parts.status.snapshot() }),
-                    logger: logger),
+                    logger: logger, readiness: readiness),
             ]
         ).run()
         try RunEnding(

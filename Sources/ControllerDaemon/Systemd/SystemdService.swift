@@ -8,13 +8,17 @@ public struct SystemdService: Service {
     private let notifier: SystemdNotifier
     /// `STATUS=` with `READY=1`, e.g. "running: locked".
     private let readyStatus: String
+    /// What `READY=1` waits for besides the self-test (the status server listening).
+    private let readiness: ReadinessGate
 
-    public init(notifier: SystemdNotifier, readyStatus: String) {
+    public init(notifier: SystemdNotifier, readyStatus: String, readiness: ReadinessGate = ReadinessGate(waitingFor: [])) {
         self.notifier = notifier
         self.readyStatus = readyStatus
+        self.readiness = readiness
     }
 
     public func run() async {
+        await readiness.wait()
         notifier.ready(status: readyStatus)
         try? await gracefulShutdown()
         notifier.stopping(status: "draining")
