@@ -59,7 +59,8 @@ enum SiteLimits {
 /// in the log, `/status` (`site.conflict`) and `/metrics` (`mqtt_node_conflict`); the one that
 /// started later stops publishing (its events stay in its outbox), and the other publishes its
 /// claim again once so the later one learns of it. A claim left by an earlier run is not a
-/// conflict: events only wait ``SiteLimits/claimSettle`` for its owner to show itself. Repeated
+/// conflict: events wait ``SiteLimits/claimSettle`` for its owner to show itself, or not at all
+/// when it was a process of this host that is gone. Repeated
 /// disconnects right after connecting (the broker handing the client id to another client) are
 /// counted and logged as well.
 final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
@@ -225,7 +226,9 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
             }
             guard shared.claimLanded else {
                 // Found at connecting, before this one's came back: this node's last run, or a
-                // live controller that will show itself again.
+                // live controller that will show itself again. A process of this host that is
+                // gone is the former: no wait.
+                if Self.isGone(other, besides: claim) { return .gone }
                 if shared.settleUntil == nil { shared.settleUntil = ContinuousClock.now + SiteLimits.claimSettle }
                 return .earlier
             }
@@ -244,6 +247,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         }
         switch outcome {
         case .own: break
+        case .gone:
+            logger.info("MQTT: \(topics.claim) names instance \(other.instance), an earlier run on this host (pid \(other.pid), gone)")
         case .earlier:
             logger.info("MQTT: \(topics.claim) names instance \(other.instance) on \(other.host) (pid \(other.pid)); events wait up to \(SiteLimits.claimSettle) for it to show itself")
         case .conflict(let yield, let first):
@@ -258,7 +263,15 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         publishStatus()
     }
 
-    private enum ClaimOutcome { case own, earlier, conflict(yield: Bool, first: Bool) }
+    private enum ClaimOutcome { case own, gone, earlier, conflict(yield: Bool, first: Bool) }
+
+    /// Whether `other` was made on this host by a process that no longer exists.
+    private static func isGone(_ other: SitePayload.Claim, besides own: SitePayload.Claim) -> Bool {
+        guard other.host == SiteIdentity.escaped(own.host.prefix(64), keeping: SiteIdentity.isWordByte),
+            other.pid > 0, other.pid != own.pid, let pid = pid_t(exactly: other.pid)
+        else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
 
     /// Whether events may go out: the node's claim is on the broker (or never came back, said
     /// once), no other claim found at connecting is still settling, and no other holds the node.
