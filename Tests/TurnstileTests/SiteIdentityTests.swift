@@ -151,4 +151,31 @@ struct SiteIdentityTests {
             }
         }
     }
+
+    @Test("a claim read from the broker: random bytes and hostile fields never pass as one or reach the log raw; two claims are always ordered one way")
+    func claimsReadFromTheBroker() throws {
+        var random = SeededRandom(seed: Self.seed)
+        for _ in 0..<2_000 {
+            let bytes = (0..<random.next(in: 0...200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            if let claim = SitePayload.Claim.decode(bytes) { Issue.record("seed \(Self.seed): \(bytes) read as \(claim)") }
+            let instance = (0..<32).map { _ in Array("0123456789abcdef")[Int(random.next() % 16)] }
+            let fields: [String: Any] = [
+                "instance": random.next() % 5 == 0 ? Self.name(&random) : String(instance), "host": Self.name(&random, maxPieces: 40),
+                "pid": Int64(bitPattern: random.next()), "since": Int64(bitPattern: random.next()), "app": Self.name(&random),
+            ]
+            let payload = Array(try JSONSerialization.data(withJSONObject: fields))
+            guard let claim = SitePayload.Claim.decode(payload) else {
+                #expect(fields["instance"] as? String != String(instance), "seed \(Self.seed): \(fields)")
+                continue
+            }
+            #expect(claim.instance == String(instance))
+            #expect(claim.host.utf8.allSatisfy { SiteIdentity.isWordByte($0) || $0 == UInt8(ascii: "_") } && claim.host.utf8.count <= 64 * 12, "\(claim.host)")
+            var other = claim
+            other.instance = String(instance.reversed())
+            other.since = Int64(bitPattern: random.next() % 3 == 0 ? UInt64(bitPattern: claim.since) : random.next())
+            if other.instance != claim.instance {
+                #expect(claim.precedes(other) != other.precedes(claim), "exactly one of two claims yields: \(claim) \(other)")
+            }
+        }
+    }
 }
