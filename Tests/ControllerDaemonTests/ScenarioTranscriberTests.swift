@@ -58,6 +58,7 @@ struct TurnstileTranscriptionTests {
         lines += transcriber.finish(at: .zero + .seconds(10))
         let timings = board.turnstile
         #expect(lines == [
+            "0 inputs as taken",
             "0 set relock_timeout \(timings.relockTimeout.exactSecondsText)",
             "0 set repair_period \(timings.repairPeriod.exactSecondsText)",
             "0 set jam_timeout \(timings.jamTimeout.exactSecondsText)",
@@ -104,6 +105,7 @@ struct GenericTranscriptionTests {
         lines += edge(11, "lever", true)
         lines += transcriber.finish(at: .zero + .seconds(12))
         #expect(lines == [
+            "0 inputs as taken",
             "0 set open_for 5",
             "0 set stuck_after 30",
             "1 pulse request",
@@ -226,7 +228,7 @@ struct PlantDrivenTranscriptionTests {
         lines += edge(1.5, "loop", true) + edge(3, "loop", false)
         lines += edge(4, "alarm", true) + edge(5, "alarm", false)
         lines += transcriber.finish(at: .zero + .seconds(6))
-        #expect(lines == ["0 set open_for 5", "1 pulse request", "4 set alarm on", "5 set alarm off", "6 end"], "\(lines)")
+        #expect(lines == ["0 inputs as taken", "0 set open_for 5", "1 pulse request", "4 set alarm on", "5 set alarm off", "6 end"], "\(lines)")
     }
 
     @Test("a scenario's action on the plant is in the recording, in the plant's words, and reads back")

@@ -133,7 +133,7 @@ struct TurnstiledDaemonCLITests {
         // The run took what the scenario drove: every coin counted, none lost on the way.
         #expect(liveSummary.counters["coins", default: 0] + liveSummary.counters["ignored", default: 0] > 0, "\(mismatch)")
         let recordedInputs = recorded.split(separator: "\n").filter {
-            !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty && !$0.hasPrefix("0 set ")
+            !$0.hasPrefix("#") && !$0.hasSuffix(" end") && !$0.isEmpty && !$0.hasPrefix("0 set ") && $0 != "0 inputs as taken"
         }
         #expect(recordedInputs.count == scenario.inputs, "every input recorded once: \(mismatch)")
     }
@@ -271,11 +271,44 @@ struct TurnstiledDaemonCLITests {
 
     /// `script` played into `run --record` on boards/sim.toml until it ends, and the recording
     /// replayed by `simulate`: both summaries and the recording. Both runs must exit 0.
-    static func recordAndReplay(_ script: String, context: String) throws -> (live: Summary, replay: Summary, recording: String) {
+    /// Issue 28, item 6, as a class: commands at random moments within milliseconds of the
+    /// input before them — before its debounce ends, within its bounce, just after it is taken
+    /// — in the issue's own pattern (a coin, then `fault`, then `repair`), six times per run.
+    /// The recording carries the order in which the controller took them (each input at the
+    /// instant its line changed as taken, replayed without bounce: `inputs as taken`), so the
+    /// replay ends where the run did. Before, 4–5 of 6 expired credits came back out of service.
+    @Test("commands within milliseconds of the inputs they follow replay in the order the run took them", arguments: 0..<3)
+    func commandsNearInputsReplayInOrder(run: Int) throws {
+        let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
+        var random = SeededRandom(seed: seed &+ UInt64(run))
+        var lines: [String] = []
+        var time = 200  // milliseconds
+        for _ in 0..<6 {
+            lines.append("\(Double(time) / 1000) coin")
+            // The coin's pulse starts at `time`; it is taken 10 ms (the debounce) after its
+            // bounce: the fault comes 5–25 ms after the pulse starts, on either side of that.
+            let fault = time + 5 + Int(random.next() % 21)
+            lines.append("\(Double(fault) / 1000) fault")
+            lines.append("\(Double(fault + 300) / 1000) repair")
+            time = fault + 300 + 1_200  // the repair period (1 s here) ends before the next coin
+        }
+        lines.append("\(Double(time + 500) / 1000) end")
+        let script = lines.joined(separator: "\n") + "\n"
+        let context = "seed \(seed &+ UInt64(run)) (TURNSTILED_REPLAY_SEED=\(seed) repeats it)"
+        let board = try Self.simBoard(replacing: #"repair_period = "5s""#, with: #"repair_period = "1s""#)
+        let (live, replay, recorded) = try Self.recordAndReplay(script, context: context, boardText: board)
+        let mismatch = "\(context)\n--- run: \(live.text)\n--- simulate: \(replay.text)\n--- scenario:\n\(script)\n--- recording:\n\(recorded)"
+        #expect(live.counters == replay.counters && live.state == replay.state && live.credit == replay.credit, "\(mismatch)")
+        #expect(live.counters["coins"] == 6, "\(mismatch)")
+    }
+
+    static func recordAndReplay(
+        _ script: String, context: String, boardText: String? = nil
+    ) throws -> (live: Summary, replay: Summary, recording: String) {
         let directory = try TemporaryDirectory()
         let scriptPath = try directory.file("script.txt", script)
         let recording = directory.url.appendingPathComponent("recorded.txt").path
-        let board = repositoryPath("boards/sim.toml")
+        let board = try boardText.map { try directory.file("board.toml", $0) } ?? repositoryPath("boards/sim.toml")
         let live = try Turnstiled.run(["run", "--board", board, "--script", scriptPath, "--stop-at-end", "--record", recording, "--json", "--no-http"])
         try #require(live.status == 0, "\(context)\n\(live)\n--- scenario:\n\(script)")
         let recorded = try String(contentsOfFile: recording, encoding: .utf8)

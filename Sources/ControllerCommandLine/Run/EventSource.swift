@@ -92,6 +92,8 @@ final class SimSource<App: ControllerApplication>: EventSource {
     /// (a coin must never vanish). Sized from the start: an array that grows on the loop's
     /// thread allocates.
     private var lineFreeAt = [MachineInstant](repeating: .zero, count: App.inputs.count)
+    /// Whether inputs change cleanly at their written times (`inputs as taken`, a recording's).
+    private var inputsAsTaken = false
     /// The `ctl pulse`s each line has waiting, so a stop can name the ones it drops. One made
     /// per line (not one repeated): repeated, they would share a buffer until the loop's first
     /// pulse on a line copied it.
@@ -209,7 +211,8 @@ final class SimSource<App: ControllerApplication>: EventSource {
     /// vanish), whether they come from the script, `ctl pulse` or both.
     private func schedulePulse(input index: Int, line: GPIOLineOffset, at time: MachineInstant, width: Duration) {
         let start = Swift.max(time, lineFreeAt[index])
-        chip.schedulePulse(line: line, at: start, width: width, bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
+        chip.schedulePulse(
+            line: line, at: start, width: width, bounceEdges: inputsAsTaken ? 0 : board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
         lineFreeAt[index] = start + board.lineHold(App.inputs[index].role, width: width)
     }
 
@@ -229,6 +232,8 @@ final class SimSource<App: ControllerApplication>: EventSource {
         case .plant(let action):
             plant?.perform(action, at: time)
             controller.notePlantAction(action, at: time)
+        case .inputsAsTaken:
+            inputsAsTaken = true
         default: break
         }
     }

@@ -49,7 +49,7 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
     /// The lines at time 0, after the header: the duration settings the run started with, so
     /// that the replay runs with them whatever the board file says by then.
     public func opening() -> [String] {
-        App.settings.durationKeys.map { "0 set \($0.name) \($0.duration(in: settings).exactSecondsText)" }
+        ["0 inputs as taken"] + App.settings.durationKeys.map { "0 set \($0.name) \($0.duration(in: settings).exactSecondsText)" }
     }
 
     /// The comment lines a recording starts with.
@@ -60,8 +60,10 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
         return """
         # Recorded by \(App.daemonName) run --record on board \(name) (\(path)).
         # Replay: \(App.daemonName) simulate --board \(path) --script THIS-FILE
-        # Times are seconds since the daemon started; each input is written when its line
-        # settled, so the replay takes it when the controller did (to within the bounce window).
+        # Times are seconds since the daemon started, to the nanosecond; each input is written
+        # at the moment its line changed as the controller took it (its edge less the line's
+        # debounce), and `inputs as taken` replays it without contact bounce: the replay takes
+        # every input at the instant the controller did, in the same order as the commands.
 
         """
     }
@@ -155,7 +157,7 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
     /// The earliest time, rounded up to the microsecond, at or after `time` that a scenario
     /// may give an input on `role`'s line.
     private func earliest(_ time: Int64, on role: RoleName) -> Int64 {
-        Self.roundedUp(Swift.max(time, lastWrittenFloor, lineFree[role] ?? 0))
+        Swift.max(time, lastWrittenFloor, lineFree[role] ?? 0)
     }
 
     /// `text` at `time`, or — for an input on `role`'s line — at the earliest time the line's
@@ -166,7 +168,7 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
     ) {
         // Never before 0 (an edge in the first debounce period) nor before a line already
         // released: a scenario's times do not go back.
-        var at = Self.roundedUp(Swift.max(time, lastWrittenFloor))
+        var at = Swift.max(time, lastWrittenFloor)
         if let role {
             at = earliest(time, on: role)
             let hold = board.lineHold(role, width: width ?? board.simulatedPulseWidth(role))
@@ -189,8 +191,10 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
         return lines
     }
 
+    /// To the nanosecond: rounding could make a command and the input just after it one
+    /// instant, and a replay takes the input first at one instant.
     static func seconds(_ nanoseconds: Int64) -> String {
-        Duration.nanoseconds(nanoseconds).secondsText
+        Duration.nanoseconds(nanoseconds).exactSecondsText
     }
 
     /// Up to the next whole microsecond (the precision `seconds` writes): a time rounded down

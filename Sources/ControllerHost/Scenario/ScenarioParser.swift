@@ -28,7 +28,7 @@ struct ScenarioParser<App: ControllerApplication> {
     }
 
     private static var actionNames: [String] {
-        words.map(\.name) + ["pulse", "hold", "event", "set", "expect", "end"]
+        words.map(\.name) + ["pulse", "hold", "event", "set", "expect", "inputs", "end"]
     }
 
     mutating func step(_ tokens: [Substring], line: Int) throws(ScenarioError) -> ScenarioStep<App> {
@@ -91,6 +91,11 @@ struct ScenarioParser<App: ControllerApplication> {
             try reader.expectArity(usage: ["hold", "ROLE", "SECONDS"])
             let role = try inputRole(arguments.first!, level: false, line: line)
             return .pulse(role, width: try positive(reader.seconds(arguments.last!, what: "the hold"), what: "a hold", line: line))
+        case "inputs":
+            guard arguments.map(String.init) == ["as", "taken"] else {
+                throw error(line, "\"inputs\" takes only \"as taken\"", hint: "write \"0 inputs as taken\" (what a recording starts with)")
+            }
+            return .inputsAsTaken
         case "unreplayable":
             guard !arguments.isEmpty else {
                 throw error(line, "\"unreplayable\" is missing its reason", hint: "the flight recorder writes it with what the run met")

@@ -37,6 +37,12 @@ public enum ScenarioAction<App: ControllerApplication>: Hashable, Sendable {
     /// replay can reproduce (a failed output write); `simulate` and `check` refuse the scenario
     /// naming the line, instead of replaying to another end and exiting 0.
     case unreplayable(String)
+    /// `inputs as taken`: from here on every input line changes cleanly (no contact bounce)
+    /// exactly at its written time. A recording writes each input at the moment its line
+    /// changed as the controller took it (the edge's time less its debounce), so its replay
+    /// takes each one at the very instant the run did, in the same order relative to the
+    /// commands around it.
+    case inputsAsTaken
     /// One of the plant's own words (`arm stuck`): the simulator hands the action to the
     /// application's ``ControllerApplication/Plant`` at its time.
     case plant(App.Plant.Action)
@@ -58,7 +64,7 @@ extension ScenarioAction {
     package var isExpectation: Bool {
         switch self {
         case .expectState, .expectCounter, .expectGauge, .expectOutput: true
-        case .pulse, .level, .command, .set, .unreplayable, .plant, .end: false
+        case .pulse, .level, .command, .set, .unreplayable, .inputsAsTaken, .plant, .end: false
         }
     }
 

@@ -240,6 +240,8 @@ public final class Simulation<App: ControllerApplication> {
             try finishStep(at: time)
         case .plant(let action):
             plant?.perform(action, at: time)
+        case .inputsAsTaken:
+            inputsAsTaken = true
         // `unreplayable` is refused by `check` before anything runs.
         case .expectState, .expectCounter, .expectGauge, .expectOutput, .unreplayable, .end: break
         }
@@ -288,10 +290,13 @@ public final class Simulation<App: ControllerApplication> {
 
     // MARK: Steps
 
+    /// Whether inputs change cleanly at their written times (`inputs as taken`, a recording's).
+    private var inputsAsTaken = false
+
     private func pulse(_ role: RoleName, at time: MachineInstant, width: Duration) {
         chip.schedulePulse(
             line: inputOffsets[role]!, at: time, width: width,
-            bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
+            bounceEdges: inputsAsTaken ? 0 : board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
     }
 
     /// Checks an `expect` step against `controller` as it stands (the caller has made
