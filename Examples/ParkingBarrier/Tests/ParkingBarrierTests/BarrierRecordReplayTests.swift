@@ -1,3 +1,4 @@
+import ControllerFSMSim
 import Foundation
 import Testing
 
@@ -79,5 +80,37 @@ struct BarrierRecordReplayTests {
         #expect(live.counters["faults"] == 2, "the stuck arm is a fault: \(live)")
         #expect(recorded.contains(" arm stuck\n") && recorded.contains(" arm free\n"), "\(recorded)")
         #expect(live == replay, "--- run: \(live)\n--- simulate: \(replay)\n--- recording:\n\(recorded)")
+    }
+
+    /// Issue 28, item 6, on the barrier: commands (`fault`, `repair`, an emergency) within
+    /// milliseconds of the inputs before them — a request's pulse, a vehicle on the loop —
+    /// before its debounce ends, within its bounce, just after it is taken, at random. The
+    /// replay takes every input at the instant the run did (`inputs as taken`), so it ends
+    /// where the run did.
+    @Test("commands within milliseconds of the inputs they follow replay in the order the run took them", arguments: 0..<2)
+    func commandsNearInputsReplayInOrder(run: Int) throws {
+        let seed = UInt64.random(in: 1...UInt64.max)
+        var random = SplitMix64(seed: seed)
+        let seedText = "seed \(seed)"
+        var lines: [String] = []
+        var time = 200  // milliseconds
+        func at(_ ms: Int) -> String { "\(ms / 1000).\(String(1000 + ms % 1000).dropFirst())" }
+        for round in 0..<4 {
+            lines.append("\(at(time)) pulse request")
+            let near = time + 5 + Int(random.next(below: 21))
+            switch round % 2 {
+            case 0:
+                lines.append("\(at(near)) event fault")
+                lines.append("\(at(near + 300)) pulse service")
+            default:
+                lines.append("\(at(near)) event emergencyOn")
+                lines.append("\(at(near + 300)) event emergencyOff")
+            }
+            time = near + 2_200  // the quick arm (0.5 s) is up and hold_open (1.5 s) has run out
+        }
+        lines.append("\(at(time + 2_500)) end")
+        let script = lines.joined(separator: "\n") + "\n"
+        let (live, replay, recorded) = try Self.recordAndReplay(script)
+        #expect(live == replay, "\(seedText)\n--- run: \(live)\n--- simulate: \(replay)\n--- scenario:\n\(script)\n--- recording:\n\(recorded)")
     }
 }
