@@ -107,7 +107,7 @@ struct BoardTable {
         let number = text.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let unit = text[number.endIndex...]
         guard let exponent = Self.unitExponents[String(unit)] else {
-            let reason = unit.isEmpty ? "\"\(text.bounded)\" has no unit" : "\"\(text.bounded)\" does not end in a unit"
+            let reason = DecimalDuration.unitProblem(text)
             throw error(at: key, reason, hint: shape)
         }
         let duration: Duration

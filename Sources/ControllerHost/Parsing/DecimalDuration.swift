@@ -51,6 +51,35 @@ package enum DecimalDuration {
         return .success(.nanoseconds(total))
     }
 
+    /// The units a duration may end in, with their exponents (ns 0, us 3, ms 6, s 9).
+    package static let unitNames = ["ns", "us", "ms", "s"]
+
+    /// Why `text` is not `number unit` (`5s`, `0.5ms`), in the words a person reading the file
+    /// needs: `"+5s"` has a sign, `"5_000ms"` a digit separator, `"1e400s"` an exponent, `"0x5s"`
+    /// is hexadecimal, `"5 s"` has a space, `"5sec"` ends in something that is not a unit, `"5"`
+    /// has none. The text is quoted escaped and bounded.
+    package static func unitProblem(_ text: String) -> String {
+        let quoted = "\"\(text.bounded.visible)\""
+        let number = text.prefix(while: { $0.isASCIIDigit || $0 == "." })
+        let rest = text[number.endIndex...]
+        if text.hasPrefix("+") { return "\(quoted) starts with a sign: write the number alone (\(String(text.dropFirst()).bounded.visible))" }
+        if number.isEmpty, let first = text.first, !first.isASCIIDigit {
+            return "\(quoted) does not start with a number"
+        }
+        if number == "0", rest.hasPrefix("x") || rest.hasPrefix("X") || rest.hasPrefix("b") || rest.hasPrefix("o") {
+            return "\(quoted) is not a decimal number: write it in decimal digits"
+        }
+        if rest.hasPrefix("_") || rest.hasPrefix(",") || rest.hasPrefix("'") {
+            return "\(quoted) has a digit separator (\(rest.first!)): write the digits together"
+        }
+        if rest.hasPrefix("e") || rest.hasPrefix("E"), rest.dropFirst().first.map({ $0.isASCIIDigit || $0 == "+" || $0 == "-" }) ?? false {
+            return "\(quoted) has an exponent: write the digits out"
+        }
+        if rest.first?.isWhitespace ?? false { return "\(quoted) has a space before its unit: write them together" }
+        if rest.isEmpty { return "\(quoted) has no unit" }
+        return "\(quoted) ends in \"\(String(rest).bounded.visible)\", which is not a unit (\(unitNames.joined(separator: ", ")))"
+    }
+
     private static func power10(_ exponent: Int) -> Int64 {
         var result: Int64 = 1
         for _ in 0..<exponent { result *= 10 }
