@@ -148,6 +148,11 @@ extension ControlRequestLine {
         case .pulse:
             return "\(subject) is a pulse: send \"command\":\"pulse\" with \"line\":\"\(role)\""
         case .level:
+            // A line the simulated plant drives (the barrier's limit switches follow its arm) is
+            // not one `set` takes: advising `set` would advise the request just refused.
+            guard ControlVocabulary<App>.levelRoles.contains(role) else {
+                return "\(subject) follows the simulated plant, not a command: no request drives it"
+            }
             return "\(subject) is a level: send \"command\":\"set\" with \"line\":\"\(role)\" and \"on\""
         case .condition:
             guard ControlVocabulary<App>.command(named: role.rawValue) != nil else { return "\(subject) is a level only its line drives" }
