@@ -99,7 +99,7 @@ let package = Package(
         // The daemon's MQTT client (MQTT 3.1.1 through CMosquitto, its only importer): the
         // broker's URL, TLS and password-file settings, a network thread that keeps one
         // connection up, and typed errors that name the broker, the file and the fix.
-        .target(name: "ControllerMQTT", dependencies: ["ControllerFSM", "CMosquitto"]),
+        .target(name: "ControllerMQTT", dependencies: ["ControllerFSM", "ControllerHost", "CMosquitto"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),

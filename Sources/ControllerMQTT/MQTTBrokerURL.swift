@@ -1,3 +1,4 @@
+import ControllerHost
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -52,14 +53,14 @@ public struct MQTTBrokerURL: Equatable, Hashable, Sendable, CustomStringConverti
             case "ws", "wss": " (MQTT over WebSockets is not supported)"
             default: ""
             }
-            throw refuse("the scheme '\(schemeText)' is not MQTT's\(hint); \(form)")
+            throw refuse("the scheme '\(schemeText.shown)' is not MQTT's\(hint); \(form)")
         }
         let rest = text[separator.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         if let at = authority.lastIndex(of: "@") {
             // The URL may hold a password: the error shows it without what precedes the '@'.
-            let redacted = "\(schemeText)://…@\(rest[rest.index(after: at)...])"
+            let redacted = "\(schemeText.shown)://…@\(rest[rest.index(after: at)...].shown)"
             throw refuse(
                 "has a user name or password in it; give the user name in the configuration and the password "
                     + "in a password file, and \(form)",
@@ -69,9 +70,9 @@ public struct MQTTBrokerURL: Equatable, Hashable, Sendable, CustomStringConverti
         let trailer = rest[authorityEnd...]
         if let first = trailer.first {
             let what = switch first {
-            case "/": "a path ('\(trailer)')"
-            case "?": "a query ('\(trailer)')"
-            default: "a fragment ('\(trailer)')"
+            case "/": "a path ('\(trailer.shown)')"
+            case "?": "a query ('\(trailer.shown)')"
+            default: "a fragment ('\(trailer.shown)')"
             }
             throw refuse("has \(what), which an MQTT broker's URL does not have; \(form)")
         }
@@ -86,12 +87,12 @@ public struct MQTTBrokerURL: Equatable, Hashable, Sendable, CustomStringConverti
             let afterHost = authority[authority.index(after: close)...]
             if !afterHost.isEmpty {
                 guard afterHost.first == ":" else {
-                    throw refuse("has '\(afterHost)' after the IPv6 address; write it as mqtts://[::1]:8883")
+                    throw refuse("has '\(afterHost.shown)' after the IPv6 address; write it as mqtts://[::1]:8883")
                 }
                 portText = afterHost.dropFirst()
             }
             guard isIPv6(String(hostText)) else {
-                throw refuse("'\(hostText)' is not an IPv6 address")
+                throw refuse("'\(hostText.shown)' is not an IPv6 address")
             }
         } else {
             let colons = authority.filter { $0 == ":" }.count
@@ -114,7 +115,7 @@ public struct MQTTBrokerURL: Equatable, Hashable, Sendable, CustomStringConverti
             guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(portText),
                 (1...Int(UInt16.max)).contains(value)
             else {
-                throw refuse("the port '\(portText)' is not a number from 1 to 65535")
+                throw refuse("the port '\(portText.shown)' is not a number from 1 to 65535")
             }
             port = UInt16(value)
         }
@@ -153,7 +154,7 @@ public struct MQTTBrokerURL: Equatable, Hashable, Sendable, CustomStringConverti
     private static func hostNameProblem(_ host: String) -> String? {
         if host.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
             var address = in_addr()
-            return inet_pton(AF_INET, host, &address) == 1 ? nil : "'\(host)' is not an IPv4 address"
+            return inet_pton(AF_INET, host, &address) == 1 ? nil : "'\(host.shown)' is not an IPv4 address"
         }
         guard host.utf8.count <= MQTTLimits.maxHostBytes else {
             return "the host name is longer than \(MQTTLimits.maxHostBytes) bytes"
@@ -163,7 +164,7 @@ public struct MQTTBrokerURL: Equatable, Hashable, Sendable, CustomStringConverti
             let valid = !label.isEmpty && label.utf8.count <= MQTTLimits.maxHostLabelBytes && label.first != "-" && label.last != "-"
                 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
             if !valid {
-                return "'\(host)' is not a host name (letters, digits and '-' in dot-separated labels) "
+                return "'\(host.shown)' is not a host name (letters, digits and '-' in dot-separated labels) "
                     + "nor an IP address"
             }
         }

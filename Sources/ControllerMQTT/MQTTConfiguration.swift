@@ -100,7 +100,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
             id.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
         else {
             throw .invalidConfiguration(
-                setting: "client id '\(clientID)'",
+                setting: "client id '\(clientID.shown)'",
                 problem: "must be 1 to \(MQTTLimits.maxClientIDBytes) letters, digits, '-', '_' or '.' "
                     + "(and stable: the broker finds the session by it)"
             )

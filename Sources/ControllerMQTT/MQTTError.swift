@@ -1,3 +1,4 @@
+import ControllerHost
 /// Why the MQTT client could not be made, start, connect, publish or subscribe. Each message
 /// says what to do about it, naming what the user can look at: the broker's URL, the file (CA,
 /// certificate, key, password), the library and how to install it, and libmosquitto's own words
@@ -52,18 +53,18 @@ public enum MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(file) is libmosquitto \(version); the MQTT client needs 2.0 or later "
                 + "(Debian 12's libmosquitto1 is 2.0.11): sudo apt install libmosquitto1"
         case let .invalidBrokerURL(url, problem):
-            "broker URL '\(url)': \(problem)"
+            "broker URL '\(url.shown)': \(problem)"
         case let .plaintextToRemoteHost(url, host):
-            "broker URL '\(url)' would send the password and every message unencrypted to \(host), which is "
+            "broker URL '\(url.shown)' would send the password and every message unencrypted to \(host.shown), which is "
                 + "not this machine: use mqtts:// (TLS), or allow plain MQTT to other hosts explicitly"
         case let .invalidConfiguration(setting, problem):
             "MQTT \(setting): \(problem)"
         case let .passwordFile(path, problem):
-            "MQTT password file \(path): \(problem)"
+            "MQTT password file \(path.shown): \(problem)"
         case let .tlsFile(role, path, problem):
-            "MQTT TLS \(role) \(path): \(problem)"
+            "MQTT TLS \(role) \(path.shown): \(problem)"
         case let .invalidTopic(topic, problem):
-            "MQTT topic '\(topic)': \(problem)"
+            "MQTT topic '\(topic.shown)': \(problem)"
         case let .payloadTooLarge(bytes, limit):
             "MQTT payload of \(bytes) bytes is larger than the client's limit of \(limit) bytes"
         case let .tooManyUnacknowledged(broker, limit):
@@ -88,4 +89,15 @@ public enum MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
             "libmosquitto refused \(operation): \(reason)"
         }
     }
+}
+
+extension String {
+    /// A value the user gave (a URL, host, topic, client id, file name), as a message quotes
+    /// it: bounded (``Quoting/maxQuotedCharacters``) and with control characters escaped, so a
+    /// 70 KB option or a line break in it cannot bury or forge the message.
+    package var shown: String { bounded.visible }
+}
+
+extension Substring {
+    package var shown: String { String(self).shown }
 }

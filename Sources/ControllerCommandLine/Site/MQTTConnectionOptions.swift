@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControllerMQTT
+import ControllerHost
 
 /// How to reach the site's broker: `run --mqtt` and `fleet` share these.
 struct MQTTConnectionOptions: ParsableArguments {
@@ -43,15 +44,15 @@ struct MQTTConnectionOptions: ParsableArguments {
     func broker(_ url: String) throws -> MQTTBrokerURL {
         let probe = try? MQTTBrokerURL.parse(url, allowPlaintextToRemoteHost: true)
         if let plaintextHost, let probe, plaintextHost != probe.host {
-            throw ValidationError("--mqtt-plaintext-host \(plaintextHost) is not the broker's host (\(probe.host))")
+            throw ValidationError("--mqtt-plaintext-host \(plaintextHost.bounded.visible) is not the broker's host (\(probe.host.bounded.visible))")
         }
         let broker: MQTTBrokerURL
         do throws(MQTTError) {
             broker = try MQTTBrokerURL.parse(url, allowPlaintextToRemoteHost: plaintextHost != nil)
         } catch .plaintextToRemoteHost(let url, let host) {
             throw ValidationError(
-                "--mqtt: '\(url)' would send the password and every message unencrypted to \(host), which is not this machine: "
-                    + "use mqtts:// (TLS), or allow it with --mqtt-plaintext-host \(host)")
+                "--mqtt: '\(url.bounded.visible)' would send the password and every message unencrypted to \(host.bounded.visible), which is not this machine: "
+                    + "use mqtts:// (TLS), or allow it with --mqtt-plaintext-host \(host.bounded.visible)")
         } catch {
             throw ValidationError("--mqtt: \(error)")
         }

@@ -1,3 +1,4 @@
+import ControllerHost
 /// An `--mqtt-*` option the daemon cannot use, said with the fix.
 enum SiteOptionError: Error, CustomStringConvertible, Equatable {
     case invalidNode(String, problem: String)
@@ -6,8 +7,8 @@ enum SiteOptionError: Error, CustomStringConvertible, Equatable {
 
     var description: String {
         switch self {
-        case let .invalidNode(node, problem): "--mqtt-node '\(node)' \(problem)"
-        case let .invalidPrefix(prefix, problem): "--mqtt-prefix '\(prefix)' \(problem)"
+        case let .invalidNode(node, problem): "--mqtt-node '\(node.bounded.visible)' \(problem)"
+        case let .invalidPrefix(prefix, problem): "--mqtt-prefix '\(prefix.bounded.visible)' \(problem)"
         case .needsDatabase:
             "--mqtt needs --database: every counted event waits there (the outbox) until the broker has acknowledged it"
         }
