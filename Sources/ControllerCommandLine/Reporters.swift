@@ -70,14 +70,24 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
     }
 
     package func dispatched(_ record: DispatchRecord<App.State, App.Event>) {
+        print(line(record))
+    }
+
+    /// One dispatch as the trace shows it. An edge of a level the host keeps in the context
+    /// (`keeping`) is handled in every state and never counted as ignored: it is shown as the
+    /// level change it is, not as "ignored".
+    package func line(_ record: DispatchRecord<App.State, App.Event>) -> String {
         let event = pad(record.event.name, eventWidth)
         switch record.outcome {
         case .transitioned:
-            print("\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)"))
+            return "\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)")
         case .handledInternally:
-            print("\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal)")
+            return "\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal)"
         case .ignored:
-            print("\(stamp(record.time))  \(event)" + style.yellow("ignored in \(record.from.name)"))
+            if let (role, active) = App.keptLevel(sentBy: record.event) {
+                return "\(stamp(record.time))  \(event)" + style.dim("\(role.rawValue) \(active ? "active" : "inactive") in \(record.from.name) (level kept)")
+            }
+            return "\(stamp(record.time))  \(event)" + style.yellow("ignored in \(record.from.name)")
         }
     }
 
@@ -143,5 +153,20 @@ extension SimulationSummary {
     package func value(named name: String) -> Int {
         if let counter = namedCounters.first(where: { $0.name == name }) { return counter.value }
         return namedGauges.first(where: { $0.name == name })?.value ?? 0
+    }
+}
+
+extension ControllerApplication {
+    /// The level input whose edge sends `event` and whose level the host keeps in the context
+    /// (`.level(..., keeping:)`), and whether the edge is its active one: such an event is
+    /// handled in every state, even where the table does not answer it.
+    static func keptLevel(sentBy event: Event) -> (RoleName, Bool)? {
+        for input in inputs {
+            if case .level(let on, let off, .some) = input.binding {
+                if on == event { return (input.role, true) }
+                if off == event { return (input.role, false) }
+            }
+        }
+        return nil
     }
 }

@@ -19,7 +19,12 @@ final class JournalReporter<App: ControllerApplication>: SimulationReporter {
 
     func dispatched(_ record: DispatchRecord<App.State, App.Event>) {
         switch record.outcome {
-        case .ignored: logger.notice("ignored \(record.event.name) in \(record.from.name)")
+        case .ignored:
+            if let (role, active) = App.keptLevel(sentBy: record.event) {
+                logger.info("\(record.from.name): \(record.event.name) (\(role.rawValue) \(active ? "active" : "inactive"), level kept)")
+            } else {
+                logger.notice("ignored \(record.event.name) in \(record.from.name)")
+            }
         case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)")
         case .handledInternally: logger.info("\(record.from.name): \(record.event.name)")
         }
