@@ -146,7 +146,12 @@ extension CountStore {
             latest = (state, values)
             if let entry = try stored.optionalInteger("lastEntry") { lastEntry = max(lastEntry ?? entry, entry) }
         }
+        // The last counted event's time: the newest event kept; when retention removed them all,
+        // the last step of a session, if anything was ever counted; never, if nothing was.
+        let newestEvent = try db.value("SELECT MAX(time) FROM events")?.integer
+        let counted = counters.values.contains { $0 > 0 }
         return DurableTotals(
-            counters: counters, gauges: latest?.gauges ?? [:], state: latest?.state ?? App.table.initial, lastEventUnixNanoseconds: lastEntry)
+            counters: counters, gauges: latest?.gauges ?? [:], state: latest?.state ?? App.table.initial,
+            lastEventUnixNanoseconds: newestEvent ?? (counted ? lastEntry : nil))
     }
 }

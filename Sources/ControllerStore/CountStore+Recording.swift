@@ -51,6 +51,9 @@ extension CountStore {
                             batch.add(time: wallClock, kind: voided, amount: value, state: name, after: name)
                         }
                         _ = try batch.write(db, session: id, path: path, daemon: App.daemonName)
+                        if !batch.events.isEmpty {
+                            totals.lastEventUnixNanoseconds = max(totals.lastEventUnixNanoseconds ?? wallClock, wallClock)
+                        }
                     }
                     totals.counters.merge(try EventBatch.readCounters(db, path: path, daemon: App.daemonName)) { $1 }
                     return id
@@ -175,7 +178,11 @@ extension CountStore {
             current.totals.counters.merge(counters) { $1 }
             current.totals.gauges = declaration.gaugeValues(last.gauges)
             current.totals.state = last.state
-            current.totals.lastEventUnixNanoseconds = lastTime
+            // The last *counted* event: a batch of steps that counted nothing (the start, a
+            // level change) leaves it where it was, so a store that never counted has none.
+            if let counted = batch.events.lazy.map(\.time).max() {
+                current.totals.lastEventUnixNanoseconds = max(current.totals.lastEventUnixNanoseconds ?? counted, counted)
+            }
             current.counters = last.counters
             current.state = last.state
             current.gauges = last.gauges

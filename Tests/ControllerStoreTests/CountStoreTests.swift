@@ -245,3 +245,28 @@ func kindsFollowTheDeclaration() throws {
         time: MachineInstant(nanoseconds: 1_000), state: .locked, credit: 0, counters: counters, cause: nil)])
     for (name, value) in counters.all { #expect(totals[name] == value, "\(name)") }
 }
+
+/// Issue 28, item 10: the last event's time is the last *counted* event's — a store that never
+/// counted anything has none (the site's retained counters then say `lastEvent` null, not the
+/// start time).
+@Suite("CountStore: the last event is the last counted one")
+struct LastCountedEventTests {
+    @Test("a session that counted nothing has no last event, written or read back; the first coin sets it")
+    func nothingCounted() throws {
+        let scratch = try ScratchDirectory()
+        let store = try TurnstileStore.open(path: scratch.file())
+        let started = try store.beginTestSession()
+        #expect(started.lastEventUnixNanoseconds == nil)
+        var tape = LedgerTape()
+        tape.push()  // a forced push: counted
+        let counted = try store.append(tape.take())
+        #expect(counted.lastEventUnixNanoseconds != nil)
+        try store.close()
+        let fresh = try ScratchDirectory()
+        let other = try TurnstileStore.open(path: fresh.file())
+        _ = try other.beginTestSession()
+        try other.close()
+        #expect(try TurnstileStore.openForReading(path: fresh.file()).totals().lastEventUnixNanoseconds == nil)
+        #expect(try TurnstileStore.openForReading(path: scratch.file()).totals().lastEventUnixNanoseconds == counted.lastEventUnixNanoseconds)
+    }
+}
