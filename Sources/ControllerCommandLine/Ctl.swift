@@ -197,8 +197,8 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         switch line.reply {
         case .status(let snapshot):
             print(Self.describe(snapshot, style: style))
-        case .accepted(let what):
-            print("\(style.bold(what.visible)): queued for the controller")
+        case .accepted(let what, let note):
+            print("\(style.bold(what.visible)): queued for the controller" + (note.map { "; \($0.visible)" } ?? ""))
         case .transitions(let transitions):
             if transitions.isEmpty { print(style.dim("no transitions yet")) }
             for transition in transitions { print(Self.describe(transition, style: style)) }

@@ -44,6 +44,37 @@ struct TurnstiledDaemonCLITests {
         #expect(records.last?["type"] as? String == "summary", "\(daemon.description)")
     }
 
+    /// Issue 28, item 10: an `emergency off` while the fire line still holds the alarm changes
+    /// nothing (a command never ends what a line holds), and the reply says so and why, to
+    /// `ctl` as to a program reading the JSON (the MQTT site answers with the same handler).
+    @Test("emergency off while the fire line holds the alarm: accepted, with a note that it stays in emergency and why")
+    func emergencyOffHeldByTheLine() throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.url.appendingPathComponent("control.sock").path
+        // The fire contact closes at 1 s (a scenario drives the simulated line).
+        let script = try directory.file("fire.txt", "1 set emergency on\n60 end\n")
+        let daemon = try BackgroundTurnstiled(
+            ["run", "--board", repositoryPath("boards/sim.toml"), "--json", "--no-http", "--control-socket", socket, "--script", script])
+        defer { daemon.send(SIGTERM); _ = daemon.waitForExit(timeout: Self.patience) }
+        try #require(daemon.wait(for: Self.patience) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
+        // Before the line holds anything: a plain acceptance.
+        let plain = try Turnstiled.run(["ctl", "--socket", socket, "emergency", "off", "--json"])
+        #expect(plain.status == 0 && !plain.stdout.contains("\"note\""), "\(plain)")
+        let held = daemon.wait(for: Self.patience) { daemon in
+            daemon.records.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "emergency" }
+        }
+        try #require(held, "\(daemon.description)")
+        usleep(100_000)
+        let json = try Turnstiled.run(["ctl", "--socket", socket, "emergency", "off", "--json"])
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdout.contains(#""accepted":"emergencyOff""#) && json.stdout.contains("the emergency line still signals it")
+                && json.stdout.contains("stays in emergency"), "\(json)")
+        let text = try Turnstiled.run(["ctl", "--socket", socket, "emergency", "off"])
+        #expect(text.stdout.contains("stays in emergency until that line is released"), "\(text)")
+        let status = try Turnstiled.run(["ctl", "--socket", socket, "status", "--json"])
+        #expect(status.stdout.contains(#""state":"emergency""#), "\(status)")
+    }
+
     @Test("SIGHUP takes a new relock_timeout, refuses changed lines, and the daemon runs on")
     func sighupReloadsTimings() throws {
         let directory = try TemporaryDirectory()

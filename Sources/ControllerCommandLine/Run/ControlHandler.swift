@@ -24,7 +24,9 @@ struct ControlHandler<App: ControllerApplication>: Sendable {
         case .events:
             return .transitions(status.snapshot().lastTransitions)
         case .command(let event):
-            return post(.event(event), named: event.name, from: source)
+            let reply = post(.event(event), named: event.name, from: source)
+            guard case .accepted(let name, _) = reply, let held = heldByLine(ending: event) else { return reply }
+            return .accepted(name, note: held)
         case .pulse(let role):
             guard simulated else {
                 warnings.refused("pulse \(role.rawValue) from \(source): the board's lines are real")
@@ -42,6 +44,18 @@ struct ControlHandler<App: ControllerApplication>: Sendable {
             }
             return post(.level(input: App.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: source)
         }
+    }
+
+    /// What to tell the sender of a condition's off event while the condition's line still
+    /// holds it: the command changes nothing (a command never ends what the line holds).
+    private func heldByLine(ending event: App.Event) -> String? {
+        for index in App.inputs.indices {
+            guard case .condition(let on, let off) = App.inputs[index].binding, event == off, status.conditionIsHeldByLine(index) else { continue }
+            let role = App.inputs[index].role
+            return "the \(role) line still signals it, so the controller stays in \(status.stateName) until that line is released "
+                + "(a command never ends what a line holds; \(on.name) from the line stays in effect)"
+        }
+        return nil
     }
 
     private func post(_ command: DaemonCommand<App>, named name: String, from source: String) -> ControlReply {

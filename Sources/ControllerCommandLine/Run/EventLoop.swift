@@ -103,7 +103,8 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
             status.publishLoop(
                 state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
-                outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes)
+                outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
+                conditionsHeldByLine: controller.conditionsHeldByLine)
         }
     }
 

@@ -245,7 +245,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         parts.lifecycle.send(.selfTestPassed)
         parts.status.publishLoop(
             state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
-            outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes)
+            outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
+            conditionsHeldByLine: controller.conditionsHeldByLine)
         reporter.publishTransition = { [control] summary in control?.publish(summary) }
         reporter.start()
 

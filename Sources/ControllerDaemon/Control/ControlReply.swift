@@ -9,8 +9,10 @@ public enum ControlReply: Sendable, Equatable {
     /// The answer to `status`.
     case status(DaemonSnapshot)
     /// The command was queued for the controller (it acts on it in order with its inputs); the
-    /// text names what was queued, e.g. `repair` or `pulse coin`.
-    case accepted(String)
+    /// text names what was queued, e.g. `repair` or `pulse coin`; `note`, when the command will
+    /// not have the effect its sender may expect, says why (an `emergency off` while the fire
+    /// line still holds the alarm).
+    case accepted(String, note: String? = nil)
     /// The answer to `events`: the recent transitions, oldest first.
     case transitions([TransitionSummary])
     /// One transition as it happens, streamed to `events --follow`.
@@ -54,7 +56,9 @@ extension ControlReplyLine {
         var wire = WireReply(v: ControlProtocol.version, id: id, ok: true)
         switch reply {
         case .status(let snapshot): wire.status = snapshot
-        case .accepted(let what): wire.accepted = what
+        case .accepted(let what, let note):
+            wire.accepted = what
+            wire.note = note
         case .transitions(let transitions): wire.transitions = transitions
         case .event(let event): wire.event = event
         case .failure(let failure):
@@ -88,7 +92,7 @@ extension ControlReplyLine {
         } else if let status = wire.status {
             reply = .status(status)
         } else if let accepted = wire.accepted {
-            reply = .accepted(accepted)
+            reply = .accepted(accepted, note: wire.note)
         } else if let transitions = wire.transitions {
             reply = .transitions(transitions)
         } else if let event = wire.event {
@@ -106,6 +110,7 @@ private struct WireReply: Codable {
     var ok: Bool
     var status: DaemonSnapshot?
     var accepted: String?
+    var note: String?
     var transitions: [TransitionSummary]?
     var event: TransitionSummary?
     var error: ControlFailure?

@@ -58,9 +58,14 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///   - outputOverrides: episodes of an output held at a level the machine did not ask for
     ///     (``Controller/outputOverrides``).
     ///   - overrideCodes: why each output is held now (``Controller/overrideCodes``).
-    public func publishLoop(state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0) {
+    ///   - conditionsHeldByLine: the condition inputs whose line holds them now
+    ///     (``Controller/conditionsHeldByLine``): what a command's reply says it cannot end.
+    public func publishLoop(
+        state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0
+    ) {
         let index = state.rawValue
         parts.withLock {
+            $0.conditionsHeldByLine = conditionsHeldByLine
             $0.state = index
             $0.events = events
             $0.lostEdges = lostEdges
@@ -103,6 +108,15 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
 
     public var phase: DaemonPhase { parts.withLock { $0.phase } }
 
+    /// Whether the line of the condition input at `index` (in ``ControllerApplication/inputs``)
+    /// held its condition when the loop last published.
+    public func conditionIsHeldByLine(_ index: Int) -> Bool {
+        index < 64 && parts.withLock { $0.conditionsHeldByLine & (1 << UInt64(index)) != 0 }
+    }
+
+    /// The machine's state when the loop last published, by name.
+    public var stateName: String { parts.withLock { stateNames[$0.state] } }
+
     public func snapshot() -> DaemonSnapshot {
         let uptime = uptimeSeconds
         let depth = inbox?.depth ?? 0
@@ -140,6 +154,7 @@ private struct StatusParts {
     var lostEdges = 0
     var outputOverrides = 0
     var overrideCodes: UInt64 = 0
+    var conditionsHeldByLine: UInt64 = 0
     var gauges: [String: Int]
     var counters: [String: Int]
     var traceLosses = 0

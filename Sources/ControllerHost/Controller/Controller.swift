@@ -318,6 +318,14 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         return mask
     }
 
+    /// The condition inputs whose line holds their condition now (bit `index` of
+    /// ``ControllerApplication/inputs``): a command can declare such a condition, never end it.
+    public var conditionsHeldByLine: UInt64 {
+        var mask: UInt64 = 0
+        for index in 0..<Swift.min(conditions.count, 64) where conditions[index].line { mask |= 1 << UInt64(index) }
+        return mask
+    }
+
     /// Why each declared output is overridden now, two bits per output (its
     /// ``OutputOverride`` raw value at bit `2 × index`), for the first 32 outputs: what the event
     /// loop publishes to `/status` without allocating.
