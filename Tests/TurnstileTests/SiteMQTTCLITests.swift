@@ -498,14 +498,20 @@ struct SiteMQTTCLITests {
         try await Task.sleep(for: .seconds(1))
         b.send(SIGTERM)
         #expect(b.waitForExit(timeout: Self.patience) == 0, "\(b.description)")
-        #expect(b.stderr.contains("5 event(s) stay in the outbox"), "\(b.stderr)")
+        // b's 5 coins at least (a slow run, under a sanitizer, may see their credit expire too:
+        // relock_timeout is 5 s): none was published.
+        let unpublished = b.stderr.split(separator: "\n").first { $0.contains("event(s) stay in the outbox") }
+        let waiting = unpublished.flatMap { line in line.split(separator: " ").firstIndex(of: "event(s)").map { Int(line.split(separator: " ")[$0 - 1]) } } ?? nil
+        #expect((waiting ?? 0) >= 5, "\(b.stderr)")
         // The retained counters are a's alone: never b's 5 coins, never a drop (which Home
         // Assistant's total_increasing sensors would count as a reset).
         let coins = Self.objects(log, topic: "nodes/node1/counters").compactMap { ($0["totals"] as? [String: Int])?["coins"] }
         #expect(!coins.isEmpty && coins == coins.sorted() && !coins.contains(5), "\(coins)")
         let events = Self.objects(log, topic: "nodes/node1/events")
         let sessions = Set(events.compactMap { $0["session"] as? Int })
-        #expect(events.compactMap { $0["sequence"] as? Int } == [1, 2, 3] && sessions.count == 1, "only a's events, each once: \(events)")
+        // a's 3 coins (and, on a slow run, the expiry of their credit): a's alone, each once, in order.
+        let sequences = events.compactMap { $0["sequence"] as? Int }
+        #expect(sequences.count >= 3 && sequences == Array(1...sequences.count) && sessions.count == 1, "only a's events, each once: \(events)")
         try await Task.sleep(for: .milliseconds(500))
         let availability = log.all.compactMap(\.receivedMessage).filter { $0.topic == "nodes/node1/availability" }.last
         #expect(availability.map { String(decoding: $0.payload, as: UTF8.self) } == "online", "b left a's availability alone")
@@ -516,7 +522,8 @@ struct SiteMQTTCLITests {
         let again = try BackgroundTurnstiled(arguments(first))
         try Self.waitReady(again)
         #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
-        let fourth = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= 4 }
+        let before = sequences.count
+        let fourth = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= before + 1 }
         #expect(fourth != nil && !again.stderr.contains("another controller"), "\(again.description)")
         #expect(try Self.siteStatus(first)["conflict"] == nil)
         again.send(SIGTERM)
