@@ -121,7 +121,11 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     public static func openForReading(path: String) throws(StoreError) -> CountStore {
         let declaration = StoreDeclaration<App>()
         declaration.requireValid()
-        _ = try StoreFile.checkReadable(path, daemon: App.daemonName)
+        // Read as it is, an empty file would be an SQLite database with no tables: not ours.
+        // It is nothing yet, and a reader says so.
+        guard try StoreFile.checkReadable(path, daemon: App.daemonName) != .empty else {
+            throw .empty(path: path, daemon: App.daemonName)
+        }
         let connection = try verify(path, declaration, keepOpen: true)
         let store = CountStore(path: path, retentionDays: nil, database: connection, declaration: declaration)
         let found = try UnwrittenCounts<App>.load(store.unwrittenPath)

@@ -17,6 +17,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notReadable(path: String)
     /// There is no database at `path` (only when opening for reading: a writer creates one).
     case missing(path: String, daemon: String)
+    /// A reader found a file of 0 bytes at `path`: no database was ever written there.
+    case empty(path: String, daemon: String)
     /// `path` is not a regular file (a directory, a device).
     case notAFile(path: String)
     /// The file is damaged, truncated or not a database at all: refused, and left as it was.
@@ -70,6 +72,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "run as a user in its group or grant read access (e.g. `chmod g+r \(path)`)"
         case .missing(let path, let daemon):
             return "there is no count database at \(path); check the path (`\(daemon) run --database \(path)` creates it)"
+        case .empty(let path, let daemon):
+            return "\(path) is empty (0 bytes): no count database was ever written there; check the path "
+                + "(`\(daemon) run --database \(path)` makes it one)"
         case .notAFile(let path):
             return "the count database \(path) is not a regular file; give the path of a file"
         case .corrupt(let path, let sqlite):

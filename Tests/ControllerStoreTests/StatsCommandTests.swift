@@ -95,3 +95,22 @@ struct StatsCommandTests {
         #expect(try contents(damaged) == Data(repeating: 0x5A, count: 100))
     }
 }
+
+/// Issue 28, item 10: `stats` on a file of 0 bytes says it is empty — no count database was ever
+/// written there — not that it "has tables and no schema"; a writer still makes it a database.
+@Suite("stats on an empty file")
+struct EmptyDatabaseFileTests {
+    @Test("a reader refuses a 0-byte file as empty, exit 4; a writer makes it a count database")
+    func emptyFile() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.file()
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        #expect(throws: StoreError.empty(path: path, daemon: "turnstiled")) { try TurnstileStore.openForReading(path: path) }
+        let stats = try StatsCommandTests.turnstiled(["stats", "--database", path])
+        #expect(stats.status == 4)
+        #expect(stats.stderr.contains("is empty (0 bytes)") && !stats.stderr.contains("has tables"), "\(stats.stderr)")
+        let store = try TurnstileStore.open(path: path)
+        try store.close()
+        #expect(try TurnstileStore.openForReading(path: path).totals().counters.values.allSatisfy { $0 == 0 })
+    }
+}
