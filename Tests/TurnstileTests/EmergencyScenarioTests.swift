@@ -107,4 +107,24 @@ struct EmergencyScenarioTests {
         let first = try #require(run.records.first)
         #expect((first.at, first.event, first.to) == (.zero, .emergencyOn, .emergency))
     }
+
+    /// Issue 28, item 10: every count `/status` shows can be named in `expect counter` — the
+    /// state counts (`emergencyOn`, `emergencyOff`) and the kind only a restart books
+    /// (`creditsVoidedByRestart`, 0 within one run) besides the counters.
+    @Test("expect counter names the state counts and the restart-only kinds as /status shows them")
+    func stateCountsAreExpectable() throws {
+        _ = try playExpectingSuccess("""
+            0.5   expect counter emergencyOn 0
+            1     emergency on
+            1.1   expect counter emergencyOn 1
+            1.1   expect counter emergencyOff 0
+            2     emergency off
+            2.1   expect counter emergencyOff 1
+            3     emergency on
+            3.1   expect counter emergencyOn 2
+            3.1   expect counter creditsVoidedByRestart 0
+            4     end
+            """)
+    }
 }
+

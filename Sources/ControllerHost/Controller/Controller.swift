@@ -161,6 +161,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         }
         written = outputSettings.map(\.initialValue)
         lastWriteFailed = outputSettings.map { _ in false }
+        stateCountValues = App.stateCounts.map { _ in 0 }
+        stateBeforeStep = App.table.initial
         overrideReasons = App.outputs.map { _ in .none }
         // Outputs first: from this moment every output is held at its safe level, before any
         // input can be taken.
@@ -324,6 +326,30 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         var mask: UInt64 = 0
         for index in 0..<Swift.min(conditions.count, 64) where conditions[index].line { mask |= 1 << UInt64(index) }
         return mask
+    }
+
+    /// Each of ``ControllerApplication/stateCounts`` (by index): the steps into or out of its
+    /// state since start, counted as the store counts them, from the state before and after each
+    /// step — so a scenario can `expect counter emergencyOn 1` as `/status` shows it.
+    package private(set) var stateCountValues: [Int]
+    /// The state the last step ended in.
+    private var stateBeforeStep: App.State
+
+    private func countStateChange() {
+        let after = machine.state
+        guard after != stateBeforeStep else { return }
+        let counts = App.stateCounts
+        for index in 0..<counts.count where counts[index].counts(from: stateBeforeStep, to: after) { stateCountValues[index] += 1 }
+        stateBeforeStep = after
+    }
+
+    /// The value of any count `/status` shows by `name`: a counter, a state count, or a kind only
+    /// a restart books (0 within one run); nil for a name the application does not count.
+    package func count(named name: String) -> Int? {
+        if let index = App.counterNames.firstIndex(of: name) { return counterValues[index] }
+        if let index = App.stateCounts.firstIndex(where: { $0.kind == name }) { return stateCountValues[index] }
+        if App.gauges.contains(where: { $0.voidedByRestart == name }) { return 0 }
+        return nil
     }
 
     /// Why each declared output is overridden now, two bits per output (its
@@ -557,6 +583,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// After the machine moved: drive the outputs, and if it settled where a sensor still held
     /// too long must not let it stay, raise that sensor's event again.
     private func settle(at time: Int64) {
+        countStateChange()
         applyOutputs(at: time)
         for (role, stuck) in heldTooLong.enumerated() where stuck {
             guard let held = App.inputs[role].heldTooLong, held.again(machine.state) else { continue }

@@ -10,7 +10,10 @@ public struct ScenarioVocabulary<App: ControllerApplication>: Hashable, Sendable
 
     /// The application's states and counters, and the outputs `board` wires.
     public init(for board: Board<App>) {
-        self.init(states: Set(App.State.allCases.map(\.name)), counters: Set(App.counterNames),
+        // Every count `/status` shows: the counters, the state counts, and the kinds only a
+        // restart books.
+        self.init(states: Set(App.State.allCases.map(\.name)),
+                  counters: Set(App.counterNames + App.stateCounts.map(\.kind) + App.gauges.compactMap(\.voidedByRestart)),
                   outputs: Set(board.outputs.keys.map(\.rawValue)))
     }
 

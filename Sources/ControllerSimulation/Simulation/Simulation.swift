@@ -311,7 +311,7 @@ public final class Simulation<App: ControllerApplication> {
             let state = controller.state.name
             return state == name ? nil : failure("expected state \(name), but the \(App.name) is \(state)")
         case .expectCounter(let name, let value):
-            let actual = App.counterNames.firstIndex(of: name).map { controller.counterValues[$0] } ?? 0
+            let actual = controller.count(named: name) ?? 0
             return actual == value ? nil : failure("expected counter \(name) to be \(value), but it is \(actual)")
         case .expectGauge(let name, let value):
             let actual = App.gauges.firstIndex { $0.name == name }.map { controller.gaugeValues[$0] } ?? 0
