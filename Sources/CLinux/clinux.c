@@ -84,6 +84,23 @@ static const int early_signals[] = { SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, 
 #define EARLY_SIGNAL_COUNT ((int)(sizeof early_signals / sizeof early_signals[0]))
 static volatile sig_atomic_t early_noted[EARLY_SIGNAL_COUNT];
 
+/* `handler` for each of `signals`, each masking all of them while it runs (SA_RESTART): the
+ * early handler's and the trap's. 0, or -1 with errno from the sigaction that failed. */
+static int take_signals(void (*handler)(int), const int *signals, int count)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = handler;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (int i = 0; i < count; i++)
+        sigaddset(&action.sa_mask, signals[i]);
+    for (int i = 0; i < count; i++)
+        if (sigaction(signals[i], &action, NULL) != 0)
+            return -1;
+    return 0;
+}
+
 static void early_signal_handler(int signo)
 {
     for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
@@ -96,16 +113,9 @@ static void clinux_take_early_signals(int argc, char **argv, char **envp)
     (void)envp;
     if (argc < 2 || argv == NULL || argv[1] == NULL || strcmp(argv[1], "run") != 0)
         return;
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = early_signal_handler;
-    action.sa_flags = SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
-        sigaddset(&action.sa_mask, early_signals[i]);
-    /* A signal blocked by whoever started the daemon stays pending until the trap unblocks it. */
-    for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
-        sigaction(early_signals[i], &action, NULL);
+    /* A signal blocked by whoever started the daemon stays pending until the trap unblocks it.
+     * Nothing can report a failure this early: the trap installs its own handlers anyway. */
+    (void)take_signals(early_signal_handler, early_signals, EARLY_SIGNAL_COUNT);
 }
 
 /* In the executable's pre-initialisation array: run by the dynamic loader before any shared
@@ -132,17 +142,8 @@ int clinux_signal_trap_install(const int *signals, int count, const int *ignored
         return -1;
     }
     signal_trap_write_end = ends[1];
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = signal_trap_handler;
-    action.sa_flags = SA_RESTART;
-    sigemptyset(&action.sa_mask);
-    for (int i = 0; i < count; i++)
-        sigaddset(&action.sa_mask, signals[i]);
-    for (int i = 0; i < count; i++) {
-        if (sigaction(signals[i], &action, NULL) != 0)
-            return -1;
-    }
+    if (take_signals(signal_trap_handler, signals, count) != 0)
+        return -1;
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;

@@ -302,7 +302,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
                 lastWriteFailed[slot] = true
             }
         }
-        noteOverrides(stopping: true)
+        noteStopOverrides()
     }
 
     /// Why the host holds `role`'s output at a level other than the one the machine asks for
@@ -363,24 +363,20 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         return codes
     }
 
-    /// Compares every wired output with the level the machine asks for, and counts each
-    /// disagreement once, when it begins.
-    private func noteOverrides(stopping: Bool = false) {
+    /// After the stop levels: every wired output left at a level other than the machine's is
+    /// held by its stop level (or its failed write).
+    private func noteStopOverrides() {
         for index in 0..<overrideReasons.count {
             guard let slot = slot(of: index) else { continue }
-            let reason: OutputOverride
-            if written[slot] == wantedLevel(index) {
-                reason = .none
-            } else if lastWriteFailed[slot] {
-                reason = .writeFailed
-            } else if stopping {
-                reason = .stopLevel
-            } else {
-                reason = .interlock
-            }
-            if reason != .none && overrideReasons[index] == .none { outputOverrides += 1 }
-            overrideReasons[index] = reason
+            note(written[slot] == wantedLevel(index) ? .none : lastWriteFailed[slot] ? .writeFailed : .stopLevel, for: index)
         }
+    }
+
+    /// Why output `index` is (or is not) at the machine's level after its write; a disagreement
+    /// is counted once, when it begins.
+    private func note(_ reason: OutputOverride, for index: Int) {
+        if reason != .none && overrideReasons[index] == .none { outputOverrides += 1 }
+        overrideReasons[index] = reason
     }
 
     /// Takes new settings (a reloaded board file's section) at `now`. A timer already running
@@ -610,7 +606,6 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         // declaration order (an application without interlocks is written as declared).
         for index in 0..<outputs.count where interlocks[index] >= 0 && !wantedLevel(index) { write(index, at: time) }
         for index in 0..<outputs.count { write(index, at: time) }
-        noteOverrides()
     }
 
     /// Whether another output of `index`'s interlock is written on.
@@ -633,19 +628,26 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     private func write(_ index: Int, at time: Int64) {
         guard let slot = slot(of: index) else { return }
         let level = wantedLevel(index)
-        guard written[slot] != level else { return }
+        // Each output's last write of a pass (every output is written last in declaration
+        // order) says whether it stands where the machine asks, and if not, why.
+        guard written[slot] != level else { return note(.none, for: index) }
         // An interlock holds the later output off unless its declaration yields now.
-        if level && interlockedPartnerIsOn(index) && !(interlockYields[index]?(machine.state, machine.context) ?? false) { return }
+        if level && interlockedPartnerIsOn(index) && !(interlockYields[index]?(machine.state, machine.context) ?? false) {
+            return note(.interlock, for: index)
+        }
         let output = App.outputs[index]
         do {
             try outputs.write(level, at: slot)
             written[slot] = level
             lastWriteFailed[slot] = false
+            note(.none, for: index)
             outputLog?.record(OutputWrite(
                 time: MachineInstant(nanoseconds: time), role: output.role, value: level, completed: completionClock?.now()))
         } catch {
             outputWriteFailures += 1
             lastWriteFailed[slot] = true
+            // Before the failure event: the machine's answer writes the outputs again.
+            note(.writeFailed, for: index)
             inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: .outputWriteFailed(output.role)))
             if case .chipGone = error { chipLost = error }
             if let event = output.writeFailure, !recoveringFromWriteFailure {
