@@ -77,7 +77,7 @@ fi
 echo
 python3 "$package/scripts/bench-table.py" "$work/samples" "$work/callgrind" "$events" "$callgrind_events"
 echo
-echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(swift --version 2>/dev/null | head -1)"
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $(swift --version 2>/dev/null | sed -n 1p)"
 
 if [ -z "${SKIP_FOOTPRINT:-}" ]; then
     echo

@@ -29,7 +29,7 @@ trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "
 
 port=""
 for _ in $(seq 1 150); do
-    port=$(sed -n 's#.*status page and metrics on http://127\.0\.0\.1:\([0-9]*\)/.*#\1#p' "$work/err" | head -1)
+    port=$(sed -n 's#.*status page and metrics on http://127\.0\.0\.1:\([0-9]*\)/.*#\1#p' "$work/err" | sed -n 1p)
     [ -n "$port" ] && [ -S "$work/control.sock" ] && break
     kill -0 "$pid" 2>/dev/null || { cat "$work/err" >&2; echo "$name exited" >&2; exit 1; }
     sleep 0.1

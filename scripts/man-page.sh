@@ -54,7 +54,7 @@ purge_variable=${purge_variable//-/_}_PURGE_DATABASE
 abstract=$(printf '%s\n' "$root_help" | sed -n 's/^OVERVIEW: //p' | sed -n 1p)
 abstract=${abstract%.}
 # The exit statuses: from "Exit status:" to the blank line after it.
-exit_block=$(printf '%s\n' "$root_help" | awk '/^Exit status:/ { on = 1 } on && /^$/ { exit } on')
+exit_block=$(printf '%s\n' "$root_help" | awk '/^Exit status:/ { on = 1 } on && /^$/ { on = 0; done = 1 } on && !done')
 # A reproducible date: the source's last commit, else today.
 date=$(git log -1 --format=%cs 2>/dev/null || date -u +%Y-%m-%d)
 

@@ -43,7 +43,7 @@ readonly START_ATTEMPTS=5
 # Certificates live two days: long enough for any test run, short if a directory is left behind.
 readonly CERT_DAYS=2
 
-port_in_use() { ss -Hltn "sport = :$1" | grep -q .; }
+port_in_use() { ss -Hltn "sport = :$1" | grep . >/dev/null; }
 
 # Whether process $1 runs: a zombie does not (the daemonised broker's parent is PID 1, which in a
 # container may be slow to reap it, and `kill -0` succeeds on a zombie).
@@ -229,7 +229,7 @@ resume() {
     [ -n "$dir" ] && [ -f "$dir/mosquitto.conf" ] || die "usage: $0 resume DIR (the MQTT_BROKER_DIR start printed)"
     local mosquitto plain tls pid=""
     mosquitto=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-    plain=$(sed -n 's/^listener \([0-9]*\) 127.0.0.1$/\1/p' "$dir/mosquitto.conf" | head -n 1)
+    plain=$(sed -n 's/^listener \([0-9]*\) 127.0.0.1$/\1/p' "$dir/mosquitto.conf" | sed -n 1p)
     tls=$(sed -n 's/^listener \([0-9]*\) 127.0.0.1$/\1/p' "$dir/mosquitto.conf" | sed -n 2p)
     [ -n "$plain" ] && [ -n "$tls" ] || die "$dir/mosquitto.conf names no loopback listeners"
     local attempt

@@ -89,7 +89,7 @@ if grep -qE "✘|recorded an issue|ThreadSanitizer|AddressSanitizer|LeakSanitize
         { block = 0 }
         /^[ \t]*(WARNING: ThreadSanitizer|==[0-9]+==ERROR)/ { report = 40 }
         report > 0 { print; report-- }
-    ' "$log" | head -600 || true
+    ' "$log" | sed -n 1,600p
     echo "--- end of the run:"
 fi
 tail -40 "$log"

@@ -28,7 +28,7 @@ ls -l "$stripped" | awk '{ print "    " $5 " bytes" }'
 size "$stripped" | sed 's/^/    /'
 
 echo "--- its largest sections (size -A):"
-size -A "$stripped" | awk 'NR > 2 && $1 != "Total" && $2 > 0 { printf "    %8.2f MB  %s\n", $2 / 1e6, $1 }' | sort -rn | head -6
+size -A "$stripped" | awk 'NR > 2 && $1 != "Total" && $2 > 0 { printf "    %8.2f MB  %s\n", $2 / 1e6, $1 }' | sort -rn | sed -n 1,6p
 
 echo "--- largest contributors (symbol bytes in $binary, by Swift module or C/C++ symbol):"
 nm --print-size --size-sort --radix=d "$binary" 2>/dev/null | python3 -c '

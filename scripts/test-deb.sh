@@ -106,7 +106,7 @@ if [ ${#DEBS[@]} -eq 0 ]; then
     fi
     for product in "${products[@]}"; do
         # shellcheck disable=SC2012 # our own file names, newest first
-        DEBS+=("$(ls -t .build-deb/"$product"_*_"$arch".deb | head -n1)")
+        DEBS+=("$(ls -t .build-deb/"$product"_*_"$arch".deb | sed -n 1p)")
     done
 fi
 PRODUCTS=()
@@ -127,7 +127,7 @@ if command -v lintian >/dev/null 2>&1; then
     done
 fi
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -qv 'not-installed'; }
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -v 'not-installed' >/dev/null; }
 
 # This test owns the packages and their state directories while it runs: it never touches a
 # real installation or a real count database.
@@ -292,8 +292,8 @@ test_package() {
     check "conffile is the simulated board with instructions" \
         sh -c "grep -q '^backend = \"sim\"' /etc/$p/board.toml && grep -q '$p check' /etc/$p/board.toml"
     check "man page $p(8) lists every command" sh -c "
-        for c in \$(/usr/bin/$p --help | awk '/^SUBCOMMANDS:/{on=1;next} on&&/^\$/{exit} on&&/^  [a-z]/{print \$1}'); do
-            zcat /usr/share/man/man8/$p.8.gz | grep -q \"^\\.SS \\\"$p \$c\\\"\" || exit 1
+        for c in \$(/usr/bin/$p --help | awk '/^SUBCOMMANDS:/{on=1;next} on&&/^\$/{on=0;done=1} on&&!done&&/^  [a-z]/{print \$1}'); do
+            zcat /usr/share/man/man8/$p.8.gz | grep >/dev/null \"^\\.SS \\\"$p \$c\\\"\" || exit 1
         done"
     # man --warnings sends groff's complaints (bad escapes, unknown requests) to standard error.
     check "man page renders without warnings" \

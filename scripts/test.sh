@@ -84,6 +84,9 @@ checks=(core size loop_allocations)
 packages_repair
 packages_ensure "${checks[@]}"
 
+step "the scripts' pipelines read to the end under pipefail (scripts/check-pipes.sh)"
+scripts/check-pipes.sh
+
 step "the build under AddressSanitizer, failing on any warning (scripts/sanitize.sh address --build-only)"
 scripts/sanitize.sh address --build-only
 

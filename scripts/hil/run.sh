@@ -62,7 +62,7 @@ stage_bins() {   # stage_bins BIN_DIR PRODUCT...
     for product in "$@"; do
         [ -x "$dir/$product" ] || hil_die "$dir/$product is not built (scripts/release-build.sh; for barrierd with --package-path $BARRIER_PACKAGE)"
         strip -o "$BUILD_HIL/bin/$product" "$dir/$product"
-        if ldd "$BUILD_HIL/bin/$product" | grep -q libgpiod; then
+        if ldd "$BUILD_HIL/bin/$product" | grep libgpiod >/dev/null; then
             hil_die "$product links libgpiod: it must open it at run time, to serve both generations"
         fi
         hil_log "$product: sha256 $(sha256sum "$BUILD_HIL/bin/$product" | cut -d' ' -f1) (one binary for libgpiod 1.6 and 2.3)"
@@ -83,14 +83,14 @@ build_project_bins() {
     # Both generations where the guest's dynamic loader looks: the multiarch library directory.
     multiarch=$(gcc -print-multiarch)
     local v1_library
-    v1_library=$(ldconfig -p | awk '$1 == "libgpiod.so.2" && $NF ~ /^\// { print $NF; exit }')
+    v1_library=$(ldconfig -p | awk '$1 == "libgpiod.so.2" && $NF ~ /^\// && first == "" { first = $NF } END { print first }')
     [ -n "$v1_library" ] || hil_die "apt's libgpiod 1.6 (libgpiod.so.2) is not installed (package libgpiod2)"
     PROJECT_FILES+=("usr/lib/$multiarch/libgpiod.so.2=$v1_library")
     PROJECT_FILES+=("usr/lib/$multiarch/$LIBGPIOD2_SONAME=$LIBGPIOD2_PREFIX/lib/$LIBGPIOD2_SONAME")
     # SQLite too: the daemons open it at run time for their count store (the .deb depends on
     # libsqlite3-0; the guest is a bare kernel and busybox).
     local sqlite_library
-    sqlite_library=$(ldconfig -p | awk '$1 == "libsqlite3.so.0" && $NF ~ /^\// { print $NF; exit }')
+    sqlite_library=$(ldconfig -p | awk '$1 == "libsqlite3.so.0" && $NF ~ /^\// && first == "" { first = $NF } END { print first }')
     [ -n "$sqlite_library" ] || hil_die "SQLite's library (libsqlite3.so.0) is not installed (package libsqlite3-0)"
     PROJECT_FILES+=("usr/lib/$multiarch/libsqlite3.so.0=$sqlite_library")
     gcc -shared -fPIC -O2 -o "$BUILD_HIL/libmalloccount.so" \

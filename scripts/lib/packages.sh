@@ -116,7 +116,7 @@ _packages_need_hil() {
     local src="linux-source-$HIL_KSERIES"
     if _packages_installed "$src" "$HIL_KDEBVER"; then
         :
-    elif apt-cache madison "$src" 2>/dev/null | awk '{print $3}' | grep -qx "$HIL_KDEBVER"; then
+    elif apt-cache madison "$src" 2>/dev/null | awk '{print $3}' | grep -x "$HIL_KDEBVER" >/dev/null; then
         echo "apt $src=$HIL_KDEBVER"
     else
         _apt_unless_installed "$src"
@@ -125,7 +125,7 @@ _packages_need_hil() {
 packages_hil_kernel() {
     _packages_installed linux-image-amd64 || return 1
     # linux-image-amd64 Depends: linux-image-<version>.
-    HIL_KPKG=$(dpkg-query -W -f='${Depends}' linux-image-amd64 | grep -o 'linux-image-[^ ,]*' | head -n1) || true
+    HIL_KPKG=$(dpkg-query -W -f='${Depends}' linux-image-amd64 | grep -o 'linux-image-[^ ,]*' | sed -n 1p) || true
     [ -n "$HIL_KPKG" ] || return 1
     HIL_KVER=${HIL_KPKG#linux-image-}                                 # e.g. 6.1.0-41-amd64
     HIL_KDEBVER=$(dpkg-query -W -f='${Version}' "$HIL_KPKG") || return 1   # e.g. 6.1.192-2
@@ -254,7 +254,7 @@ packages_apt_get() { _packages_retry_while_locked _packages_apt_get_once "$@"; }
 # The reasons in apt-get's or dpkg's output: its E:/W: and dpkg's error lines, else its end.
 _packages_why() {
     local why
-    why=$(grep -E '^(E:|W:|dpkg: |Errors were encountered)|^ [^ ].*: |error' <<<"$1" | head -n 20) || true
+    why=$(grep -E '^(E:|W:|dpkg: |Errors were encountered)|^ [^ ].*: |error' <<<"$1" | sed -n 1,20p) || true
     [ -n "$why" ] || why=$(tail -n 20 <<<"$1")
     sed 's/^/    /' <<<"$why" >&2
 }
