@@ -86,6 +86,8 @@ package enum ExitStatus {
     package static let badInput = ExitCode(2)
     package static let gpioError = ExitCode(3)
     package static let storeError = ExitCode(4)
+    /// A C library the command opens at run time is not installed (``RuntimeLibraries``).
+    package static let libraryMissing = ExitCode(5)
     package static let usage = ExitCode(64)
     package static let outputFailed = ExitCode(74)
 
@@ -100,6 +102,9 @@ package enum ExitStatus {
           2   a malformed scenario or board file, refused before anything ran
           3   a GPIO error stopped the run (the counters so far are reported)
           4   the count database cannot be used (missing, damaged, permissions)
+          5   a library the command needs is not installed (libgpiod for a real chip,
+              libsqlite3 for --database, libmosquitto for --mqtt): the message names the
+              package; nothing was touched
           64  a bad command line: an unknown command or option, or an invalid value
           74  standard output could not be written (a full disk, a closed pipe)
         """

@@ -11,6 +11,9 @@ package struct Lines<App: ControllerApplication>: ParsableCommand {
             discussion: """
                 Each line shows its offset, its name, who holds it and its direction. A board file \
                 names its chip by label (the text in brackets) and each line by name or offset.
+
+                Exit status: 0 listed, 3 no chip or a GPIO error, 5 libgpiod is not installed \
+                (the message names the package), 64 a bad option.
                 """)
     }
 
@@ -25,7 +28,7 @@ package struct Lines<App: ControllerApplication>: ParsableCommand {
             chips = try GpiodChip.available()
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.gpioError
+            throw ExitStatus.of(error, otherwise: ExitStatus.gpioError)
         }
         // Which libgpiod answered: one binary runs on either generation.
         if let library = try? GpiodLibrary.current() { print(library) }

@@ -21,6 +21,7 @@ package struct Stats<App: ControllerApplication>: ParsableCommand {
               0   the counts were printed
               2   an invalid --since date
               4   the database cannot be read (missing, damaged, not a count database, permissions)
+              5   SQLite's library is not installed (the message names the package)
               74  standard output could not be written
             """)
     }
@@ -62,7 +63,7 @@ package struct Stats<App: ControllerApplication>: ParsableCommand {
             try? store.close()
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.storeError
+            throw ExitStatus.of(error, otherwise: ExitStatus.storeError)
         }
         if let unwritten = stats.unwritten {
             Terminal.log("\(unwritten.total) count(s) a stopped run could not write (\(unwritten.summary)) are in \(UnwrittenCounts<App>.path(forDatabase: database)): included in the totals below (not in the days); the next `\(App.daemonName) run` writes them into the database")

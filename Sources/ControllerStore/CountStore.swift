@@ -84,6 +84,7 @@ public final class CountStore<App: ControllerApplication>: Sendable {
         if let retentionDays, !(StoreLimits.minimumRetentionDays...StoreLimits.maximumRetentionDays).contains(retentionDays) {
             throw .invalidRetention(days: retentionDays)
         }
+        try requireLibrary(path: path)
         let presence = try StoreFile.checkWritable(path, daemon: App.daemonName)
         let (descriptor, identity) = try StoreFile.lockForWriting(path, daemon: App.daemonName)
         let connection: SQLiteConnection
@@ -104,6 +105,11 @@ public final class CountStore<App: ControllerApplication>: Sendable {
             try StoreSchema.migrator.migrate(connection)
             try connection.write { db in try StoreSchema.addGaugeColumns(declaration.gauges, db) }
         } catch {
+            // A file this open created and could not make a database is removed, so a failed
+            // start leaves the path as it found it (a later reader would find an empty file).
+            if presence == .absent, StoreSyscalls.status(atPath: path).map({ $0.st_size == 0 }) == true {
+                _ = StoreSyscalls.remove(path)
+            }
             StoreSyscalls.close(descriptor)
             throw StoreError.from(error, path: path, operation: "open")
         }
@@ -121,6 +127,7 @@ public final class CountStore<App: ControllerApplication>: Sendable {
     public static func openForReading(path: String) throws(StoreError) -> CountStore {
         let declaration = StoreDeclaration<App>()
         declaration.requireValid()
+        try requireLibrary(path: path)
         // Read as it is, an empty file would be an SQLite database with no tables: not ours.
         // It is nothing yet, and a reader says so.
         guard try StoreFile.checkReadable(path, daemon: App.daemonName) != .empty else {
@@ -131,6 +138,18 @@ public final class CountStore<App: ControllerApplication>: Sendable {
         let found = try UnwrittenCounts<App>.load(store.unwrittenPath)
         store.unwritten.withLock { $0 = found }
         return store
+    }
+
+    /// Loads SQLite's library, which the store opens at run time: a machine without it is told
+    /// which package to install (``StoreError/sqliteUnavailable(path:reason:)``) before anything
+    /// is done at `path`. `open` and `openForReading` call it first; a command that will open
+    /// a store later calls it at its start, so it fails before it touches anything else.
+    public static func requireLibrary(path: String) throws(StoreError) {
+        do {
+            try SQLiteConnection.loadLibrary()
+        } catch {
+            throw .sqliteUnavailable(path: path, reason: error.reason)
+        }
     }
 
     /// Closes the database: the write-ahead log is checkpointed into the file and emptied. Any

@@ -129,6 +129,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
         }
         let boardFile = try loadRunnableBoard(App.self, board)
+        try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: database, mqtt: site.connection.url)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
         let logger = Logger(label: App.daemonName)
@@ -148,7 +149,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 chip = try GpiodChip.open(boardFile.chip)
             } catch {
                 Terminal.error("\(error.naming(program: App.daemonName))")
-                throw ExitStatus.gpioError
+                throw ExitStatus.of(error, otherwise: ExitStatus.gpioError)
             }
             let debouncing = chip.library.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
             logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(chip.library), \(debouncing)")
@@ -235,7 +236,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 Terminal.error("--mqtt: \(error)")
                 abandon()
                 storeService?.abandon()
-                throw ExitStatus.badInput
+                throw ExitStatus.of(error, otherwise: ExitStatus.badInput)
             }
         }
         let control = try openControlSocket(handler: handler, logger: logger) {

@@ -38,7 +38,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
         } catch {
             Terminal.error("\(error)")
             parts.lifecycle.send(.selfTestFailed)
-            throw ExitStatus.storeError
+            throw ExitStatus.of(error, otherwise: ExitStatus.storeError)
         }
     }
 

@@ -26,7 +26,7 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             change until interrupted.
 
             Exit status: 0 when printed, 1 when the broker could not be reached or refused the \
-            login, 64 for a bad option.
+            login, 5 when libmosquitto is not installed, 64 for a bad option.
             """)
     }
 
@@ -67,7 +67,7 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             try client.start()
         } catch {
             Terminal.error("fleet: \(error)")
-            throw ExitStatus.refused
+            throw ExitStatus.of(error, otherwise: ExitStatus.refused)
         }
         defer { client.stop() }
         let connectBy = ContinuousClock.now + FleetLimits.connectPatience

@@ -17,10 +17,7 @@ final class SQLiteConnection: Sendable {
     ///
     /// - Throws: `SQLiteUnavailable` when libsqlite3.so.0 cannot be loaded, else `SQLiteError`.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws {
-        var reason = [CChar](repeating: 0, count: Int(CSQLITE_REASON_SIZE))
-        guard csqlite_load(&reason, reason.count) == 0 else {
-            throw SQLiteUnavailable(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        }
+        try Self.loadLibrary()
         let access = readOnly ? CSQLITE_OPEN_READONLY : CSQLITE_OPEN_READWRITE | CSQLITE_OPEN_CREATE
         var handle: OpaquePointer?
         let code = csqlite_open_v2(path, &handle, access | CSQLITE_OPEN_FULLMUTEX, nil)
@@ -39,6 +36,16 @@ final class SQLiteConnection: Sendable {
         self.path = path
         self.isReadOnly = readOnly
         self.database = Guarded(database)
+    }
+
+    /// Loads libsqlite3.so.0 (once per process; later calls return what the first found).
+    /// The store calls it before it touches the database's path, so a machine without SQLite
+    /// is told so and left as it was: no file created that no database was ever written to.
+    static func loadLibrary() throws(SQLiteUnavailable) {
+        var reason = [CChar](repeating: 0, count: Int(CSQLITE_REASON_SIZE))
+        guard csqlite_load(&reason, reason.count) == 0 else {
+            throw SQLiteUnavailable(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 
     /// SQLite's version, e.g. `3.40.1` (the library must have been loaded: a connection opened).

@@ -1,7 +1,8 @@
 #!/bin/sh
 # One binary, both libgpiod generations: /hil/bin/GEN/turnstiled finds the library it is told
 # to (lines and the ready record name it), the newest when none is forced, and with no libgpiod
-# at all `run` on a real chip says which package to install (exit 3) while `simulate` works.
+# at all `run` on a real chip says which package to install (exit 5, as for any missing library)
+# while `simulate` works.
 # shellcheck disable=SC2016
 . /hil/guest/lib.sh
 . /hil/guest/turnstiled.sh
@@ -29,7 +30,7 @@ mkdir -p /tmp/hidden
 mv "$LIBDIR/libgpiod.so.2" "$LIBDIR/libgpiod.so.3" /tmp/hidden/
 err=$(/hil/bin/turnstiled run --board "$BOARD" 2>&1 >/dev/null); rc=$?
 info "no libgpiod: rc=$rc: $err"
-check "library-missing-run-exit-3" '[ $rc = 3 ] && echo "$err" | grep -q "apt install libgpiod3" &&
+check "library-missing-run-exit-5" '[ $rc = 5 ] && echo "$err" | grep -q "apt install libgpiod3" &&
     echo "$err" | grep -q "apt install libgpiod2" && ! echo "$err" | grep -q "Fatal error"' "rc=$rc: $err"
 /hil/bin/turnstiled simulate >/tmp/sim.out 2>&1; rc=$?
 check "library-missing-simulate-works" '[ $rc = 0 ]' "simulate: rc=$rc: $(tail -n3 /tmp/sim.out)"
