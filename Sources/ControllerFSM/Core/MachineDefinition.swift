@@ -11,30 +11,64 @@
 /// }
 /// let table = try definition.compile()
 /// ```
+///
+/// States may nest: a superstate's block holds what all the states inside it share (the fire
+/// alarm answered once), and names the child it starts in.
+///
+/// ```swift
+/// definition.state(.working) { s in
+///     s.initial(.idle)
+///     s.on(.alarm, to: .alarmed)        // answered in idle and busy alike
+/// }
+/// definition.state(.idle, in: .working) { s in s.on(.start, to: .busy) }
+/// definition.state(.busy, in: .working) { s in s.on(.done, to: .idle) }
+/// definition.history(.resume, of: .working, default: .idle)
+/// definition.state(.alarmed) { s in s.on(.clear, to: .resume) }  // back where it was
+/// ```
 public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Context> {
     public let initial: State
     var blocks: [StateBlock<State, Event, Context>] = []
+    var histories: [HistorySpec<State>] = []
 
     public init(initial: State) {
         self.initial = initial
     }
 
-    /// Writes the whole behaviour of `state` in `body`.
+    /// Writes the whole behaviour of `state` in `body`; `parent` is the superstate it is
+    /// inside (nil: at the top).
     public mutating func state(
         _ state: State,
+        in parent: State? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         _ body: (inout StateBlock<State, Event, Context>) -> Void
     ) {
-        var block = StateBlock<State, Event, Context>(state: state, location: SourceLocation(file: file, line: line))
+        var block = StateBlock<State, Event, Context>(state: state, parent: parent, location: SourceLocation(file: file, line: line))
         body(&block)
         blocks.append(block)
+    }
+
+    /// Declares `state` (a case of the state enum with no block of its own) as the memory of the
+    /// superstate `parent`: a row whose target is `state` re-enters `parent` where it was when
+    /// it was last left, or at `defaultTarget` (inside `parent`) the first time. Shallow history
+    /// remembers the child of `parent` that was active (and enters it at its own initial state);
+    /// `deep` remembers the innermost state. The memory lives in the machine, so a copy of a
+    /// machine has its own.
+    public mutating func history(
+        _ state: State, of parent: State, deep: Bool = false, default defaultTarget: State,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        histories.append(HistorySpec(state: state, parent: parent, deep: deep, defaultTarget: defaultTarget, location: SourceLocation(file: file, line: line)))
     }
 
     /// Validates the definition and builds its transition table. Refuses, naming the state, the
     /// event and the source lines: a state without a block or with two, entry or exit work
     /// given twice, an event answered twice
     /// without a guard (or a row that can never run because an unguarded one precedes it), a
-    /// state that nothing can reach, and enums whose raw values are not 0, 1, 2, … in order.
+    /// state that nothing can reach, and enums whose raw values are not 0, 1, 2, … in order;
+    /// for nested states, a parent chain that loops or nests deeper than
+    /// ``MachineLimits/maximumDepth``, a superstate without an initial child (or one outside
+    /// it, or guarded without an unguarded one last), and a history outside a superstate or
+    /// whose default is not inside it.
     /// States with no way out and events no state answers are reported as `warnings`.
     public func compile() throws(MachineDefinitionError) -> TransitionTable<State, Event, Context> {
         var problems: [DefinitionProblem] = []
@@ -44,30 +78,56 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
 
         let states = Array(State.allCases)
         var blockOfState = [Int](repeating: -1, count: states.count)
+        var historyOfState = [Int](repeating: -1, count: states.count)
+        for (position, history) in histories.enumerated() {
+            if historyOfState[history.state.index] >= 0 {
+                problems.append(DefinitionProblem(
+                    kind: .duplicateState, state: history.state.name, event: nil,
+                    message: "\(history.location): history \(history.state.name) is declared twice (the first at \(histories[historyOfState[history.state.index]].location))"))
+            } else {
+                historyOfState[history.state.index] = position
+            }
+        }
         for (position, block) in blocks.enumerated() {
             let existing = blockOfState[block.state.index]
             if existing >= 0 {
                 problems.append(DefinitionProblem(
                     kind: .duplicateState, state: block.state.name, event: nil,
                     message: "\(block.location): state \(block.state.name) has a second block (the first is at \(blocks[existing].location)); write all of a state's behaviour in one block"))
+            } else if historyOfState[block.state.index] >= 0 {
+                problems.append(DefinitionProblem(
+                    kind: .duplicateState, state: block.state.name, event: nil,
+                    message: "\(block.location): \(block.state.name) is a history (declared at \(histories[historyOfState[block.state.index]].location)) and cannot have a block; a history only remembers where its superstate was"))
             } else {
                 blockOfState[block.state.index] = position
             }
         }
-        for state in states where blockOfState[state.index] < 0 {
+        for state in states where blockOfState[state.index] < 0 && historyOfState[state.index] < 0 {
             problems.append(DefinitionProblem(
                 kind: .missingState, state: state.name, event: nil,
                 message: "state \(state.name) has no block; add definition.state(.\(state.name)) { … } (an empty block is fine for a state that answers nothing)"))
         }
+        guard let hierarchy = buildHierarchy(blockOfState: blockOfState, historyOfState: historyOfState, into: &problems) else {
+            throw MachineDefinitionError(problems: problems)
+        }
         for block in blocks {
             problems += block.problems
             checkRows(of: block, into: &problems)
+            checkInitials(of: block, hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
+        }
+        checkHistories(hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
+        if historyOfState[initial.index] >= 0 {
+            problems.append(DefinitionProblem(
+                kind: .badInitial, state: initial.name, event: nil,
+                message: "the machine's initial state \(initial.name) is a history; start in a state (a superstate starts in its initial child)"))
         }
         if problems.isEmpty {
-            checkReachability(blockOfState: blockOfState, into: &problems)
+            checkReachability(blockOfState: blockOfState, historyOfState: historyOfState, hierarchy: hierarchy, into: &problems)
         }
         if !problems.isEmpty { throw MachineDefinitionError(problems: problems) }
-        return TransitionTable(definition: self, blockOfState: blockOfState, warnings: warnings(blockOfState: blockOfState))
+        return TransitionTable(
+            definition: self, blockOfState: blockOfState, hierarchy: hierarchy,
+            warnings: warnings(blockOfState: blockOfState, hierarchy: hierarchy))
     }
 
     private func checkSymbolOrder<Symbol: MachineSymbol>(_: Symbol.Type, kind: String, into problems: inout [DefinitionProblem]) {
@@ -76,6 +136,41 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 kind: .symbolOrder, state: kind == "state" ? symbol.name : nil, event: kind == "event" ? symbol.name : nil,
                 message: "\(kind) \(symbol.name) has raw value \(symbol.rawValue) but is case number \(position); declare the enum as `: Int` without explicit raw values"))
         }
+    }
+
+    /// The nesting; nil (with the problems said) when a parent chain loops or is deeper than
+    /// the bound, as nothing else can be checked on it then.
+    private func buildHierarchy(blockOfState: [Int], historyOfState: [Int], into found: inout [DefinitionProblem]) -> StateHierarchy? {
+        let count = blockOfState.count
+        var parents = [Int](repeating: -1, count: count)
+        var historyStates: [Int] = []
+        for state in 0..<count {
+            if blockOfState[state] >= 0 {
+                parents[state] = blocks[blockOfState[state]].parent?.index ?? -1
+            } else if historyOfState[state] >= 0 {
+                parents[state] = histories[historyOfState[state]].parent.index
+                historyStates.append(state)
+            }
+        }
+        var hierarchy = StateHierarchy(stateCount: count, parents: parents, histories: historyStates)
+        var problems: [DefinitionProblem] = []
+        for state in hierarchy.computeDepths() {
+            problems.append(DefinitionProblem(
+                kind: .parentCycle, state: name(of: state), event: nil,
+                message: "\(location(of: state, blockOfState, historyOfState)): state \(name(of: state)) is inside itself (its chain of superstates loops); give the outermost state of the loop no parent"))
+        }
+        for state in 0..<count where problems.isEmpty && hierarchy.depth[state] > MachineLimits.maximumDepth {
+            problems.append(DefinitionProblem(
+                kind: .tooDeep, state: name(of: state), event: nil,
+                message: "\(location(of: state, blockOfState, historyOfState)): state \(name(of: state)) is nested \(hierarchy.depth[state]) levels deep; at most \(MachineLimits.maximumDepth) are allowed (MachineLimits.maximumDepth)"))
+        }
+        for state in 0..<count where hierarchy.parent[state] >= 0 && hierarchy.historySlot[hierarchy.parent[state]] >= 0 {
+            problems.append(DefinitionProblem(
+                kind: .badHistory, state: name(of: state), event: nil,
+                message: "\(location(of: state, blockOfState, historyOfState)): state \(name(of: state)) is inside the history \(name(of: hierarchy.parent[state])); put it inside the history's superstate"))
+        }
+        found += problems
+        return problems.isEmpty ? hierarchy : nil
     }
 
     private func checkRows(of block: StateBlock<State, Event, Context>, into problems: inout [DefinitionProblem]) {
@@ -95,33 +190,122 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         }
     }
 
-    private func checkReachability(blockOfState: [Int], into problems: inout [DefinitionProblem]) {
-        var reached = [Bool](repeating: false, count: blockOfState.count)
-        var pending = [initial.index]
-        reached[initial.index] = true
-        while let state = pending.popLast() {
-            for row in blocks[blockOfState[state]].rows {
-                if let target = row.target, !reached[target.index] {
-                    reached[target.index] = true
-                    pending.append(target.index)
-                }
+    /// A superstate names where it starts, inside itself, with a default last; a state without
+    /// children names none.
+    private func checkInitials(
+        of block: StateBlock<State, Event, Context>, hierarchy: StateHierarchy, historyOfState: [Int], into problems: inout [DefinitionProblem]
+    ) {
+        let state = block.state.index
+        guard hierarchy.isCompound[state] else {
+            if let first = block.initials.first {
+                problems.append(DefinitionProblem(
+                    kind: .badInitial, state: block.state.name, event: nil,
+                    message: "\(first.location): state \(block.state.name) names an initial state but has no states inside it; declare them with definition.state(_:in: .\(block.state.name)), or remove the initial"))
             }
+            return
+        }
+        guard let last = block.initials.last else {
+            problems.append(DefinitionProblem(
+                kind: .missingInitial, state: block.state.name, event: nil,
+                message: "\(block.location): superstate \(block.state.name) has no initial state; add s.initial(.child) to its block (it is entered there whenever a row targets \(block.state.name) itself)"))
+            return
+        }
+        for (position, initial) in block.initials.enumerated() {
+            if !hierarchy.isProperlyInside(initial.target.index, state) || historyOfState[initial.target.index] >= 0 {
+                problems.append(DefinitionProblem(
+                    kind: .badInitial, state: block.state.name, event: nil,
+                    message: "\(initial.location): the initial state \(initial.target.name) of \(block.state.name) is not a state inside it; name one of its own states"))
+            }
+            if initial.guard == nil && position != block.initials.count - 1 {
+                problems.append(DefinitionProblem(
+                    kind: .unreachableRow, state: block.state.name, event: nil,
+                    message: "\(block.initials[position + 1].location): an initial state of \(block.state.name) can never be chosen: the unguarded one at \(initial.location) comes first; move the unguarded one last"))
+            }
+        }
+        if last.guard != nil {
+            problems.append(DefinitionProblem(
+                kind: .missingInitial, state: block.state.name, event: nil,
+                message: "\(last.location): every initial state of \(block.state.name) has a guard, so none may hold; add an unguarded s.initial(.child) last as the default"))
+        }
+    }
+
+    /// A history belongs to a superstate, and its default is inside it.
+    private func checkHistories(hierarchy: StateHierarchy, historyOfState: [Int], into problems: inout [DefinitionProblem]) {
+        for history in histories {
+            let parent = history.parent.index
+            if historyOfState[parent] >= 0 || !hierarchy.isCompound[parent] {
+                problems.append(DefinitionProblem(
+                    kind: .badHistory, state: history.state.name, event: nil,
+                    message: "\(history.location): history \(history.state.name) is of \(history.parent.name), which has no states inside it; a history remembers a superstate's active child"))
+                continue
+            }
+            if !hierarchy.isProperlyInside(history.defaultTarget.index, parent) || historyOfState[history.defaultTarget.index] >= 0 {
+                problems.append(DefinitionProblem(
+                    kind: .badHistory, state: history.state.name, event: nil,
+                    message: "\(history.location): the default \(history.defaultTarget.name) of history \(history.state.name) is not a state inside \(history.parent.name); name one of its states"))
+            }
+        }
+    }
+
+    /// Every state can be entered: from the initial state, through rows, initial states and
+    /// history defaults, a state being entered with every superstate around it. A history may
+    /// restore any state inside its superstate that was active before, so it adds only its
+    /// default.
+    private func checkReachability(blockOfState: [Int], historyOfState: [Int], hierarchy: StateHierarchy, into problems: inout [DefinitionProblem]) {
+        var reached = [Bool](repeating: false, count: blockOfState.count)
+        var pending: [Int] = []
+        func reach(_ state: Int) {
+            var walker = state
+            while walker >= 0 && !reached[walker] {
+                reached[walker] = true
+                pending.append(walker)
+                walker = hierarchy.parent[walker]
+            }
+        }
+        reach(initial.index)
+        while let state = pending.popLast() {
+            if historyOfState[state] >= 0 {
+                reach(histories[historyOfState[state]].defaultTarget.index)
+                continue
+            }
+            let block = blocks[blockOfState[state]]
+            for row in block.rows { if let target = row.target { reach(target.index) } }
+            for initial in block.initials { reach(initial.target.index) }
         }
         for state in State.allCases where !reached[state.index] {
             problems.append(DefinitionProblem(
                 kind: .unreachableState, state: state.name, event: nil,
-                message: "\(blocks[blockOfState[state.index]].location): state \(state.name) cannot be reached from the initial state \(initial.name); add a row that moves to it, or remove it"))
+                message: "\(location(of: state.index, blockOfState, historyOfState)): state \(state.name) cannot be reached from the initial state \(initial.name); add a row that moves to it, or remove it"))
         }
     }
 
-    private func warnings(blockOfState: [Int]) -> [String] {
+    private func warnings(blockOfState: [Int], hierarchy: StateHierarchy) -> [String] {
         var warnings: [String] = []
-        for block in blocks where !block.rows.contains(where: { $0.target != nil && $0.target! != block.state }) {
-            warnings.append("\(block.location): state \(block.state.name) has no way out; once entered the machine stays there")
+        // A state with no way out: neither it nor any superstate around it has a row that leaves it.
+        for block in blocks where !hierarchy.isCompound[block.state.index] {
+            var leaves = false
+            var walker = block.state.index
+            while walker >= 0 && !leaves {
+                leaves = blocks[blockOfState[walker]].rows.contains { row in row.target.map { $0 != block.state } ?? false }
+                walker = hierarchy.parent[walker]
+            }
+            if !leaves {
+                warnings.append("\(block.location): state \(block.state.name) has no way out; once entered the machine stays there")
+            }
         }
         for event in Event.allCases where !blocks.contains(where: { $0.rows.contains { $0.event == event } }) {
             warnings.append("event \(event.name) is answered by no state; it will always be ignored")
         }
         return warnings
+    }
+
+    private func name(of state: Int) -> String {
+        State.allCases[State.allCases.index(State.allCases.startIndex, offsetBy: state)].name
+    }
+
+    private func location(of state: Int, _ blockOfState: [Int], _ historyOfState: [Int]) -> String {
+        if blockOfState[state] >= 0 { return "\(blocks[blockOfState[state]].location)" }
+        if historyOfState[state] >= 0 { return "\(histories[historyOfState[state]].location)" }
+        return "(no block)"
     }
 }

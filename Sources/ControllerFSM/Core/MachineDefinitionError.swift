@@ -27,6 +27,16 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case unreachableState
         /// An enum's raw values are not 0, 1, 2, … in declaration order.
         case symbolOrder
+        /// A state's chain of superstates loops back to it.
+        case parentCycle
+        /// States nest deeper than ``MachineLimits/maximumDepth``.
+        case tooDeep
+        /// A superstate names no initial state, or only guarded ones.
+        case missingInitial
+        /// An initial state outside its superstate, on a state without children, or a history.
+        case badInitial
+        /// A history of a state without children, or with a default outside it.
+        case badHistory
     }
 
     public let kind: Kind

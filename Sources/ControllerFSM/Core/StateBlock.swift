@@ -32,18 +32,36 @@ public struct Guard<Context> {
 /// guard holds is taken, so an unguarded row must come last.
 public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     public let state: State
+    /// The superstate this state is inside, or `nil` at the top.
+    public let parent: State?
     let location: SourceLocation
     var entry: MachineAction<State, Event, Context>?
     var exit: MachineAction<State, Event, Context>?
     var rows: [RowSpec<State, Event, Context>] = []
+    /// A superstate's initial child, chosen when the superstate itself is the target: the first
+    /// whose guard holds, in the order written (the last one unguarded).
+    var initials: [InitialSpec<State, Context>] = []
     /// A second `onEntry` or `onExit`, reported when the definition is compiled.
     var problems: [DefinitionProblem] = []
     private var entryLocation: SourceLocation?
     private var exitLocation: SourceLocation?
 
-    init(state: State, location: SourceLocation) {
+    init(state: State, parent: State?, location: SourceLocation) {
         self.state = state
+        self.parent = parent
         self.location = location
+    }
+
+    /// For a superstate: the descendant entered when the superstate itself is entered as a
+    /// target (or at start-up). Several may be given, each but the last with a guard: the first
+    /// whose guard holds is taken, so a controller can start in the state its inputs say
+    /// (`s.initial(.doorOpen, when: Guard("door open") { $0.doorOpen })`, then `s.initial(.idle)`).
+    /// The target may be a child or a deeper descendant.
+    public mutating func initial(
+        _ target: State, when guard: Guard<Context>? = nil,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
+        initials.append(InitialSpec(target: target, guard: `guard`, location: SourceLocation(file: file, line: line)))
     }
 
     /// Work done every time the machine enters this state (not on internal transitions).
@@ -77,18 +95,39 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     /// Answers `event`: when `guard` holds (or always, without one), runs `action` and moves to
     /// `target` — exit work, action, entry work. Without a target the transition is internal:
     /// only the action runs. A target equal to this state re-enters it (exit and entry run).
+    ///
+    /// In a superstate, a row answers `event` in every state inside it that does not answer it
+    /// itself (or whose guards are all false). A row whose target is inside this state is
+    /// `.local` unless told otherwise: this state is neither left nor re-entered, only the states
+    /// below it are. `.external` leaves and re-enters it (SCXML's default).
     public mutating func on(
         _ event: Event,
         when guard: Guard<Context>? = nil,
         to target: State? = nil,
+        kind: TransitionKind = .local,
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
         rows.append(RowSpec(
-            event: event, guard: `guard`, target: target, action: action,
+            event: event, guard: `guard`, target: target, kind: kind, action: action,
             location: SourceLocation(file: file, line: line)
         ))
     }
+}
+
+/// Whether a superstate's row to a state inside it leaves and re-enters the superstate.
+public enum TransitionKind: Sendable, Equatable {
+    /// The superstate stays entered: only the states inside it are exited and entered.
+    case local
+    /// The superstate is exited and entered again, its exit and entry work running.
+    case external
+}
+
+/// A superstate's initial child as written.
+struct InitialSpec<State: MachineSymbol, Context> {
+    var target: State
+    var `guard`: Guard<Context>?
+    var location: SourceLocation
 }
 
 /// A row as written, before compilation.
@@ -96,6 +135,7 @@ struct RowSpec<State: MachineSymbol, Event: MachineSymbol, Context> {
     var event: Event
     var `guard`: Guard<Context>?
     var target: State?
+    var kind: TransitionKind = .local
     var action: MachineAction<State, Event, Context>?
     var location: SourceLocation
 }

@@ -38,7 +38,7 @@ where Observer.State == State, Observer.Event == Event {
         view = table.dispatchView
         self.context = context
         self.observer = observer
-        effects = Effects(initial: table.initial, queueCapacity: queueCapacity)
+        effects = Effects(initial: table.initial, queueCapacity: queueCapacity, historyCount: table.historyCount)
         // Until `start`, every `send` finds a timer "due" and so takes the out-of-line path,
         // which refuses it: the not-started check costs the hot path nothing.
         effects.nextDeadline = .min
@@ -50,7 +50,10 @@ where Observer.State == State, Observer.Event == Event {
         isStarted = true
         effects.nextDeadline = .max
         effects.currentTime = time.nanoseconds
-        table.work[effects.currentState.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+        // Every superstate around the initial state is entered first, outermost first; a
+        // superstate as the initial state starts in its initial child.
+        enterDown(from: -1, to: table.initial.index)
+        drill(into: table.initial.index)
         drainQueue()
     }
 
@@ -151,10 +154,14 @@ where Observer.State == State, Observer.Event == Event {
             let taken = rows[row]._withUnsafeGuaranteedRef { candidate -> Bool in
                 if candidate.condition != nil, !candidate.condition!(context) { return false }
                 if let target = candidate.target {
-                    work[from.index]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
-                    candidate.action?(&context, &effects)
-                    effects.currentState = target
-                    work[target.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+                    if candidate.isSimple {
+                        work[from.index]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
+                        candidate.action?(&context, &effects)
+                        effects.currentState = target
+                        work[target.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+                    } else {
+                        takeNested(candidate, from: from)
+                    }
                     outcome = .transitioned
                     counts.transitions &+= 1
                 } else {
@@ -172,6 +179,114 @@ where Observer.State == State, Observer.Event == Event {
             observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState, outcome: outcome))
         }
         return outcome
+    }
+}
+
+// The nested path: superstates exited and entered, initial states drilled into, history
+// remembered and restored. Out of line, so a flat machine's dispatch carries none of it.
+extension ObservedMachine {
+    /// Exits `row.exitCount` states from the innermost `leaf` up (recording the history of each
+    /// superstate left), runs the row's action, and enters the row's path outermost first.
+    @inlinable @inline(never)
+    mutating func takeNested(_ row: TransitionTable<State, Event, Context>.Row, from leaf: State) {
+        var exiting = leaf.index
+        var remaining = row.exitCount
+        while remaining > 0 {
+            recordHistory(leaving: exiting, innermost: leaf.index)
+            view.work[exiting]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
+            exiting = Int(table.parent[exiting])
+            remaining &-= 1
+        }
+        row.action?(&context, &effects)
+        enterPath(offset: Int(row.entryOffset), count: Int(row.entryCount))
+    }
+
+    /// Enters the states of a precomputed path, outermost first; a history at its end is
+    /// resolved, a superstate at its end started in its initial state.
+    @inlinable
+    mutating func enterPath(offset: Int, count: Int) {
+        var last = -1
+        for position in offset..<(offset &+ count) {
+            let state = Int(table.paths[position])
+            if table.historySlot[state] >= 0 {
+                restore(history: state)
+                return
+            }
+            enter(state)
+            last = state
+        }
+        if last >= 0 { drill(into: last) }
+    }
+
+    @inlinable
+    mutating func enter(_ state: Int) {
+        effects.currentState = State(rawValue: state)!
+        view.work[state]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+    }
+
+    /// Enters the states strictly inside `top` (-1: the top) down to `target`, outermost first.
+    /// The walk up from `target` repeats per level, which the depth bound keeps short, and needs
+    /// no storage.
+    @inlinable
+    mutating func enterDown(from top: Int, to target: Int) {
+        var distance = 0
+        var walker = target
+        while walker != top {
+            distance &+= 1
+            walker = Int(table.parent[walker])
+        }
+        while distance > 0 {
+            distance &-= 1
+            var state = target
+            for _ in 0..<distance { state = Int(table.parent[state]) }
+            enter(state)
+        }
+    }
+
+    /// While `state` is a superstate: its first initial state whose guard holds (compilation
+    /// made the last one unguarded) is entered, down to that state.
+    @inlinable
+    mutating func drill(into state: Int) {
+        var current = state
+        while table.initialStart[current] != table.initialStart[current &+ 1] {
+            var candidate = Int(table.initialStart[current])
+            let end = Int(table.initialStart[current &+ 1])
+            while candidate < end &- 1 {
+                let holds = table.initials[candidate]._withUnsafeGuaranteedRef { $0.condition?(context) ?? true }
+                if holds { break }
+                candidate &+= 1
+            }
+            let (offset, count) = table.initials[candidate]._withUnsafeGuaranteedRef { (Int($0.entryOffset), Int($0.entryCount)) }
+            for position in offset..<(offset &+ count) { enter(Int(table.paths[position])) }
+            current = Int(table.paths[offset &+ count &- 1])
+        }
+    }
+
+    /// Enters what history `state` remembers (its default the first time), then drills in.
+    @inlinable
+    mutating func restore(history state: Int) {
+        let slot = Int(table.historySlot[state])
+        let remembered = Int(effects.history[slot])
+        let target = remembered >= 0 ? remembered : Int(table.historyDefault[slot])
+        enterDown(from: Int(table.parent[state]), to: target)
+        drill(into: target)
+    }
+
+    /// Before superstate `state` is left, each history of it remembers: a shallow one the child
+    /// holding the innermost active state, a deep one that state itself.
+    @inlinable
+    mutating func recordHistory(leaving state: Int, innermost leaf: Int) {
+        let start = Int(table.recordStart[state])
+        let end = Int(table.recordStart[state &+ 1])
+        guard start < end else { return }
+        for position in start..<end {
+            let slot = Int(table.recordedSlots[position])
+            var remembered = leaf
+            if !table.historyIsDeep[slot] {
+                while Int(table.parent[remembered]) != state { remembered = Int(table.parent[remembered]) }
+            }
+            effects.history[slot] = Int32(remembered)
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 /// The compiled machine: every legal move, in a fixed-size table indexed by (state, event).
 ///
 /// Rows for one (state, event) pair sit contiguously in `rows`, in the order written; `rowStart`
-/// says where each pair's rows begin, so a lookup is two array reads. It is immutable and built
-/// once; dispatch only reads it.
+/// says where each pair's rows begin, so a lookup is two array reads. In a nested machine a
+/// state's rows are followed by its superstates' rows for the same event, innermost first, each
+/// with the states it exits and enters worked out here: dispatch walks no hierarchy and
+/// searches nothing. It is immutable and built once; dispatch only reads it.
 public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, Context>: @unchecked Sendable {
     // Safety: @unchecked only because the buffers are pointers; they are written once in `init`,
     // never after, and freed in `deinit`.
@@ -16,11 +18,27 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         @usableFromInline let condition: (@Sendable (Context) -> Bool)?
         @usableFromInline let target: State?
         @usableFromInline let action: MachineAction<State, Event, Context>?
+        /// A move from one innermost state to another, as in a flat machine: exit the current
+        /// state, enter `target`, nothing around them. Every row of a flat machine is simple;
+        /// the others take the nested path.
+        @usableFromInline let isSimple: Bool
+        /// How many states the move exits, the current innermost state first.
+        @usableFromInline let exitCount: Int32
+        /// The states it enters, outermost first, at `entryOffset` in the table's `paths`.
+        @usableFromInline let entryOffset: Int32
+        @usableFromInline let entryCount: Int32
 
-        init(condition: (@Sendable (Context) -> Bool)?, target: State?, action: MachineAction<State, Event, Context>?) {
+        init(
+            condition: (@Sendable (Context) -> Bool)?, target: State?, action: MachineAction<State, Event, Context>?,
+            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1
+        ) {
             self.condition = condition
             self.target = target
             self.action = action
+            self.isSimple = isSimple
+            self.exitCount = exitCount
+            self.entryOffset = entryOffset
+            self.entryCount = entryCount
         }
     }
 
@@ -36,21 +54,42 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         }
     }
 
+    /// One initial state of a superstate: taken when its guard holds (or always, without one),
+    /// entering the states at `entryOffset` in `paths`, outermost first.
+    @usableFromInline
+    final class Initial: Sendable {
+        @usableFromInline let condition: (@Sendable (Context) -> Bool)?
+        @usableFromInline let entryOffset: Int32
+        @usableFromInline let entryCount: Int32
+
+        init(condition: (@Sendable (Context) -> Bool)?, entryOffset: Int32, entryCount: Int32) {
+            self.condition = condition
+            self.entryOffset = entryOffset
+            self.entryCount = entryCount
+        }
+    }
+
     /// A row as diagrams and queries see it.
     public struct RowInfo: Sendable {
+        /// The state whose block holds the row (a superstate's row answers in every state inside it).
         public let from: State
         public let event: Event
         public let guardLabel: String?
         /// `nil` for an internal transition.
         public let target: State?
         public let location: SourceLocation
+        /// Whether a row to a state inside `from` leaves and re-enters `from`.
+        public let kind: TransitionKind
     }
 
     public let initial: State
     /// Non-fatal findings from compilation: states with no way out, events no state answers.
     public let warnings: [String]
-    /// Every row, grouped by state in declaration order of the states, then by event.
+    /// Every row as written, grouped by state in declaration order of the states, then by event.
     public let rowInfo: [RowInfo]
+    /// The rows dispatch tries, as `rows` holds them (a superstate's rows repeated for each
+    /// state inside it).
+    let candidateInfo: [RowInfo]
 
     /// Each retained once by `init`, released by `deinit`.
     @usableFromInline let rows: UnsafeMutableBufferPointer<Unmanaged<Row>>
@@ -59,34 +98,128 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     @usableFromInline let work: UnsafeMutableBufferPointer<Unmanaged<StateWork>>
     @usableFromInline let eventCount: Int
 
-    init(definition: MachineDefinition<State, Event, Context>, blockOfState: [Int], warnings: [String]) {
+    // The nesting, by state index (see `StateHierarchy`); all empty-handed for a flat machine.
+    /// Each state's superstate, -1 at the top.
+    @usableFromInline let parent: UnsafeMutableBufferPointer<Int32>
+    /// States entered by rows and initial states, in runs the rows and initials point into.
+    @usableFromInline let paths: UnsafeMutableBufferPointer<Int32>
+    /// A superstate's initial states are `initials[initialStart[s] ..< initialStart[s + 1]]`;
+    /// an empty range marks a state without children.
+    @usableFromInline let initialStart: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let initials: UnsafeMutableBufferPointer<Unmanaged<Initial>>
+    /// For a history pseudo-state its slot in the machine's history memory, else -1.
+    @usableFromInline let historySlot: UnsafeMutableBufferPointer<Int32>
+    /// By slot: whether the history is deep, and the state it enters before anything is remembered.
+    @usableFromInline let historyIsDeep: UnsafeMutableBufferPointer<Bool>
+    @usableFromInline let historyDefault: UnsafeMutableBufferPointer<Int32>
+    /// The history slots a state's exit records: `recordedSlots[recordStart[s] ..< recordStart[s + 1]]`.
+    @usableFromInline let recordStart: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let recordedSlots: UnsafeMutableBufferPointer<Int32>
+    /// How many history pseudo-states the machine has: the size of its history memory.
+    public let historyCount: Int
+
+    init(definition: MachineDefinition<State, Event, Context>, blockOfState: [Int], hierarchy: StateHierarchy, warnings: [String]) {
         let states = Array(State.allCases)
         let events = Array(Event.allCases)
         var rows = ContiguousArray<Unmanaged<Row>>()
         var rowStart = ContiguousArray<Int32>()
-        var info: [RowInfo] = []
+        var candidates: [RowInfo] = []
+        var paths = ContiguousArray<Int32>()
+        func addPath(_ path: [Int]) -> Int32 {
+            let offset = Int32(paths.count)
+            paths.append(contentsOf: path.map { Int32($0) })
+            return offset
+        }
+        func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
         rowStart.reserveCapacity(states.count * events.count + 1)
         for state in states {
-            let block = definition.blocks[blockOfState[state.index]]
             for event in events {
                 rowStart.append(Int32(rows.count))
-                for spec in block.rows where spec.event == event {
-                    rows.append(.passRetained(Row(condition: spec.guard?.condition, target: spec.target, action: spec.action)))
-                    info.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, target: spec.target, location: spec.location))
+                // This state's rows, then each superstate's, innermost first.
+                var source = blockOfState[state.index] >= 0 ? state.index : -1
+                while source >= 0 {
+                    let block = definition.blocks[blockOfState[source]]
+                    for spec in block.rows where spec.event == event {
+                        let row: Row
+                        if let target = spec.target {
+                            let domain = hierarchy.domain(source: source, target: target.index, kind: spec.kind)
+                            let entry = hierarchy.path(from: domain, down: target.index)
+                            let exitCount = depth(state.index) - depth(domain)
+                            let simple = exitCount == 1 && entry.count == 1 && !hierarchy.isCompound[target.index]
+                                && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state.index]
+                            row = Row(
+                                condition: spec.guard?.condition, target: target, action: spec.action, isSimple: simple,
+                                exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count))
+                        } else {
+                            row = Row(condition: spec.guard?.condition, target: nil, action: spec.action)
+                        }
+                        rows.append(.passRetained(row))
+                        candidates.append(RowInfo(
+                            from: block.state, event: event, guardLabel: spec.guard?.label, target: spec.target,
+                            location: spec.location, kind: spec.kind))
+                    }
+                    source = hierarchy.parent[source]
                 }
             }
         }
         rowStart.append(Int32(rows.count))
+        var written: [RowInfo] = []
+        for state in states where blockOfState[state.index] >= 0 {
+            let block = definition.blocks[blockOfState[state.index]]
+            for event in events {
+                for spec in block.rows where spec.event == event {
+                    written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, target: spec.target, location: spec.location, kind: spec.kind))
+                }
+            }
+        }
+        var initialStart = ContiguousArray<Int32>()
+        var initials = ContiguousArray<Unmanaged<Initial>>()
+        for state in states {
+            initialStart.append(Int32(initials.count))
+            guard blockOfState[state.index] >= 0, hierarchy.isCompound[state.index] else { continue }
+            for spec in definition.blocks[blockOfState[state.index]].initials {
+                let entry = hierarchy.path(from: state.index, down: spec.target.index)
+                initials.append(.passRetained(Initial(condition: spec.guard?.condition, entryOffset: addPath(entry), entryCount: Int32(entry.count))))
+            }
+        }
+        initialStart.append(Int32(initials.count))
+        var recordStart = ContiguousArray<Int32>()
+        var recordedSlots = ContiguousArray<Int32>()
+        for state in states {
+            recordStart.append(Int32(recordedSlots.count))
+            for history in definition.histories where history.parent == state {
+                recordedSlots.append(Int32(hierarchy.historySlot[history.state.index]))
+            }
+        }
+        recordStart.append(Int32(recordedSlots.count))
+        var historyIsDeep = ContiguousArray<Bool>(repeating: false, count: definition.histories.count)
+        var historyDefault = ContiguousArray<Int32>(repeating: -1, count: definition.histories.count)
+        for history in definition.histories {
+            let slot = hierarchy.historySlot[history.state.index]
+            historyIsDeep[slot] = history.deep
+            historyDefault[slot] = Int32(history.defaultTarget.index)
+        }
         self.rows = Self.copy(rows)
         self.rowStart = Self.copy(rowStart)
-        self.rowInfo = info
+        self.rowInfo = written
+        self.candidateInfo = candidates
         self.work = Self.copy(states.map { state in
-            let block = definition.blocks[blockOfState[state.index]]
-            return Unmanaged.passRetained(StateWork(entry: block.entry, exit: block.exit))
+            let block = blockOfState[state.index] >= 0 ? definition.blocks[blockOfState[state.index]] : nil
+            return Unmanaged.passRetained(StateWork(entry: block?.entry, exit: block?.exit))
         })
         self.eventCount = events.count
         self.initial = definition.initial
         self.warnings = warnings
+        self.parent = Self.copy(hierarchy.parent.map { Int32($0) })
+        self.paths = Self.copy(paths)
+        self.initialStart = Self.copy(initialStart)
+        self.initials = Self.copy(initials)
+        self.historySlot = Self.copy(hierarchy.historySlot.map { Int32($0) })
+        self.historyIsDeep = Self.copy(historyIsDeep)
+        self.historyDefault = Self.copy(historyDefault)
+        self.recordStart = Self.copy(recordStart)
+        self.recordedSlots = Self.copy(recordedSlots)
+        self.historyCount = definition.histories.count
     }
 
     /// The table lives in buffers of its own rather than arrays: dispatch reads them without
@@ -100,11 +233,16 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     deinit {
         for row in rows { row.release() }
         for stateWork in work { stateWork.release() }
+        for initial in initials { initial.release() }
         rows.deinitialize().deallocate()
         rowStart.deinitialize().deallocate()
         work.deinitialize().deallocate()
+        initials.deinitialize().deallocate()
+        for buffer in [parent, paths, initialStart, historySlot, historyDefault, recordStart, recordedSlots] {
+            buffer.deinitialize().deallocate()
+        }
+        historyIsDeep.deinitialize().deallocate()
     }
-
 
     /// What dispatch reads, copied into each machine: a machine reads its table's buffers
     /// directly, one load fewer per event than through the table object. Valid while the table
@@ -122,9 +260,39 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         DispatchView(rows: rows.baseAddress!, rowStart: rowStart.baseAddress!, work: work.baseAddress!, eventCount: eventCount)
     }
 
-    /// The rows that answer `event` in `state`, in the order they are tried.
+    /// The rows that answer `event` in `state`, in the order they are tried: the state's own,
+    /// then its superstates', innermost first.
     public func rows(for state: State, _ event: Event) -> ArraySlice<RowInfo> {
         let key = state.index * eventCount + event.index
-        return rowInfo[Int(rowStart[key])..<Int(rowStart[key + 1])]
+        return candidateInfo[Int(rowStart[key])..<Int(rowStart[key + 1])]
     }
+
+    /// The superstate `state` is inside, or `nil` at the top.
+    public func parent(of state: State) -> State? {
+        let index = Int(parent[state.index])
+        return index < 0 ? nil : State.allCases[State.allCases.index(State.allCases.startIndex, offsetBy: index)]
+    }
+
+    /// Whether states are inside `state`.
+    public func isSuperstate(_ state: State) -> Bool {
+        initialStart[state.index] != initialStart[state.index + 1]
+    }
+
+    /// Whether `state` is a history pseudo-state (it is never active itself).
+    public func isHistory(_ state: State) -> Bool { historySlot[state.index] >= 0 }
+
+    /// `state` and every superstate around it, innermost first: the active configuration when
+    /// `state` is the innermost active state.
+    public func configuration(of state: State) -> [State] {
+        var result: [State] = [state]
+        var walker = parent(of: state)
+        while let next = walker {
+            result.append(next)
+            walker = parent(of: next)
+        }
+        return result
+    }
+
+    /// Whether the table has superstates: a flat machine has none.
+    public var isNested: Bool { parent.contains { $0 >= 0 } }
 }

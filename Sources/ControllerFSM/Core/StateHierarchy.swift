@@ -1,0 +1,96 @@
+/// The bounds of a hierarchical machine, fixed so that dispatch needs no storage of its own.
+public enum MachineLimits {
+    /// How deep superstates may nest: a state at the top has depth 0, its children depth 1.
+    /// Entering a remembered deep history walks up from the leaf at most this many times per
+    /// level, so the bound keeps that walk short; eight levels are more than any controller here
+    /// uses (the turnstile needs three).
+    public static let maximumDepth = 8
+}
+
+/// A remembered history pseudo-state as written: `definition.history(_:of:deep:default:)`.
+struct HistorySpec<State: MachineSymbol> {
+    var state: State
+    var parent: State
+    var deep: Bool
+    var defaultTarget: State
+    var location: SourceLocation
+}
+
+/// The nesting of a definition's states, by state index, as `compile()` checks it and the table
+/// is built from it. Off the dispatch path.
+struct StateHierarchy {
+    /// The superstate of each state; -1 at the top.
+    var parent: [Int]
+    /// 0 at the top.
+    var depth: [Int]
+    /// Whether each state has children (a history pseudo-state counts only as its parent's
+    /// memory, not as a child that can be active).
+    var isCompound: [Bool]
+    /// For a history pseudo-state, its slot in the machine's history memory; -1 otherwise.
+    var historySlot: [Int]
+
+    init(stateCount: Int, parents: [Int], histories: [Int]) {
+        parent = parents
+        depth = [Int](repeating: 0, count: stateCount)
+        isCompound = [Bool](repeating: false, count: stateCount)
+        historySlot = [Int](repeating: -1, count: stateCount)
+        for (slot, state) in histories.enumerated() { historySlot[state] = slot }
+        for state in 0..<stateCount {
+            if parents[state] >= 0 && historySlot[state] < 0 { isCompound[parents[state]] = true }
+        }
+    }
+
+    /// Fills `depth`; returns the states whose parent chain loops back on itself.
+    mutating func computeDepths() -> [Int] {
+        var cyclic: [Int] = []
+        for state in 0..<parent.count {
+            var steps = 0
+            var walker = parent[state]
+            while walker >= 0 && steps <= parent.count {
+                steps += 1
+                walker = parent[walker]
+            }
+            if steps > parent.count { cyclic.append(state) } else { depth[state] = steps }
+        }
+        return cyclic
+    }
+
+    /// Whether `state` is `ancestor` or inside it.
+    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        if ancestor < 0 { return true }
+        var walker = state
+        while walker >= 0 {
+            if walker == ancestor { return true }
+            walker = parent[walker]
+        }
+        return false
+    }
+
+    /// Whether `state` is strictly inside `ancestor`.
+    func isProperlyInside(_ state: Int, _ ancestor: Int) -> Bool {
+        state != ancestor && isInside(state, ancestor)
+    }
+
+    /// The state whose children a transition from `source` to `target` exits and enters (-1:
+    /// the top): `source` itself for a local transition to a state strictly inside it, else the
+    /// nearest superstate strictly above `source` that holds `target` strictly inside it (SCXML's
+    /// transition domain: so a self-transition, or one to a superstate around the source, leaves
+    /// and re-enters the target).
+    func domain(source: Int, target: Int, kind: TransitionKind) -> Int {
+        if kind == .local && isCompound[source] && isProperlyInside(target, source) { return source }
+        var walker = parent[source]
+        while walker >= 0 && !isProperlyInside(target, walker) { walker = parent[walker] }
+        return walker
+    }
+
+    /// The states from just below `top` down to `state`, outermost first.
+    func path(from top: Int, down state: Int) -> [Int] {
+        var path: [Int] = []
+        var walker = state
+        while walker >= 0 && walker != top {
+            path.append(walker)
+            walker = parent[walker]
+        }
+        return path.reversed()
+    }
+}
