@@ -115,3 +115,78 @@ public func gateDemo() -> Int32 {
     let woken: Int32 = pending.raised.load(ordering: .acquiring) ? 1 : 0
     return drained + Int32(machine.context.coins) + (diagrams > 0 ? 1 : 0) + woken
 }
+
+// The same gate with superstates, three levels, as a nested machine: the fire alarm and the
+// fault answered once by `inService`, history bringing the gate back where it was.
+enum NestedState: Int, MachineSymbol {
+    case inService, closed, open, paid, free, alarm, back
+    var name: String {
+        switch self {
+        case .inService: "inService"
+        case .closed: "closed"
+        case .open: "open"
+        case .paid: "paid"
+        case .free: "free"
+        case .alarm: "alarm"
+        case .back: "back"
+        }
+    }
+}
+
+enum NestedEvent: Int, MachineSymbol {
+    case coin, push, fire, clear, freePass
+    var name: String {
+        switch self {
+        case .coin: "coin"
+        case .push: "push"
+        case .fire: "fire"
+        case .clear: "clear"
+        case .freePass: "freePass"
+        }
+    }
+}
+
+func nestedDefinition() -> MachineDefinition<NestedState, NestedEvent, GateContext> {
+    var definition = MachineDefinition<NestedState, NestedEvent, GateContext>(initial: .inService)
+    definition.state(.inService) { s in
+        s.initial(.open, when: Guard("credit left") { $0.credit > 0 })
+        s.initial(.closed)
+        s.on(.fire, to: .alarm)
+    }
+    definition.state(.closed, in: .inService) { s in
+        s.onEntry { c, _ in c.relayReleased = false }
+        s.on(.coin, to: .paid) { c, _ in c.coins += 1; c.credit += 1 }
+        s.on(.freePass, to: .free)
+    }
+    definition.state(.open, in: .inService) { s in
+        s.initial(.paid)
+        s.onEntry { c, _ in c.relayReleased = true }
+        s.on(.push, to: .closed) { c, _ in c.credit -= 1 }
+    }
+    definition.state(.paid, in: .open) { s in s.on(.coin) { c, _ in c.coins += 1; c.credit += 1 } }
+    definition.state(.free, in: .open) { _ in }
+    definition.history(.back, of: .inService, deep: true, default: .closed)
+    definition.state(.alarm) { s in
+        s.onEntry { c, _ in c.relayReleased = true }
+        s.on(.clear, to: .back)
+    }
+    return definition
+}
+
+@_cdecl("nested_gate_demo")
+public func nestedGateDemo() -> Int32 {
+    let table: TransitionTable<NestedState, NestedEvent, GateContext>
+    do {
+        table = try nestedDefinition().compile()
+    } catch {
+        return -1
+    }
+    var machine = StateMachine(table: table, context: GateContext(), queueCapacity: 4)
+    machine.start()
+    machine.send(.coin, at: MachineInstant(nanoseconds: 1))
+    machine.send(.fire, at: MachineInstant(nanoseconds: 2))
+    machine.send(.clear, at: MachineInstant(nanoseconds: 3))
+    let restored: Int32 = machine.state == .paid ? 1 : 0
+    machine.send(.push, at: MachineInstant(nanoseconds: 4))
+    return restored + Int32(machine.context.coins) + (table.configuration(of: .paid).count == 3 ? 1 : 0)
+}

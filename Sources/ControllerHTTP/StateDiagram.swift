@@ -36,7 +36,7 @@ public struct StateDiagram: Sendable, Equatable {
         self.init(
             states: State.allCases.map(\.name), initial: table.initial.name,
             transitions: table.rowInfo.map {
-                Transition(from: $0.from.name, event: $0.event.name, guardLabel: $0.guardLabel, to: $0.target?.name)
+                Transition(from: $0.from.name, event: $0.event?.name ?? "always", guardLabel: $0.guardLabel, to: $0.target?.name)
             })
     }
 

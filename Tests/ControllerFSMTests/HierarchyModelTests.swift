@@ -8,6 +8,7 @@ import Testing
 /// entry outermost first; a superstate entered as a target starts at its first initial state
 /// whose guard holds). The two journals — every exit, action and entry, in order — and the
 /// innermost state must agree after every event.
+/// Eventless rows (guarded) are taken after every step until none holds, as SCXML's microsteps.
 @Suite("Nested machines against a reference interpreter")
 struct HierarchyModelTests {
     enum RS: Int, MachineSymbol { case s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 }
@@ -19,6 +20,7 @@ struct HierarchyModelTests {
 
     struct Row {
         var id: Int
+        /// -1 for an eventless row.
         var event: Int
         /// Holds when `counter % modulus == remainder`.
         var condition: (modulus: Int, remainder: Int)?
@@ -110,12 +112,20 @@ struct HierarchyModelTests {
             for _ in 0..<random.below(4) {
                 addRow(to: state, target: random.chance(0.2) ? nil : random.below(count))
             }
+            // Eventless rows, always guarded (an unguarded one may loop for certain, which
+            // compile() refuses): a guard on the counter, which every step moves.
+            if random.chance(0.15) {
+                spec.rows[state].append(Row(
+                    id: nextID, event: -1, condition: condition(), target: random.chance(0.2) ? nil : random.below(count),
+                    external: random.chance(0.3)))
+                nextID += 1
+            }
         }
         // Per event, guarded rows first and at most one unguarded, last: compile() refuses a
         // row behind an unguarded one.
         for state in real {
             var ordered: [Row] = []
-            for event in 0..<RE.allCases.count {
+            for event in -1..<RE.allCases.count {
                 var rows = spec.rows[state].filter { $0.event == event }
                 for index in rows.indices.dropLast() where rows[index].condition == nil { rows[index].condition = (2, 0) }
                 ordered += rows
@@ -144,9 +154,14 @@ struct HierarchyModelTests {
                 s.onEntry { c, _ in c.journal.append("+s\(state)"); c.counter += 1 }
                 s.onExit { c, _ in c.journal.append("-s\(state)"); c.counter += 2 }
                 for row in spec.rows[state] {
-                    s.on(RE(rawValue: row.event)!, when: guardOf(row.condition), to: row.target.map(symbol), kind: row.external ? .external : .local) { c, _ in
+                    let action: MachineAction<RS, RE, RC> = { c, _ in
                         c.journal.append("a\(row.id)")
                         c.counter += 3
+                    }
+                    if row.event < 0 {
+                        s.always(when: guardOf(row.condition), to: row.target.map(symbol), kind: row.external ? .external : .local, action)
+                    } else {
+                        s.on(RE(rawValue: row.event)!, when: guardOf(row.condition), to: row.target.map(symbol), kind: row.external ? .external : .local, action)
                     }
                 }
             }
@@ -160,21 +175,46 @@ struct HierarchyModelTests {
         var leaf = -1
         var memory: [Int: Int] = [:]
         var context = RC()
+        var limitHits = 0
 
         func holds(_ condition: (modulus: Int, remainder: Int)?) -> Bool {
             condition.map { context.counter % $0.modulus == $0.remainder } ?? true
         }
 
-        mutating func start() { enter(target: 0, below: -1) }
+        mutating func start() {
+            enter(target: 0, below: -1)
+            settle()
+        }
 
         mutating func send(_ event: Int) {
+            if takeFirst(event) { settle() }
+        }
+
+        /// The first row for `event` (-1: eventless) whose guard holds, innermost state first.
+        mutating func takeFirst(_ event: Int) -> Bool {
             var source = leaf
             while source >= 0 {
                 for row in spec.rows[source] where row.event == event && holds(row.condition) {
                     take(row, from: source)
-                    return
+                    return true
                 }
                 source = spec.parent[source]
+            }
+            return false
+        }
+
+        /// Eventless rows until none holds, at most MachineLimits.maximumMicrosteps.
+        mutating func settle() {
+            var steps = 0
+            while true {
+                var copy = self
+                guard copy.takeFirst(-1) else { return }
+                if steps == MachineLimits.maximumMicrosteps {
+                    limitHits += 1
+                    return
+                }
+                self = copy
+                steps += 1
             }
         }
 
@@ -241,6 +281,14 @@ struct HierarchyModelTests {
 
     @Test("300 random nested machines, 60 random events each: the runtime's journal equals the reference's", arguments: 0..<3)
     func randomMachines(batch: Int) throws {
+        // What the batch exercised, so a generator that stopped producing a feature is noticed.
+        var eventlessSteps = 0
+        var transitions = 0
+        var limitHits = 0
+        defer {
+            #expect(eventlessSteps > 500 && transitions > 1_000 && limitHits > 0, "eventless \(eventlessSteps), transitions \(transitions)")
+            print("batch \(batch): \(transitions) transitions, \(eventlessSteps) eventless steps, \(limitHits) microstep limits")
+        }
         for seed in UInt64(batch * 100)..<UInt64(batch * 100 + 100) {
             let spec = Self.generate(seed: seed)
             let table: TransitionTable<RS, RE, RC>
@@ -267,11 +315,15 @@ struct HierarchyModelTests {
                 model.context.journal = []
                 machine.send(RE(rawValue: event)!, at: .zero)
                 model.send(event)
-                if machine.context.journal != model.context.journal || machine.state.rawValue != model.leaf || machine.context.counter != model.context.counter {
+                if machine.context.journal != model.context.journal || machine.state.rawValue != model.leaf || machine.context.counter != model.context.counter
+                    || machine.statistics.microstepLimitHits != model.limitHits {
                     Issue.record("seed \(seed) after \(sent.map { "e\($0)" }): runtime \(machine.context.journal) in \(machine.state), reference \(model.context.journal) in s\(model.leaf)\n\(spec)")
                     break
                 }
             }
+            eventlessSteps += machine.statistics.eventlessSteps
+            transitions += machine.statistics.transitions
+            limitHits += machine.statistics.microstepLimitHits
         }
     }
 }

@@ -36,8 +36,9 @@ extension TransitionTable {
     }
 
     private func label(of row: RowInfo) -> String {
-        guard let guardLabel = row.guardLabel else { return row.event.name }
-        return "\(row.event.name) [\(guardLabel)]"
+        let trigger = row.event?.name ?? "always"
+        guard let guardLabel = row.guardLabel else { return trigger }
+        return "\(trigger) [\(guardLabel)]"
     }
 
     private func quoted(_ text: String) -> String {

@@ -116,6 +116,9 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             checkInitials(of: block, hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
         }
         checkHistories(hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
+        if problems.isEmpty {
+            checkEventlessLoops(blockOfState: blockOfState, historyOfState: historyOfState, hierarchy: hierarchy, into: &problems)
+        }
         if historyOfState[initial.index] >= 0 {
             problems.append(DefinitionProblem(
                 kind: .badInitial, state: initial.name, event: nil,
@@ -174,18 +177,72 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
     }
 
     private func checkRows(of block: StateBlock<State, Event, Context>, into problems: inout [DefinitionProblem]) {
-        for event in Event.allCases {
+        for event in Event.allCases.map(Optional.some) + [nil] {
+            let what = event.map { $0.name } ?? "always (no event)"
             var unguarded: RowSpec<State, Event, Context>?
             for row in block.rows where row.event == event {
                 if let earlier = unguarded {
                     let kind: DefinitionProblem.Kind = row.guard == nil ? .duplicateRow : .unreachableRow
-                    let what = row.guard == nil
-                        ? "answers \(event.name) twice without a guard (at \(earlier.location) and \(row.location)); give the first a guard or remove one"
-                        : "has a row for \(event.name) at \(row.location) that can never run: the unguarded row at \(earlier.location) comes first; move the unguarded row last"
-                    problems.append(DefinitionProblem(kind: kind, state: block.state.name, event: event.name, message: "\(row.location): state \(block.state.name) \(what)"))
+                    let problem = row.guard == nil
+                        ? "answers \(what) twice without a guard (at \(earlier.location) and \(row.location)); give the first a guard or remove one"
+                        : "has a row for \(what) at \(row.location) that can never run: the unguarded row at \(earlier.location) comes first; move the unguarded row last"
+                    problems.append(DefinitionProblem(kind: kind, state: block.state.name, event: event?.name, message: "\(row.location): state \(block.state.name) \(problem)"))
                 } else if row.guard == nil {
                     unguarded = row
                 }
+            }
+        }
+    }
+
+    /// Eventless rows that would be taken for ever: from an innermost state, the first eventless
+    /// row that applies (its own, else its superstates') is unguarded, and following such rows
+    /// (into initial states' defaults) comes back to a state already passed, or the row has no
+    /// target. History targets are not followed: where they lead depends on the run.
+    private func checkEventlessLoops(blockOfState: [Int], historyOfState: [Int], hierarchy: StateHierarchy, into problems: inout [DefinitionProblem]) {
+        /// The first eventless row that applies in `state`, if it is unguarded.
+        func certainRow(from state: Int) -> RowSpec<State, Event, Context>? {
+            var source = state
+            while source >= 0 {
+                if let first = blocks[blockOfState[source]].rows.first(where: { $0.event == nil }) {
+                    return first.guard == nil ? first : nil
+                }
+                source = hierarchy.parent[source]
+            }
+            return nil
+        }
+        /// Where entering `state` ends: down the unguarded default initial states.
+        func settled(_ state: Int) -> Int? {
+            var current = state
+            while hierarchy.isCompound[current] {
+                guard let initial = blocks[blockOfState[current]].initials.last, initial.guard == nil,
+                      blocks[blockOfState[current]].initials.count == 1 else { return nil }
+                current = initial.target.index
+            }
+            return historyOfState[current] >= 0 ? nil : current
+        }
+        var reported = Set<Int>()
+        for start in 0..<blockOfState.count where blockOfState[start] >= 0 && !hierarchy.isCompound[start] && !reported.contains(start) {
+            var passed: [Int] = [start]
+            var current = start
+            while let row = certainRow(from: current) {
+                guard let target = row.target else {
+                    problems.append(DefinitionProblem(
+                        kind: .eventlessLoop, state: name(of: current), event: nil,
+                        message: "\(row.location): the eventless row taken in state \(name(of: current)) has no guard and no target, so it is taken for ever; give it a guard, or a target"))
+                    reported.formUnion(passed)
+                    break
+                }
+                guard let next = settled(target.index) else { break }
+                if let position = passed.firstIndex(of: next) {
+                    let loop = passed[position...].map(name(of:)) + [name(of: next)]
+                    problems.append(DefinitionProblem(
+                        kind: .eventlessLoop, state: name(of: next), event: nil,
+                        message: "\(row.location): unguarded eventless rows loop for ever: \(loop.joined(separator: " -> ")); give one of them a guard that its own move makes false"))
+                    reported.formUnion(passed)
+                    break
+                }
+                passed.append(next)
+                current = next
             }
         }
     }
@@ -293,7 +350,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 warnings.append("\(block.location): state \(block.state.name) has no way out; once entered the machine stays there")
             }
         }
-        for event in Event.allCases where !blocks.contains(where: { $0.rows.contains { $0.event == event } }) {
+        for event in Event.allCases where !blocks.contains(where: { $0.rows.contains { $0.event == .some(event) } }) {
             warnings.append("event \(event.name) is answered by no state; it will always be ignored")
         }
         return warnings

@@ -37,6 +37,8 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case badInitial
         /// A history of a state without children, or with a default outside it.
         case badHistory
+        /// Eventless rows that would be taken for ever.
+        case eventlessLoop
     }
 
     public let kind: Kind

@@ -25,6 +25,12 @@ public struct MachineStatistics: Sendable, Equatable {
     public var ignored = 0
     /// Events an action sent while the run-to-completion queue was full, and which were lost.
     public var droppedSends = 0
+    /// Eventless rows taken (after the start or an event; not counted in `dispatched`, which
+    /// counts events).
+    public var eventlessSteps = 0
+    /// Times an event's eventless rows were still being taken after
+    /// ``MachineLimits/maximumMicrosteps`` of them, and the machine stopped taking them.
+    public var microstepLimitHits = 0
 
     public init() {}
 }

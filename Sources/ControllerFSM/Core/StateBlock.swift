@@ -115,6 +115,30 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     }
 }
 
+extension StateBlock {
+    /// An eventless row: taken, without any event, as soon as the machine is in this state (or
+    /// a state inside it) and `guard` holds — after the start and after every step, again and
+    /// again until no eventless row's guard holds (at most ``MachineLimits/maximumMicrosteps``
+    /// per event). A row that could be taken for ever (unguarded, or a loop of unguarded rows)
+    /// is refused by `compile()`.
+    ///
+    /// ```swift
+    /// s.always(when: Guard("no credit") { $0.credit == 0 }, to: .locked)
+    /// ```
+    public mutating func always(
+        when guard: Guard<Context>? = nil,
+        to target: State? = nil,
+        kind: TransitionKind = .local,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
+    ) {
+        rows.append(RowSpec(
+            event: nil, guard: `guard`, target: target, kind: kind, action: action,
+            location: SourceLocation(file: file, line: line)
+        ))
+    }
+}
+
 /// Whether a superstate's row to a state inside it leaves and re-enters the superstate.
 public enum TransitionKind: Sendable, Equatable {
     /// The superstate stays entered: only the states inside it are exited and entered.
@@ -132,7 +156,8 @@ struct InitialSpec<State: MachineSymbol, Context> {
 
 /// A row as written, before compilation.
 struct RowSpec<State: MachineSymbol, Event: MachineSymbol, Context> {
-    var event: Event
+    /// nil for an eventless row (`always`).
+    var event: Event?
     var `guard`: Guard<Context>?
     var target: State?
     var kind: TransitionKind = .local

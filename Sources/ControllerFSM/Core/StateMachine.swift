@@ -54,6 +54,7 @@ where Observer.State == State, Observer.Event == Event {
         // superstate as the initial state starts in its initial child.
         enterDown(from: -1, to: table.initial.index)
         drill(into: table.initial.index)
+        if view.hasEventless { settle() }
         drainQueue()
     }
 
@@ -73,7 +74,7 @@ where Observer.State == State, Observer.Event == Event {
     /// Whether `event` would be taken now: a row answers it in the current state and its guard
     /// holds. Nothing runs.
     public func can(_ event: Event) -> Bool {
-        let key = effects.currentState.index * table.eventCount + event.index
+        let key = effects.currentState.index * table.columns + event.index
         for row in Int(table.rowStart[key])..<Int(table.rowStart[key + 1]) {
             if table.rows[row]._withUnsafeGuaranteedRef({ $0.condition == nil || $0.condition!(context) }) { return true }
         }
@@ -143,7 +144,7 @@ where Observer.State == State, Observer.Event == Event {
         // The state lives in `effects` only, where actions read it, so a transition stores it once.
         let from = effects.currentState
         if observer.isObserving { observer.willDispatch(event, in: from) }
-        let key = from.index &* view.eventCount &+ event.index
+        let key = from.index &* view.columns &+ event.index
         var row = Int(view.rowStart[key])
         let end = Int(view.rowStart[key &+ 1])
         var outcome = DispatchOutcome.ignored
@@ -171,7 +172,10 @@ where Observer.State == State, Observer.Event == Event {
                 }
                 return true
             }
-            if taken { break }
+            if taken {
+                if view.hasEventless { settle() }
+                break
+            }
             row &+= 1
         }
         if outcome == .ignored { counts.ignored &+= 1 }
@@ -199,6 +203,43 @@ extension ObservedMachine {
         }
         row.action?(&context, &effects)
         enterPath(offset: Int(row.entryOffset), count: Int(row.entryCount))
+    }
+
+    /// Takes eventless rows while one applies in the current state, at most
+    /// ``MachineLimits/maximumMicrosteps`` of them (past that the machine stops taking them and
+    /// counts it in ``MachineStatistics/microstepLimitHits``).
+    @inlinable @inline(never)
+    mutating func settle() {
+        var steps = 0
+        while true {
+            let from = effects.currentState
+            let key = from.index &* view.columns &+ (view.columns &- 1)
+            var row = Int(view.rowStart[key])
+            let end = Int(view.rowStart[key &+ 1])
+            var candidate = -1
+            while row < end {
+                let holds = view.rows[row]._withUnsafeGuaranteedRef { $0.condition == nil || $0.condition!(context) }
+                if holds {
+                    candidate = row
+                    break
+                }
+                row &+= 1
+            }
+            if candidate < 0 { return }
+            if steps == MachineLimits.maximumMicrosteps {
+                counts.microstepLimitHits &+= 1
+                return
+            }
+            steps &+= 1
+            view.rows[candidate]._withUnsafeGuaranteedRef { taken in
+                if taken.target == nil {
+                    taken.action?(&context, &effects)
+                } else {
+                    takeNested(taken, from: from)
+                }
+                counts.eventlessSteps &+= 1
+            }
+        }
     }
 
     /// Enters the states of a precomputed path, outermost first; a history at its end is

@@ -73,7 +73,8 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     public struct RowInfo: Sendable {
         /// The state whose block holds the row (a superstate's row answers in every state inside it).
         public let from: State
-        public let event: Event
+        /// nil for an eventless row (`always`).
+        public let event: Event?
         public let guardLabel: String?
         /// `nil` for an internal transition.
         public let target: State?
@@ -96,7 +97,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     @usableFromInline let rowStart: UnsafeMutableBufferPointer<Int32>
     /// Indexed by state; retained like `rows`.
     @usableFromInline let work: UnsafeMutableBufferPointer<Unmanaged<StateWork>>
-    @usableFromInline let eventCount: Int
+    /// Columns per state: one per event, then one for the eventless rows.
+    @usableFromInline let columns: Int
+    /// Whether any state has eventless rows: only then does a step look for them.
+    @usableFromInline let hasEventless: Bool
 
     // The nesting, by state index (see `StateHierarchy`); all empty-handed for a flat machine.
     /// Each state's superstate, -1 at the top.
@@ -131,9 +135,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             return offset
         }
         func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
-        rowStart.reserveCapacity(states.count * events.count + 1)
+        let triggers: [Event?] = events.map(Optional.some) + [nil]
+        rowStart.reserveCapacity(states.count * triggers.count + 1)
         for state in states {
-            for event in events {
+            for event in triggers {
                 rowStart.append(Int32(rows.count))
                 // This state's rows, then each superstate's, innermost first.
                 var source = blockOfState[state.index] >= 0 ? state.index : -1
@@ -166,7 +171,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         var written: [RowInfo] = []
         for state in states where blockOfState[state.index] >= 0 {
             let block = definition.blocks[blockOfState[state.index]]
-            for event in events {
+            for event in triggers {
                 for spec in block.rows where spec.event == event {
                     written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, target: spec.target, location: spec.location, kind: spec.kind))
                 }
@@ -207,7 +212,8 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             let block = blockOfState[state.index] >= 0 ? definition.blocks[blockOfState[state.index]] : nil
             return Unmanaged.passRetained(StateWork(entry: block?.entry, exit: block?.exit))
         })
-        self.eventCount = events.count
+        self.columns = triggers.count
+        self.hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
         self.initial = definition.initial
         self.warnings = warnings
         self.parent = Self.copy(hierarchy.parent.map { Int32($0) })
@@ -252,19 +258,28 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         @usableFromInline let rows: UnsafeMutablePointer<Unmanaged<Row>>
         @usableFromInline let rowStart: UnsafeMutablePointer<Int32>
         @usableFromInline let work: UnsafeMutablePointer<Unmanaged<StateWork>>
-        @usableFromInline let eventCount: Int
+        @usableFromInline let columns: Int
+        @usableFromInline let hasEventless: Bool
     }
 
     @usableFromInline
     var dispatchView: DispatchView {
-        DispatchView(rows: rows.baseAddress!, rowStart: rowStart.baseAddress!, work: work.baseAddress!, eventCount: eventCount)
+        DispatchView(rows: rows.baseAddress!, rowStart: rowStart.baseAddress!, work: work.baseAddress!, columns: columns, hasEventless: hasEventless)
     }
 
     /// The rows that answer `event` in `state`, in the order they are tried: the state's own,
     /// then its superstates', innermost first.
     public func rows(for state: State, _ event: Event) -> ArraySlice<RowInfo> {
-        let key = state.index * eventCount + event.index
-        return candidateInfo[Int(rowStart[key])..<Int(rowStart[key + 1])]
+        candidates(state.index * columns + event.index)
+    }
+
+    /// The eventless rows tried in `state`, in order: its own, then its superstates'.
+    public func eventlessRows(for state: State) -> ArraySlice<RowInfo> {
+        candidates(state.index * columns + columns - 1)
+    }
+
+    private func candidates(_ key: Int) -> ArraySlice<RowInfo> {
+        candidateInfo[Int(rowStart[key])..<Int(rowStart[key + 1])]
     }
 
     /// The superstate `state` is inside, or `nil` at the top.
