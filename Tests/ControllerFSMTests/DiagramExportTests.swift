@@ -53,4 +53,43 @@ struct DiagramExportTests {
 
             """)
     }
+
+    @Test("a nested machine: DOT clusters with initial points, history nodes, edges clipped at the cluster")
+    func nestedDot() throws {
+        let dot = try officeDefinition().compile().dot(name: "office")
+        for line in [
+            "    compound=true;",
+            "    subgraph \"cluster_working\" {",
+            "        subgraph \"cluster_busy\" {",
+            "            \"__initial_busy\" -> \"slow\";",
+            "        \"resume\" [shape=circle, label=\"H\"];",
+            "        \"deepResume\" [shape=circle, label=\"H*\"];",
+            "        \"__initial_working\" -> \"__initial_busy\" [label=\"[start busy]\"] [lhead=\"cluster_busy\"];",
+            "    \"__initial_working\" -> \"alarmed\" [label=\"alarm\", ltail=\"cluster_working\"];",
+            "    \"idle\" -> \"__initial_busy\" [label=\"start\", lhead=\"cluster_busy\"];",
+            "    \"alarmed\" -> \"resume\" [label=\"clear\"];",
+        ] {
+            #expect(dot.split(separator: "\n").contains(Substring(line)), "missing: \(line)\n\(dot)")
+        }
+        #expect(dot.filter { $0 == "{" }.count == dot.filter { $0 == "}" }.count)
+    }
+
+    @Test("a nested machine: Mermaid composite states, each row inside the innermost superstate holding both ends")
+    func nestedMermaid() throws {
+        let mermaid = try officeDefinition().compile().mermaid()
+        #expect(mermaid.contains("""
+                state working {
+                    [*] --> busy : [start busy]
+                    [*] --> idle
+                    state busy {
+                        [*] --> slow
+                        slow --> fast : speed
+                        fast --> slow : speed
+                    }
+                    state "H" as resume
+                    resume --> idle : default
+            """), "\(mermaid)")
+        #expect(mermaid.contains("\n    working --> alarmed : alarm\n"))
+        #expect(mermaid.contains("\n        idle --> busy : start\n"))
+    }
 }

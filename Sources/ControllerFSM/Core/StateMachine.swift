@@ -162,20 +162,21 @@ where Observer.State == State, Observer.Event == Event {
                         work[target.index]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
                     } else {
                         takeNested(candidate, from: from)
+                        if view.hasEventless { settle() }
                     }
                     outcome = .transitioned
                     counts.transitions &+= 1
                 } else {
                     candidate.action?(&context, &effects)
+                    // A targetless row is not simple only in a machine with eventless rows,
+                    // whose guards its action may have made true.
+                    if !candidate.isSimple { settle() }
                     outcome = .handledInternally
                     counts.internalTransitions &+= 1
                 }
                 return true
             }
-            if taken {
-                if view.hasEventless { settle() }
-                break
-            }
+            if taken { break }
             row &+= 1
         }
         if outcome == .ignored { counts.ignored &+= 1 }

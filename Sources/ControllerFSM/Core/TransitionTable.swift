@@ -19,8 +19,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         @usableFromInline let target: State?
         @usableFromInline let action: MachineAction<State, Event, Context>?
         /// A move from one innermost state to another, as in a flat machine: exit the current
-        /// state, enter `target`, nothing around them. Every row of a flat machine is simple;
-        /// the others take the nested path.
+        /// state, enter `target`, nothing around them, and no eventless rows to look for after
+        /// (for a targetless row: only the last). Every row of a flat machine without eventless
+        /// rows is simple; the others take the nested path, which looks for eventless rows after.
         @usableFromInline let isSimple: Bool
         /// How many states the move exits, the current innermost state first.
         @usableFromInline let exitCount: Int32
@@ -83,7 +84,26 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         public let kind: TransitionKind
     }
 
+    /// A superstate's initial state as diagrams see it.
+    public struct InitialInfo: Sendable {
+        public let superstate: State
+        public let guardLabel: String?
+        public let target: State
+    }
+
+    /// A history pseudo-state as diagrams see it.
+    public struct HistoryInfo: Sendable {
+        public let state: State
+        public let superstate: State
+        public let isDeep: Bool
+        public let defaultTarget: State
+    }
+
     public let initial: State
+    /// Every superstate's initial states, in the order they are tried.
+    public let initialInfo: [InitialInfo]
+    /// Every history pseudo-state.
+    public let historyInfo: [HistoryInfo]
     /// Non-fatal findings from compilation: states with no way out, events no state answers.
     public let warnings: [String]
     /// Every row as written, grouped by state in declaration order of the states, then by event.
@@ -137,6 +157,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
         let triggers: [Event?] = events.map(Optional.some) + [nil]
         rowStart.reserveCapacity(states.count * triggers.count + 1)
+        let hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
         for state in states {
             for event in triggers {
                 rowStart.append(Int32(rows.count))
@@ -151,12 +172,12 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
                             let entry = hierarchy.path(from: domain, down: target.index)
                             let exitCount = depth(state.index) - depth(domain)
                             let simple = exitCount == 1 && entry.count == 1 && !hierarchy.isCompound[target.index]
-                                && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state.index]
+                                && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state.index] && !hasEventless
                             row = Row(
                                 condition: spec.guard?.condition, target: target, action: spec.action, isSimple: simple,
                                 exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count))
                         } else {
-                            row = Row(condition: spec.guard?.condition, target: nil, action: spec.action)
+                            row = Row(condition: spec.guard?.condition, target: nil, action: spec.action, isSimple: !hasEventless)
                         }
                         rows.append(.passRetained(row))
                         candidates.append(RowInfo(
@@ -213,8 +234,16 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             return Unmanaged.passRetained(StateWork(entry: block?.entry, exit: block?.exit))
         })
         self.columns = triggers.count
-        self.hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
+        self.hasEventless = hasEventless
         self.initial = definition.initial
+        self.initialInfo = states.flatMap { state in
+            blockOfState[state.index] < 0 ? [] : definition.blocks[blockOfState[state.index]].initials.map {
+                InitialInfo(superstate: state, guardLabel: $0.guard?.label, target: $0.target)
+            }
+        }
+        self.historyInfo = definition.histories.map {
+            HistoryInfo(state: $0.state, superstate: $0.parent, isDeep: $0.deep, defaultTarget: $0.defaultTarget)
+        }
         self.warnings = warnings
         self.parent = Self.copy(hierarchy.parent.map { Int32($0) })
         self.paths = Self.copy(paths)
