@@ -47,6 +47,38 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         blocks.append(block)
     }
 
+    /// Writes a superstate whose completion is an event: when one of its final states
+    /// (``final(_:in:file:line:_:)``) is entered, `done` is sent (queued after what the entry
+    /// work sent, as SCXML's `done.state.ID`), for a row of this state or one around it to answer.
+    public mutating func state(
+        _ state: State,
+        in parent: State? = nil,
+        whenDone done: Event,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ body: (inout StateBlock<State, Event, Context>) -> Void
+    ) {
+        var block = StateBlock<State, Event, Context>(state: state, parent: parent, location: SourceLocation(file: file, line: line))
+        block.doneEvent = done
+        body(&block)
+        blocks.append(block)
+    }
+
+    /// Writes a final state: entering it completes its superstate, which then sends its done
+    /// event (`state(_:in:whenDone:_:)`); a final state at the top ends the machine
+    /// (`isFinished`), whose events are then ignored. A final state answers no event itself:
+    /// its block may have entry and exit work only.
+    public mutating func final(
+        _ state: State,
+        in parent: State? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ body: (inout StateBlock<State, Event, Context>) -> Void = { _ in }
+    ) {
+        var block = StateBlock<State, Event, Context>(state: state, parent: parent, location: SourceLocation(file: file, line: line))
+        block.isFinal = true
+        body(&block)
+        blocks.append(block)
+    }
+
     /// Declares `state` (a case of the state enum with no block of its own) as the memory of the
     /// superstate `parent`: a row whose target is `state` re-enters `parent` where it was when
     /// it was last left, or at `defaultTarget` (inside `parent`) the first time. Shallow history
@@ -114,6 +146,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             problems += block.problems
             checkRows(of: block, into: &problems)
             checkInitials(of: block, hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
+            checkFinals(of: block, blockOfState: blockOfState, hierarchy: hierarchy, into: &problems)
         }
         checkHistories(hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
         if problems.isEmpty {
@@ -249,6 +282,32 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
 
     /// A superstate names where it starts, inside itself, with a default last; a state without
     /// children names none.
+    /// A final state has no rows and nothing inside it; a superstate with a done event has a
+    /// final state to send it from.
+    private func checkFinals(of block: StateBlock<State, Event, Context>, blockOfState: [Int], hierarchy: StateHierarchy, into problems: inout [DefinitionProblem]) {
+        let state = block.state.index
+        if block.isFinal, let row = block.rows.first {
+            problems.append(DefinitionProblem(
+                kind: .badFinal, state: block.state.name, event: row.event?.name,
+                message: "\(row.location): final state \(block.state.name) has a row; a final state answers nothing (it is left by the rows of the states around it)"))
+        }
+        if block.isFinal && hierarchy.isCompound[state] {
+            problems.append(DefinitionProblem(
+                kind: .badFinal, state: block.state.name, event: nil,
+                message: "\(block.location): final state \(block.state.name) has states inside it; a final state is innermost"))
+        }
+        if let done = block.doneEvent {
+            let hasFinal = (0..<blockOfState.count).contains { child in
+                hierarchy.parent[child] == state && blockOfState[child] >= 0 && blocks[blockOfState[child]].isFinal
+            }
+            if !hasFinal {
+                problems.append(DefinitionProblem(
+                    kind: .badFinal, state: block.state.name, event: done.name,
+                    message: "\(block.location): \(block.state.name) sends \(done.name) when done, but no final state is inside it; add definition.final(_:in: .\(block.state.name))"))
+            }
+        }
+    }
+
     private func checkInitials(
         of block: StateBlock<State, Event, Context>, hierarchy: StateHierarchy, historyOfState: [Int], into problems: inout [DefinitionProblem]
     ) {
@@ -339,7 +398,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
     private func warnings(blockOfState: [Int], hierarchy: StateHierarchy) -> [String] {
         var warnings: [String] = []
         // A state with no way out: neither it nor any superstate around it has a row that leaves it.
-        for block in blocks where !hierarchy.isCompound[block.state.index] {
+        for block in blocks where !hierarchy.isCompound[block.state.index] && !block.isFinal {
             var leaves = false
             var walker = block.state.index
             while walker >= 0 && !leaves {

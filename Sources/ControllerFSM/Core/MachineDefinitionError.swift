@@ -39,6 +39,8 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case badHistory
         /// Eventless rows that would be taken for ever.
         case eventlessLoop
+        /// A final state with rows or children, or a done event without a final state.
+        case badFinal
     }
 
     public let kind: Kind

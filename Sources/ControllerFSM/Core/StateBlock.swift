@@ -43,6 +43,11 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     var initials: [InitialSpec<State, Context>] = []
     /// A second `onEntry` or `onExit`, reported when the definition is compiled.
     var problems: [DefinitionProblem] = []
+    /// A final state: entering it completes its superstate (or, at the top, the machine).
+    var isFinal = false
+    /// For a superstate: the event sent (queued, as `Effects.send` does) when one of its final
+    /// states is entered.
+    var doneEvent: Event?
     private var entryLocation: SourceLocation?
     private var exitLocation: SourceLocation?
 

@@ -58,6 +58,10 @@ where Observer.State == State, Observer.Event == Event {
         drainQueue()
     }
 
+    /// Whether the machine has entered a final state at the top: it is done, and answers no
+    /// event any more.
+    public var isFinished: Bool { table.isFinal(effects.currentState) && table.parent(of: effects.currentState) == nil }
+
     public var statistics: MachineStatistics {
         var result = counts
         result.droppedSends = effects.droppedSends
@@ -264,6 +268,10 @@ extension ObservedMachine {
     mutating func enter(_ state: Int) {
         effects.currentState = State(rawValue: state)!
         view.work[state]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+        // A final state completes its superstate: its done event is queued after whatever the
+        // entry work sent.
+        let done = table.doneOnEntry[state]
+        if done >= 0 { effects.send(Event(rawValue: Int(done))!) }
     }
 
     /// Enters the states strictly inside `top` (-1: the top) down to `target`, outermost first.

@@ -141,6 +141,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     @usableFromInline let recordedSlots: UnsafeMutableBufferPointer<Int32>
     /// How many history pseudo-states the machine has: the size of its history memory.
     public let historyCount: Int
+    /// For a final state: the raw value of the event its superstate sends when it is entered,
+    /// -1 when it sends none; -2 for a state that is not final.
+    @usableFromInline let doneOnEntry: UnsafeMutableBufferPointer<Int32>
 
     init(definition: MachineDefinition<State, Event, Context>, blockOfState: [Int], hierarchy: StateHierarchy, warnings: [String]) {
         let states = Array(State.allCases)
@@ -155,6 +158,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             return offset
         }
         func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
+        func isFinal(_ state: Int) -> Bool { blockOfState[state] >= 0 && definition.blocks[blockOfState[state]].isFinal }
         let triggers: [Event?] = events.map(Optional.some) + [nil]
         rowStart.reserveCapacity(states.count * triggers.count + 1)
         let hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
@@ -173,6 +177,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
                             let exitCount = depth(state.index) - depth(domain)
                             let simple = exitCount == 1 && entry.count == 1 && !hierarchy.isCompound[target.index]
                                 && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state.index] && !hasEventless
+                                && !isFinal(target.index)
                             row = Row(
                                 condition: spec.guard?.condition, target: target, action: spec.action, isSimple: simple,
                                 exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count))
@@ -255,6 +260,12 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         self.recordStart = Self.copy(recordStart)
         self.recordedSlots = Self.copy(recordedSlots)
         self.historyCount = definition.histories.count
+        self.doneOnEntry = Self.copy(states.map { state -> Int32 in
+            guard isFinal(state.index) else { return -2 }
+            let parent = hierarchy.parent[state.index]
+            guard parent >= 0, let done = definition.blocks[blockOfState[parent]].doneEvent else { return -1 }
+            return Int32(done.index)
+        })
     }
 
     /// The table lives in buffers of its own rather than arrays: dispatch reads them without
@@ -273,7 +284,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         rowStart.deinitialize().deallocate()
         work.deinitialize().deallocate()
         initials.deinitialize().deallocate()
-        for buffer in [parent, paths, initialStart, historySlot, historyDefault, recordStart, recordedSlots] {
+        for buffer in [parent, paths, initialStart, historySlot, historyDefault, recordStart, recordedSlots, doneOnEntry] {
             buffer.deinitialize().deallocate()
         }
         historyIsDeep.deinitialize().deallocate()
@@ -336,6 +347,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         }
         return result
     }
+
+    /// Whether `state` is a final state.
+    public func isFinal(_ state: State) -> Bool { doneOnEntry[state.index] != -2 }
 
     /// Whether the table has superstates: a flat machine has none.
     public var isNested: Bool { parent.contains { $0 >= 0 } }
