@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     for machine in MachineKind.allCases {
-        for implementation in Implementation.allCases {
+        for implementation in machine.implementations {
             register(machine, implementation)
         }
     }

@@ -4,12 +4,28 @@ public enum MachineKind: String, CaseIterable, Sendable {
     case turnstile
     /// 50 states x 50 events, generated (scripts/generate-complex.py).
     case complex
+    /// The turnstile with superstates, three levels (`NestedTurnstileMachine`), on the
+    /// turnstile's stream: its reference is the flat C switch, beside a C baseline in QP/C's
+    /// QHsm style.
+    case nestedTurnstile = "turnstile-nested"
+
+    /// The implementations measured for this machine, the reference (`cSwitch`) first.
+    public var implementations: [Implementation] {
+        switch self {
+        case .turnstile, .complex: [.cSwitch, .swiftSwitch, .closureDictionary, .controllerFSM, .controllerFSMFullRuntime]
+        case .nestedTurnstile: [.cSwitch, .cQHsm, .controllerFSM, .controllerFSMFullRuntime]
+        }
+    }
 }
 
 /// The implementations of each machine, all run on the same stream.
 public enum Implementation: String, CaseIterable, Sendable {
-    /// Hand-written C `switch`: the practical lower bound, and the reference for ratios.
+    /// Hand-written C `switch`: the practical lower bound, and the reference for ratios. For the
+    /// nested turnstile, the flat turnstile's switch (the same work without superstates).
     case cSwitch = "c-switch"
+    /// Hand-written C in QP/C's QHsm style: a handler function per state returning handled,
+    /// super or transition (nested machines only).
+    case cQHsm = "c-qhsm"
     /// Hand-written Swift `switch`.
     case swiftSwitch = "swift-switch"
     /// `[State: [Event: [Transition]]]` with closures, as most Swift state-machine libraries are.
@@ -67,6 +83,12 @@ public func makeRunner(_ machine: MachineKind, _ implementation: Implementation)
     case (.complex, .closureDictionary): ComplexClosureDictionaryRunner()
     case (.complex, .controllerFSM): ComplexControllerFSMRunner()
     case (.complex, .controllerFSMFullRuntime): ComplexFullRuntimeRunner()
+    case (.nestedTurnstile, .cSwitch): TurnstileCSwitchRunner()
+    case (.nestedTurnstile, .cQHsm): NestedTurnstileQHsmRunner()
+    case (.nestedTurnstile, .controllerFSM): NestedTurnstileControllerFSMRunner()
+    case (.nestedTurnstile, .controllerFSMFullRuntime): NestedTurnstileFullRuntimeRunner()
+    case (_, .cQHsm), (.nestedTurnstile, _):
+        fatalError("\(machine.rawValue) has no \(implementation.rawValue) implementation; see MachineKind.implementations")
     }
 }
 

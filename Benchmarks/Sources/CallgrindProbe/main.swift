@@ -22,7 +22,7 @@ let usage = """
     usage: CallgrindProbe MACHINE IMPLEMENTATION EVENTS
            CallgrindProbe check
       MACHINE: \(MachineKind.allCases.map(\.rawValue).joined(separator: ", "))
-      IMPLEMENTATION: \(Implementation.allCases.map(\.rawValue).joined(separator: ", "))
+      IMPLEMENTATION: \(MachineKind.allCases.map { "\($0.rawValue): \($0.implementations.map(\.rawValue).joined(separator: ", "))" }.joined(separator: "; "))
       EVENTS: 0...\(EventStreams.length)
     """
 
@@ -50,7 +50,7 @@ if arguments == ["check"] {
 
 guard arguments.count == 3,
       let machine = MachineKind(rawValue: arguments[arguments.startIndex]),
-      let implementation = Implementation(rawValue: arguments[arguments.startIndex + 1]),
+      let implementation = Implementation(rawValue: arguments[arguments.startIndex + 1]), machine.implementations.contains(implementation),
       let count = Int(arguments[arguments.startIndex + 2]), (0...EventStreams.length).contains(count)
 else {
     fail(usage)
@@ -59,7 +59,7 @@ else {
 let runner = makeRunner(machine, implementation)
 // The stream is generated whatever N is, so that it cancels out of Ir(N) - Ir(0).
 switch machine {
-case .turnstile: _ = EventStreams.turnstile.count
+case .turnstile, .nestedTurnstile: _ = EventStreams.turnstile.count
 case .complex: _ = EventStreams.complex.count
 }
 runner.run(first: count)
