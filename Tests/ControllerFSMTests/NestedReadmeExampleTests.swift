@@ -1,0 +1,83 @@
+import ControllerFSM
+import Foundation
+import Testing
+
+// The README's nested example, verbatim between the markers.
+
+// README-NESTED-BEGIN
+enum Door: Int, MachineSymbol { case inService, locked, released, open, fire, back }
+enum DoorInput: Int, MachineSymbol { case badge, opened, closed, fireOn, fireOff }
+
+struct Entrance {
+    var doorOpen = false
+    var entries = 0
+}
+
+func makeDoor(doorOpenAtStart: Bool = false) throws -> StateMachine<Door, DoorInput, Entrance> {
+    var door = MachineDefinition<Door, DoorInput, Entrance>(initial: .inService)
+
+    // A superstate: its block holds what every state inside it shares.
+    door.state(.inService) { s in
+        // Where it starts is chosen by guard: a door found open at start-up starts in open.
+        s.initial(.open, when: Guard("door open") { $0.doorOpen })
+        s.initial(.locked)
+        s.on(.fireOn, to: .fire)       // the fire alarm, answered once for every state inside
+        s.on(.opened, to: .open) { entrance, _ in entrance.doorOpen = true }
+    }
+    door.state(.locked, in: .inService) { s in
+        s.on(.badge, to: .released)
+    }
+    door.state(.released, in: .inService) { s in
+        // Answers `opened` itself; inService's row answers it in the other states.
+        s.on(.opened, to: .open) { entrance, _ in
+            entrance.doorOpen = true
+            entrance.entries += 1
+        }
+    }
+    door.state(.open, in: .inService) { s in
+        s.on(.closed, to: .locked) { entrance, _ in entrance.doorOpen = false }
+    }
+    // Back where inService was when it was left (shallow history), locked the first time.
+    door.history(.back, of: .inService, default: .locked)
+    door.state(.fire) { s in
+        s.on(.fireOff, to: .back)
+    }
+
+    let table = try door.compile()
+    return StateMachine(table: table, context: Entrance(doorOpen: doorOpenAtStart))
+}
+// README-NESTED-END
+
+@Suite("README nested example")
+struct NestedReadmeExampleTests {
+    @Test("the README's nested machine does what the README says")
+    func readmeDoor() throws {
+        // README-NESTED-USAGE-BEGIN
+        var door = try makeDoor()
+        door.start()                         // inService, then locked
+        door.send(.badge, at: .zero)         // released
+        door.send(.fireOn, at: .zero)        // fire: inService's row, from released
+        door.send(.fireOff, at: .zero)       // back: released again
+        print(door.table.configuration(of: door.state).map(\.name))   // ["released", "inService"]
+        // README-NESTED-USAGE-END
+        #expect(door.state == .released)
+        var open = try makeDoor(doorOpenAtStart: true)
+        open.start()
+        #expect(open.state == .open)
+        open.send(.opened, at: .zero)
+        #expect(open.context.entries == 0, "inService's row answered: no badge, no entry counted")
+    }
+
+    @Test("the README shows this example verbatim, and its diagram")
+    func readmeShowsIt() throws {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let example = try #require(source.between("// README-NESTED-BEGIN\n", and: "// README-NESTED-END"))
+        let usage = try #require(source.between("// README-NESTED-USAGE-BEGIN\n", and: "        // README-NESTED-USAGE-END")).unindented()
+        #expect(readme.contains(example), "README.md must show the nested example of \(#fileID) verbatim")
+        #expect(readme.contains(usage), "README.md must show the nested usage of \(#fileID) verbatim")
+        #expect(readme.contains(try makeDoor().table.mermaid()))
+    }
+}
