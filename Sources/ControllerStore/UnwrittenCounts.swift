@@ -52,7 +52,7 @@ public struct UnwrittenCounts<App: ControllerApplication>: Sendable, Equatable {
     public static func path(forDatabase database: String) -> String { database + ".unwritten" }
 
     /// Every count together, for a log line.
-    public var total: Int { counts.values.reduce(0) { $0 &+ $1 } }
+    public var total: Int { counts.values.saturatingSum() }  // never wraps, whatever the file held
 
     /// `coins 5, passages 3`: the counts, in `CountStore.kinds`' order.
     public var summary: String {
