@@ -67,7 +67,7 @@ package enum CommandLineEntry {
         let commands = Root.configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""
-            Terminal.error("unknown command \"\(first)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `\(program) --help`")
+            Terminal.error("unknown command \"\(first.shown)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `\(program) --help`")
             Syscalls.exit(ExitStatus.usage.rawValue)
         }
         await Root.main(arguments)

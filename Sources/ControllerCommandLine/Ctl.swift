@@ -160,7 +160,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
                 code: "closed", message: "\(App.daemonName) closed the connection: it stopped, or this follower read too slowly and was dropped"))
         } catch {
             // A failure quotes the daemon's reply: untrusted text, shown, not obeyed.
-            Terminal.error(Self.outcome(of: request, error: error, sent: sent).visible)
+            Terminal.error(Self.outcome(of: request, error: error, sent: sent))  // Terminal.error shows it (shownLine)
             throw ExitStatus.refused
         }
     }
@@ -186,8 +186,9 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
     }
 
     /// Prints a reply. What the daemon sent is untrusted input to the client: every string in
-    /// it is escaped (``Swift/String/visible``) before it reaches the terminal, so a control
-    /// sequence in it is shown, never obeyed; the client's own colours are added after.
+    /// it goes through ``StringProtocol/shown`` (a name) or ``StringProtocol/shownLine`` (a
+    /// sentence) before it reaches the terminal, so a control sequence in it is shown, never
+    /// obeyed, and a 70 KB name is cut; the client's own colours are added after.
     private func show(_ line: ControlReplyLine) {
         if json {
             print(String(decoding: line.encoded(daemon: App.daemonName).dropLast(), as: UTF8.self))
@@ -198,20 +199,20 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         case .status(let snapshot):
             print(Self.describe(snapshot, style: style))
         case .accepted(let what, let note):
-            print("\(style.bold(what.visible)): queued for the controller" + (note.map { "; \($0.visible)" } ?? ""))
+            print("\(style.bold(what.shown)): queued for the controller" + (note.map { "; \($0.shownLine)" } ?? ""))
         case .transitions(let transitions):
             if transitions.isEmpty { print(style.dim("no transitions yet")) }
             for transition in transitions { print(Self.describe(transition, style: style)) }
         case .event(let transition):
             print(Self.describe(transition, style: style))
         case .failure(let failure):
-            print(failure.message.visible)
+            print(failure.message.shownLine)
         }
     }
 
     static func describe(_ transition: TransitionSummary, style: Style) -> String {
         let time = (decimal(transition.time, places: 3) + " s").leftPadded(12)
-        return "\(style.dim(time))  \(transition.from.visible) --\(style.cyan(transition.event.visible))--> \(style.bold(transition.to.visible))"
+        return "\(style.dim(time))  \(transition.from.shown) --\(style.cyan(transition.event.shown))--> \(style.bold(transition.to.shown))"
     }
 
     /// `seconds` with `places` decimals (standard output here does without Foundation's formatting).
@@ -229,21 +230,21 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
 
     static func describe(_ snapshot: DaemonSnapshot, style: Style) -> String {
         var lines: [String] = []
-        let degraded = snapshot.degradedReason.map { " (\($0.visible))" } ?? ""
-        lines.append("state    \(style.bold(snapshot.state.visible))  phase \(snapshot.phase.visible)\(degraded)")
+        let degraded = snapshot.degradedReason.map { " (\($0.shownLine))" } ?? ""
+        lines.append("state    \(style.bold(snapshot.state.shown))  phase \(snapshot.phase.shown)\(degraded)")
         // Each gauge on a line of its own, its value in the column the other lines' values take.
         for (name, value) in snapshot.gauges.sorted(by: { $0.key < $1.key }) {
-            let label = name.visible
+            let label = name.shown
             lines.append(label + String(repeating: " ", count: max(1, 9 - label.count)) + "\(value)")
         }
         lines.append("uptime   \(decimal(snapshot.uptimeSeconds, places: 1)) s")
-        lines.append("board    \(snapshot.board.visible)  chip \(snapshot.chip.visible)")
+        lines.append("board    \(snapshot.board.shown)  chip \(snapshot.chip.shown)")
         lines.append("events   \(snapshot.events)  queue \(snapshot.queueDepth)  dropped commands \(snapshot.droppedCommands)  lost edges \(snapshot.lostEdges)  trace losses \(snapshot.traceLosses)")
         if snapshot.outputOverrides > 0 || !snapshot.heldOutputs.isEmpty {
-            let held = snapshot.heldOutputs.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            let held = snapshot.heldOutputs.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value.shownLine))" }.joined(separator: ", ")
             lines.append("output overrides \(snapshot.outputOverrides)\(held.isEmpty ? "" : "  held now: \(held)")")
         }
-        let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.visible) \($0.value)" }
+        let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value)" }
         lines.append("counters \(counters.joined(separator: ", "))")
         if !snapshot.lastTransitions.isEmpty {
             lines.append("last transitions:")

@@ -25,7 +25,7 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
     }
 
     package func expectationFailed(_ failure: ExpectationFailure) {
-        Terminal.writeError("\(failure)\n")
+        Terminal.writeError("\(failure)".shownLine + "\n")  // a scenario's words: shown, never raw
     }
 
     package func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant) {
@@ -92,7 +92,7 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
     }
 
     package func expectationFailed(_ failure: ExpectationFailure) {
-        Terminal.writeError(errorStyle.red("expect failed: ") + "\(failure)\n")
+        Terminal.writeError(errorStyle.red("expect failed: ") + "\(failure)".shownLine + "\n")
     }
 
     package func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant) {

@@ -51,7 +51,7 @@ package struct Stats<App: ControllerApplication>: ParsableCommand {
         var first: UTCDay?
         if let since {
             guard let day = UTCDay(parsing: since) else {
-                Terminal.error("invalid --since \"\(since)\": give a date as YYYY-MM-DD (UTC), e.g. 2024-03-01")
+                Terminal.error("invalid --since \"\(since.shown)\": give a date as YYYY-MM-DD (UTC), e.g. 2024-03-01")
                 throw ExitStatus.badInput
             }
             first = day
@@ -76,7 +76,7 @@ package struct Stats<App: ControllerApplication>: ParsableCommand {
 enum StatsText<App: ControllerApplication> {
     static func table(_ stats: StoreStats<App>, database: String, style: Style) -> String {
         let totals = stats.totals
-        var lines = [style.bold("\(App.daemonName) stats") + style.dim(" — \(database)")]
+        var lines = [style.bold("\(App.daemonName) stats") + style.dim(" — \(database.shownLine)")]
         let last = totals.lastEventTime.map(timestamp) ?? "none"
         let gauges = App.gauges.map { "\($0.name) \(totals.gauge($0.name))" }
         lines.append("\(stats.sessions) runs recorded, last step \(last); now \(totals.state.name)" + (gauges.isEmpty ? "" : " with " + gauges.joined(separator: ", ")))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ControllerHost
 
 package enum Terminal {
     /// The command's name, which starts every message (`turnstiled: ...`): set once by
@@ -19,13 +20,17 @@ package enum Terminal {
         return noColor.isEmpty
     }
 
+    /// One line on standard error. The message is shown at this sink (``StringProtocol/shownLine``:
+    /// escaped and bounded), whatever it quotes, so no caller can forget: an error's text from a
+    /// file, a broker or a daemon can neither drive the terminal nor forge a second line.
     package static func error(_ message: String) {
-        writeError("\(program): \(message)\n")
+        writeError("\(program): \(message.shownLine)\n")
     }
 
-    /// A log line for the daemon's operator, on standard error (the journal, under systemd).
+    /// A log line for the daemon's operator, on standard error (the journal, under systemd),
+    /// shown as ``error(_:)`` shows its line.
     package static func log(_ message: String) {
-        writeError("\(program): \(message)\n")
+        writeError("\(program): \(message.shownLine)\n")
     }
 
     /// Writes to standard error unbuffered, after flushing standard output (which a pipe

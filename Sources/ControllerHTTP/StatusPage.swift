@@ -94,10 +94,12 @@ struct StatusPage: Sendable {
         return "\(last.event): \(last.from) → \(last.to)"
     }
 
-    /// Text made safe for HTML content and attribute values.
+    /// Text made safe for HTML content and attribute values: first shown as every sink shows
+    /// text (``StringProtocol/shownLine``: no control, bidirectional or zero-width character
+    /// reorders or hides what the page says, and a 70 KB name is cut), then HTML-escaped.
     static func escape(_ text: String) -> String {
         var result = ""
-        for character in text {
+        for character in text.shownLine {
             switch character {
             case "&": result += "&amp;"
             case "<": result += "&lt;"

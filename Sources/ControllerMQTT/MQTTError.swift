@@ -91,13 +91,3 @@ public enum MQTTError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-extension String {
-    /// A value the user gave (a URL, host, topic, client id, file name), as a message quotes
-    /// it: bounded (``Quoting/maxQuotedCharacters``) and with control characters escaped, so a
-    /// 70 KB option or a line break in it cannot bury or forge the message.
-    package var shown: String { bounded.visible }
-}
-
-extension Substring {
-    package var shown: String { String(self).shown }
-}

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 
 /// A row read from the database, each value checked before it is used: the file is only as
 /// trustworthy as whatever last wrote it (a hand edit, another program, a restored backup), and
@@ -85,9 +86,9 @@ struct StoredRow {
         case .integer(let value): return "\(value)"
         case .real(let value): return "the real number \(value)"
         case .text(let text):
-            let limit = 40
-            let shown = text.unicodeScalars.prefix(limit).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
-            let cut = "\"\(shown)\(text.unicodeScalars.count > limit ? "…" : "")\""
+            // A row may hold megabytes and any bytes: shown as every message quotes text from
+            // outside (escaped and bounded).
+            let cut = "\"\(text.shown)\""
             return quoted ? cut : "the text \(cut)"
         case .blob(let count): return "a blob of \(count) bytes"
         }

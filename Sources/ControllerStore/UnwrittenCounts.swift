@@ -52,7 +52,7 @@ public struct UnwrittenCounts<App: ControllerApplication>: Sendable, Equatable {
     public static func path(forDatabase database: String) -> String { database + ".unwritten" }
 
     /// Every count together, for a log line.
-    public var total: Int { counts.values.reduce(0) { $0 &+ $1 } }
+    public var total: Int { counts.values.saturatingSum() }  // never wraps, whatever the file held
 
     /// `coins 5, passages 3`: the counts, in `CountStore.kinds`' order.
     public var summary: String {
@@ -85,13 +85,13 @@ public struct UnwrittenCounts<App: ControllerApplication>: Sendable, Equatable {
             let parts = line.split(separator: " ", omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw invalid(index + 1, "expected a name and a value separated by one space") }
             let key = String(parts[0])
-            guard values[key] == nil else { throw invalid(index + 1, "\(key) is given twice") }
+            guard values[key] == nil else { throw invalid(index + 1, "\(key.shown) is given twice") }
             values[key] = (index + 1, String(parts[1]))
         }
         func integer(_ key: String, in range: ClosedRange<Int64>) throws(StoreError) -> Int64 {
             guard let (line, text) = values.removeValue(forKey: key) else { throw invalid(lines.count, "\(key) is missing") }
             guard let value = Int64(text), range.contains(value) else {
-                throw invalid(line, "\(key) \(text) is not an integer in \(range.lowerBound)...\(range.upperBound)")
+                throw invalid(line, "\(key) \(text.shown) is not an integer in \(range.lowerBound)...\(range.upperBound)")
             }
             return value
         }
@@ -104,14 +104,14 @@ public struct UnwrittenCounts<App: ControllerApplication>: Sendable, Equatable {
         }
         guard let (stateLine, stateName) = values.removeValue(forKey: "state") else { throw invalid(lines.count, "state is missing") }
         guard let index = declaration.stateNames.firstIndex(of: stateName), let state = App.State(rawValue: index) else {
-            throw invalid(stateLine, "unknown state \(stateName)")
+            throw invalid(stateLine, "unknown state \(stateName.shown)")
         }
         var counts: [String: Int] = [:]
         for kind in declaration.kinds where values[kind] != nil {
             counts[kind] = Int(try integer(kind, in: 1...Int64(StoreLimits.maximumCount)))
         }
         if let (key, entry) = values.min(by: { $0.value.line < $1.value.line }) {
-            throw invalid(entry.line, "unknown name \(key)")
+            throw invalid(entry.line, "unknown name \(key.shown)")
         }
         return UnwrittenCounts(session: session, time: time, state: state, gauges: gauges, counts: counts)
     }

@@ -28,16 +28,16 @@ extension ControlServerTests {
         try client.send(TurnstileRequestLine(request: .status))
 
         Syscalls.injected.arm(.clientPoll, errno: ENOMEM)
-        let pollError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: 5) }
+        let pollError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: TestTimeouts.reply) }
         #expect(pollError?.description == "cannot talk to turnstiled on \(scratch.socket): poll failed: Cannot allocate memory")
 
         Syscalls.injected.arm(.clientRead, errno: EIO)
-        let readError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: 5) }
+        let readError = #expect(throws: ControlClientError.self) { try client.nextReply(timeoutSeconds: TestTimeouts.reply) }
         #expect(readError == .system(path: scratch.socket, call: "read", errno: EIO, daemon: "turnstiled"))
         #expect(readError?.description == "cannot talk to turnstiled on \(scratch.socket): read failed: Input/output error")
 
         // The server took none of them: its reply is still there to read.
-        #expect(try client.nextReply(timeoutSeconds: 5)?.reply == .status(Fixtures.snapshot))
+        #expect(try client.nextReply(timeoutSeconds: TestTimeouts.reply)?.reply == .status(Fixtures.snapshot))
         #expect(server.statistics.systemCallFailures == 0)
     }
 }

@@ -64,7 +64,10 @@ extension ControlServerTests {
                 for _ in 0..<1_000 { notifier.watchdog() }
                 done.signal()
             }.start()
-            let returned = done.wait(timeout: .now() + 5) == .success
+            // 1,000 failed sends take milliseconds, even under a sanitizer; a blocked one never
+            // returns while nobody reads. The bound is room for a loaded machine (see
+            // `TestTimeouts.reply`).
+            let returned = done.wait(timeout: .now() + TestTimeouts.reply) == .success
             // Blocked after all: read for it until it returns, so the test ends.
             while !returned && done.wait(timeout: .now() + 0.01) == .timedOut {
                 while systemd.next() != nil {}

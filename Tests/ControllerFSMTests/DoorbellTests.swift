@@ -8,6 +8,14 @@ import Testing
 /// publication is never left unseen by a drainer asleep.
 @Suite("Doorbell")
 struct DoorbellTests {
+    /// A sleep without a timeout never returns by itself, so any bound catches one that slept
+    /// with work pending; this is room for a thread descheduled on a loaded machine under a
+    /// sanitizer (CI runs the ASan and TSan test runs at once on 2 cores).
+    static let returnsAtOnce: Duration = .seconds(10)
+    /// A missed ring sleeps for ever; 2,000 hand-overs take milliseconds (seconds under a
+    /// sanitizer on a loaded machine): a minute is room for both.
+    static let handOverPatience: Double = 60
+
     @Test("rings while no drainer sleeps make no wake (no system call on the producer's path)")
     func noSleeperNoWake() {
         let doorbell = Doorbell()
@@ -21,7 +29,7 @@ struct DoorbellTests {
         let clock = ContinuousClock()
         let start = clock.now
         doorbell.sleep(nanoseconds: nil) { true }
-        #expect(clock.now - start < .seconds(10))
+        #expect(clock.now - start < Self.returnsAtOnce)
     }
 
     @Test("every publication wakes a drainer asleep: a producer and a drainer hand over 2,000 items one at a time")
@@ -50,7 +58,7 @@ struct DoorbellTests {
             doorbell.ring()
             if index % 100 == 0 { Thread.sleep(forTimeInterval: 0.000_2) }
         }
-        #expect(done.wait(timeout: .now() + 60) == .success, "the drainer missed a ring and sleeps on")
+        #expect(done.wait(timeout: .now() + Self.handOverPatience) == .success, "the drainer missed a ring and sleeps on")
         #expect(seen.load(ordering: .relaxed) == count)
     }
 }

@@ -123,7 +123,9 @@ private func whileAnotherThread(holds lock: MutexLock, doing holding: @escaping 
 }
 
 /// Polls `condition` every millisecond, for at most ten seconds (then the test's own checks
-/// fail rather than the run hanging).
+/// fail rather than the run hanging). The conditions are another thread reaching a futex wait,
+/// microseconds away: ten seconds is room for that thread descheduled on a loaded machine under
+/// a sanitizer; the suite's one-minute limit bounds the rest.
 private func waitUntil(_ condition: () -> Bool) {
     let step = 1_000_000
     let limit = 10_000

@@ -5,6 +5,11 @@ import Testing
 
 @Suite("Shared machine")
 struct SharedMachineTests {
+    /// A window that shows a blocking send does not finish while the inbox is full: a slow
+    /// machine only gives the send less time to finish wrongly, never makes a waiting send
+    /// finish, so it cannot fail a correct machine.
+    static let stillWaitingWindow: DispatchTimeInterval = .milliseconds(200)
+
     enum S: Int, MachineSymbol { case counting }
     enum E: Int, MachineSymbol { case add, hold }
 
@@ -68,7 +73,7 @@ struct SharedMachineTests {
             shared.send(.add)
             waiterDone.store(true, ordering: .releasing)
         }
-        #expect(waiter.wait(timeout: .now() + .milliseconds(200)) == .timedOut, "a blocking send waits while the inbox is full")
+        #expect(waiter.wait(timeout: .now() + Self.stillWaitingWindow) == .timedOut, "a blocking send waits while the inbox is full")
         let finishedEarly = waiterDone.load(ordering: .acquiring)
         #expect(!finishedEarly)
 

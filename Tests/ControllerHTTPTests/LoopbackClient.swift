@@ -22,7 +22,10 @@ struct LoopbackClientError: Error, CustomStringConvertible {
 /// of CI's debug and sanitizer builds for the few requests these tests send. The requests are
 /// real ones through the server's listener, so what is tested is what a browser gets.
 struct LoopbackClient: Sendable {
-    /// A response not complete within this long fails the test instead of hanging it.
+    /// A response not complete within this long fails the test instead of hanging it. A page
+    /// from a server in this process takes milliseconds; CI runs the AddressSanitizer and
+    /// ThreadSanitizer test runs at once on 2 cores (5–20 times slower): 30 s is far past both,
+    /// and a response that comes returns at once.
     static let timeoutSeconds = 30
     /// More than any page or metrics body the tests fetch; a larger one is a failure.
     static let maxResponseBytes = 4 << 20

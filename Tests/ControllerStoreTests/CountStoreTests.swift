@@ -194,13 +194,19 @@ struct CountStoreTests {
         // open file description the parent no longer has.
         let holder = open(scratch.file(), O_RDWR | O_CLOEXEC)
         try #require(holder >= 0 && flock(holder, LOCK_EX | LOCK_NB) == 0)
+        // The holder lets go a quarter of the store's wait (1 s) after this; the open waits at
+        // least that long, and succeeds if the release comes within the 3/4 left, which is the
+        // room for a loaded machine to run the release late.
         let holdMilliseconds = StoreLimits.writeLockWaitMilliseconds / 4
         let released = DispatchSemaphore(value: 0)
+        // Taken before the release is scheduled, so the release is at least `hold` after it
+        // however late the test thread runs (taken after, a pause between the two lines made the
+        // measured wait shorter than the hold).
+        let started = ContinuousClock.now
         DispatchQueue(label: "lock holder").asyncAfter(deadline: .now() + .milliseconds(holdMilliseconds)) {
             close(holder)
             released.signal()
         }
-        let started = ContinuousClock.now
         let store = try TurnstileStore.open(path: scratch.file())
         #expect(ContinuousClock.now - started >= .milliseconds(holdMilliseconds))
         released.wait()

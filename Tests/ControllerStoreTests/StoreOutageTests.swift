@@ -43,9 +43,18 @@ struct StoreOutageTests {
             onRecovered: { recovery in seen.recoveries.withLock { $0.append(recovery) } })
     }
 
+    /// How long `eventually` waits: a failure or recovery is told within a few of the fast
+    /// retries (milliseconds); CI runs the AddressSanitizer and ThreadSanitizer test runs at
+    /// once on 2 cores (5–20 times slower), and 30 s is far past that. Returns as soon as the
+    /// condition holds.
+    static let patience: Duration = .seconds(30)
+    /// How long the disk stays full to show nothing is committed meanwhile: a slow machine
+    /// only makes fewer tries in it, never a commit, so it cannot fail a correct recorder.
+    static let nothingCommittedWindow: TimeInterval = 0.05
+
     /// Waits (generously: a loaded machine) until `condition` holds.
     func eventually(_ what: Comment, _ condition: () -> Bool, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + Self.patience
         while !condition() && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
         #expect(condition(), what, sourceLocation: sourceLocation)
     }
@@ -73,13 +82,13 @@ struct StoreOutageTests {
         for index in 0..<400 {
             if index % 5 == 4 { tape.push() } else { tape.coin() }
             for entry in tape.take() {
-                while ring.pendingCount >= ring.capacity { Thread.sleep(forTimeInterval: 0.000_5) }
+                eventually("the ring has room") { ring.pendingCount < ring.capacity }
                 ring.record(entry)
             }
         }
         eventually("the failure was told") { !seen.failures.withLock { $0.isEmpty } }
         #expect(recorder.hasFailed)
-        Thread.sleep(forTimeInterval: 0.05)
+        Thread.sleep(forTimeInterval: Self.nothingCommittedWindow)
         #expect(try store.totals()["coins"] == 0, "nothing committed while the disk is full")
         store.injectedWriteFault.store(0, ordering: .relaxed)
         eventually("the recovery was told") { !seen.recoveries.withLock { $0.isEmpty } }
@@ -131,11 +140,11 @@ struct StoreOutageTests {
         for index in 0..<300 {
             if index % 3 == 2 { tape.push() } else { tape.coin() }
             for entry in tape.take() {
-                while ring.pendingCount >= ring.capacity { Thread.sleep(forTimeInterval: 0.000_5) }
+                eventually("the ring has room") { ring.pendingCount < ring.capacity }
                 ring.record(entry)
             }
         }
-        while ring.pendingCount > 0 { Thread.sleep(forTimeInterval: 0.001) }
+        eventually("the ring drained") { ring.pendingCount == 0 }
         store.injectedWriteFault.store(0, ordering: .relaxed)
         eventually("the recovery was told") { !seen.recoveries.withLock { $0.isEmpty } }
         #expect(recorder.stopAndWait() == .complete)

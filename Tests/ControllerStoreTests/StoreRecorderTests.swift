@@ -26,6 +26,12 @@ struct StoreRecorderTests {
         })
     }
 
+    /// How long `produce` waits for room in the ring when it goes as fast as the ring has room:
+    /// a recorder that keeps draining makes room within milliseconds (seconds under a
+    /// sanitizer on a loaded machine); past this the entry is recorded all the same, and a full
+    /// ring loses it, which the tests' `lostCount == 0` reports instead of a hang.
+    static let roomPatience: Duration = .seconds(30)
+
     /// Records `count` ledger entries from a thread of its own, alternately a coin and a passage
     /// (one counted event each), `perMillisecond` at a time, or as fast as the ring has room if
     /// `perMillisecond` is nil, continuing `tape`. Returns the seconds it took.
@@ -47,7 +53,8 @@ struct StoreRecorderTests {
                         while clock.now < due { Thread.sleep(forTimeInterval: 0.000_2) }
                     }
                 } else {
-                    while ring.pendingCount >= ring.capacity { Thread.sleep(forTimeInterval: 0.000_1) }
+                    let giveUp = clock.now + Self.roomPatience
+                    while ring.pendingCount >= ring.capacity && clock.now < giveUp { Thread.sleep(forTimeInterval: 0.000_1) }
                 }
                 ring.record(entry)
             }
@@ -92,7 +99,9 @@ struct StoreRecorderTests {
         let pacedCount = 3 * 1000 * Self.pacedPerMillisecond
         let pacedStart = clock.now
         let pacedSeconds = produce(pacedCount, into: ring, perMillisecond: Self.pacedPerMillisecond, continuing: &tape)
-        while ring.pendingCount > 0 { Thread.sleep(forTimeInterval: 0.005) }
+        let drainedBy = ContinuousClock.now + Self.roomPatience
+        while ring.pendingCount > 0 && ContinuousClock.now < drainedBy { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(ring.pendingCount == 0, "the ring drained within \(Self.roomPatience)")
         let pacedDone = clock.now - pacedStart
         #expect(ring.lostCount == 0, "the recorder kept up: the ring never overflowed")
 
@@ -141,6 +150,8 @@ struct StoreRecorderTests {
         let clock = ContinuousClock()
         let start = clock.now
         recorder.stopAndWait()
+        // The interval is 30 s: a stop that waited it out takes that long; one woken at once
+        // takes milliseconds, and the bound is room for a loaded machine under a sanitizer.
         #expect(clock.now - start < .seconds(10), "woken, not waiting out the interval")
         let totals = try store.totals()
         #expect(totals["coins"] == 51)
@@ -153,15 +164,19 @@ struct StoreRecorderTests {
         let scratch = try ScratchDirectory()
         let store = try TurnstileStore.open(path: scratch.file())
         // No session: every append fails, as a full disk would.
-        // 3,000 entries into a ring of 512: without draining it would overflow; with a drain
-        // every 2 ms it has 50 ms of room for a loaded machine's scheduling.
+        // 3,000 entries into a ring of 512, each as soon as the ring has room: without draining
+        // it would stay full and lose entries (after `roomPatience`). No pace: at a fixed 10 a
+        // millisecond the drain had 50 ms of room, which a thread descheduled on a loaded
+        // machine under a sanitizer could take up, and fail a correct recorder.
         let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 512)
         let published = Published()
         let recorder = recorder(store, ring, published, interval: .milliseconds(2))
         recorder.start()
         var tape = LedgerTape()
-        produce(3_000, into: ring, perMillisecond: 10, continuing: &tape)
-        while ring.pendingCount > 0 { Thread.sleep(forTimeInterval: 0.005) }
+        produce(3_000, into: ring, perMillisecond: nil, continuing: &tape)
+        let drainedBy = ContinuousClock.now + Self.roomPatience
+        while ring.pendingCount > 0 && ContinuousClock.now < drainedBy { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(ring.pendingCount == 0, "the ring drained within \(Self.roomPatience)")
         recorder.stopAndWait()
         #expect(recorder.hasFailed)
         #expect(published.failures.withLock { $0 } == [.noSession(path: scratch.file())])

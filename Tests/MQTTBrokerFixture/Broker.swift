@@ -172,8 +172,20 @@ public final class EventLog: Sendable {
 
     public var all: [MQTTEvent] { events.withLock { $0 } }
 
+    /// How long a test waits for an event that must come: a connection, a subscription, a
+    /// message through a broker on loopback, a few reconnection attempts (the tests' delays are
+    /// 0.2 s doubling to 2 s). Milliseconds to a few seconds in a plain debug run; CI runs the
+    /// AddressSanitizer and ThreadSanitizer test runs at the same time on 2 cores (5–20 times
+    /// slower). The wait returns as soon as the event is there.
+    public static let patience: Duration = .seconds(30)
+
+    /// How long a test listens to show that something does not come (a message the ACL
+    /// refuses, a last will after a clean stop). A slow machine can only make such a message
+    /// come after the window, so be missed: the test then shows less, never fails falsely.
+    public static let quietWindow: Duration = .seconds(1)
+
     /// The first event (from the start) that `matches`, waiting up to `timeout` for it.
-    public func first(within timeout: Duration = .seconds(15), _ matches: (MQTTEvent) -> Bool) async -> MQTTEvent? {
+    public func first(within timeout: Duration = EventLog.patience, _ matches: (MQTTEvent) -> Bool) async -> MQTTEvent? {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let event = all.first(where: matches) { return event }

@@ -19,6 +19,11 @@ struct AuditFindingsTests {
         #endif
     }()
 
+    /// How long the `--realtime` run lasts: the margin between the coin's record (at about
+    /// 13 ms) and the run's end, within which the test must read it. A slow start does not eat
+    /// it (the run's clock starts with the run); only a reader descheduled for this long could.
+    static let realtimeRunSeconds = 20
+
     let directory: TemporaryDirectory
     init() throws { directory = try TemporaryDirectory() }
 
@@ -224,17 +229,25 @@ struct AuditFindingsTests {
     func realtimeIsLineBuffered() throws {
         let process = Process()
         process.executableURL = try Turnstiled.executable.get()
-        process.arguments = ["simulate", "--realtime", "--json", "--script", try directory.file("slow.txt", "0 coin\n3 end\n")]
+        // The run lasts `realtimeRunSeconds` of real time; the test ends it once the coin's
+        // record has arrived, so the length costs nothing on the happy path.
+        process.arguments = ["simulate", "--realtime", "--json", "--script",
+                             try directory.file("slow.txt", "0 coin\n\(Self.realtimeRunSeconds) end\n")]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { process.terminate() }
-        // The coin is taken at about 13 ms; well before the run ends at 3 s its record must be here.
-        let deadline = Date().addingTimeInterval(2)
+        // SIGKILL: a child may inherit the test runner's blocked SIGTERM.
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        // The coin is taken at about 13 ms; its record must be here while the run goes on. Read
+        // until it is, or the output ends (then the run ended first: block-buffered output comes
+        // only at exit). No deadline of the test's own: it used to stop reading 2 s after the
+        // spawn, which a start slowed by a sanitizer on a loaded machine could take up.
         var received = Data()
-        while Date() < deadline && !String(decoding: received, as: UTF8.self).contains(#""event":"coin""#) {
-            received += output.fileHandleForReading.availableData
+        while !String(decoding: received, as: UTF8.self).contains(#""event":"coin""#) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
         }
         #expect(process.isRunning, "the run ended before its output arrived")
         #expect(String(decoding: received, as: UTF8.self).contains(#""event":"coin""#), "nothing arrived while running: \(received)")

@@ -15,7 +15,14 @@ import Glibc
     "turnstiled on a site's MQTT broker (CLI, real mosquitto)", .serialized,
     .enabled(if: Broker.enabled, "mosquitto, openssl or libmosquitto is not installed"))
 struct SiteMQTTCLITests {
-    static let patience: Duration = .seconds(30)
+    /// A daemon's start, a message through the broker, a drain: waited for, never slept (see
+    /// `TestTimeouts.daemon`).
+    static let patience: Duration = TestTimeouts.daemon
+    /// How long a test listens to show that something does not come (a duplicate discovery
+    /// config, a message of a daemon that yielded its node). A slow machine can only make such a
+    /// message come later than the window, so be missed: the test then shows less, and never
+    /// fails a correct daemon.
+    static let quietWindow: Duration = .milliseconds(500)
 
     /// A daemon of node `node` on the broker, with its database and control socket in `directory`;
     /// `tls`: over the broker's TLS port with these options instead of plain MQTT.
@@ -263,7 +270,8 @@ struct SiteMQTTCLITests {
         let expectedCount = 1 + 1 + 12 + 1 + 4
         let first = await log.first(within: Self.patience) { _ in configs().count >= expectedCount }
         try #require(first != nil, "no discovery: \(configs().map(\.topic))\n\(daemon.description)")
-        try await Task.sleep(for: .milliseconds(500))
+        // Any duplicate config comes within the window, and fails `unique_id ... twice` below.
+        try await Task.sleep(for: Self.quietWindow)
         let announced = configs()
         // Retained: a client that subscribes later (Home Assistant started after the node) gets
         // every one, flagged retained.
@@ -365,18 +373,38 @@ struct SiteMQTTCLITests {
                 #expect(pulse.status == 0, "\(pulse)")
             }
         }
-        try await Task.sleep(for: .seconds(1))
+        // Each daemon has taken its pulses, each a transition (a pulse is a simulated edge, taken
+        // after its bounce and debounce: this used to be a fixed second before the stop, which
+        // a loaded machine could outlast, and the stop then came before the last push).
+        for (index, daemon) in daemons.enumerated() {
+            let taken = daemon.wait(for: Self.patience) { $0.records.filter { $0["type"] as? String == "transition" }.count >= 2 + index * 2 }
+            #expect(taken, "\(daemon.description)")
+        }
+        // The last one stops: its stop publishes what is left before it exits.
         daemons.last!.send(SIGTERM)
         #expect(daemons.last!.waitForExit(timeout: Self.patience) == 0)
-        var expected: [String: Int] = [:]
-        for (node, _) in nodes {
-            expected.merge(try Self.totals(ofDatabase: directory.url.appendingPathComponent("\(node).sqlite").path), uniquingKeysWith: +)
-        }
+        // `--wait 1`: fleet's own time to collect the retained messages, which come right after
+        // its subscription (a few dozen over loopback).
         let reader = ["--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", "reader",
                       "--mqtt-password-file", broker.file("reader.password"), "--wait", "1"]
-        let view = try Turnstiled.run(["fleet", "--json"] + reader)
-        try #require(view.status == 0, "\(view)")
-        let site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
+        // The two still running publish their counters after they commit, in their own time
+        // (this used to be a fixed second, then one look): look again, the databases and the
+        // broker, until the sums agree and every node is seen locked, bounded by `patience`.
+        var expected: [String: Int] = [:]
+        var view: Turnstiled.Run
+        var site: [String: Any]
+        let deadline = ContinuousClock.now + Self.patience
+        repeat {
+            expected = [:]
+            for (node, _) in nodes {
+                expected.merge(try Self.totals(ofDatabase: directory.url.appendingPathComponent("\(node).sqlite").path), uniquingKeysWith: +)
+            }
+            view = try Turnstiled.run(["fleet", "--json"] + reader)
+            try #require(view.status == 0, "\(view)")
+            site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
+            let states = (site["controllers"] as? [[String: Any]])?.map { $0["state"] as? String }
+            if (site["sums"] as? [String: [String: Int]])?["turnstile"] == expected, states == Array(repeating: "locked", count: nodes.count) { break }
+        } while ContinuousClock.now < deadline
         let controllers = try #require(site["controllers"] as? [[String: Any]])
         #expect(controllers.compactMap { $0["node"] as? String } == [long, "node1", "node2"], "\(controllers)")
         #expect(controllers.map { $0["availability"] as? String } == ["offline", "online", "online"], "\(controllers)")
@@ -495,7 +523,8 @@ struct SiteMQTTCLITests {
         for _ in 0..<2 { #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0) }
         let three = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= 3 }
         #expect(three != nil, "\(a.description)")
-        try await Task.sleep(for: .seconds(1))
+        // b had the time a's three took and two windows more to publish what it must not.
+        try await Task.sleep(for: Self.quietWindow * 2)
         b.send(SIGTERM)
         #expect(b.waitForExit(timeout: Self.patience) == 0, "\(b.description)")
         // b's 5 coins at least (a slow run, under a sanitizer, may see their credit expire too:
@@ -512,7 +541,8 @@ struct SiteMQTTCLITests {
         // a's 3 coins (and, on a slow run, the expiry of their credit): a's alone, each once, in order.
         let sequences = events.compactMap { $0["sequence"] as? Int }
         #expect(sequences.count >= 3 && sequences == Array(1...sequences.count) && sessions.count == 1, "only a's events, each once: \(events)")
-        try await Task.sleep(for: .milliseconds(500))
+        // b's stop must not say a's node is offline; a message it sent would arrive within the window.
+        try await Task.sleep(for: Self.quietWindow)
         let availability = log.all.compactMap(\.receivedMessage).filter { $0.topic == "nodes/node1/availability" }.last
         #expect(availability.map { String(decoding: $0.payload, as: UTF8.self) } == "online", "b left a's availability alone")
         a.send(SIGTERM)

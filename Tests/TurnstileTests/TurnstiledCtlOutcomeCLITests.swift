@@ -40,12 +40,18 @@ struct TurnstiledCtlOutcomeCLITests {
     }
 }
 
-/// A Unix socket that takes connections for a moment, reads each request line and answers it
-/// with `reply` (or closes without one); counts the requests.
+/// A Unix socket that takes connections until `wait` (called once the client has exited), reads
+/// each request line and answers it with `reply` (or closes without one); counts the requests.
+/// No time window: it used to listen for a fixed 2 s, which a client slow to start on a loaded
+/// machine could miss altogether. A connection the client made is in the socket's queue by the
+/// time it exits, and the thread takes every queued one before it stops.
 final class OneShotServer: @unchecked Sendable {
-    // Safety: `count` is written by the thread before `done` is signalled and read after.
+    // Safety: `count` is written by the thread before `done` is signalled and read after;
+    // `stopping` is guarded by `lock`.
     private let done = DispatchSemaphore(value: 0)
     private var count = 0
+    private let lock = NSLock()
+    private var stopping = false
     var requests: Int { count }
 
     init(path: String, reply: String?) throws {
@@ -60,11 +66,16 @@ final class OneShotServer: @unchecked Sendable {
         }
         try #require(bound == 0 && listen(listener, 4) == 0, "cannot listen on \(path)")
         let thread = Thread { [self] in
-            // Connections for two seconds, so a client that tried again would be counted.
-            let deadline = ContinuousClock.now + .seconds(2)
-            while ContinuousClock.now < deadline {
+            // Connections until told to stop, so a client that tried again would be counted:
+            // once told (the client has exited, its connections are queued), a last poll that
+            // finds none queued ends it.
+            while true {
+                let told = lock.withLock { stopping }
                 var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, 100) > 0 else { continue }
+                guard poll(&descriptor, 1, told ? 0 : 100) > 0 else {
+                    if told { break }
+                    continue
+                }
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { continue }
                 var buffer = [UInt8](repeating: 0, count: 1024)
@@ -84,5 +95,9 @@ final class OneShotServer: @unchecked Sendable {
         thread.start()
     }
 
-    func wait() { done.wait() }
+    /// Stops taking connections (after any already queued) and waits for the thread.
+    func wait() {
+        lock.withLock { stopping = true }
+        done.wait()
+    }
 }

@@ -9,8 +9,21 @@ import Glibc
 /// speaks on $NOTIFY_SOCKET, and a recording replays to the same end in `simulate`.
 @Suite("turnstiled run as a daemon: signals, sd_notify, record and replay (CLI)")
 struct TurnstiledDaemonCLITests {
-    /// Generous for a debug build on a loaded machine: a start, a drain, a reply.
-    static let patience: Duration = .seconds(5)
+    /// A start, a drain, a reply: waited for, never slept (see `TestTimeouts.daemon`).
+    static let patience: Duration = TestTimeouts.daemon
+    /// How long a daemon must go on running after a refused reload, to show the refusal did not
+    /// end it. A slow machine only shortens what the window covers (a late exit would be
+    /// missed), never fails a daemon that runs on.
+    static let stillRunningWindow: TimeInterval = 0.2
+    /// Within which 3 WATCHDOG=1 must come with WATCHDOG_USEC=200000. At the expected pace (one
+    /// every 100 ms) the three take 0.2–0.3 s, which leaves a daemon descheduled on a loaded
+    /// machine 1.7 s of room (its watchdog is a tiny write, not slowed by a sanitizer); a daemon
+    /// that sends none, or one a second or slower (WATCHDOG_USEC read in the wrong unit), fails.
+    static let watchdogWindow: Duration = .seconds(2)
+    /// How long the stop waits after the relock it follows: past the bounce window within
+    /// which a replay takes each input (see `reloadIsRecorded`). A sleep: a slow machine only
+    /// makes the gap longer, which is what the test needs.
+    static let pastTheBounceWindow: TimeInterval = 0.2
 
     @Test("SIGTERM drives the lock to the fail_mode level last, reports it, exits 0", arguments: [
         // safe: SIGTERM while locked (a coin, then a passage); the lock must end released.
@@ -64,7 +77,13 @@ struct TurnstiledDaemonCLITests {
             daemon.records.contains { $0["type"] as? String == "transition" && $0["to"] as? String == "emergency" }
         }
         try #require(held, "\(daemon.description)")
-        usleep(100_000)
+        // The transition record is printed before the control handler's view of the state is
+        // published: wait until the daemon's status says emergency (the view the reply's note
+        // is decided on), instead of a fixed pause.
+        let shown = daemon.wait(for: Self.patience) { _ in
+            (try? Turnstiled.run(["ctl", "--socket", socket, "status", "--json"]))?.stdout.contains(#""state":"emergency""#) == true
+        }
+        try #require(shown, "\(daemon.description)")
         let json = try Turnstiled.run(["ctl", "--socket", socket, "emergency", "off", "--json"])
         #expect(json.status == 0, "\(json)")
         #expect(json.stdout.contains(#""accepted":"emergencyOff""#) && json.stdout.contains("the emergency line still signals it")
@@ -84,7 +103,8 @@ struct TurnstiledDaemonCLITests {
         let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http", "--control-socket", socket])
         try #require(daemon.wait(for: Self.patience) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
 
-        // 0.5 s instead of 5 s: a relock seen within 2 s of the coin can only be the new timing.
+        // 0.5 s instead of 5 s: the relock's time in the records, 0.5 s after the coin's, can
+        // only be the new timing (however long the relock takes to show on a loaded machine).
         _ = try directory.file("board.toml", original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "500ms""#))
         // Once: the daemon takes SIGHUP from its first instruction, so one sent just after
         // `ready` is heard (it used to be lost, or to kill the daemon, before the service group ran).
@@ -95,10 +115,10 @@ struct TurnstiledDaemonCLITests {
 
         let pulse = try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
         #expect(pulse.status == 0, "\(pulse)")
-        let relocked = daemon.wait(for: .seconds(3)) { daemon in
+        let relocked = daemon.wait(for: Self.patience) { daemon in
             daemon.records.contains { $0["type"] as? String == "transition" && $0["event"] as? String == "timeout" }
         }
-        #expect(relocked, "no relock within 3 s of the coin with relock_timeout 500ms: \(daemon.description)")
+        #expect(relocked, "no relock within \(Self.patience) of the coin with relock_timeout 500ms: \(daemon.description)")
         let transitions = daemon.records.filter { $0["type"] as? String == "transition" }
         let unlock = transitions.first { $0["event"] as? String == "coin" && $0["to"] as? String == "unlocked" }
         let relock = transitions.first { $0["event"] as? String == "timeout" && $0["to"] as? String == "locked" }
@@ -115,7 +135,7 @@ struct TurnstiledDaemonCLITests {
         let refused = daemon.wait(for: Self.patience) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("refused") }
         #expect(refused, "\(daemon.description)")
         #expect(daemon.stderr.contains("[outputs] lines"), "the refusal names what changed: \(daemon.description)")
-        usleep(200_000)
+        Thread.sleep(forTimeInterval: Self.stillRunningWindow)
         #expect(daemon.isRunning, "\(daemon.description)")
         let status = try Turnstiled.run(["ctl", "--socket", socket, "status", "--json"])
         #expect(status.status == 0 && status.stdout.contains("locked"), "the daemon still answers: \(status)")
@@ -137,13 +157,13 @@ struct TurnstiledDaemonCLITests {
         try #require(ready != nil, "no READY=1: \(daemon.description)")
         #expect(ready?.contains("STATUS=") == true, "READY=1 comes with a status: \(ready ?? "")")
 
-        // Every 100 ms: at least 3 in a second, even on a busy machine.
+        // Every 100 ms: 3 of them within `watchdogWindow`; the loop stops at the third.
         var watchdogs = 0
-        let second = ContinuousClock.now + .seconds(1)
-        while let message = listener.receive(until: second, where: { _ in true }) {
+        let window = ContinuousClock.now + Self.watchdogWindow
+        while watchdogs < 3, let message = listener.receive(until: window, where: { _ in true }) {
             if message.split(separator: "\n").contains("WATCHDOG=1") { watchdogs += 1 }
         }
-        #expect(watchdogs >= 3, "\(watchdogs) WATCHDOG=1 in 1 s with WATCHDOG_USEC=200000: \(daemon.description)")
+        #expect(watchdogs >= 3, "\(watchdogs) WATCHDOG=1 in \(Self.watchdogWindow) with WATCHDOG_USEC=200000: \(daemon.description)")
 
         daemon.send(SIGTERM)
         let stopping = listener.receive(until: ContinuousClock.now + Self.patience) { $0.contains("STOPPING=1") }
@@ -210,14 +230,14 @@ struct TurnstiledDaemonCLITests {
         let reread = daemon.wait(for: Self.patience) { $0.stderr.contains("SIGHUP:") && $0.stderr.contains("read again") }
         try #require(reread, "\(daemon.description)")
         #expect(try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"]).status == 0)
-        let relocked = daemon.wait(for: .seconds(3)) { daemon in
+        let relocked = daemon.wait(for: Self.patience) { daemon in
             daemon.records.contains { $0["type"] as? String == "transition" && $0["event"] as? String == "timeout" }
         }
         try #require(relocked, "no relock with relock_timeout 300ms: \(daemon.description)")
         // Not within the bounce window of the relock: a replay takes each input to within that
         // window of when the run did, so a stop right after a timer may end the replay before it
         // (seen once under AddressSanitizer, the stop 3 ms after the relock).
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: Self.pastTheBounceWindow)
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
 

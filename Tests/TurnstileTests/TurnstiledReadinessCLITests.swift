@@ -12,9 +12,9 @@ struct TurnstiledReadinessCLITests {
     @Test("with --http, the status server's line comes before running, every time", arguments: 0..<4)
     func runningAfterTheStatusServer(run: Int) throws {
         let daemon = try BackgroundTurnstiled(["run", "--board", repositoryPath("boards/sim.toml"), "--http", "127.0.0.1:0", "--json"])
-        let running = daemon.wait(for: .seconds(20)) { $0.stderr.contains("running;") }
+        let running = daemon.wait(for: TestTimeouts.daemon) { $0.stderr.contains("running;") }
         daemon.send(SIGTERM)
-        _ = daemon.waitForExit(timeout: .seconds(20))
+        _ = daemon.waitForExit(timeout: TestTimeouts.daemon)
         try #require(running, "\(daemon.description)")
         let stderr = daemon.stderr
         let listening = try #require(stderr.range(of: "status page and metrics on http://"), "\(daemon.description)")

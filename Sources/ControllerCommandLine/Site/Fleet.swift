@@ -180,28 +180,15 @@ struct FleetView {
         for node in nodes.values {
             // Totals come from the broker: a buggy or hostile node may claim Int.max. The sum
             // saturates rather than traps, so one node cannot blind the site's overview.
-            sums[node.app ?? "?", default: [:]].merge(node.totals, uniquingKeysWith: Self.saturatingSum)
+            sums[node.app ?? "?", default: [:]].merge(node.totals) { $0.saturatingAdding($1) }
         }
         return sums
-    }
-
-    /// `a + b`, held at `Int.min`/`Int.max` instead of overflowing.
-    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
-        let (sum, overflow) = a.addingReportingOverflow(b)
-        return overflow ? (b > 0 ? .max : .min) : sum
     }
 
     /// Nanoseconds from a node's `lastEventUnixNanoseconds` (any Int64 the broker carried) to
     /// `now`, held at the Int64 bounds instead of overflowing.
     static func elapsed(since then: Int64, now: Int64) -> Int64 {
-        let (difference, overflow) = now.subtractingReportingOverflow(then)
-        return overflow ? (then < 0 ? .max : .min) : difference
-    }
-
-    /// Text a node put on the broker, as a person is shown it: control and invisible
-    /// characters escaped (no ESC, BEL or line break reaches the terminal) and bounded.
-    static func shown(_ text: String) -> String {
-        text.visible.bounded
+        now.saturatingSubtracting(then)
     }
 
     func json(now: Int64) -> String {
@@ -232,13 +219,13 @@ struct FleetView {
     }
 
     func table(now: Int64) -> String {
-        guard !nodes.isEmpty else { return "no controller has published under \(Self.shown(prefix))/ on this broker" }
+        guard !nodes.isEmpty else { return "no controller has published under \(prefix.shown)/ on this broker" }
         let header = ["NODE", "APP", "AVAILABLE", "STATE", "LAST EVENT", "TOTALS"]
         var rows = [header]
         for name in nodes.keys.sorted() {
             let node = nodes[name]!
             rows.append([
-                Self.shown(name), node.app.map(Self.shown) ?? "?", node.availability.map(Self.shown) ?? "?", node.state.map(Self.shown) ?? "?",
+                name.shown, node.app.map(\.shown) ?? "?", node.availability.map(\.shown) ?? "?", node.state.map(\.shown) ?? "?",
                 node.lastEventUnixNanoseconds.map { Self.age(Self.elapsed(since: $0, now: now)) } ?? "never", Self.counts(node.totals),
             ])
         }
@@ -251,7 +238,7 @@ struct FleetView {
         lines.append("site: \(nodes.count) controller(s), \(online) online")
         for (app, totals) in sums.sorted(by: { $0.key < $1.key }) {
             let count = nodes.values.filter { ($0.app ?? "?") == app }.count
-            lines.append("  \(Self.shown(app)) (\(count)): \(Self.counts(totals))")
+            lines.append("  \(app.shown) (\(count)): \(Self.counts(totals))")
         }
         if ignoredNodes > 0 { lines.append("(\(ignoredNodes) message(s) of nodes past \(FleetLimits.maxNodes) were not shown)") }
         return lines.joined(separator: "\n")
@@ -259,7 +246,7 @@ struct FleetView {
 
     /// `coins 12, passages 11`: the kinds that happened, by name.
     static func counts(_ totals: [String: Int]) -> String {
-        let shown = totals.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { "\(Self.shown($0.key)) \($0.value)" }
+        let shown = totals.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value)" }
         return shown.isEmpty ? "nothing counted" : shown.joined(separator: ", ")
     }
 

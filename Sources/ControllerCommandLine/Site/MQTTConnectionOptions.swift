@@ -44,15 +44,15 @@ struct MQTTConnectionOptions: ParsableArguments {
     func broker(_ url: String) throws -> MQTTBrokerURL {
         let probe = try? MQTTBrokerURL.parse(url, allowPlaintextToRemoteHost: true)
         if let plaintextHost, let probe, plaintextHost != probe.host {
-            throw ValidationError("--mqtt-plaintext-host \(plaintextHost.bounded.visible) is not the broker's host (\(probe.host.bounded.visible))")
+            throw ValidationError("--mqtt-plaintext-host \(plaintextHost.shown) is not the broker's host (\(probe.host.shown))")
         }
         let broker: MQTTBrokerURL
         do throws(MQTTError) {
             broker = try MQTTBrokerURL.parse(url, allowPlaintextToRemoteHost: plaintextHost != nil)
         } catch .plaintextToRemoteHost(let url, let host) {
             throw ValidationError(
-                "--mqtt: '\(url.bounded.visible)' would send the password and every message unencrypted to \(host.bounded.visible), which is not this machine: "
-                    + "use mqtts:// (TLS), or allow it with --mqtt-plaintext-host \(host.bounded.visible)")
+                "--mqtt: '\(url.shown)' would send the password and every message unencrypted to \(host.shown), which is not this machine: "
+                    + "use mqtts:// (TLS), or allow it with --mqtt-plaintext-host \(host.shown)")
         } catch {
             throw ValidationError("--mqtt: \(error)")
         }

@@ -7,8 +7,8 @@ enum SiteOptionError: Error, CustomStringConvertible, Equatable {
 
     var description: String {
         switch self {
-        case let .invalidNode(node, problem): "--mqtt-node '\(node.bounded.visible)' \(problem)"
-        case let .invalidPrefix(prefix, problem): "--mqtt-prefix '\(prefix.bounded.visible)' \(problem)"
+        case let .invalidNode(node, problem): "--mqtt-node '\(node.shown)' \(problem)"
+        case let .invalidPrefix(prefix, problem): "--mqtt-prefix '\(prefix.shown)' \(problem)"
         case .needsDatabase:
             "--mqtt needs --database: every counted event waits there (the outbox) until the broker has acknowledged it"
         }

@@ -171,12 +171,15 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         delivered = mark.delivered
         cursor = mark.delivered
         startNewest = mark.newest
-        if mark.newest > mark.delivered {
-            logger.notice("MQTT: \(mark.newest - mark.delivered) event(s) up to sequence \(mark.newest) wait in the outbox from before; they are published again, marked replayed")
+        // Both come from the file (a hand edit may leave a negative id): the depth saturates and
+        // is never below 0, so no stored value can trap here.
+        let waiting = max(0, mark.newest.saturatingSubtracting(mark.delivered))
+        if waiting > 0 {
+            logger.notice("MQTT: \(waiting) event(s) up to sequence \(mark.newest) wait in the outbox from before; they are published again, marked replayed")
         }
         let client = try MQTTClient(configuration: configuration) { [weak self] event in self?.handle(event) }
         self.client = client
-        shared.withLock { $0.deliveredMark = mark.delivered; $0.depth = Int(mark.newest - mark.delivered) }
+        shared.withLock { $0.deliveredMark = mark.delivered; $0.depth = Int(waiting) }
         publishStatus()
         try client.subscribe(topics.claim)
         try client.subscribe(topics.command)
@@ -425,7 +428,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 return
             }
             guard let first = events.first else { return }
-            if first.sequence > cursor + 1 {
+            // `first.sequence > cursor` (the store's `id > ?`), so neither side can overflow.
+            if first.sequence - 1 > cursor {
                 // Retention deleted them before any broker took them (a long outage).
                 logger.warning("MQTT: events \(cursor + 1) to \(first.sequence - 1) were deleted by the store's retention before the broker acknowledged them; their counts are in the totals")
                 // One entry stands for the whole gap (sequences only grow): the mark moves over

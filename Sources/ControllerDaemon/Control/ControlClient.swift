@@ -67,6 +67,14 @@ public final class ControlClient<App: ControllerApplication> {
 
     /// The next reply line, or nil when the daemon closed the connection. Waits up to
     /// `timeoutSeconds` (nil: without limit, for a follower).
+    /// `seconds` as poll(2) takes them: rounded up, held within 0...Int32.max (a day is
+    /// 86,400,000), and 0 for NaN: any Double a caller passes waits, never traps converting.
+    static func pollMilliseconds(_ seconds: Double) -> Int32 {
+        let milliseconds = (seconds * 1000).rounded(.up)
+        guard !milliseconds.isNaN else { return 0 }
+        return Int32(min(max(milliseconds, 0), Double(Int32.max)))
+    }
+
     public func nextReply(timeoutSeconds: Double?) throws(ControlClientError) -> ControlReplyLine? {
         var chunk = [UInt8](repeating: 0, count: Self.readChunkBytes)
         while true {
@@ -81,7 +89,7 @@ public final class ControlClient<App: ControllerApplication> {
             }
             guard buffered.count <= Self.maxReplyBytes else { throw .badReply(path: path, .requestTooLong(limit: Self.maxReplyBytes), daemon: App.daemonName) }
             var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-            let milliseconds = timeoutSeconds.map { Int32(clamping: Int(($0 * 1000).rounded(.up))) } ?? -1
+            let milliseconds = timeoutSeconds.map(Self.pollMilliseconds) ?? -1
             let ready = Syscalls.poll(&waiting, milliseconds: milliseconds, fault: .clientPoll)
             if ready < 0 && Syscalls.errno == EINTR { continue }
             guard ready > 0 else {

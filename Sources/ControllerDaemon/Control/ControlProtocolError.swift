@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Why a request line was refused. Each has a stable `code` for programs and a `message` that
 /// says what to send instead.
 public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -51,13 +53,13 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
             let hint = hint.map { "\($0) " } ?? ""
             return "unknown command \(Self.shown(name)); \(hint)commands: \(commands.joined(separator: ", "))"
         case .missingField(let name, let command, let expected):
-            let owner = command.map { "command \"\($0)\" needs" } ?? "every request needs"
+            let owner = command.map { "command \(Self.shown($0)) needs" } ?? "every request needs"
             return "\(owner) the field \"\(name)\": \(expected)"
         case .invalidField(let name, let found, let expected):
             return "the field \"\(name)\" is \(found); it must be \(expected)"
         case .unknownField(let name, let command, let hint):
             let hint = hint.map { "; \($0)" } ?? ""
-            let owner = command.map { "command \"\($0)\" takes no field" } ?? "requests have no field"
+            let owner = command.map { "command \(Self.shown($0)) takes no field" } ?? "requests have no field"
             return "\(owner) \(Self.shown(name))\(hint)"
         case .requestTooLong(let limit):
             return "the request is longer than \(limit) bytes; a request is one short JSON object on one line (the rest of this line was skipped)"
@@ -68,11 +70,10 @@ public enum ControlProtocolError: Error, Sendable, Equatable, CustomStringConver
 
     public var description: String { message }
 
-    /// Text from a request, quoted and cut short, with control characters escaped so an error
-    /// never puts raw control codes on the operator's terminal.
+    /// Text from a request, quoted, as every message quotes text from outside
+    /// (``StringProtocol/shown``: escaped and bounded), so an error never puts raw control
+    /// codes on the operator's terminal nor a 70 KB name in a reply.
     static func shown(_ text: String) -> String {
-        let limit = 40
-        let cut = text.count > limit ? String(text.prefix(limit)) + "…" : text
-        return cut.debugDescription
+        "\"\(text.shown)\""
     }
 }

@@ -43,15 +43,7 @@ public struct PlainLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let prefix = journalPrefixes ? "<\(Self.priority(of: event.level))>" : (event.level >= .warning ? "\(event.level): " : "")
-        // One event, one line: what a message quotes (a name from a file, a client's words) is
-        // escaped, so a line break in it cannot start a forged line of its own.
-        var line = prefix + "\(event.message)".visible
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        if !merged.isEmpty {
-            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".visible }.joined(separator: " ")
-        }
-        line += "\n"
+        var line = Self.line(level: event.level, message: event.message, metadata: metadata.merging(event.metadata ?? [:]) { $1 }, journal: journalPrefixes)
         output.withLock {
             line.withUTF8 { bytes in
                 var offset = 0
@@ -63,6 +55,20 @@ public struct PlainLogHandler: LogHandler {
                 }
             }
         }
+    }
+
+    /// The line one event is written as, its newline included. One event, one line, shown at
+    /// the sink (``StringProtocol/shownLine``) so no caller can forget: what a message or a
+    /// metadata value quotes (a name from a file, a client's words, a broker's payload) is
+    /// escaped, so a line break in it cannot start a forged line of its own nor an escape drive
+    /// a terminal, and bounded, so it cannot bury the log.
+    static func line(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata, journal: Bool) -> String {
+        let prefix = journal ? "<\(priority(of: level))>" : (level >= .warning ? "\(level): " : "")
+        var line = prefix + "\(message)".shownLine
+        if !metadata.isEmpty {
+            line += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".shownLine }.joined(separator: " ")
+        }
+        return line + "\n"
     }
 
     /// syslog priorities, as sd-daemon(3) reads them.

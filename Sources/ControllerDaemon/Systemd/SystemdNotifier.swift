@@ -1,3 +1,4 @@
+import ControllerHost
 import Synchronization
 
 #if canImport(Glibc)
@@ -88,9 +89,12 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// `STATUS=`: what `systemctl status` shows.
     public func status(_ text: String) { send("STATUS=\(Self.oneLine(text))") }
 
-    /// A newline inside a status would start a new assignment.
+    /// A newline inside a status would start a new assignment: a line break (the program's own
+    /// between two parts of a status) reads as a space; then, as `systemctl status` shows the
+    /// line to a person, it is shown as every sink shows a line (any other control or
+    /// invisible character escaped, the length bounded).
     private static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+        String(text.map { $0.isNewline ? " " : $0 }).shownLine
     }
 
     private static let watchdogMessage: StaticString = "WATCHDOG=1"

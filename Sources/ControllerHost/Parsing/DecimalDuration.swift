@@ -59,10 +59,10 @@ package enum DecimalDuration {
     /// is hexadecimal, `"5 s"` has a space, `"5sec"` ends in something that is not a unit, `"5"`
     /// has none. The text is quoted escaped and bounded.
     package static func unitProblem(_ text: String) -> String {
-        let quoted = "\"\(text.bounded.visible)\""
+        let quoted = "\"\(text.shown)\""
         let number = text.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let rest = text[number.endIndex...]
-        if text.hasPrefix("+") { return "\(quoted) starts with a sign: write the number alone (\(String(text.dropFirst()).bounded.visible))" }
+        if text.hasPrefix("+") { return "\(quoted) starts with a sign: write the number alone (\(String(text.dropFirst()).shown))" }
         if number.isEmpty, let first = text.first, !first.isASCIIDigit {
             return "\(quoted) does not start with a number"
         }
@@ -77,7 +77,7 @@ package enum DecimalDuration {
         }
         if rest.first?.isWhitespace ?? false { return "\(quoted) has a space before its unit: write them together" }
         if rest.isEmpty { return "\(quoted) has no unit" }
-        return "\(quoted) ends in \"\(String(rest).bounded.visible)\", which is not a unit (\(unitNames.joined(separator: ", ")))"
+        return "\(quoted) ends in \"\(String(rest).shown)\", which is not a unit (\(unitNames.joined(separator: ", ")))"
     }
 
     private static func power10(_ exponent: Int) -> Int64 {

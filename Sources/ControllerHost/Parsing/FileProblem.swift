@@ -36,9 +36,9 @@ package struct FileProblem: Hashable, Sendable, CustomStringConvertible {
         case .wholeFile: ""
         case .line(let line): " line \(line):"
         case .position(let line, let column): " line \(line), column \(column):"
-        case .keyPath(let path): " \(path.bounded):"  // an unknown key is the file's own text
+        case .keyPath(let path): " \(path.shown):"  // an unknown key is the file's own text
         }
-        // Parts may quote the file's own bytes: shown visibly, never raw.
-        return ("\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")).visible
+        // Parts may quote the file's own bytes: shown (escaped and bounded), never raw.
+        return ("\(file):\(place) \(reason)" + (hint.map { "; \($0)" } ?? "")).shownLine
     }
 }

@@ -4,17 +4,18 @@
 public enum Quoting {
     /// The most characters of one token a message quotes; past it, an ellipsis and the length.
     public static let maxQuotedCharacters = 64
+    /// The most characters of one line a sink (the log, standard error, a status line) writes,
+    /// escapes included: far past any message the program composes (its longest, a hint
+    /// listing every command, is under 1,000), so only a line grown by text from outside is
+    /// cut. journald itself splits lines at 48 KB; a screenful stays readable.
+    public static let maxLineCharacters = 4_096
 }
 
 extension StringProtocol {
     /// The text as a message quotes it, without the quotes: at most
-    /// ``Quoting/maxQuotedCharacters`` characters, then `… (N bytes)` saying how long it really is.
-    /// Invisible characters are escaped later, where the whole message is
-    /// (``FileProblem/description``).
-    public var bounded: String {
-        guard let end = index(startIndex, offsetBy: Quoting.maxQuotedCharacters, limitedBy: endIndex), end != endIndex else {
-            return String(self)
-        }
-        return String(self[..<end]) + "… (\(utf8.count) bytes)"
-    }
+    /// ``Quoting/maxQuotedCharacters`` Unicode scalars (a character may hold any number of
+    /// combining marks, so characters bound nothing), then `… (N bytes)` saying how long it
+    /// really is. Invisible characters are left for the sink to escape; quoting text from
+    /// outside, ``shown`` escapes them at once.
+    public var bounded: String { ShownText.render(self, limit: Quoting.maxQuotedCharacters, escaping: false) }
 }

@@ -1,13 +1,15 @@
 extension String {
     /// The text with every control and other invisible character written as an escape
     /// (`\0`, `\u{FEFF}`), so that an error quoting a bad file shows what is really there and
-    /// never sends raw control codes to a terminal.
+    /// never sends raw control codes to a terminal. Unbounded: for text the program composed
+    /// around quotes that are already bounded; text from outside goes through
+    /// ``StringProtocol/shown`` or ``StringProtocol/shownLine`` (ShownText.swift).
     package var visible: String {
         var result = ""
         result.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {
             if scalar.isInvisible {
-                result += scalar == "\0" ? "\\0" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                result += ShownText.escape(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }

@@ -118,7 +118,7 @@ struct ScenarioParser<App: ControllerApplication> {
             guard keys.contains(String(key)) else {
                 let hint = [Suggestion.didYouMean(String(key), in: keys), "timings: \(keys.joined(separator: ", "))"]
                     .compactMap { $0 }.joined(separator: " ")
-                throw error(line, "unknown timing \"\(key)\"", hint: hint)
+                throw error(line, "unknown timing \"\(key.bounded)\"", hint: hint)
             }
             // The board file's own rule for the key: more than 0, at most a day.
             let value = arguments.last!
@@ -128,11 +128,11 @@ struct ScenarioParser<App: ControllerApplication> {
             case .success:
                 throw error(line, "\(key) must be longer than 0 seconds", hint: "write a time in seconds, like 5 or 0.5")
             case .failure(.tooLarge):
-                throw error(line, "\(key) \(value) is too long", hint: "board timings are at most \(TimeLimits.describe(TimeLimits.boardTiming))")
+                throw error(line, "\(key) \(value.bounded) is too long", hint: "board timings are at most \(TimeLimits.describe(TimeLimits.boardTiming))")
             case .failure(.finerThanNanoseconds):
-                throw error(line, "\(key) \(value) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
+                throw error(line, "\(key) \(value.bounded) is finer than a nanosecond", hint: "round it to 9 decimal places or fewer")
             case .failure(.notADecimal):
-                throw error(line, "bad duration \"\(value)\" for \(key)", hint: "write seconds without a unit, like 5 or 0.5")
+                throw error(line, "bad duration \"\(value.bounded)\" for \(key)", hint: "write seconds without a unit, like 5 or 0.5")
             }
         case "expect":
             return try expectation(arguments, line: line)
@@ -170,11 +170,11 @@ struct ScenarioParser<App: ControllerApplication> {
         if let event = commands.first(where: { $0.name == token }) { return event }
         if let event = App.Event.allCases.first(where: { $0.name == token }) {
             let action = drivingAction(of: event) ?? "nothing: the machine's own timer sends it"
-            throw error(line, "\"\(token)\" is not a direct command", hint: "it comes from its line; write \(action)")
+            throw error(line, "\"\(token.bounded)\" is not a direct command", hint: "it comes from its line; write \(action)")
         }
         let hint = [Suggestion.didYouMean(String(token), in: names), "direct commands: \(names.joined(separator: ", "))"]
             .compactMap { $0 }.joined(separator: " ")
-        throw error(line, "unknown command \"\(token)\"", hint: hint)
+        throw error(line, "unknown command \"\(token.bounded)\"", hint: hint)
     }
 
     /// How a scenario drives the line that sends `event`: the application's word for it, or

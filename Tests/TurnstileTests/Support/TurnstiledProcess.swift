@@ -236,7 +236,8 @@ final class BackgroundTurnstiled: @unchecked Sendable {
     /// Sends `signal` to the daemon.
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    /// Polls until `condition` holds or `timeout` passes; whether it held.
+    /// Polls until `condition` holds or `timeout` passes; whether it held. Returns as soon as
+    /// it holds: give a bound from `TestTimeouts`, with its reason.
     @discardableResult
     func wait(for timeout: Duration, until condition: (BackgroundTurnstiled) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -255,8 +256,9 @@ final class BackgroundTurnstiled: @unchecked Sendable {
             return nil
         }
         process.waitUntilExit()
-        // Everything it wrote, up to the pipes' end.
-        _ = readers.wait(timeout: .now() + 5)
+        // Everything it wrote, up to the pipes' end (which the exit closes): bounded like the
+        // other waits on a daemon.
+        _ = readers.wait(timeout: .now() + .seconds(Int(TestTimeouts.daemon.components.seconds)))
         return process.terminationStatus
     }
 
