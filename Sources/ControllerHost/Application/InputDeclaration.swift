@@ -7,7 +7,8 @@ public struct InputDeclaration<App: ControllerApplication>: Sendable {
     /// Whether every board must wire it.
     public let isRequired: Bool
     public let binding: InputBinding<App>
-    /// An active level held past a time: an event of its own (the turnstile's jam).
+    /// A level held past a time, on the side the declaration names: an event of its own (the
+    /// turnstile's jam on a push held active; a door held open on `door_closed` inactive).
     public let heldTooLong: HeldTooLong<App>?
     /// How long the simulator holds the line active for one pulse: the default of the board's
     /// `[sim] <role>_pulse`. `nil` for a level.
@@ -29,21 +30,25 @@ public struct InputDeclaration<App: ControllerApplication>: Sendable {
     /// = $1 }`), and the event is handled even where the table does not answer it (never
     /// counted as ignored). The level is read when the controller starts (into the context; no
     /// event).
+    /// `heldTooLong` sends its event when the line stays on one side (either: a door held open
+    /// is `door_closed` held inactive) past its limit.
     public static func level(
         _ role: RoleName, on: App.Event, off: App.Event, required: Bool = false, summary: String = "",
+        heldTooLong: HeldTooLong<App>? = nil,
         keeping level: (@Sendable (inout App.Context, Bool) -> Void)? = nil
     ) -> Self {
         Self(role: role, isRequired: required, binding: .level(on: on, off: off, keeping: level),
-             heldTooLong: nil, simulatedPulse: nil, summary: summary)
+             heldTooLong: heldTooLong, simulatedPulse: nil, summary: summary)
     }
 
     /// A condition the line and direct commands both assert (a fire alarm): on while either
     /// holds it. A command may add to what the line says, never undo it. `on` is sent when the
     /// condition begins, `off` when it ends; a line found active at start-up begins it.
     public static func condition(
-        _ role: RoleName, on: App.Event, off: App.Event, required: Bool = false, summary: String = ""
+        _ role: RoleName, on: App.Event, off: App.Event, required: Bool = false, summary: String = "",
+        heldTooLong: HeldTooLong<App>? = nil
     ) -> Self {
-        Self(role: role, isRequired: required, binding: .condition(on: on, off: off), heldTooLong: nil,
+        Self(role: role, isRequired: required, binding: .condition(on: on, off: off), heldTooLong: heldTooLong,
              simulatedPulse: nil, summary: summary)
     }
 }
@@ -63,21 +68,36 @@ public enum InputBinding<App: ControllerApplication>: Sendable {
     }
 }
 
-/// An active level held longer than a setting: the line's sensor is stuck (the turnstile's push
-/// held past the jam timeout is a `fault`). While the line stays held, `event` is sent again
-/// whenever the machine settles in a state where `again` holds (a jam ignored during an
+/// A line held on one side longer than a setting: the turnstile's push held active past the jam
+/// timeout (its sensor is stuck: a `fault`), or a door held open — `door_closed` held inactive —
+/// past its limit. The time counts from the edge onto that side (or the start, if the line is
+/// there then); the edge off it ends the episode. While the line stays there, `event` is sent
+/// again whenever the machine settles in a state where `again` holds (a jam ignored during an
 /// emergency is raised again when the turnstile comes back into service).
 public struct HeldTooLong<App: ControllerApplication>: Sendable {
+    /// Which side of the line's level is held too long.
+    public enum Side: Sendable, Equatable {
+        /// The active level (a pulse's, or a level's `on`).
+        case active
+        /// The inactive level (a level's `off`: a door contact that reports the door open).
+        case inactive
+    }
+
     public let limit: SendableKeyPath<App.Settings, Duration>
     public let event: App.Event
+    public let side: Side
     public let again: @Sendable (App.State) -> Bool
 
-    public init(after limit: KeyPath<App.Settings, Duration>, sends event: App.Event,
+    public init(after limit: KeyPath<App.Settings, Duration>, on side: Side = .active, sends event: App.Event,
                 againWhen again: @escaping @Sendable (App.State) -> Bool = { _ in false }) {
         self.limit = SendableKeyPath(limit)
         self.event = event
+        self.side = side
         self.again = again
     }
+
+    /// Whether a line at level `active` is on the held side.
+    @inlinable public func holds(active: Bool) -> Bool { side == .active ? active : !active }
 }
 
 /// A key path the declarations keep in their static lets. Key paths to stored properties are

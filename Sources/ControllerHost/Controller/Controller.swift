@@ -206,7 +206,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             case .level, .pulse:
                 break
             }
-            if active && heldLimits[role] != .max {
+            if let held = App.inputs[role].heldTooLong, held.holds(active: active), heldLimits[role] != .max {
                 heldDeadlines[role] = MachineInstant.saturatingSum(now.nanoseconds, heldLimits[role])
             }
         }
@@ -514,9 +514,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         let input = App.inputs[role]
         take(.edge(input.role, active: active), at: time)
         defer { cause = nil }
-        if heldLimits[role] != .max {
-            heldDeadlines[role] = active ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
-            if !active { heldTooLong[role] = false }
+        if heldLimits[role] != .max, let held = input.heldTooLong {
+            let onHeldSide = held.holds(active: active)
+            heldDeadlines[role] = onHeldSide ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
+            if !onHeldSide { heldTooLong[role] = false }
         }
         switch input.binding {
         case .pulse(let event):
