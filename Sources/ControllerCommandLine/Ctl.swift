@@ -191,7 +191,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
     /// obeyed, and a 70 KB name is cut; the client's own colours are added after.
     private func show(_ line: ControlReplyLine) {
         if json {
-            print(String(decoding: line.encoded(daemon: App.daemonName).dropLast(), as: UTF8.self))
+            print(JSONText.escapingInvisibles(String(decoding: line.encoded(daemon: App.daemonName).dropLast(), as: UTF8.self)))
             return
         }
         let style = Style(enabled: Terminal.wantsColor)

@@ -162,7 +162,7 @@ enum StatsText<App: ControllerApplication> {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding strings, integers and booleans cannot fail.
         let data = (try? encoder.encode(value)) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return JSONText.escapingInvisibles(String(decoding: data, as: UTF8.self))
     }
 
     static func timestamp(_ date: Date) -> String {

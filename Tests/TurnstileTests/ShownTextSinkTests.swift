@@ -147,6 +147,23 @@ struct ShownTextSinkTests {
             let table = view.table(now: 0)
             #expect(Self.clean(table, lines: true), "\(table.prefix(300).debugDescription)")
             for line in table.split(separator: "\n") { #expect(line.count < 8 * (Quoting.maxQuotedCharacters + 20)) }
+            // `fleet --json` is printed to a terminal too: escaped, and still the same JSON.
+            let json = view.json(now: 0)
+            #expect(Self.clean(json), "\(json.prefix(300).debugDescription)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil, "\(json.prefix(300).debugDescription)")
+        }
+    }
+
+    @Test("JSON shown to a person: every invisible scalar escaped, the document unchanged for a parser")
+    func jsonOutput() async {
+        await propertyCheck(count: 100, input: Self.hostile) { text in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let raw = String(decoding: try! encoder.encode(["name": text + "\u{7F}"]), as: UTF8.self)
+            let shown = JSONText.escapingInvisibles(raw)
+            #expect(Self.clean(shown, lines: true), "\(shown.prefix(300).debugDescription)")
+            let decoded = try? JSONDecoder().decode([String: String].self, from: Data(shown.utf8))
+            #expect(decoded == ["name": text + "\u{7F}"], "the escapes decode to the same text")
         }
     }
 

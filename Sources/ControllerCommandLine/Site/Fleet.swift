@@ -215,7 +215,7 @@ struct FleetView {
                 lastEventAgeSeconds: node.lastEventUnixNanoseconds.map { Double(Self.elapsed(since: $0, now: now)) / 1e9 })
         }
         let site = Site(controllers: controllers, online: nodes.values.filter { $0.availability == SitePayload.online }.count, sums: sums)
-        return String(decoding: SitePayload.encode(site), as: UTF8.self)
+        return JSONText.escapingInvisibles(String(decoding: SitePayload.encode(site), as: UTF8.self))
     }
 
     func table(now: Int64) -> String {

@@ -29,4 +29,25 @@ package enum JSONText {
         }
         return result
     }
+
+    /// Encoded JSON as it may be shown to a person: every invisible scalar left in it (Foundation's
+    /// encoder escapes only C0 controls, so C1's CSI, bidirectional overrides, zero-width and
+    /// line-separator characters pass through raw) written as its `\u` escape. Outside strings
+    /// JSON is printable ASCII, so only strings change, and they mean the same to a parser.
+    /// Every `--json` output that reaches a terminal goes through this.
+    package static func escapingInvisibles(_ json: String) -> String {
+        // The whitespace between tokens (a pretty-printed document's line breaks) stays.
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool { scalar.isInvisible && scalar != "\n" && scalar != "\r" && scalar != "\t" }
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var result = ""
+        result.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                result += escaped(String(scalar))
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }
