@@ -78,6 +78,16 @@ struct HierarchyTests {
         #expect(machine.state == .fast)
     }
 
+    @Test("what the histories remember is part of the machine's configuration")
+    func rememberedStates() throws {
+        var machine = try started()
+        #expect(machine.rememberedStates == [nil, nil])
+        _ = step(&machine, .start)
+        _ = step(&machine, .speed)
+        _ = step(&machine, .alarm)
+        #expect(machine.rememberedStates == [.busy, .fast], "shallow: the child; deep: the innermost state")
+    }
+
     @Test("a copy of a machine remembers its history on its own")
     func historyIsAValue() throws {
         var machine = try started()

@@ -80,6 +80,22 @@ struct GenericExplorationTests {
         #expect(found.violation.map { $0.steps.map(\.description) } == ["pulse start"], "\(found)")
     }
 
+    @Test("exploreEveryStart starts from every combination of the level inputs, and names the start of a violation")
+    func everyStart() {
+        // No step opens the guard: only a start with the guard open can break the invariant.
+        let closedOnly = { (step: ExplorationStep<Hatch>, _: ExploredConfiguration<Hatch>) in step != .level("guard", on: true) }
+        let fromDefault = Hatch.explore(key: { _, _ in 0 }, allows: closedOnly)
+        #expect(fromDefault.violation == nil, "\(fromDefault)")
+        let report = Hatch.exploreEveryStart(key: { _, _ in 0 }, allows: closedOnly)
+        #expect(report.starts == 4, "guard and stop, each active or not")
+        #expect(report.violation.map { $0.steps.map(\.description) } == ["pulse start"], "\(report)")
+        #expect(report.violationStart == ["guard": true, "stop": false], "\(report)")
+        #expect("\(report)".contains("from a start with guard active"), "\(report)")
+        // A start the world cannot give is left out.
+        let admitted = Hatch.exploreEveryStart(key: { _, _ in 0 }, startAllowed: { !$0["guard"]! }, allows: closedOnly)
+        #expect(admitted.starts == 2 && admitted.violation == nil, "\(admitted)")
+    }
+
     @Test("timer expiries are steps, and the key keeps apart what the check reads")
     func timersAndKeys() {
         let twice = { (_: ExploredConfiguration<Hatch>, after: ExploredConfiguration<Hatch>) in
@@ -104,10 +120,10 @@ struct GenericExplorationTests {
         #expect(report.statesSeen.contains(.stopped))
     }
 
-    @Test("the turnstile's declared invariants hold on every sequence of 12 steps, and its timer rule with them")
+    @Test("the turnstile's declared invariants hold on every sequence of 12 steps from every start-up, and its timer rule with them")
     func turnstile() {
         let started = ContinuousClock.now
-        let report = TurnstileApplication.explore(key: { _, c in TurnstileKey(credit: c.credit, beforeEmergency: c.stateBeforeEmergency) }, check: { _, after in
+        let report = TurnstileApplication.exploreEveryStart(key: { _, c in TurnstileKey(credit: c.credit, beforeEmergency: c.stateBeforeEmergency) }, check: { _, after in
             let timed = after.state == .unlocked || after.state == .outOfOrder
             if after.isTimerRunning != timed { return "timer running \(after.isTimerRunning) in \(after.state.name)" }
             if after.context.outputs.alarm != (after.state == .broken) { return "alarm \(after.context.outputs.alarm) in \(after.state.name)" }
@@ -116,6 +132,7 @@ struct GenericExplorationTests {
         let elapsed = ContinuousClock.now - started
         #expect(report.violation == nil, "\(report)")
         #expect(report.depthReached == 12 && report.statesSeen == Set(TurnstileState.allCases), "\(report)")
+        #expect(report.starts == 1 << TurnstileApplication.inputs.filter(\.binding.isLevel).count, "\(report)")
         // Credit up to the depth in unlocked, and the emergency from every state it can interrupt.
         #expect(report.configurations >= 40, "\(report)")
         print("turnstile explore(): \(report), \(elapsed)")

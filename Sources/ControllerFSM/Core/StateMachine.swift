@@ -58,6 +58,13 @@ where Observer.State == State, Observer.Event == Event {
         drainQueue()
     }
 
+    /// What each history pseudo-state remembers, in the order they were declared: the state it
+    /// would re-enter, `nil` before its superstate was ever left. Part of the machine's
+    /// configuration beside `state` (an exploration tells two machines apart by it).
+    public var rememberedStates: [State?] {
+        effects.history.map { $0 < 0 ? nil : State(rawValue: Int($0)) }
+    }
+
     /// Whether the machine has entered a final state at the top: it is done, and answers no
     /// event any more.
     public var isFinished: Bool { table.isFinal(effects.currentState) && table.parent(of: effects.currentState) == nil }

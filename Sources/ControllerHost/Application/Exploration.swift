@@ -34,6 +34,8 @@ public struct ExploredConfiguration<App: ControllerApplication> {
     var conditions: [ConditionSources]
     /// The steps from the start.
     public let steps: [ExplorationStep<App>]
+    /// The input lines found active at the start the steps were taken from.
+    public let start: [RoleName: Bool]
 
     public var state: App.State { machine.state }
     public var context: App.Context { machine.context }
@@ -58,12 +60,20 @@ public struct ExplorationReport<App: ControllerApplication>: CustomStringConvert
     public var statesSeen: Set<App.State> = []
     /// The first violation found, on a shortest sequence of steps that reaches it, and what broke.
     public var violation: (steps: [ExplorationStep<App>], message: String)?
+    /// The start the violation's steps were taken from: the input lines active at start-up.
+    public var violationStart: [RoleName: Bool] = [:]
+    /// How many start-ups were explored (one per combination of level inputs with
+    /// `exploreEveryStart`).
+    public var starts = 1
 
     public var description: String {
         var text = "\(configurations) configurations, \(stepsRun) steps, depth \(depthReached), \(statesSeen.count) states"
+        if starts > 1 { text += ", \(starts) starts" }
         if let violation {
+            let active = violationStart.filter(\.value).map(\.key.rawValue).sorted()
+            let start = starts > 1 || !active.isEmpty ? " from a start with \(active.isEmpty ? "no line" : active.joined(separator: ", ")) active" : ""
             text += "; violated after " + (violation.steps.isEmpty ? "no step" : violation.steps.map(\.description).joined(separator: ", "))
-                + ": \(violation.message)"
+                + start + ": \(violation.message)"
         }
         return text
     }
@@ -72,6 +82,9 @@ public struct ExplorationReport<App: ControllerApplication>: CustomStringConvert
 /// The search's default depth: every sequence of this many steps from the start.
 public enum ExplorationDefaults {
     public static let depth = 12
+    /// `exploreEveryStart` starts from each of 2^n combinations of n level inputs: past this
+    /// many, 2^n starts times an exploration each would not finish in a test.
+    public static let maximumLevelInputs = 12
 }
 
 extension ControllerApplication {
@@ -105,24 +118,66 @@ extension ControllerApplication {
         allows: (ExplorationStep<Self>, ExploredConfiguration<Self>) -> Bool = { _, _ in true },
         check: (_ before: ExploredConfiguration<Self>, _ after: ExploredConfiguration<Self>) -> String? = { _, _ in nil }
     ) -> ExplorationReport<Self> {
-        precondition(depth >= 0, "depth must be 0 or more, got \(depth)")
-        let start = startConfiguration(settings: settings, levels: levels, table: table)
-        var report = ExplorationReport<Self>()
-        report.configurations = 1
-        report.statesSeen.insert(start.state)
-        if let message = violation(of: start) {
-            report.violation = ([], message)
-            return report
+        search(depth: depth, starts: [startConfiguration(settings: settings, levels: levels, table: table)], key: key, allows: allows, check: check)
+    }
+
+    /// ``explore(depth:settings:levels:table:key:allows:check:)`` from every start-up the world
+    /// can give: each combination of the level and condition inputs' lines, active or not, that
+    /// `startAllowed` admits (a barrier's arm cannot touch both limit switches), all searched as
+    /// one (a configuration reached from two starts is explored once). A controller that starts
+    /// with a door open, an arm up or a fire alarm on is explored too; a violation names its
+    /// start (``ExplorationReport/violationStart``).
+    public static func exploreEveryStart<Key: Hashable>(
+        depth: Int = ExplorationDefaults.depth, settings: Settings = Self.settings.defaults,
+        table: TransitionTable<State, Event, Context> = Self.table,
+        key: (State, Context) -> Key,
+        startAllowed: ([RoleName: Bool]) -> Bool = { _ in true },
+        allows: (ExplorationStep<Self>, ExploredConfiguration<Self>) -> Bool = { _, _ in true },
+        check: (_ before: ExploredConfiguration<Self>, _ after: ExploredConfiguration<Self>) -> String? = { _, _ in nil }
+    ) -> ExplorationReport<Self> {
+        let levelRoles = inputs.filter(\.binding.isLevel).map(\.role)
+        precondition(
+            levelRoles.count <= ExplorationDefaults.maximumLevelInputs,
+            "\(name) has \(levelRoles.count) level inputs: 2^\(levelRoles.count) starts are too many to explore (at most \(ExplorationDefaults.maximumLevelInputs))")
+        var starts: [ExploredConfiguration<Self>] = []
+        for combination in 0..<(1 << levelRoles.count) {
+            let levels = Dictionary(uniqueKeysWithValues: levelRoles.enumerated().map { ($1, combination & (1 << $0) != 0) })
+            guard startAllowed(levels) else { continue }
+            starts.append(startConfiguration(settings: settings, levels: levels, table: table))
         }
-        let steps = explorationSteps
+        precondition(!starts.isEmpty, "startAllowed admits no start-up at all")
+        return search(depth: depth, starts: starts, key: key, allows: allows, check: check)
+    }
+
+    /// Breadth-first from every start at once.
+    private static func search<Key: Hashable>(
+        depth: Int, starts: [ExploredConfiguration<Self>], key: (State, Context) -> Key,
+        allows: (ExplorationStep<Self>, ExploredConfiguration<Self>) -> Bool,
+        check: (_ before: ExploredConfiguration<Self>, _ after: ExploredConfiguration<Self>) -> String?
+    ) -> ExplorationReport<Self> {
+        precondition(depth >= 0, "depth must be 0 or more, got \(depth)")
+        var report = ExplorationReport<Self>()
+        report.starts = starts.count
         func nodeKey(_ c: ExploredConfiguration<Self>) -> ExplorationKey<Self, Key> {
             ExplorationKey(
-                state: c.state, levels: c.levels, conditions: c.conditions,
+                state: c.state, remembered: c.machine.rememberedStates, levels: c.levels, conditions: c.conditions,
                 timerLeft: c.machine.nextDeadline.map { $0.nanoseconds &- c.time }, context: key(c.state, c.context))
         }
-        var seen: Set<ExplorationKey<Self, Key>> = [nodeKey(start)]
+        var seen: Set<ExplorationKey<Self, Key>> = []
+        var frontier: [ExploredConfiguration<Self>] = []
+        for start in starts {
+            report.statesSeen.insert(start.state)
+            if let message = violation(of: start) {
+                report.violation = ([], message)
+                report.violationStart = start.start
+                report.configurations = max(1, seen.count)
+                return report
+            }
+            if seen.insert(nodeKey(start)).inserted { frontier.append(start) }
+        }
+        report.configurations = seen.count
         guard depth > 0 else { return report }
-        var frontier = [start]
+        let steps = explorationSteps
         for level in 1...depth {
             var next: [ExploredConfiguration<Self>] = []
             for configuration in frontier {
@@ -132,6 +187,7 @@ extension ControllerApplication {
                     report.statesSeen.insert(after.state)
                     if let message = violation(of: after) ?? check(configuration, after) {
                         report.violation = (after.steps, message)
+                        report.violationStart = after.start
                         report.configurations = seen.count
                         report.depthReached = level
                         return report
@@ -185,7 +241,9 @@ extension ControllerApplication {
         var machine = BareMachine(table: table, context: context, queueCapacity: queueCapacity)
         machine.start(at: .zero)
         for event in conditionsOn { machine.send(event, at: .zero) }
-        var start = ExploredConfiguration<Self>(machine: machine, time: 0, levels: levels, conditions: conditions, steps: [])
+        var start = ExploredConfiguration<Self>(
+            machine: machine, time: 0, levels: levels, conditions: conditions, steps: [],
+            start: Dictionary(uniqueKeysWithValues: inputs.filter(\.binding.isLevel).map { ($0.role, given[$0.role] ?? false) }))
         takeOutputPulses(&start)
         return start
     }
@@ -195,7 +253,7 @@ extension ControllerApplication {
     static func take(_ step: ExplorationStep<Self>, from configuration: ExploredConfiguration<Self>) -> ExploredConfiguration<Self>? {
         var c = ExploredConfiguration<Self>(
             machine: configuration.machine, time: configuration.time, levels: configuration.levels,
-            conditions: configuration.conditions, steps: configuration.steps + [step])
+            conditions: configuration.conditions, steps: configuration.steps + [step], start: configuration.start)
         let now = MachineInstant(nanoseconds: c.time)
         switch step {
         case .pulse(let role):
@@ -249,6 +307,9 @@ extension InputDeclaration {
 /// What tells two explored configurations apart.
 struct ExplorationKey<App: ControllerApplication, Context: Hashable>: Hashable {
     var state: App.State
+    /// What the histories remember: two machines in one state that would come back to
+    /// different ones are two configurations.
+    var remembered: [App.State?]
     var levels: [Bool]
     var conditions: [ConditionSources]
     var timerLeft: Int64?

@@ -63,6 +63,20 @@ struct BarrierExplorationTests {
         print("barrier explore() (arm \(armUp ? "up" : "down")): \(report), \(elapsed)")
     }
 
+    @Test("from every start the world can give (each combination of the level lines, an arm never at both limits), every sequence of 14 steps keeps the invariants")
+    func invariantsHoldFromEveryStart() {
+        let started = ContinuousClock.now
+        let report = ParkingBarrier.exploreEveryStart(
+            depth: Self.depth, key: Self.flags, startAllowed: { !($0["up_limit"] == true && $0["down_limit"] == true) },
+            allows: Self.physical, check: Self.check)
+        let elapsed = ContinuousClock.now - started
+        let levelInputs = ParkingBarrier.inputs.filter(\.binding.isLevel).count
+        #expect(report.starts == 3 << (levelInputs - 2), "every combination but both limits active: \(report)")
+        #expect(report.violation == nil, "\(report)")
+        #expect(report.statesSeen == Set(BarrierState.allCases), "\(report.statesSeen)")
+        print("barrier exploreEveryStart(): \(report), \(elapsed)")
+    }
+
     @Test("a violated invariant is reported with the shortest sequence that reaches it")
     func shortestCounterexample() {
         let report = ParkingBarrier.explore(depth: 6, levels: Self.levels(armUp: false), key: Self.flags, allows: Self.physical) { _, after in
