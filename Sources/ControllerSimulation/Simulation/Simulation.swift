@@ -308,8 +308,12 @@ public final class Simulation<App: ControllerApplication> {
         }
         switch step.action {
         case .expectState(let name):
-            let state = controller.state.name
-            return state == name ? nil : failure("expected state \(name), but the \(App.name) is \(state)")
+            // Active at any level: in a nested machine, a superstate holds while any state
+            // inside it is the innermost one.
+            let configuration = App.table.configuration(of: controller.state)
+            if configuration.contains(where: { $0.name == name }) { return nil }
+            let state = configuration.map(\.name).joined(separator: " in ")
+            return failure("expected state \(name), but the \(App.name) is \(state)")
         case .expectCounter(let name, let value):
             let actual = controller.count(named: name) ?? 0
             return actual == value ? nil : failure("expected counter \(name) to be \(value), but it is \(actual)")

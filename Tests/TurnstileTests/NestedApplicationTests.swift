@@ -1,0 +1,112 @@
+import ControllerFSM
+import ControllerHost
+import ControllerSimulation
+import Testing
+
+/// An application whose machine has superstates, run by the host and the simulator as any other
+/// (issue 29, item 4): `expect state NAME` holds when NAME is active at any level, and a failed
+/// expectation names the whole configuration.
+@Suite("A nested application in the simulator")
+struct NestedApplicationTests {
+    enum LampState: Int, MachineSymbol { case on, dim, bright, off }
+    enum LampEvent: Int, MachineSymbol { case toggle, brighter, power }
+    struct LampContext: Sendable { var switches = 0 }
+    struct LampSettings: Hashable, Sendable { var unused = Duration.seconds(1) }
+
+    enum Lamp: ControllerApplication {
+        typealias State = LampState
+        typealias Event = LampEvent
+        typealias Context = LampContext
+        typealias Settings = LampSettings
+        static var name: String { "lamp" }
+        static let table: TransitionTable<LampState, LampEvent, LampContext> = {
+            var definition = MachineDefinition<LampState, LampEvent, LampContext>(initial: .off)
+            definition.state(.on) { s in
+                s.initial(.dim)
+                s.on(.toggle, to: .off) { c, _ in c.switches += 1 }
+            }
+            definition.state(.dim, in: .on) { s in s.on(.brighter, to: .bright) }
+            definition.state(.bright, in: .on) { s in s.on(.brighter, to: .dim) }
+            definition.state(.off) { s in s.on(.toggle, to: .on) { c, _ in c.switches += 1 } }
+            do { return try definition.compile() } catch { fatalError("\(error)") }
+        }()
+        static var settings: SettingsDeclaration<Self> {
+            SettingsDeclaration(section: "lamp", defaults: LampSettings(), keys: [.duration("unused", \.unused)])
+        }
+        static func makeContext(_ settings: LampSettings) -> LampContext { LampContext() }
+        static func apply(_ settings: LampSettings, to context: inout LampContext) {}
+        static var inputs: [InputDeclaration<Self>] {
+            [
+                .pulse("switch", sends: .toggle, required: true, simulatedPulse: .milliseconds(100)),
+                .pulse("dimmer", sends: .brighter, required: true, simulatedPulse: .milliseconds(100)),
+            ]
+        }
+        static var outputs: [OutputDeclaration<Self>] {
+            [OutputDeclaration("light", required: true, initial: false) { state, _ in state != .off }]
+        }
+        static var counters: [CounterDeclaration<Self>] { [CounterDeclaration("switches") { $0.switches }] }
+        static var commands: [DirectCommand<Self>] { [] }
+
+        static func board() throws -> Board<Self> {
+            try Board<Self>.parse("""
+                [board]
+                name = "lamp"
+                backend = "sim"
+                chip = "lamp-sim"
+
+                [inputs.switch]
+                line = "SWITCH"
+
+                [inputs.dimmer]
+                line = "DIMMER"
+
+                [outputs.light]
+                line = "LIGHT"
+                """, file: "lamp.toml")
+        }
+    }
+
+    final class Failures: SimulationReporter {
+        typealias App = Lamp
+        var messages: [String] = []
+        func output(_ role: RoleName, value: Bool, at time: MachineInstant) {}
+        func dispatched(_ record: DispatchRecord<LampState, LampEvent>) {}
+        func expectationFailed(_ failure: ExpectationFailure) { messages.append(failure.message) }
+        func finished(_ summary: SimulationSummary<Lamp>) {}
+    }
+
+    func run(_ script: String) throws -> [String] {
+        let failures = Failures()
+        let board = try Lamp.board()
+        let simulation = try Simulation<Lamp>(board: board, reporter: failures)
+        let scenario = try Scenario<Lamp>.parse(script, file: "lamp.txt", vocabulary: Simulation<Lamp>.vocabulary(for: board))
+        _ = try simulation.run(scenario)
+        return failures.messages
+    }
+
+    @Test("expect state holds for the innermost state and for every superstate around it")
+    func expectAtAnyLevel() throws {
+        #expect(try run("""
+            1 pulse switch
+            2 expect state dim
+            2 expect state on
+            3 pulse dimmer
+            4 expect state bright
+            4 expect state on
+            4 expect output light 1
+            5 pulse switch
+            6 expect state off
+            6 expect counter switches 2
+            7 end
+            """) == [])
+    }
+
+    @Test("a failed expectation names the whole configuration")
+    func failureNamesConfiguration() throws {
+        #expect(try run("""
+            1 pulse switch
+            2 expect state off
+            3 end
+            """) == ["expected state off, but the lamp is dim in on"])
+    }
+}
