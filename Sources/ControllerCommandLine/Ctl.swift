@@ -231,7 +231,9 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
     static func describe(_ snapshot: DaemonSnapshot, style: Style) -> String {
         var lines: [String] = []
         let degraded = snapshot.degradedReason.map { " (\($0.shownLine))" } ?? ""
-        lines.append("state    \(style.bold(snapshot.state.shown))  phase \(snapshot.phase.shown)\(degraded)")
+        // In a machine with superstates, the configuration: `dim in on`.
+        let around = snapshot.superstates.map { " in " + $0.shown }.joined()
+        lines.append("state    \(style.bold(snapshot.state.shown))\(around)  phase \(snapshot.phase.shown)\(degraded)")
         // Each gauge on a line of its own, its value in the column the other lines' values take.
         for (name, value) in snapshot.gauges.sorted(by: { $0.key < $1.key }) {
             let label = name.shown

@@ -1,5 +1,7 @@
+import ControllerDaemon
 import ControllerFSM
 import ControllerHost
+import Foundation
 import ControllerSimulation
 import Testing
 
@@ -108,5 +110,19 @@ struct NestedApplicationTests {
             2 expect state off
             3 end
             """) == ["expected state off, but the lamp is dim in on"])
+    }
+
+    @Test("/status and ctl status name the superstates around the state; a flat machine's snapshot has no such key")
+    func statusShowsConfiguration() throws {
+        let hub = StatusHub<Lamp>(board: "lamp", chip: "simchip0", inbox: nil)
+        hub.publishLoop(state: .bright, events: 3, lostEdges: 0)
+        let snapshot = hub.snapshot()
+        #expect(snapshot.state == "bright" && snapshot.superstates == ["on"])
+        let json = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+        #expect(json.contains(#""superstates":["on"]"#), "\(json)")
+        #expect(try JSONDecoder().decode(DaemonSnapshot.self, from: Data(json.utf8)) == snapshot)
+        hub.publishLoop(state: .off, events: 4, lostEdges: 0)
+        let top = String(decoding: try JSONEncoder().encode(hub.snapshot()), as: UTF8.self)
+        #expect(!top.contains("superstates"), "a state at the top has none: \(top)")
     }
 }

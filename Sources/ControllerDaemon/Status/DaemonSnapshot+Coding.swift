@@ -6,7 +6,7 @@ extension DaemonSnapshot {
     /// The snapshot's own keys, which no gauge may be called.
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
-        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs
+        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -33,7 +33,8 @@ extension DaemonSnapshot {
             lastTransitions: try container.decode([TransitionSummary].self, forKey: Field.lastTransitions.key),
             site: try container.decodeIfPresent(SiteSnapshot.self, forKey: Field.site.key),
             outputOverrides: try container.decodeIfPresent(Int.self, forKey: Field.outputOverrides.key) ?? 0,
-            heldOutputs: try container.decodeIfPresent([String: String].self, forKey: Field.heldOutputs.key) ?? [:])
+            heldOutputs: try container.decodeIfPresent([String: String].self, forKey: Field.heldOutputs.key) ?? [:],
+            superstates: try container.decodeIfPresent([String].self, forKey: Field.superstates.key) ?? [])
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -50,6 +51,8 @@ extension DaemonSnapshot {
         try container.encode(phase, forKey: Field.phase.key)
         try container.encodeIfPresent(degradedReason, forKey: Field.degradedReason.key)
         try container.encode(state, forKey: Field.state.key)
+        // Only for a machine with superstates: a flat machine's snapshot reads as it always did.
+        if !superstates.isEmpty { try container.encode(superstates, forKey: Field.superstates.key) }
         for name in gauges.keys.sorted() {
             try container.encode(gauges[name] ?? 0, forKey: SnapshotKey(name))
         }

@@ -13,8 +13,11 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var phase: String
     /// Why the daemon is degraded (the chip or the store lost), when it is.
     public var degradedReason: String?
-    /// The machine's state as the controller last reported it.
+    /// The machine's state as the controller last reported it: the innermost one.
     public var state: String
+    /// In a machine with superstates, the superstates around `state`, innermost first (the
+    /// active configuration is `state` and these); empty for a flat machine.
+    public var superstates: [String]
     /// The durable gauges by name (``ControllerApplication/gauges``: the turnstile's credit).
     public var gauges: [String: Int]
     /// The durable counters, since the store was created (or since start, with no store).
@@ -48,8 +51,9 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
         phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
-        outputOverrides: Int = 0, heldOutputs: [String: String] = [:]
+        outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = []
     ) {
+        self.superstates = superstates
         self.outputOverrides = outputOverrides
         self.heldOutputs = heldOutputs
         self.phase = phase

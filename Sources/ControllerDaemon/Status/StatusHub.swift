@@ -16,6 +16,9 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     private let parts: Guarded<StatusParts>
     /// Every state's name, by index: named once here so a snapshot takes a name, not makes one.
     private let stateNames: [String]
+    /// By state: the superstates around it, innermost first (computed once: the snapshot is
+    /// taken under the lock).
+    private let superstateNames: [[String]]
     private let started: MachineInstant
     private let clock: MonotonicClock
     public let board: String
@@ -35,6 +38,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
         self.clock = clock
         started = clock.now()
         stateNames = App.State.allCases.map(\.name)
+        superstateNames = App.State.allCases.map { App.table.configuration(of: $0).dropFirst().map(\.name) }
         parts = Guarded(StatusParts(
             state: App.table.initial.rawValue,
             gauges: Dictionary(App.gauges.map { ($0.name, 0) }) { first, _ in first },
@@ -131,7 +135,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
-                outputOverrides: parts.outputOverrides, heldOutputs: held)
+                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state])
         }
     }
 }
