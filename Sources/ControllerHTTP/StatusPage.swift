@@ -30,17 +30,21 @@ struct StatusPage: Sendable {
     let diagram: DiagramLayout
     /// The script, made once with the daemon's name and the gauges.
     let script: String
+    /// Whether the machine has superstates: the page then shows the state with those around it
+    /// (`bright in on`). A flat machine's page is as it always was.
+    let nested: Bool
 
-    init(daemonName: String, gauges: [String], diagram: DiagramLayout) {
+    init(daemonName: String, gauges: [String], diagram: DiagramLayout, nested: Bool = false) {
         self.daemonName = daemonName
         self.gauges = gauges.map { ($0, Self.pageIDs.contains($0) ? "gauge-" + $0 : $0) }
         self.diagram = diagram
-        script = Self.script(daemonName: daemonName, gauges: self.gauges)
+        self.nested = nested
+        script = Self.script(daemonName: daemonName, gauges: self.gauges, nested: nested)
     }
 
     /// `App`'s page: its daemon's name and its gauges.
     init<App: ControllerApplication>(_: App.Type, diagram: DiagramLayout) {
-        self.init(daemonName: App.daemonName, gauges: App.gauges.map(\.name), diagram: diagram)
+        self.init(daemonName: App.daemonName, gauges: App.gauges.map(\.name), diagram: diagram, nested: App.table.isNested)
     }
 
     func html(_ snapshot: DaemonSnapshot) -> String {
@@ -67,7 +71,7 @@ struct StatusPage: Sendable {
         <main>
           <section class="card now">
             <div class="label">state</div>
-            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state))</div>
+            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state + snapshot.superstates.map { " in " + $0 }.joined()))</div>
             <div class="facts">
         \#(gaugeFacts)      <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
               <div><div class="label">events</div><div id="events" class="big">\#(snapshot.events)</div></div>
@@ -177,7 +181,9 @@ struct StatusPage: Sendable {
         return identifier && !name.isEmpty ? "." + name : "[" + javaScriptString(name) + "]"
     }
 
-    static func script(daemonName: String, gauges: [(name: String, id: String)]) -> String {
+    static func script(daemonName: String, gauges: [(name: String, id: String)], nested: Bool = false) -> String {
+        // A nested machine's state is shown with the superstates around it.
+        let shownState = nested ? #"s.state + (s.superstates || []).map((x) => " in " + x).join("")"# : "s.state"
         let gaugeLines = gauges.map { gauge in
             "  $(\(javaScriptString(gauge.id))).textContent = s\(javaScriptProperty(gauge.name));\n"
         }.joined()
@@ -201,7 +207,7 @@ struct StatusPage: Sendable {
       $("chip").textContent = s.chip;
       $("phase").textContent = s.phase + (s.degradedReason ? " — " + s.degradedReason : "");
       $("phase").dataset.phase = s.phase;
-      $("state").textContent = s.state;
+      $("state").textContent = \(shownState);
       $("state").dataset.state = s.state;
     \(gaugeLines)  $("uptime").textContent = uptime(s.uptimeSeconds);
       $("events").textContent = s.events;

@@ -1,6 +1,7 @@
 import ControllerDaemon
 import ControllerFSM
 import ControllerHost
+@testable import ControllerHTTP
 import Foundation
 import ControllerSimulation
 import Testing
@@ -124,5 +125,16 @@ struct NestedApplicationTests {
         hub.publishLoop(state: .off, events: 4, lostEdges: 0)
         let top = String(decoding: try JSONEncoder().encode(hub.snapshot()), as: UTF8.self)
         #expect(!top.contains("superstates"), "a state at the top has none: \(top)")
+    }
+
+    @Test("the status page shows the state with the superstates around it, and its script keeps doing so")
+    func statusPage() throws {
+        let hub = StatusHub<Lamp>(board: "lamp", chip: "simchip0", inbox: nil)
+        hub.publishLoop(state: .bright, events: 3, lostEdges: 0)
+        let page = StatusPage(Lamp.self, diagram: DiagramLayout(StateDiagram(Lamp.table))).html(hub.snapshot())
+        #expect(page.contains(#">bright in on</div>"#), "\(page.prefix(2_000))")
+        #expect(page.contains(#"s.superstates || []"#))
+        let flat = StatusPage(daemonName: "turnstiled", gauges: [], diagram: DiagramLayout(StateDiagram(Lamp.table)))
+        #expect(!flat.script.contains("superstates"), "a flat machine's page is as it was")
     }
 }
