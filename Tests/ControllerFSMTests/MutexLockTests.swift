@@ -10,7 +10,14 @@ import Testing
 
 /// The runtime's own futex lock: mutual exclusion, the try path, and waking a sleeping waiter.
 /// A lost wake would leave a test asleep for ever: the time limit makes it a failure.
-@Suite("MutexLock", .timeLimit(.minutes(1)))
+///
+/// Its time limit catches a hang (a lock never released, a service that never stops), not
+/// slowness: Swift Testing counts it from the test's start, including time spent waiting for a
+/// thread of the cooperative pool — two threads on a 2-core machine, which other suites'
+/// synchronous waits (processes, sockets) can hold for minutes under the sanitizers on a loaded
+/// machine (a CI run failed three tests of this kind at a 60 s limit). Ten minutes is far past
+/// any healthy run and well inside CI's own limit.
+@Suite("MutexLock", .timeLimit(.minutes(10)))
 struct MutexLockTests {
     /// Counts threads inside the lock; a plain counter the lock alone protects.
     final class Occupancy: @unchecked Sendable {

@@ -16,7 +16,14 @@ import Musl
 /// for a `SharedMachine`'s sends. Serialized: the eventfd failures armed here are process-wide,
 /// and every test that makes a descriptor is in this suite. A lost wake-up would leave a loop
 /// asleep for ever: the waits below give up after a minute and fail.
-@Suite("Pollable inbox", .serialized, .timeLimit(.minutes(2)))
+///
+/// Its time limit catches a hang (a lock never released, a service that never stops), not
+/// slowness: Swift Testing counts it from the test's start, including time spent waiting for a
+/// thread of the cooperative pool — two threads on a 2-core machine, which other suites'
+/// synchronous waits (processes, sockets) can hold for minutes under the sanitizers on a loaded
+/// machine (a CI run failed three tests of this kind at a 60 s limit). Ten minutes is far past
+/// any healthy run and well inside CI's own limit.
+@Suite("Pollable inbox", .serialized, .timeLimit(.minutes(10)))
 final class PollableInboxTests {
     /// Long enough for any loaded machine; a lost wake-up never ends.
     static var patience: DispatchTime { .now() + .seconds(60) }
