@@ -13,6 +13,7 @@
 //       broken, outOfOrder
 //   emergency
 #include "CBaselines.h"
+#include "turnstile_work.h"
 
 enum { Q_HANDLED, Q_IGNORED, Q_SUPER, Q_TRAN };
 // Signals the machine sends its handlers itself, after the events' own.
@@ -24,22 +25,6 @@ enum { SIG_ENTRY = 100, SIG_EXIT, SIG_INIT, SIG_EMPTY };
 #define TRAN(target) (me->temp = (qhandler)(target), Q_TRAN)
 
 static uint8_t q_top(cqturnstile *me, uint8_t sig) { (void)me; (void)sig; return Q_IGNORED; }
-
-static inline void set_outputs(cqturnstile *m, bool lock, bool ready, bool inhibit) {
-    m->lock = lock;
-    m->ready = ready;
-    m->inhibit = inhibit;
-}
-
-static inline void start_timer(cqturnstile *m, int64_t delay) {
-    m->timer_armed = true;
-    m->timer_deadline = m->now + delay;
-}
-
-static inline void expire_credit(cqturnstile *m) {
-    m->expired_credits += m->credit;
-    m->credit = 0;
-}
 
 static uint8_t q_operating(cqturnstile *me, uint8_t sig);
 static uint8_t q_in_service(cqturnstile *me, uint8_t sig);
@@ -63,8 +48,8 @@ static uint8_t q_operating(cqturnstile *me, uint8_t sig) {
     switch (sig) {
     case SIG_INIT: return TRAN(q_in_service);
     case CT_EMERGENCY_ON:
-        expire_credit(me);
-        me->state_before_emergency = leaf_number(me->state);
+        expire_credit(&me->data);
+        me->data.state_before_emergency = me->data.state;
         return TRAN(q_emergency);
     }
     return SUPER(q_top);
@@ -73,64 +58,64 @@ static uint8_t q_operating(cqturnstile *me, uint8_t sig) {
 static uint8_t q_in_service(cqturnstile *me, uint8_t sig) {
     switch (sig) {
     case SIG_INIT: return TRAN(q_locked);
-    case CT_FAULT: me->faults += 1; expire_credit(me); return TRAN(q_broken);
-    case CT_REPAIR: me->repairs += 1; expire_credit(me); return TRAN(q_out_of_order);
+    case CT_FAULT: me->data.faults += 1; expire_credit(&me->data); return TRAN(q_broken);
+    case CT_REPAIR: me->data.repairs += 1; expire_credit(&me->data); return TRAN(q_out_of_order);
     }
     return SUPER(q_operating);
 }
 
 static uint8_t q_locked(cqturnstile *me, uint8_t sig) {
     switch (sig) {
-    case SIG_ENTRY: set_outputs(me, true, true, false); return Q_HANDLED;
-    case CT_COIN: me->coins += 1; me->credit = 1; return TRAN(q_unlocked);
-    case CT_PUSH: me->forced_pushes += 1; me->alarm_pulse_requested = true; return Q_HANDLED;
+    case SIG_ENTRY: set_outputs(&me->data, true, true, false); return Q_HANDLED;
+    case CT_COIN: me->data.coins += 1; me->data.credit = 1; return TRAN(q_unlocked);
+    case CT_PUSH: me->data.forced_pushes += 1; me->data.alarm_pulse_requested = true; return Q_HANDLED;
     }
     return SUPER(q_in_service);
 }
 
 static uint8_t q_unlocked(cqturnstile *me, uint8_t sig) {
     switch (sig) {
-    case SIG_ENTRY: set_outputs(me, false, true, false); start_timer(me, me->relock_timeout); return Q_HANDLED;
-    case SIG_EXIT: me->timer_armed = false; return Q_HANDLED;
-    case CT_COIN: me->coins += 1; me->credit += 1; start_timer(me, me->relock_timeout); return Q_HANDLED;
+    case SIG_ENTRY: set_outputs(&me->data, false, true, false); start_timer(&me->data, me->data.relock_timeout); return Q_HANDLED;
+    case SIG_EXIT: me->data.timer_armed = false; return Q_HANDLED;
+    case CT_COIN: me->data.coins += 1; me->data.credit += 1; start_timer(&me->data, me->data.relock_timeout); return Q_HANDLED;
     case CT_PUSH:
-        if (me->credit > 1) {
-            me->passages += 1;
-            me->credit -= 1;
-            start_timer(me, me->relock_timeout);
+        if (me->data.credit > 1) {
+            me->data.passages += 1;
+            me->data.credit -= 1;
+            start_timer(&me->data, me->data.relock_timeout);
             return Q_HANDLED;
         }
-        if (me->credit == 1) {
-            me->passages += 1;
-            me->credit = 0;
+        if (me->data.credit == 1) {
+            me->data.passages += 1;
+            me->data.credit = 0;
             return TRAN(q_locked);
         }
         break;
-    case CT_TIMEOUT: expire_credit(me); return TRAN(q_locked);
+    case CT_TIMEOUT: expire_credit(&me->data); return TRAN(q_locked);
     }
     return SUPER(q_in_service);
 }
 
 static uint8_t q_out_of_service(cqturnstile *me, uint8_t sig) {
     switch (sig) {
-    case CT_COIN: me->coins += 1; me->coins_out_of_service += 1; return Q_HANDLED;
+    case CT_COIN: coin_out_of_service(&me->data); return Q_HANDLED;
     }
     return SUPER(q_operating);
 }
 
 static uint8_t q_broken(cqturnstile *me, uint8_t sig) {
     switch (sig) {
-    case SIG_ENTRY: set_outputs(me, true, false, true); me->alarm = true; return Q_HANDLED;
-    case SIG_EXIT: me->alarm = false; return Q_HANDLED;
-    case CT_REPAIR: me->repairs += 1; expire_credit(me); return TRAN(q_out_of_order);
+    case SIG_ENTRY: set_outputs(&me->data, true, false, true); me->data.alarm = true; return Q_HANDLED;
+    case SIG_EXIT: me->data.alarm = false; return Q_HANDLED;
+    case CT_REPAIR: me->data.repairs += 1; expire_credit(&me->data); return TRAN(q_out_of_order);
     }
     return SUPER(q_out_of_service);
 }
 
 static uint8_t q_out_of_order(cqturnstile *me, uint8_t sig) {
     switch (sig) {
-    case SIG_ENTRY: set_outputs(me, true, false, true); start_timer(me, me->repair_period); return Q_HANDLED;
-    case SIG_EXIT: me->timer_armed = false; return Q_HANDLED;
+    case SIG_ENTRY: set_outputs(&me->data, true, false, true); start_timer(&me->data, me->data.repair_period); return Q_HANDLED;
+    case SIG_EXIT: me->data.timer_armed = false; return Q_HANDLED;
     case CT_TIMEOUT: return TRAN(q_locked);
     }
     return SUPER(q_out_of_service);
@@ -138,11 +123,11 @@ static uint8_t q_out_of_order(cqturnstile *me, uint8_t sig) {
 
 static uint8_t q_emergency(cqturnstile *me, uint8_t sig) {
     switch (sig) {
-    case SIG_ENTRY: set_outputs(me, false, false, true); return Q_HANDLED;
-    case CT_PUSH: me->free_passages += 1; return Q_HANDLED;
-    case CT_COIN: me->coins += 1; me->coins_out_of_service += 1; return Q_HANDLED;
+    case SIG_ENTRY: set_outputs(&me->data, false, false, true); return Q_HANDLED;
+    case CT_PUSH: me->data.free_passages += 1; return Q_HANDLED;
+    case CT_COIN: coin_out_of_service(&me->data); return Q_HANDLED;
     case CT_EMERGENCY_OFF:
-        if (me->state_before_emergency == CT_LOCKED || me->state_before_emergency == CT_UNLOCKED) return TRAN(q_locked);
+        if (me->data.state_before_emergency == CT_LOCKED || me->data.state_before_emergency == CT_UNLOCKED) return TRAN(q_locked);
         return TRAN(q_broken);
     }
     return SUPER(q_top);
@@ -162,6 +147,19 @@ static void enter_down(cqturnstile *me, qhandler top, qhandler target) {
     while (count > 0) (void)path[--count](me, SIG_ENTRY);
 }
 
+/// Follows `state`'s initial transitions down to an innermost state, which becomes the current
+/// one (its TurnstileState number kept in the data, as the flat machine keeps its state).
+static void drill(cqturnstile *me, qhandler state) {
+    qhandler current = state;
+    while (current(me, SIG_INIT) == Q_TRAN) {
+        qhandler child = me->temp;
+        enter_down(me, current, child);
+        current = child;
+    }
+    me->state = current;
+    me->data.state = leaf_number(current);
+}
+
 /// From `source` (whose handler answered, its action run) to `target`: exits `source` and its
 /// superstates up to the nearest one holding `target` strictly inside it, enters down to
 /// `target`, then follows initial transitions.
@@ -178,13 +176,7 @@ static void transition(cqturnstile *me, qhandler source, qhandler target) {
     }
     for (qhandler state = source; state != domain; state = super_of(me, state)) (void)state(me, SIG_EXIT);
     enter_down(me, domain, target);
-    qhandler current = target;
-    while (current(me, SIG_INIT) == Q_TRAN) {
-        qhandler child = me->temp;
-        enter_down(me, current, child);
-        current = child;
-    }
-    me->state = current;
+    drill(me, target);
 }
 
 static void dispatch(cqturnstile *me, uint8_t sig) {
@@ -200,36 +192,23 @@ static void dispatch(cqturnstile *me, uint8_t sig) {
         for (qhandler state = me->state; state != source; state = super_of(me, state)) (void)state(me, SIG_EXIT);
         transition(me, source, target);
     } else if (result == Q_IGNORED) {
-        me->ignored += 1;
+        me->data.ignored += 1;
     }
 }
 
 void cqturnstile_init(cqturnstile *me) {
-    *me = (cqturnstile){
-        .state = q_top,
-        .state_before_emergency = CT_LOCKED,
-        .lock = true,
-        .relock_timeout = 5000000000LL,
-        .repair_period = 5000000000LL,
-    };
+    *me = (cqturnstile){ .state = q_top, .data = turnstile_fresh() };
     enter_down(me, q_top, q_operating);
-    qhandler current = q_operating;
-    while (current(me, SIG_INIT) == Q_TRAN) {
-        qhandler child = me->temp;
-        enter_down(me, current, child);
-        current = child;
-    }
-    me->state = current;
+    drill(me, q_operating);
 }
 
 void cqturnstile_run(cqturnstile *me, const uint8_t *events, size_t count) {
     for (size_t i = 0; i < count; i++) {
-        if (me->timer_armed && me->timer_deadline <= me->now) {
-            me->timer_armed = false;
+        if (me->data.timer_armed && me->data.timer_deadline <= me->data.now) {
+            me->data.timer_armed = false;
             dispatch(me, CT_TIMEOUT);
         }
         dispatch(me, events[i]);
     }
 }
 
-uint8_t cqturnstile_state(const cqturnstile *me) { return leaf_number(me->state); }

@@ -1,27 +1,7 @@
 // The turnstile as a hand-written C `switch`, row for row DESIGN.md's table, with the same entry
 // and exit work as TurnstileMachine: outputs, the state timer, the state an emergency interrupted.
 #include "CBaselines.h"
-
-static inline void set_outputs(cturnstile *m, bool lock, bool ready, bool inhibit) {
-    m->lock = lock;
-    m->ready = ready;
-    m->inhibit = inhibit;
-}
-
-static inline void start_timer(cturnstile *m, int64_t delay) {
-    m->timer_armed = true;
-    m->timer_deadline = m->now + delay;
-}
-
-static inline void expire_credit(cturnstile *m) {
-    m->expired_credits += m->credit;
-    m->credit = 0;
-}
-
-static inline void coin_out_of_service(cturnstile *m) {
-    m->coins += 1;
-    m->coins_out_of_service += 1;
-}
+#include "turnstile_work.h"
 
 // Entry work, one function per state.
 static inline void enter_locked(cturnstile *m) {
@@ -125,13 +105,7 @@ static inline void dispatch(cturnstile *m, uint8_t event) {
 }
 
 void cturnstile_init(cturnstile *m) {
-    *m = (cturnstile){
-        .state = CT_LOCKED,
-        .state_before_emergency = CT_LOCKED,
-        .lock = true,
-        .relock_timeout = 5000000000LL,
-        .repair_period = 5000000000LL,
-    };
+    *m = turnstile_fresh();
     enter_locked(m);
 }
 

@@ -16,30 +16,7 @@ final class NestedTurnstileQHsmRunner: StreamRunner {
         }
     }
 
-    var result: MachineResult {
-        let m = machine
-        var counters = TurnstileCounters()
-        counters.coins = Int(m.coins)
-        counters.passages = Int(m.passages)
-        counters.forcedPushes = Int(m.forced_pushes)
-        counters.expiredCredits = Int(m.expired_credits)
-        counters.faults = Int(m.faults)
-        counters.coinsOutOfService = Int(m.coins_out_of_service)
-        counters.repairs = Int(m.repairs)
-        counters.freePassages = Int(m.free_passages)
-        counters.ignored = Int(m.ignored)
-        var outputs = TurnstileOutputs()
-        outputs.lock = m.lock
-        outputs.alarm = m.alarm
-        outputs.ready = m.ready
-        outputs.inhibit = m.inhibit
-        outputs.alarmPulseRequested = m.alarm_pulse_requested
-        return .turnstile(TurnstileSnapshot(
-            state: TurnstileState(rawValue: Int(cqturnstile_state(&machine)))!, credit: Int(m.credit),
-            stateBeforeEmergency: TurnstileState(rawValue: Int(m.state_before_emergency))!,
-            counters: counters, outputs: outputs, timerArmed: m.timer_armed
-        ))
-    }
+    var result: MachineResult { .turnstile(TurnstileSnapshot(machine.data)) }
 }
 
 final class NestedTurnstileControllerFSMRunner: StreamRunner {

@@ -17,8 +17,12 @@ final class TurnstileCSwitchRunner: StreamRunner {
         }
     }
 
-    var result: MachineResult {
-        let m = machine
+    var result: MachineResult { .turnstile(TurnstileSnapshot(machine)) }
+}
+
+extension TurnstileSnapshot {
+    /// What a C baseline's turnstile data computed (the flat switch's, or the QHsm one's).
+    init(_ m: cturnstile) {
         var counters = TurnstileCounters()
         counters.coins = Int(m.coins)
         counters.passages = Int(m.passages)
@@ -35,11 +39,11 @@ final class TurnstileCSwitchRunner: StreamRunner {
         outputs.ready = m.ready
         outputs.inhibit = m.inhibit
         outputs.alarmPulseRequested = m.alarm_pulse_requested
-        return .turnstile(TurnstileSnapshot(
+        self.init(
             state: TurnstileState(rawValue: Int(m.state))!, credit: Int(m.credit),
             stateBeforeEmergency: TurnstileState(rawValue: Int(m.state_before_emergency))!,
             counters: counters, outputs: outputs, timerArmed: m.timer_armed
-        ))
+        )
     }
 }
 

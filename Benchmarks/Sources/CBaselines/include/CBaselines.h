@@ -33,8 +33,8 @@ void cturnstile_init(cturnstile *machine);
 /// Dispatches `count` events (TurnstileEvent raw values), in order.
 void cturnstile_run(cturnstile *machine, const uint8_t *events, size_t count);
 
-/// The turnstile with superstates in QP/C's QHsm style (turnstile_qhsm.c): the same data as
-/// `cturnstile`, the state a handler function.
+/// The turnstile with superstates in QP/C's QHsm style (turnstile_qhsm.c): the flat turnstile's
+/// data (its `state` the innermost state's TurnstileState number), the state a handler function.
 typedef struct cqturnstile cqturnstile;
 typedef uint8_t (*qhandler)(cqturnstile *me, uint8_t signal);
 struct cqturnstile {
@@ -42,22 +42,12 @@ struct cqturnstile {
     qhandler state;
     /// What a handler returns besides its status: its superstate, or a transition's target.
     qhandler temp;
-    uint8_t state_before_emergency;
-    int64_t credit;
-    int64_t coins, passages, forced_pushes, expired_credits, faults, coins_out_of_service, repairs,
-        free_passages, ignored;
-    bool lock, alarm, ready, inhibit, alarm_pulse_requested;
-    bool timer_armed;
-    int64_t timer_deadline;
-    int64_t now;
-    int64_t relock_timeout, repair_period;
+    cturnstile data;
 };
 
 /// Enters `operating`, then `inService`, then `locked`, as the machine's start does.
 void cqturnstile_init(cqturnstile *machine);
 void cqturnstile_run(cqturnstile *machine, const uint8_t *events, size_t count);
-/// The innermost state, as a TurnstileState raw value.
-uint8_t cqturnstile_state(const cqturnstile *machine);
 
 /// The generated 50 x 50 machine (scripts/generate-complex.py).
 typedef struct {
