@@ -140,7 +140,13 @@ struct HierarchyModelTests {
     static func symbol(_ index: Int) -> RS { RS(rawValue: index)! }
 
     static func definition(of spec: Spec) -> MachineDefinition<RS, RE, RC> {
-        var definition = MachineDefinition<RS, RE, RC>(initial: .s0)
+        definition(of: spec, symbol: symbol, top: nil)
+    }
+
+    /// The machine of `spec` over the state enum `S` (`symbol` naming spec's states in it), its
+    /// top states inside `top` when given.
+    static func definition<S: MachineSymbol>(of spec: Spec, symbol: (Int) -> S, top: S?) -> MachineDefinition<S, RE, RC> {
+        var definition = MachineDefinition<S, RE, RC>(initial: symbol(0))
         func guardOf(_ condition: (modulus: Int, remainder: Int)?) -> Guard<RC>? {
             condition.map { condition in Guard("counter % \(condition.modulus) == \(condition.remainder)") { $0.counter % condition.modulus == condition.remainder } }
         }
@@ -149,12 +155,12 @@ struct HierarchyModelTests {
                 definition.history(symbol(state), of: symbol(spec.parent[state]), deep: spec.deep[state], default: symbol(spec.historyDefault[state]))
                 continue
             }
-            definition.state(symbol(state), in: spec.parent[state] < 0 ? nil : symbol(spec.parent[state])) { s in
+            definition.state(symbol(state), in: spec.parent[state] < 0 ? top : symbol(spec.parent[state])) { s in
                 for initial in spec.initials[state] { s.initial(symbol(initial.target), when: guardOf(initial.condition)) }
                 s.onEntry { c, _ in c.journal.append("+s\(state)"); c.counter += 1 }
                 s.onExit { c, _ in c.journal.append("-s\(state)"); c.counter += 2 }
                 for row in spec.rows[state] {
-                    let action: MachineAction<RS, RE, RC> = { c, _ in
+                    let action: MachineAction<S, RE, RC> = { c, _ in
                         c.journal.append("a\(row.id)")
                         c.counter += 3
                     }

@@ -28,7 +28,7 @@
 public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Context> {
     public let initial: State
     var blocks: [StateBlock<State, Event, Context>] = []
-    var histories: [HistorySpec<State>] = []
+    var histories: [HistorySpec<State, Event, Context>] = []
 
     public init(initial: State) {
         self.initial = initial
@@ -79,17 +79,62 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         blocks.append(block)
     }
 
+    /// Writes a state of parallel regions: every state directly inside it is a region, and all
+    /// of them are active at once, each in one of its own states. An event is offered to every
+    /// region (in the order of the state enum), and the rows it selects are all taken unless
+    /// they conflict: SCXML's rules — a row leaving a state another selected row leaves is
+    /// dropped, unless its source is inside the other's, which it then replaces. When every
+    /// region has entered a final state, `done` is sent.
+    ///
+    /// ```swift
+    /// definition.parallel(.doors, whenDone: .bothClosed) { s in
+    ///     s.on(.fire, to: .evacuate)            // leaves both regions
+    /// }
+    /// definition.state(.outer, in: .doors) { s in s.initial(.outerOpen) }
+    /// definition.state(.inner, in: .doors) { s in s.initial(.innerClosed) }
+    /// ```
+    public mutating func parallel(
+        _ state: State,
+        in parent: State? = nil,
+        whenDone done: Event? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ body: (inout StateBlock<State, Event, Context>) -> Void
+    ) {
+        var block = StateBlock<State, Event, Context>(state: state, parent: parent, location: SourceLocation(file: file, line: line))
+        block.isParallel = true
+        block.doneEvent = done
+        body(&block)
+        blocks.append(block)
+    }
+
     /// Declares `state` (a case of the state enum with no block of its own) as the memory of the
     /// superstate `parent`: a row whose target is `state` re-enters `parent` where it was when
     /// it was last left, or at `defaultTarget` (inside `parent`) the first time. Shallow history
     /// remembers the child of `parent` that was active (and enters it at its own initial state);
     /// `deep` remembers the innermost state. The memory lives in the machine, so a copy of a
     /// machine has its own.
+    ///
+    /// `action` runs when the default is taken, before it is entered (SCXML's history
+    /// transition content). In parallel regions a history remembers every region's state.
     public mutating func history(
         _ state: State, of parent: State, deep: Bool = false, default defaultTarget: State,
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        histories.append(HistorySpec(state: state, parent: parent, deep: deep, defaultTarget: defaultTarget, location: SourceLocation(file: file, line: line)))
+        histories.append(HistorySpec(
+            state: state, parent: parent, deep: deep, defaultTargets: [defaultTarget], action: action,
+            location: SourceLocation(file: file, line: line)))
+    }
+
+    /// A history whose default is several states, one in each of some parallel regions.
+    public mutating func history(
+        _ state: State, of parent: State, deep: Bool = false, default defaultTargets: [State],
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
+    ) {
+        histories.append(HistorySpec(
+            state: state, parent: parent, deep: deep, defaultTargets: defaultTargets.isEmpty ? [parent] : defaultTargets,
+            action: action, location: SourceLocation(file: file, line: line)))
     }
 
     /// Validates the definition and builds its transition table. Refuses, naming the state, the
@@ -103,7 +148,24 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
     /// whose default is not inside it.
     /// States with no way out and events no state answers are reported as `warnings`.
     public func compile() throws(MachineDefinitionError) -> TransitionTable<State, Event, Context> {
+        try compile(tolerating: [])
+    }
+
+    /// `compile()`, with the problems of the kinds in `tolerated` reported as warnings instead:
+    /// for a machine read from a document written elsewhere (an SCXML file may hold a state
+    /// nothing reaches, or a row after an unguarded one), which must run as written. Only
+    /// ``DefinitionProblem/Kind/unreachableState``, ``DefinitionProblem/Kind/unreachableRow``
+    /// and ``DefinitionProblem/Kind/duplicateRow`` can be tolerated: the others leave no table
+    /// to build. A tolerated dead row stays in the table, never taken, as SCXML says.
+    public func compile(tolerating tolerated: Set<DefinitionProblem.Kind>) throws(MachineDefinitionError) -> TransitionTable<State, Event, Context> {
+        let tolerable: Set<DefinitionProblem.Kind> = [.unreachableState, .unreachableRow, .duplicateRow]
         var problems: [DefinitionProblem] = []
+        var toleratedWarnings: [String] = []
+        func setAsideTolerated() {
+            let kept = problems.filter { !(tolerated.contains($0.kind) && tolerable.contains($0.kind)) }
+            toleratedWarnings += problems.filter { tolerated.contains($0.kind) && tolerable.contains($0.kind) }.map { $0.message }
+            problems = kept
+        }
         checkSymbolOrder(State.self, kind: "state", into: &problems)
         checkSymbolOrder(Event.self, kind: "event", into: &problems)
         if !problems.isEmpty { throw MachineDefinitionError(problems: problems) }
@@ -145,10 +207,12 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         for block in blocks {
             problems += block.problems
             checkRows(of: block, into: &problems)
+            checkTargets(of: block, hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
             checkInitials(of: block, hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
             checkFinals(of: block, blockOfState: blockOfState, hierarchy: hierarchy, into: &problems)
         }
         checkHistories(hierarchy: hierarchy, historyOfState: historyOfState, into: &problems)
+        setAsideTolerated()
         if problems.isEmpty {
             checkEventlessLoops(blockOfState: blockOfState, historyOfState: historyOfState, hierarchy: hierarchy, into: &problems)
         }
@@ -159,11 +223,12 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         }
         if problems.isEmpty {
             checkReachability(blockOfState: blockOfState, historyOfState: historyOfState, hierarchy: hierarchy, into: &problems)
+            setAsideTolerated()
         }
         if !problems.isEmpty { throw MachineDefinitionError(problems: problems) }
         return TransitionTable(
             definition: self, blockOfState: blockOfState, hierarchy: hierarchy,
-            warnings: warnings(blockOfState: blockOfState, hierarchy: hierarchy))
+            warnings: toleratedWarnings + warnings(blockOfState: blockOfState, hierarchy: hierarchy))
     }
 
     private func checkSymbolOrder<Symbol: MachineSymbol>(_: Symbol.Type, kind: String, into problems: inout [DefinitionProblem]) {
@@ -188,7 +253,8 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 historyStates.append(state)
             }
         }
-        var hierarchy = StateHierarchy(stateCount: count, parents: parents, histories: historyStates)
+        let parallel = (0..<count).map { blockOfState[$0] >= 0 && blocks[blockOfState[$0]].isParallel }
+        var hierarchy = StateHierarchy(stateCount: count, parents: parents, histories: historyStates, parallel: parallel)
         var problems: [DefinitionProblem] = []
         for state in hierarchy.computeDepths() {
             problems.append(DefinitionProblem(
@@ -222,6 +288,38 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                     problems.append(DefinitionProblem(kind: kind, state: block.state.name, event: event?.name, message: "\(row.location): state \(block.state.name) \(problem)"))
                 } else if row.guard == nil {
                     unguarded = row
+                }
+            }
+        }
+    }
+
+    /// A row's several targets must be able to be active together: each in another region of
+    /// a parallel state.
+    private func checkTargets(
+        of block: StateBlock<State, Event, Context>, hierarchy: StateHierarchy, historyOfState: [Int], into problems: inout [DefinitionProblem]
+    ) {
+        for row in block.rows where row.targets.count > 1 {
+            checkTogether(row.targets, what: "a row for \(row.event?.name ?? "always (no event)")", state: block.state.name, at: row.location, hierarchy: hierarchy, into: &problems)
+            for target in row.targets where historyOfState[target.index] >= 0 {
+                problems.append(DefinitionProblem(
+                    kind: .badTarget, state: block.state.name, event: row.event?.name,
+                    message: "\(row.location): a row of \(block.state.name) targets the history \(target.name) beside other states; a history is a target alone"))
+            }
+        }
+        for initial in block.initials where initial.targets.count > 1 {
+            checkTogether(initial.targets, what: "an initial", state: block.state.name, at: initial.location, hierarchy: hierarchy, into: &problems)
+        }
+    }
+
+    /// Several targets, each in a different region of a parallel state, none inside another.
+    private func checkTogether(_ targets: [State], what: String, state: String, at location: SourceLocation, hierarchy: StateHierarchy, into problems: inout [DefinitionProblem]) {
+        for (position, first) in targets.enumerated() {
+            for second in targets[(position + 1)...] {
+                let nested = hierarchy.isInside(first.index, second.index) || hierarchy.isInside(second.index, first.index)
+                if nested || !hierarchy.areOrthogonalOrNested(first.index, second.index) {
+                    problems.append(DefinitionProblem(
+                        kind: .badTarget, state: state, event: nil,
+                        message: "\(location): \(what) of \(state) targets \(first.name) and \(second.name), which cannot be active together (\(nested ? "one is inside the other" : "they are in the same region, not in two regions of a parallel state")); name one state per region"))
                 }
             }
         }
@@ -296,10 +394,24 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 kind: .badFinal, state: block.state.name, event: nil,
                 message: "\(block.location): final state \(block.state.name) has states inside it; a final state is innermost"))
         }
-        if let done = block.doneEvent {
-            let hasFinal = (0..<blockOfState.count).contains { child in
-                hierarchy.parent[child] == state && blockOfState[child] >= 0 && blocks[blockOfState[child]].isFinal
+        if block.isFinal, hierarchy.parent[state] >= 0, hierarchy.isParallel[hierarchy.parent[state]] {
+            problems.append(DefinitionProblem(
+                kind: .badFinal, state: block.state.name, event: nil,
+                message: "\(block.location): final state \(block.state.name) is directly inside the parallel state \(name(of: hierarchy.parent[state])), where every state is a region that is always active; put it inside one of the regions"))
+        }
+        func hasFinalChild(_ superstate: Int) -> Bool {
+            (0..<blockOfState.count).contains { child in
+                hierarchy.parent[child] == superstate && blockOfState[child] >= 0 && blocks[blockOfState[child]].isFinal
             }
+        }
+        if let done = block.doneEvent, hierarchy.isParallel[state] {
+            for region in 0..<blockOfState.count where hierarchy.parent[region] == state && blockOfState[region] >= 0 && !hasFinalChild(region) {
+                problems.append(DefinitionProblem(
+                    kind: .badFinal, state: block.state.name, event: done.name,
+                    message: "\(block.location): \(block.state.name) sends \(done.name) when every region is done, but its region \(name(of: region)) has no final state; add definition.final(_:in: .\(name(of: region)))"))
+            }
+        } else if let done = block.doneEvent {
+            let hasFinal = hasFinalChild(state)
             if !hasFinal {
                 problems.append(DefinitionProblem(
                     kind: .badFinal, state: block.state.name, event: done.name,
@@ -320,6 +432,14 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             }
             return
         }
+        if hierarchy.isParallel[state] {
+            if let first = block.initials.first {
+                problems.append(DefinitionProblem(
+                    kind: .badInitial, state: block.state.name, event: nil,
+                    message: "\(first.location): \(block.state.name) holds parallel regions, which all start at once; give each region (each state directly inside it) its own initial state instead"))
+            }
+            return
+        }
         guard let last = block.initials.last else {
             problems.append(DefinitionProblem(
                 kind: .missingInitial, state: block.state.name, event: nil,
@@ -327,10 +447,11 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             return
         }
         for (position, initial) in block.initials.enumerated() {
-            if !hierarchy.isProperlyInside(initial.target.index, state) || historyOfState[initial.target.index] >= 0 {
+            for target in initial.targets where !hierarchy.isProperlyInside(target.index, state)
+                || (historyOfState[target.index] >= 0 && initial.targets.count > 1) {
                 problems.append(DefinitionProblem(
                     kind: .badInitial, state: block.state.name, event: nil,
-                    message: "\(initial.location): the initial state \(initial.target.name) of \(block.state.name) is not a state inside it; name one of its own states"))
+                    message: "\(initial.location): the initial state \(target.name) of \(block.state.name) is not a state inside it; name one of its own states (a history only alone)"))
             }
             if initial.guard == nil && position != block.initials.count - 1 {
                 problems.append(DefinitionProblem(
@@ -355,11 +476,12 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                     message: "\(history.location): history \(history.state.name) is of \(history.parent.name), which has no states inside it; a history remembers a superstate's active child"))
                 continue
             }
-            if !hierarchy.isProperlyInside(history.defaultTarget.index, parent) || historyOfState[history.defaultTarget.index] >= 0 {
+            for target in history.defaultTargets where !hierarchy.isProperlyInside(target.index, parent) || historyOfState[target.index] >= 0 {
                 problems.append(DefinitionProblem(
                     kind: .badHistory, state: history.state.name, event: nil,
-                    message: "\(history.location): the default \(history.defaultTarget.name) of history \(history.state.name) is not a state inside \(history.parent.name); name one of its states"))
+                    message: "\(history.location): the default \(target.name) of history \(history.state.name) is not a state inside \(history.parent.name); name one of its states"))
             }
+            checkTogether(history.defaultTargets, what: "the default of history \(history.state.name)", state: history.state.name, at: history.location, hierarchy: hierarchy, into: &problems)
         }
     }
 
@@ -381,12 +503,15 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         reach(initial.index)
         while let state = pending.popLast() {
             if historyOfState[state] >= 0 {
-                reach(histories[historyOfState[state]].defaultTarget.index)
+                for target in histories[historyOfState[state]].defaultTargets { reach(target.index) }
                 continue
             }
             let block = blocks[blockOfState[state]]
-            for row in block.rows { if let target = row.target { reach(target.index) } }
-            for initial in block.initials { reach(initial.target.index) }
+            for row in block.rows { for target in row.targets { reach(target.index) } }
+            for initial in block.initials { for target in initial.targets { reach(target.index) } }
+            if block.isParallel {
+                for region in 0..<blockOfState.count where hierarchy.parent[region] == state && historyOfState[region] < 0 { reach(region) }
+            }
         }
         for state in State.allCases where !reached[state.index] {
             problems.append(DefinitionProblem(

@@ -41,6 +41,10 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case eventlessLoop
         /// A final state with rows or children, or a done event without a final state.
         case badFinal
+        /// A row's or initial's targets that cannot be active together (two in one region, or
+        /// none), or parallel regions written wrong (an initial or a final state directly in a
+        /// parallel state).
+        case badTarget
     }
 
     public let kind: Kind

@@ -40,14 +40,16 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     var rows: [RowSpec<State, Event, Context>] = []
     /// A superstate's initial child, chosen when the superstate itself is the target: the first
     /// whose guard holds, in the order written (the last one unguarded).
-    var initials: [InitialSpec<State, Context>] = []
+    var initials: [InitialSpec<State, Event, Context>] = []
     /// A second `onEntry` or `onExit`, reported when the definition is compiled.
     var problems: [DefinitionProblem] = []
     /// A final state: entering it completes its superstate (or, at the top, the machine).
     var isFinal = false
     /// For a superstate: the event sent (queued, as `Effects.send` does) when one of its final
-    /// states is entered.
+    /// states is entered (for parallel regions: when every region has entered one).
     var doneEvent: Event?
+    /// Parallel regions: every state inside is active at once (`MachineDefinition.parallel`).
+    var isParallel = false
     private var entryLocation: SourceLocation?
     private var exitLocation: SourceLocation?
 
@@ -62,11 +64,33 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     /// whose guard holds is taken, so a controller can start in the state its inputs say
     /// (`s.initial(.doorOpen, when: Guard("door open") { $0.doorOpen })`, then `s.initial(.idle)`).
     /// The target may be a child or a deeper descendant.
+    ///
+    /// `action` runs when the initial state is taken: after this state's entry work, before the
+    /// entry work of the states it enters (SCXML's `<initial>` transition content).
     public mutating func initial(
         _ target: State, when guard: Guard<Context>? = nil,
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        initials.append(InitialSpec(target: target, guard: `guard`, location: SourceLocation(file: file, line: line)))
+        initials.append(InitialSpec(targets: [target], guard: `guard`, action: action, location: SourceLocation(file: file, line: line)))
+    }
+
+    /// An initial configuration of several states, one in each of some parallel regions inside
+    /// this state (the regions not named start in their own initial states).
+    public mutating func initial(
+        _ targets: [State], when guard: Guard<Context>? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
+    ) {
+        let location = SourceLocation(file: file, line: line)
+        if targets.isEmpty { return refuseEmptyTargets("initial", at: location) }
+        initials.append(InitialSpec(targets: targets, guard: `guard`, action: action, location: location))
+    }
+
+    mutating func refuseEmptyTargets(_ what: String, at location: SourceLocation) {
+        problems.append(DefinitionProblem(
+            kind: .badTarget, state: state.name, event: nil,
+            message: "\(location): state \(state.name) has \(what) with an empty list of targets; name at least one state (a row without a target is written without `to:`)"))
     }
 
     /// Work done every time the machine enters this state (not on internal transitions).
@@ -114,7 +138,24 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
         rows.append(RowSpec(
-            event: event, guard: `guard`, target: target, kind: kind, action: action,
+            event: event, guard: `guard`, targets: target.map { [$0] } ?? [], kind: kind, action: action,
+            location: SourceLocation(file: file, line: line)
+        ))
+    }
+
+    /// Answers `event` by moving to several states at once, one in each of some parallel
+    /// regions (the regions not named start in their own initial states).
+    public mutating func on(
+        _ event: Event,
+        when guard: Guard<Context>? = nil,
+        to targets: [State],
+        kind: TransitionKind = .local,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
+    ) {
+        if targets.isEmpty { return refuseEmptyTargets("a row for \(event.name)", at: SourceLocation(file: file, line: line)) }
+        rows.append(RowSpec(
+            event: event, guard: `guard`, targets: targets, kind: kind, action: action,
             location: SourceLocation(file: file, line: line)
         ))
     }
@@ -138,7 +179,22 @@ extension StateBlock {
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
         rows.append(RowSpec(
-            event: nil, guard: `guard`, target: target, kind: kind, action: action,
+            event: nil, guard: `guard`, targets: target.map { [$0] } ?? [], kind: kind, action: action,
+            location: SourceLocation(file: file, line: line)
+        ))
+    }
+
+    /// An eventless row to several states, one in each of some parallel regions.
+    public mutating func always(
+        when guard: Guard<Context>? = nil,
+        to targets: [State],
+        kind: TransitionKind = .local,
+        file: StaticString = #fileID, line: UInt = #line,
+        _ action: MachineAction<State, Event, Context>? = nil
+    ) {
+        if targets.isEmpty { return refuseEmptyTargets("an eventless row", at: SourceLocation(file: file, line: line)) }
+        rows.append(RowSpec(
+            event: nil, guard: `guard`, targets: targets, kind: kind, action: action,
             location: SourceLocation(file: file, line: line)
         ))
     }
@@ -153,10 +209,13 @@ public enum TransitionKind: Sendable, Equatable {
 }
 
 /// A superstate's initial child as written.
-struct InitialSpec<State: MachineSymbol, Context> {
-    var target: State
+struct InitialSpec<State: MachineSymbol, Event: MachineSymbol, Context> {
+    /// One state, or one in each of some parallel regions.
+    var targets: [State]
     var `guard`: Guard<Context>?
+    var action: MachineAction<State, Event, Context>?
     var location: SourceLocation
+    var target: State { targets[0] }
 }
 
 /// A row as written, before compilation.
@@ -164,8 +223,11 @@ struct RowSpec<State: MachineSymbol, Event: MachineSymbol, Context> {
     /// nil for an eventless row (`always`).
     var event: Event?
     var `guard`: Guard<Context>?
-    var target: State?
+    /// Empty for a targetless (internal) row; several only into parallel regions.
+    var targets: [State]
     var kind: TransitionKind = .local
     var action: MachineAction<State, Event, Context>?
     var location: SourceLocation
+    /// The first target: the only one outside parallel regions.
+    var target: State? { targets.first }
 }

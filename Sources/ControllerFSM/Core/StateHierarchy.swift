@@ -13,12 +13,16 @@ public enum MachineLimits {
 }
 
 /// A remembered history pseudo-state as written: `definition.history(_:of:deep:default:)`.
-struct HistorySpec<State: MachineSymbol> {
+struct HistorySpec<State: MachineSymbol, Event: MachineSymbol, Context> {
     var state: State
     var parent: State
     var deep: Bool
-    var defaultTarget: State
+    /// One state, or one in each of some parallel regions.
+    var defaultTargets: [State]
+    /// Run when the default is taken (nothing remembered yet), before the default is entered.
+    var action: MachineAction<State, Event, Context>?
     var location: SourceLocation
+    var defaultTarget: State { defaultTargets[0] }
 }
 
 /// The nesting of a definition's states, by state index, as `compile()` checks it and the table
@@ -33,9 +37,12 @@ struct StateHierarchy {
     var isCompound: [Bool]
     /// For a history pseudo-state, its slot in the machine's history memory; -1 otherwise.
     var historySlot: [Int]
+    /// Whether each state holds parallel regions (all its children active at once).
+    var isParallel: [Bool]
 
-    init(stateCount: Int, parents: [Int], histories: [Int]) {
+    init(stateCount: Int, parents: [Int], histories: [Int], parallel: [Bool]) {
         parent = parents
+        isParallel = parallel
         depth = [Int](repeating: 0, count: stateCount)
         isCompound = [Bool](repeating: false, count: stateCount)
         historySlot = [Int](repeating: -1, count: stateCount)
@@ -86,6 +93,34 @@ struct StateHierarchy {
         var walker = parent[source]
         while walker >= 0 && !isProperlyInside(target, walker) { walker = parent[walker] }
         return walker
+    }
+
+    /// Whether `state` has children that are active one at a time (SCXML's compound state).
+    func isCompoundNotParallel(_ state: Int) -> Bool { isCompound[state] && !isParallel[state] }
+
+    /// SCXML's transition domain for a machine with parallel regions: `source` for a local
+    /// transition from a compound (not parallel) state to states strictly inside it, else the
+    /// nearest compound state strictly above `source` holding every target strictly inside it
+    /// (-1: the top). A parallel state is never the domain: a move between its regions leaves
+    /// and re-enters it.
+    func regionDomain(source: Int, targets: [Int], kind: TransitionKind) -> Int {
+        if kind == .local && isCompoundNotParallel(source) && targets.allSatisfy({ isProperlyInside($0, source) }) {
+            return source
+        }
+        var walker = parent[source]
+        while walker >= 0 && (isParallel[walker] || !targets.allSatisfy({ isProperlyInside($0, walker) })) {
+            walker = parent[walker]
+        }
+        return walker
+    }
+
+    /// Whether two states can be active together: one is inside the other, or their nearest
+    /// common superstate holds parallel regions.
+    func areOrthogonalOrNested(_ first: Int, _ second: Int) -> Bool {
+        if isInside(first, second) || isInside(second, first) { return true }
+        var walker = parent[first]
+        while walker >= 0 && !isInside(second, walker) { walker = parent[walker] }
+        return walker >= 0 && isParallel[walker]
     }
 
     /// The states from just below `top` down to `state`, outermost first.

@@ -20,6 +20,8 @@ where Observer.State == State, Observer.Event == Event {
     @usableFromInline var effects: Effects<State, Event>
     @usableFromInline let view: TransitionTable<State, Event, Context>.DispatchView
     @usableFromInline var counts = MachineStatistics()
+    /// The configuration of a machine with parallel regions (empty without them).
+    @usableFromInline var regions: RegionWorkspace
 
     /// Room for events actions send during one dispatch, unless `init` is told otherwise: more
     /// than any reasonable chain of follow-on events, small enough to sit in a cache line or two.
@@ -39,6 +41,7 @@ where Observer.State == State, Observer.Event == Event {
         self.context = context
         self.observer = observer
         effects = Effects(initial: table.initial, queueCapacity: queueCapacity, historyCount: table.historyCount)
+        regions = RegionWorkspace(stateCount: table.work.count, historyCount: table.historyCount, hasRegions: table.hasRegions)
         // Until `start`, every `send` finds a timer "due" and so takes the out-of-line path,
         // which refuses it: the not-started check costs the hot path nothing.
         effects.nextDeadline = .min
@@ -50,6 +53,7 @@ where Observer.State == State, Observer.Event == Event {
         isStarted = true
         effects.nextDeadline = .max
         effects.currentTime = time.nanoseconds
+        if view.hasRegions { return startRegions() }
         // Every superstate around the initial state is entered first, outermost first; a
         // superstate as the initial state starts in its initial child.
         enterDown(from: -1, to: table.initial.index)
@@ -61,8 +65,35 @@ where Observer.State == State, Observer.Event == Event {
     /// What each history pseudo-state remembers, in the order they were declared: the state it
     /// would re-enter, `nil` before its superstate was ever left. Part of the machine's
     /// configuration beside `state` (an exploration tells two machines apart by it).
+    /// With parallel regions a history may remember several states: here the first of them.
     public var rememberedStates: [State?] {
-        effects.history.map { $0 < 0 ? nil : State(rawValue: Int($0)) }
+        guard view.hasRegions else { return effects.history.map { $0 < 0 ? nil : State(rawValue: Int($0)) } }
+        return (0..<table.historyCount).map { slot in
+            let base = slot * regions.stateCount
+            return (0..<regions.stateCount).first { regions.remembered[base + $0] }.flatMap { State(rawValue: $0) }
+        }
+    }
+
+    /// Whether `state` is active: the innermost state, a superstate around it, or, with parallel
+    /// regions, any state of the configuration.
+    public func isActive(_ state: State) -> Bool {
+        if view.hasRegions { return regions.active[state.index] }
+        var walker = effects.currentState.index
+        while walker >= 0 {
+            if walker == state.index { return true }
+            walker = Int(table.parent[walker])
+        }
+        return false
+    }
+
+    /// The active innermost states, in the order of the state enum: one without parallel
+    /// regions (`state`), one per active region with them.
+    public var activeStates: [State] {
+        guard view.hasRegions else { return [effects.currentState] }
+        return (0..<table.documentOrder.count).compactMap { position in
+            let state = Int(table.documentOrder[position])
+            return regions.active[state] && !hasChildren(state) ? State(rawValue: state) : nil
+        }
     }
 
     /// Whether the machine has entered a final state at the top: it is done, and answers no
@@ -85,9 +116,11 @@ where Observer.State == State, Observer.Event == Event {
     /// Whether `event` would be taken now: a row answers it in the current state and its guard
     /// holds. Nothing runs.
     public func can(_ event: Event) -> Bool {
-        let key = effects.currentState.index * table.columns + event.index
-        for row in Int(table.rowStart[key])..<Int(table.rowStart[key + 1]) {
-            if table.rows[row]._withUnsafeGuaranteedRef({ $0.condition == nil || $0.condition!(context) }) { return true }
+        for state in activeStates {
+            let key = state.index * table.columns + event.index
+            for row in Int(table.rowStart[key])..<Int(table.rowStart[key + 1]) {
+                if table.rows[row]._withUnsafeGuaranteedRef({ $0.condition == nil || $0.condition!(context) }) { return true }
+            }
         }
         return false
     }
@@ -152,6 +185,7 @@ where Observer.State == State, Observer.Event == Event {
     /// action and entry work.
     @inlinable
     mutating func dispatch(_ event: Event) -> DispatchOutcome {
+        if view.hasRegions { return dispatchInRegions(event) }
         // The state lives in `effects` only, where actions read it, so a transition stores it once.
         let from = effects.currentState
         if observer.isObserving { observer.willDispatch(event, in: from) }
@@ -313,8 +347,16 @@ extension ObservedMachine {
                 if holds { break }
                 candidate &+= 1
             }
-            let (offset, count) = table.initials[candidate]._withUnsafeGuaranteedRef { (Int($0.entryOffset), Int($0.entryCount)) }
-            for position in offset..<(offset &+ count) { enter(Int(table.paths[position])) }
+            let (offset, count) = table.initials[candidate]._withUnsafeGuaranteedRef { initial in
+                // The initial's action runs after the superstate's entry, before its states'.
+                initial.action?(&context, &effects)
+                return (Int(initial.entryOffset), Int(initial.entryCount))
+            }
+            for position in offset..<(offset &+ count) {
+                let state = Int(table.paths[position])
+                if table.historySlot[state] >= 0 { return restore(history: state) }
+                enter(state)
+            }
             current = Int(table.paths[offset &+ count &- 1])
         }
     }
@@ -324,6 +366,7 @@ extension ObservedMachine {
     mutating func restore(history state: Int) {
         let slot = Int(table.historySlot[state])
         let remembered = Int(effects.history[slot])
+        if remembered < 0 { table.historyDefaults[slot]._withUnsafeGuaranteedRef { $0.action?(&context, &effects) } }
         let target = remembered >= 0 ? remembered : Int(table.historyDefault[slot])
         enterDown(from: Int(table.parent[state]), to: target)
         drill(into: target)

@@ -28,10 +28,20 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         /// The states it enters, outermost first, at `entryOffset` in the table's `paths`.
         @usableFromInline let entryOffset: Int32
         @usableFromInline let entryCount: Int32
+        /// For parallel regions (`TransitionTable.hasRegions`), where exits depend on which
+        /// states are active: the state whose block holds the row, the row as written (the
+        /// same row is a candidate in every state inside its own, and is taken once), the
+        /// transition domain (-1: the top) and the targets, at `targetOffset` in `targets`.
+        @usableFromInline let source: Int32
+        @usableFromInline let written: Int32
+        @usableFromInline let domain: Int32
+        @usableFromInline let targetOffset: Int32
+        @usableFromInline let targetCount: Int32
 
         init(
             condition: (@Sendable (Context) -> Bool)?, target: State?, action: MachineAction<State, Event, Context>?,
-            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1
+            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1,
+            source: Int32 = -1, written: Int32 = -1, domain: Int32 = -1, targetOffset: Int32 = 0, targetCount: Int32 = 0
         ) {
             self.condition = condition
             self.target = target
@@ -40,6 +50,11 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             self.exitCount = exitCount
             self.entryOffset = entryOffset
             self.entryCount = entryCount
+            self.source = source
+            self.written = written
+            self.domain = domain
+            self.targetOffset = targetOffset
+            self.targetCount = targetCount
         }
     }
 
@@ -62,11 +77,22 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         @usableFromInline let condition: (@Sendable (Context) -> Bool)?
         @usableFromInline let entryOffset: Int32
         @usableFromInline let entryCount: Int32
+        /// Run when this initial state is taken, after the superstate's entry work.
+        @usableFromInline let action: MachineAction<State, Event, Context>?
+        /// Its targets at `targetOffset` in `targets` (several only into parallel regions).
+        @usableFromInline let targetOffset: Int32
+        @usableFromInline let targetCount: Int32
 
-        init(condition: (@Sendable (Context) -> Bool)?, entryOffset: Int32, entryCount: Int32) {
+        init(
+            condition: (@Sendable (Context) -> Bool)?, entryOffset: Int32, entryCount: Int32,
+            action: MachineAction<State, Event, Context>?, targetOffset: Int32, targetCount: Int32
+        ) {
             self.condition = condition
             self.entryOffset = entryOffset
             self.entryCount = entryCount
+            self.action = action
+            self.targetOffset = targetOffset
+            self.targetCount = targetCount
         }
     }
 
@@ -145,6 +171,27 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     /// -1 when it sends none; -2 for a state that is not final.
     @usableFromInline let doneOnEntry: UnsafeMutableBufferPointer<Int32>
 
+    // Parallel regions. A machine with a parallel state takes every event through the
+    // configuration path (`ObservedMachine.dispatchInRegions`), SCXML's algorithm over the set
+    // of active states; the buffers below serve it. A machine without one never reads them.
+    /// Whether any state holds parallel regions.
+    @usableFromInline let hasRegions: Bool
+    /// By state: whether it holds parallel regions.
+    @usableFromInline let isParallel: UnsafeMutableBufferPointer<Bool>
+    /// By state: the done event it sends itself (-1: none), as `doneOnEntry` holds its parent's.
+    @usableFromInline let doneEvent: UnsafeMutableBufferPointer<Int32>
+    /// Every state but the histories, parents before children, children in the order of the
+    /// state enum: SCXML's document order, in which regions are offered an event and states
+    /// entered (exits go in reverse).
+    @usableFromInline let documentOrder: UnsafeMutableBufferPointer<Int32>
+    /// A state's children (histories not counted) are `children[childStart[s] ..< childStart[s + 1]]`.
+    @usableFromInline let childStart: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let children: UnsafeMutableBufferPointer<Int32>
+    /// Targets of rows, initial states and history defaults, in runs they point into.
+    @usableFromInline let targets: UnsafeMutableBufferPointer<Int32>
+    /// By history slot: its default, as an initial state (targets and action).
+    @usableFromInline let historyDefaults: UnsafeMutableBufferPointer<Unmanaged<Initial>>
+
     init(definition: MachineDefinition<State, Event, Context>, blockOfState: [Int], hierarchy: StateHierarchy, warnings: [String]) {
         let states = Array(State.allCases)
         let events = Array(Event.allCases)
@@ -156,6 +203,18 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             let offset = Int32(paths.count)
             paths.append(contentsOf: path.map { Int32($0) })
             return offset
+        }
+        var targets = ContiguousArray<Int32>()
+        func addTargets(_ states: [State]) -> Int32 {
+            let offset = Int32(targets.count)
+            targets.append(contentsOf: states.map { Int32($0.index) })
+            return offset
+        }
+        var writtenBase: [Int] = []
+        var writtenCount = 0
+        for block in definition.blocks {
+            writtenBase.append(writtenCount)
+            writtenCount += block.rows.count
         }
         func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
         func isFinal(_ state: Int) -> Bool { blockOfState[state] >= 0 && definition.blocks[blockOfState[state]].isFinal }
@@ -169,8 +228,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
                 var source = blockOfState[state.index] >= 0 ? state.index : -1
                 while source >= 0 {
                     let block = definition.blocks[blockOfState[source]]
-                    for spec in block.rows where spec.event == event {
+                    for (position, spec) in block.rows.enumerated() where spec.event == event {
                         let row: Row
+                        let written = Int32(writtenBase[blockOfState[source]] + position)
                         if let target = spec.target {
                             let domain = hierarchy.domain(source: source, target: target.index, kind: spec.kind)
                             let entry = hierarchy.path(from: domain, down: target.index)
@@ -178,11 +238,16 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
                             let simple = exitCount == 1 && entry.count == 1 && !hierarchy.isCompound[target.index]
                                 && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state.index] && !hasEventless
                                 && !isFinal(target.index)
+                            let regionDomain = hierarchy.regionDomain(source: source, targets: spec.targets.map { $0.index }, kind: spec.kind)
                             row = Row(
                                 condition: spec.guard?.condition, target: target, action: spec.action, isSimple: simple,
-                                exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count))
+                                exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count),
+                                source: Int32(source), written: written, domain: Int32(regionDomain),
+                                targetOffset: addTargets(spec.targets), targetCount: Int32(spec.targets.count))
                         } else {
-                            row = Row(condition: spec.guard?.condition, target: nil, action: spec.action, isSimple: !hasEventless)
+                            row = Row(
+                                condition: spec.guard?.condition, target: nil, action: spec.action, isSimple: !hasEventless,
+                                source: Int32(source), written: written)
                         }
                         rows.append(.passRetained(row))
                         candidates.append(RowInfo(
@@ -210,7 +275,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             guard blockOfState[state.index] >= 0, hierarchy.isCompound[state.index] else { continue }
             for spec in definition.blocks[blockOfState[state.index]].initials {
                 let entry = hierarchy.path(from: state.index, down: spec.target.index)
-                initials.append(.passRetained(Initial(condition: spec.guard?.condition, entryOffset: addPath(entry), entryCount: Int32(entry.count))))
+                initials.append(.passRetained(Initial(
+                    condition: spec.guard?.condition, entryOffset: addPath(entry), entryCount: Int32(entry.count),
+                    action: spec.action, targetOffset: addTargets(spec.targets), targetCount: Int32(spec.targets.count))))
             }
         }
         initialStart.append(Int32(initials.count))
@@ -223,6 +290,30 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             }
         }
         recordStart.append(Int32(recordedSlots.count))
+        var historyDefaults = ContiguousArray<Unmanaged<Initial>>()
+        for history in definition.histories {
+            historyDefaults.append(.passRetained(Initial(
+                condition: nil, entryOffset: 0, entryCount: 0, action: history.action,
+                targetOffset: addTargets(history.defaultTargets), targetCount: Int32(history.defaultTargets.count))))
+        }
+        // Document order: a depth-first walk, children in the order of the enum.
+        var childLists = [[Int]](repeating: [], count: states.count)
+        for state in states where hierarchy.parent[state.index] >= 0 && hierarchy.historySlot[state.index] < 0 {
+            childLists[hierarchy.parent[state.index]].append(state.index)
+        }
+        var documentOrder = ContiguousArray<Int32>()
+        func walk(_ state: Int) {
+            documentOrder.append(Int32(state))
+            for child in childLists[state] { walk(child) }
+        }
+        for state in states where hierarchy.parent[state.index] < 0 && hierarchy.historySlot[state.index] < 0 { walk(state.index) }
+        var childStart = ContiguousArray<Int32>()
+        var children = ContiguousArray<Int32>()
+        for list in childLists {
+            childStart.append(Int32(children.count))
+            children.append(contentsOf: list.map { Int32($0) })
+        }
+        childStart.append(Int32(children.count))
         var historyIsDeep = ContiguousArray<Bool>(repeating: false, count: definition.histories.count)
         var historyDefault = ContiguousArray<Int32>(repeating: -1, count: definition.histories.count)
         for history in definition.histories {
@@ -266,6 +357,17 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             guard parent >= 0, let done = definition.blocks[blockOfState[parent]].doneEvent else { return -1 }
             return Int32(done.index)
         })
+        self.hasRegions = hierarchy.isParallel.contains(true)
+        self.isParallel = Self.copy(hierarchy.isParallel)
+        self.doneEvent = Self.copy(states.map { state -> Int32 in
+            guard blockOfState[state.index] >= 0, let done = definition.blocks[blockOfState[state.index]].doneEvent else { return -1 }
+            return Int32(done.index)
+        })
+        self.documentOrder = Self.copy(documentOrder)
+        self.childStart = Self.copy(childStart)
+        self.children = Self.copy(children)
+        self.targets = Self.copy(targets)
+        self.historyDefaults = Self.copy(historyDefaults)
     }
 
     /// The table lives in buffers of its own rather than arrays: dispatch reads them without
@@ -280,6 +382,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         for row in rows { row.release() }
         for stateWork in work { stateWork.release() }
         for initial in initials { initial.release() }
+        for historyDefault in historyDefaults { historyDefault.release() }
+        historyDefaults.deinitialize().deallocate()
+        for buffer in [doneEvent, documentOrder, childStart, children, targets] { buffer.deinitialize().deallocate() }
+        isParallel.deinitialize().deallocate()
         rows.deinitialize().deallocate()
         rowStart.deinitialize().deallocate()
         work.deinitialize().deallocate()
@@ -300,11 +406,14 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         @usableFromInline let work: UnsafeMutablePointer<Unmanaged<StateWork>>
         @usableFromInline let columns: Int
         @usableFromInline let hasEventless: Bool
+        @usableFromInline let hasRegions: Bool
     }
 
     @usableFromInline
     var dispatchView: DispatchView {
-        DispatchView(rows: rows.baseAddress!, rowStart: rowStart.baseAddress!, work: work.baseAddress!, columns: columns, hasEventless: hasEventless)
+        DispatchView(
+            rows: rows.baseAddress!, rowStart: rowStart.baseAddress!, work: work.baseAddress!, columns: columns,
+            hasEventless: hasEventless, hasRegions: hasRegions)
     }
 
     /// The rows that answer `event` in `state`, in the order they are tried: the state's own,
@@ -327,6 +436,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         let index = Int(parent[state.index])
         return index < 0 ? nil : State.allCases[State.allCases.index(State.allCases.startIndex, offsetBy: index)]
     }
+
+    /// Whether `state` holds parallel regions.
+    public func isParallelState(_ state: State) -> Bool { isParallel[state.index] }
 
     /// Whether states are inside `state`.
     public func isSuperstate(_ state: State) -> Bool {

@@ -1,0 +1,414 @@
+/// The storage of a machine with parallel regions, reserved when the machine is built: dispatch
+/// works in it and allocates nothing. Empty for a machine without parallel regions.
+@usableFromInline
+struct RegionWorkspace {
+    /// By state: whether it is in the configuration (an active state's superstates are too).
+    @usableFromInline var active: ContiguousArray<Bool>
+    /// By state: marks of the step being taken, cleared as they are used.
+    @usableFromInline var exiting: ContiguousArray<Bool>
+    @usableFromInline var entering: ContiguousArray<Bool>
+    /// By state: `initialToChoose` when it is entered as a target, so that its initial state is
+    /// chosen (and its action run) after its entry work; -1 otherwise.
+    @usableFromInline var chosenInitial: ContiguousArray<Int32>
+    @usableFromInline static var initialToChoose: Int32 { -2 }
+    /// By state: the history slot whose default's action runs after its entry work; -1 for none.
+    @usableFromInline var historyAction: ContiguousArray<Int32>
+    /// The candidate rows (indices into the table's `rows`) selected for this step: at most one
+    /// per active innermost state, so at most one per state.
+    @usableFromInline var selected: ContiguousArray<Int32>
+    @usableFromInline var selectedCount = 0
+    /// By history slot, then state: what each history remembers (several states when its
+    /// superstate holds parallel regions); `hasRemembered` by slot.
+    @usableFromInline var remembered: ContiguousArray<Bool>
+    @usableFromInline var hasRemembered: ContiguousArray<Bool>
+    @usableFromInline let stateCount: Int
+
+    init(stateCount: Int, historyCount: Int, hasRegions: Bool) {
+        let size = hasRegions ? stateCount : 0
+        self.stateCount = size
+        active = ContiguousArray(repeating: false, count: size)
+        exiting = ContiguousArray(repeating: false, count: size)
+        entering = ContiguousArray(repeating: false, count: size)
+        chosenInitial = ContiguousArray(repeating: -1, count: size)
+        historyAction = ContiguousArray(repeating: -1, count: size)
+        selected = ContiguousArray(repeating: -1, count: size)
+        remembered = ContiguousArray(repeating: false, count: hasRegions ? historyCount * stateCount : 0)
+        hasRemembered = ContiguousArray(repeating: false, count: hasRegions ? historyCount : 0)
+    }
+}
+
+// The configuration path: SCXML's algorithm over the set of active states, for a machine with
+// parallel regions. An event is offered to every active innermost state in document order; in
+// each, the first row whose guard holds (its own, then its superstates') is selected, a row
+// selected from two regions once; of two selected rows that would exit a common state, the
+// first is kept unless the second's source is inside the first's. Then every exit (innermost
+// and last in document order first, histories recorded before any exit work), every action in
+// selection order, every entry in document order, each superstate's initial action right after
+// its entry. Out of line, so a machine without regions carries none of it.
+extension ObservedMachine {
+    @inlinable @inline(never)
+    mutating func dispatchInRegions(_ event: Event) -> DispatchOutcome {
+        let from = effects.currentState
+        if observer.isObserving { observer.willDispatch(event, in: from) }
+        var outcome = DispatchOutcome.ignored
+        selectRegionRows(column: event.index)
+        if regions.selectedCount > 0 {
+            outcome = takeSelectedRows()
+            if outcome == .transitioned { counts.transitions &+= 1 } else { counts.internalTransitions &+= 1 }
+            settleRegions()
+        } else {
+            counts.ignored &+= 1
+        }
+        if observer.isObserving {
+            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState, outcome: outcome))
+        }
+        return outcome
+    }
+
+    /// Enters the initial state as a move from outside every state, then settles.
+    @inlinable @inline(never)
+    mutating func startRegions() {
+        let initial = table.initial.index
+        markForEntry(initial)
+        markAncestorsForEntry(of: initial, below: -1)
+        enterMarked()
+        settleRegions()
+        drainQueue()
+    }
+
+    /// Takes eventless rows, all regions at once, until none applies (at most
+    /// ``MachineLimits/maximumMicrosteps`` steps).
+    @inlinable @inline(never)
+    mutating func settleRegions() {
+        guard view.hasEventless else { return }
+        var steps = 0
+        while true {
+            selectRegionRows(column: view.columns &- 1)
+            if regions.selectedCount == 0 { return }
+            if steps == MachineLimits.maximumMicrosteps {
+                counts.microstepLimitHits &+= 1
+                return
+            }
+            steps &+= 1
+            _ = takeSelectedRows()
+            counts.eventlessSteps &+= 1
+        }
+    }
+
+    @inlinable
+    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        if ancestor < 0 { return true }
+        var walker = state
+        while walker >= 0 {
+            if walker == ancestor { return true }
+            walker = Int(table.parent[walker])
+        }
+        return false
+    }
+
+    @inlinable
+    func hasChildren(_ state: Int) -> Bool { table.childStart[state] != table.childStart[state &+ 1] }
+
+    /// Fills `regions.selected` with the rows `column` selects, conflicts removed.
+    @inlinable
+    mutating func selectRegionRows(column: Int) {
+        regions.selectedCount = 0
+        for position in 0..<table.documentOrder.count {
+            let state = Int(table.documentOrder[position])
+            if !regions.active[state] || hasChildren(state) { continue }
+            let key = state &* view.columns &+ column
+            var row = Int(view.rowStart[key])
+            let end = Int(view.rowStart[key &+ 1])
+            while row < end {
+                let holds = view.rows[row]._withUnsafeGuaranteedRef { $0.condition == nil || $0.condition!(context) }
+                if holds {
+                    let written = view.rows[row]._withUnsafeGuaranteedRef { $0.written }
+                    var seen = false
+                    for index in 0..<regions.selectedCount
+                    where view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef({ $0.written }) == written {
+                        seen = true
+                        break
+                    }
+                    if !seen {
+                        regions.selected[regions.selectedCount] = Int32(row)
+                        regions.selectedCount &+= 1
+                    }
+                    break
+                }
+                row &+= 1
+            }
+        }
+        removeConflictingRows()
+    }
+
+    /// Two rows conflict when both move and their exits share a state: when one's domain holds
+    /// the other's (the exits are the active states below the domain).
+    @inlinable
+    func rowsConflict(_ first: Int, _ second: Int) -> Bool {
+        let (firstMoves, firstDomain) = view.rows[first]._withUnsafeGuaranteedRef { ($0.targetCount > 0, Int($0.domain)) }
+        let (secondMoves, secondDomain) = view.rows[second]._withUnsafeGuaranteedRef { ($0.targetCount > 0, Int($0.domain)) }
+        guard firstMoves && secondMoves else { return false }
+        return isInside(firstDomain, secondDomain) || isInside(secondDomain, firstDomain)
+    }
+
+    /// SCXML's `removeConflictingTransitions`, in place: `selected[0..<kept]` is the filtered
+    /// set, never longer than the part already read.
+    @inlinable
+    mutating func removeConflictingRows() {
+        var kept = 0
+        for index in 0..<regions.selectedCount {
+            let candidate = Int(regions.selected[index])
+            let source = view.rows[candidate]._withUnsafeGuaranteedRef { Int($0.source) }
+            var preempted = false
+            for earlier in 0..<kept {
+                let other = Int(regions.selected[earlier])
+                let otherSource = view.rows[other]._withUnsafeGuaranteedRef { Int($0.source) }
+                if rowsConflict(candidate, other) && !(source != otherSource && isInside(source, otherSource)) {
+                    preempted = true
+                    break
+                }
+            }
+            if preempted { continue }
+            var write = 0
+            for earlier in 0..<kept {
+                let other = Int(regions.selected[earlier])
+                if !rowsConflict(candidate, other) {
+                    regions.selected[write] = Int32(other)
+                    write &+= 1
+                }
+            }
+            regions.selected[write] = Int32(candidate)
+            kept = write &+ 1
+        }
+        regions.selectedCount = kept
+    }
+
+    /// Exits, actions and entries of the selected rows.
+    @inlinable
+    mutating func takeSelectedRows() -> DispatchOutcome {
+        let count = table.work.count
+        var moves = false
+        for index in 0..<regions.selectedCount {
+            let (targetCount, domain) = view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef { (Int($0.targetCount), Int($0.domain)) }
+            guard targetCount > 0 else { continue }
+            moves = true
+            for state in 0..<count where regions.active[state] && state != domain && isInside(state, domain) {
+                regions.exiting[state] = true
+            }
+        }
+        if moves {
+            // Every history is recorded before any exit work runs, from the whole configuration.
+            for position in 0..<table.documentOrder.count {
+                let state = Int(table.documentOrder[position])
+                if regions.exiting[state] { recordRegionHistory(leaving: state) }
+            }
+            var position = table.documentOrder.count
+            while position > 0 {
+                position &-= 1
+                let state = Int(table.documentOrder[position])
+                guard regions.exiting[state] else { continue }
+                regions.exiting[state] = false
+                effects.currentState = State(rawValue: state)!
+                view.work[state]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
+                regions.active[state] = false
+            }
+        }
+        for index in 0..<regions.selectedCount {
+            view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef { row in
+                effects.currentState = State(rawValue: Int(row.source))!
+                row.action?(&context, &effects)
+            }
+        }
+        if moves {
+            for index in 0..<regions.selectedCount {
+                let (offset, targetCount, domain) = view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef {
+                    (Int($0.targetOffset), Int($0.targetCount), Int($0.domain))
+                }
+                for position in offset..<(offset &+ targetCount) { markForEntry(Int(table.targets[position])) }
+                for position in offset..<(offset &+ targetCount) { markAncestorsOfTarget(Int(table.targets[position]), below: domain) }
+            }
+            enterMarked()
+        } else {
+            updateInnermostState()
+        }
+        return moves ? .transitioned : .handledInternally
+    }
+
+    /// `markAncestorsForEntry` for a target, a history standing for what it would enter.
+    @inlinable
+    mutating func markAncestorsOfTarget(_ target: Int, below top: Int) {
+        let slot = Int(table.historySlot[target])
+        guard slot >= 0 else { return markAncestorsForEntry(of: target, below: top) }
+        if regions.hasRemembered[slot] {
+            let base = slot &* regions.stateCount
+            for state in 0..<regions.stateCount where regions.remembered[base &+ state] { markAncestorsForEntry(of: state, below: top) }
+        } else {
+            table.historyDefaults[slot]._withUnsafeGuaranteedRef { defaults in
+                for position in Int(defaults.targetOffset)..<Int(defaults.targetOffset &+ defaults.targetCount) {
+                    markAncestorsForEntry(of: Int(table.targets[position]), below: top)
+                }
+            }
+        }
+    }
+
+    /// SCXML's `addDescendantStatesToEnter`: `state` and what entering it enters below it.
+    @inlinable
+    mutating func markForEntry(_ state: Int) {
+        let slot = Int(table.historySlot[state])
+        let parent = Int(table.parent[state])
+        if slot >= 0 {
+            if regions.hasRemembered[slot] {
+                let base = slot &* regions.stateCount
+                for remembered in 0..<regions.stateCount where regions.remembered[base &+ remembered] { markForEntry(remembered) }
+                for remembered in 0..<regions.stateCount where regions.remembered[base &+ remembered] {
+                    markAncestorsForEntry(of: remembered, below: parent)
+                }
+            } else {
+                regions.historyAction[parent] = Int32(slot)
+                let (offset, count) = table.historyDefaults[slot]._withUnsafeGuaranteedRef { (Int($0.targetOffset), Int($0.targetCount)) }
+                for position in offset..<(offset &+ count) { markForEntry(Int(table.targets[position])) }
+                for position in offset..<(offset &+ count) { markAncestorsForEntry(of: Int(table.targets[position]), below: parent) }
+            }
+            return
+        }
+        regions.entering[state] = true
+        guard hasChildren(state) else { return }
+        if table.isParallel[state] {
+            markRegionsForEntry(of: state)
+            return
+        }
+        // Its initial state is chosen when it has been entered, as without regions: a guard
+        // sees what the superstate's entry work did. What it enters is later in document
+        // order, so `enterMarked` reaches it in the same pass.
+        regions.chosenInitial[state] = RegionWorkspace.initialToChoose
+    }
+
+    /// The first initial state of `state` whose guard holds (compilation made the last
+    /// unguarded): its action runs, and its targets are marked for entry.
+    @inlinable
+    mutating func takeInitial(of state: Int) {
+        var candidate = Int(table.initialStart[state])
+        let end = Int(table.initialStart[state &+ 1])
+        while candidate < end &- 1 {
+            if table.initials[candidate]._withUnsafeGuaranteedRef({ $0.condition?(context) ?? true }) { break }
+            candidate &+= 1
+        }
+        let (offset, count) = table.initials[candidate]._withUnsafeGuaranteedRef { initial in
+            initial.action?(&context, &effects)
+            return (Int(initial.targetOffset), Int(initial.targetCount))
+        }
+        for position in offset..<(offset &+ count) { markForEntry(Int(table.targets[position])) }
+        for position in offset..<(offset &+ count) { markAncestorsOfTarget(Int(table.targets[position]), below: state) }
+    }
+
+    /// SCXML's `addAncestorStatesToEnter`: the superstates of `state` strictly below `top`,
+    /// with the other regions of any parallel one among them.
+    @inlinable
+    mutating func markAncestorsForEntry(of state: Int, below top: Int) {
+        var ancestor = Int(table.parent[state])
+        while ancestor >= 0 && ancestor != top {
+            regions.entering[ancestor] = true
+            if table.isParallel[ancestor] { markRegionsForEntry(of: ancestor) }
+            ancestor = Int(table.parent[ancestor])
+        }
+    }
+
+    /// Each region of `parallel` not yet being entered somewhere inside is entered at its start.
+    @inlinable
+    mutating func markRegionsForEntry(of parallel: Int) {
+        for position in Int(table.childStart[parallel])..<Int(table.childStart[parallel &+ 1]) {
+            let region = Int(table.children[position])
+            var covered = false
+            for state in 0..<regions.stateCount where regions.entering[state] && state != region && isInside(state, region) {
+                covered = true
+                break
+            }
+            if !covered { markForEntry(region) }
+        }
+    }
+
+    /// Enters the marked states in document order: entry work, then the initial state's or the
+    /// history default's action, then a final state's done events.
+    @inlinable
+    mutating func enterMarked() {
+        for position in 0..<table.documentOrder.count {
+            let state = Int(table.documentOrder[position])
+            guard regions.entering[state] else { continue }
+            regions.entering[state] = false
+            regions.active[state] = true
+            effects.currentState = State(rawValue: state)!
+            view.work[state]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }
+            if regions.chosenInitial[state] == RegionWorkspace.initialToChoose {
+                regions.chosenInitial[state] = -1
+                takeInitial(of: state)
+            }
+            let history = Int(regions.historyAction[state])
+            if history >= 0 {
+                regions.historyAction[state] = -1
+                table.historyDefaults[history]._withUnsafeGuaranteedRef { $0.action?(&context, &effects) }
+            }
+            if table.doneOnEntry[state] != -2 { completed(final: state) }
+        }
+        updateInnermostState()
+    }
+
+    /// A final state was entered: its superstate is done, and a parallel state around that is
+    /// done when every region is.
+    @inlinable
+    mutating func completed(final state: Int) {
+        let parent = Int(table.parent[state])
+        guard parent >= 0 else { return }
+        let done = Int(table.doneEvent[parent])
+        if done >= 0 { effects.send(Event(rawValue: done)!) }
+        let grandparent = Int(table.parent[parent])
+        if grandparent >= 0 && table.isParallel[grandparent] && isInFinalState(grandparent) {
+            let parallelDone = Int(table.doneEvent[grandparent])
+            if parallelDone >= 0 { effects.send(Event(rawValue: parallelDone)!) }
+        }
+    }
+
+    @inlinable
+    func isInFinalState(_ state: Int) -> Bool {
+        let start = Int(table.childStart[state])
+        let end = Int(table.childStart[state &+ 1])
+        if table.isParallel[state] {
+            for position in start..<end where !isInFinalState(Int(table.children[position])) { return false }
+            return true
+        }
+        for position in start..<end {
+            let child = Int(table.children[position])
+            if regions.active[child] && table.doneOnEntry[child] != -2 { return true }
+        }
+        return false
+    }
+
+    /// Before `state` is left, each of its histories remembers the active children (shallow)
+    /// or the active innermost states inside it (deep).
+    @inlinable
+    mutating func recordRegionHistory(leaving state: Int) {
+        for position in Int(table.recordStart[state])..<Int(table.recordStart[state &+ 1]) {
+            let slot = Int(table.recordedSlots[position])
+            let deep = table.historyIsDeep[slot]
+            let base = slot &* regions.stateCount
+            for candidate in 0..<regions.stateCount {
+                let remembered = regions.active[candidate]
+                    && (deep ? !hasChildren(candidate) && candidate != state && isInside(candidate, state) : Int(table.parent[candidate]) == state)
+                regions.remembered[base &+ candidate] = remembered
+            }
+            regions.hasRemembered[slot] = true
+        }
+    }
+
+    /// `state` (and `Effects.state` between steps) is the first active innermost state in
+    /// document order.
+    @inlinable
+    mutating func updateInnermostState() {
+        for position in 0..<table.documentOrder.count {
+            let state = Int(table.documentOrder[position])
+            if regions.active[state] && !hasChildren(state) {
+                effects.currentState = State(rawValue: state)!
+                return
+            }
+        }
+    }
+}
