@@ -1,7 +1,9 @@
 /// The table as a diagram: Graphviz DOT and Mermaid `stateDiagram-v2`. Guards are shown in
 /// brackets; internal transitions are drawn as dashed self-loops (DOT) or marked "(internal)".
 /// A nested machine draws each superstate around the states inside it (a DOT cluster, a Mermaid
-/// composite state) with its initial state, and a history as `H` (`H*` when deep).
+/// composite state) with its initial state, and a history as `H` (`H*` when deep); a parallel
+/// state is a dashed cluster (DOT) or a composite state with `--` between its regions
+/// (Mermaid). A row to several states draws an arrow to each.
 extension TransitionTable {
     /// Graphviz DOT; render with `dot -Tsvg`.
     public func dot(name: String = "machine") -> String {
@@ -58,18 +60,22 @@ extension TransitionTable {
                 if isSuperstate(state) {
                     text += "\(indent)subgraph \(quoted("cluster_" + state.name)) {\n"
                     text += "\(indent)    label=\(quoted(state.name));\n"
-                    text += "\(indent)    style=rounded;\n"
+                    text += "\(indent)    style=\(isParallelState(state) ? "\"rounded,dashed\"" : "rounded");\n"
                     text += "\(indent)    \(quoted("__initial_" + state.name)) [shape=point, label=\"\"];\n"
                     declare(state, indent: indent + "    ")
                     for initialState in initialInfo where initialState.superstate == state {
                         let label = initialState.guardLabel.map { " [label=\(quoted("[\($0)]"))]" } ?? ""
-                        text += "\(indent)    \(quoted("__initial_" + state.name)) -> \(dotNode(initialState.target))\(label.isEmpty ? "" : label)\(dotHead(initialState.target, tail: nil));\n"
+                        for target in initialState.targets {
+                            text += "\(indent)    \(quoted("__initial_" + state.name)) -> \(dotNode(target))\(label.isEmpty ? "" : label)\(dotHead(target, tail: nil));\n"
+                        }
                     }
                     text += "\(indent)}\n"
                 } else if isHistory(state) {
                     let history = historyInfo.first { $0.state == state }!
                     text += "\(indent)\(quoted(state.name)) [shape=circle, label=\(quoted(history.isDeep ? "H*" : "H"))];\n"
-                    text += "\(indent)\(quoted(state.name)) -> \(dotNode(history.defaultTarget)) [style=dotted\(dotAttributes(history.defaultTarget, tail: nil))];\n"
+                    for target in history.defaultTargets {
+                        text += "\(indent)\(quoted(state.name)) -> \(dotNode(target)) [style=dotted\(dotAttributes(target, tail: nil))];\n"
+                    }
                 } else {
                     text += "\(indent)\(quoted(state.name));\n"
                 }
@@ -77,11 +83,12 @@ extension TransitionTable {
         }
         declare(nil, indent: "    ")
         for row in rowInfo {
-            let target = row.target ?? row.from
-            var attributes = "label=\(quoted(label(of: row)))"
-            if row.target == nil { attributes += ", style=dashed" }
-            attributes += dotAttributes(target, tail: row.from)
-            text += "    \(dotNode(row.from)) -> \(dotNode(target)) [\(attributes)];\n"
+            for target in row.targets.isEmpty ? [row.from] : row.targets {
+                var attributes = "label=\(quoted(label(of: row)))"
+                if row.target == nil { attributes += ", style=dashed" }
+                attributes += dotAttributes(target, tail: row.from)
+                text += "    \(dotNode(row.from)) -> \(dotNode(target)) [\(attributes)];\n"
+            }
         }
         text += "}\n"
         return text
@@ -115,27 +122,30 @@ extension TransitionTable {
             return around.first { configuration(of: b).contains($0) }
         }
         func body(_ superstate: State?, indent: String) {
-            for state in children(of: superstate) {
+            for (position, state) in children(of: superstate).enumerated() {
+                // Mermaid's concurrency separator between the regions of a parallel state.
+                if let superstate, isParallelState(superstate), position > 0, !isHistory(state) { text += "\(indent)--\n" }
                 if isSuperstate(state) {
                     text += "\(indent)state \(state.name) {\n"
                     for initialState in initialInfo where initialState.superstate == state {
                         let label = initialState.guardLabel.map { " : [\(replacing(":", with: "#58;", in: $0))]" } ?? ""
-                        text += "\(indent)    [*] --> \(initialState.target.name)\(label)\n"
+                        for target in initialState.targets { text += "\(indent)    [*] --> \(target.name)\(label)\n" }
                     }
                     body(state, indent: indent + "    ")
                     text += "\(indent)}\n"
                 } else if isHistory(state) {
                     let history = historyInfo.first { $0.state == state }!
                     text += "\(indent)state \"\(history.isDeep ? "H*" : "H")\" as \(state.name)\n"
-                    text += "\(indent)\(state.name) --> \(history.defaultTarget.name) : default\n"
+                    for target in history.defaultTargets { text += "\(indent)\(state.name) --> \(target.name) : default\n" }
                 }
             }
             for row in rowInfo {
-                let target = row.target ?? row.from
-                guard innermostCommon(row.from, target) == superstate else { continue }
-                var label = label(of: row)
-                if row.target == nil { label += " (internal)" }
-                text += "\(indent)\(row.from.name) --> \(target.name) : \(replacing(":", with: "#58;", in: label))\n"
+                for target in row.targets.isEmpty ? [row.from] : row.targets {
+                    guard innermostCommon(row.from, target) == superstate else { continue }
+                    var label = label(of: row)
+                    if row.target == nil { label += " (internal)" }
+                    text += "\(indent)\(row.from.name) --> \(target.name) : \(replacing(":", with: "#58;", in: label))\n"
+                }
             }
         }
         body(nil, indent: "    ")

@@ -103,8 +103,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         /// nil for an eventless row (`always`).
         public let event: Event?
         public let guardLabel: String?
-        /// `nil` for an internal transition.
-        public let target: State?
+        /// `nil` for an internal transition; the first of `targets`.
+        public var target: State? { targets.first }
+        /// Empty for an internal transition; several only into parallel regions.
+        public let targets: [State]
         public let location: SourceLocation
         /// Whether a row to a state inside `from` leaves and re-enters `from`.
         public let kind: TransitionKind
@@ -114,7 +116,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     public struct InitialInfo: Sendable {
         public let superstate: State
         public let guardLabel: String?
-        public let target: State
+        /// The first of `targets`.
+        public var target: State { targets[0] }
+        /// Several only into parallel regions.
+        public let targets: [State]
     }
 
     /// A history pseudo-state as diagrams see it.
@@ -122,7 +127,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         public let state: State
         public let superstate: State
         public let isDeep: Bool
-        public let defaultTarget: State
+        /// The first of `defaultTargets`.
+        public var defaultTarget: State { defaultTargets[0] }
+        /// Several only into parallel regions.
+        public let defaultTargets: [State]
     }
 
     public let initial: State
@@ -251,7 +259,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
                         }
                         rows.append(.passRetained(row))
                         candidates.append(RowInfo(
-                            from: block.state, event: event, guardLabel: spec.guard?.label, target: spec.target,
+                            from: block.state, event: event, guardLabel: spec.guard?.label, targets: spec.targets,
                             location: spec.location, kind: spec.kind))
                     }
                     source = hierarchy.parent[source]
@@ -264,7 +272,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             let block = definition.blocks[blockOfState[state.index]]
             for event in triggers {
                 for spec in block.rows where spec.event == event {
-                    written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, target: spec.target, location: spec.location, kind: spec.kind))
+                    written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, targets: spec.targets, location: spec.location, kind: spec.kind))
                 }
             }
         }
@@ -334,11 +342,11 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         self.initial = definition.initial
         self.initialInfo = states.flatMap { state in
             blockOfState[state.index] < 0 ? [] : definition.blocks[blockOfState[state.index]].initials.map {
-                InitialInfo(superstate: state, guardLabel: $0.guard?.label, target: $0.target)
+                InitialInfo(superstate: state, guardLabel: $0.guard?.label, targets: $0.targets)
             }
         }
         self.historyInfo = definition.histories.map {
-            HistoryInfo(state: $0.state, superstate: $0.parent, isDeep: $0.deep, defaultTarget: $0.defaultTarget)
+            HistoryInfo(state: $0.state, superstate: $0.parent, isDeep: $0.deep, defaultTargets: $0.defaultTargets)
         }
         self.warnings = warnings
         self.parent = Self.copy(hierarchy.parent.map { Int32($0) })
@@ -442,7 +450,7 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
 
     /// Whether states are inside `state`.
     public func isSuperstate(_ state: State) -> Bool {
-        initialStart[state.index] != initialStart[state.index + 1]
+        childStart[state.index] != childStart[state.index + 1]
     }
 
     /// Whether `state` is a history pseudo-state (it is never active itself).
