@@ -158,6 +158,7 @@ struct ParallelRegionTests {
         #expect(Self.step(&machine, .resume) == ["-alarm", "+doors", "+outer", "+outerClosed", "+inner", "+innerOpen"])
         #expect(machine.activeStates == [.outerClosed, .innerOpen])
         #expect(machine.rememberedStates == [.outerClosed])
+        #expect(machine.rememberedConfigurations == [[.outerClosed, .innerOpen]])
     }
 
     @Test("can() looks at every region")

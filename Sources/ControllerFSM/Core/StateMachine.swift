@@ -74,6 +74,17 @@ where Observer.State == State, Observer.Event == Event {
         }
     }
 
+    /// What each history remembers, every state of it: one state (or none) without parallel
+    /// regions, one per region inside a parallel state with them. Two machines that would come
+    /// back to different configurations differ here.
+    public var rememberedConfigurations: [[State]] {
+        guard view.hasRegions else { return rememberedStates.map { $0.map { [$0] } ?? [] } }
+        return (0..<table.historyCount).map { slot in
+            let base = slot * regions.stateCount
+            return (0..<regions.stateCount).filter { regions.remembered[base + $0] }.compactMap { State(rawValue: $0) }
+        }
+    }
+
     /// Whether `state` is active: the innermost state, a superstate around it, or, with parallel
     /// regions, any state of the configuration.
     public func isActive(_ state: State) -> Bool {

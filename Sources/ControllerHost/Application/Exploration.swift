@@ -160,7 +160,7 @@ extension ControllerApplication {
         report.starts = starts.count
         func nodeKey(_ c: ExploredConfiguration<Self>) -> ExplorationKey<Self, Key> {
             ExplorationKey(
-                state: c.state, remembered: c.machine.rememberedStates, levels: c.levels, conditions: c.conditions,
+                state: c.state, active: c.machine.activeStates, remembered: c.machine.rememberedConfigurations, levels: c.levels, conditions: c.conditions,
                 timerLeft: c.machine.nextDeadline.map { $0.nanoseconds &- c.time }, context: key(c.state, c.context))
         }
         var seen: Set<ExplorationKey<Self, Key>> = []
@@ -307,9 +307,11 @@ extension InputDeclaration {
 /// What tells two explored configurations apart.
 struct ExplorationKey<App: ControllerApplication, Context: Hashable>: Hashable {
     var state: App.State
+    /// Every active innermost state: with parallel regions, one per region.
+    var active: [App.State]
     /// What the histories remember: two machines in one state that would come back to
     /// different ones are two configurations.
-    var remembered: [App.State?]
+    var remembered: [[App.State]]
     var levels: [Bool]
     var conditions: [ConditionSources]
     var timerLeft: Int64?
