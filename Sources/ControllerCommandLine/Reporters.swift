@@ -20,7 +20,9 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
         if record.outcome == .ignored {
             print(#"{"type":"ignored","t":\#(seconds(record.time)),"state":"\#(record.from.name)","event":"\#(record.event.name)"}"#)
         } else {
-            print(#"{"type":"transition","t":\#(seconds(record.time)),"from":"\#(record.from.name)","event":"\#(record.event.name)","to":"\#(record.to.name)"}"#)
+            // "row": where the row taken was written, when a superstate's (absent for a flat machine).
+            let row = record.rowOf.map { #","row":"\#($0.name)""# } ?? ""
+            print(#"{"type":"transition","t":\#(seconds(record.time)),"from":"\#(record.from.name)","event":"\#(record.event.name)","to":"\#(record.to.name)"\#(row)}"#)
         }
     }
 
@@ -80,9 +82,11 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
         let event = pad(record.event.name, eventWidth)
         switch record.outcome {
         case .transitioned:
-            return "\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)")
+            let row = record.rowOf.map { " (row of \($0.name))" } ?? ""
+            return "\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)") + row
         case .handledInternally:
-            return "\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal)"
+            let row = record.rowOf.map { ", row of \($0.name)" } ?? ""
+            return "\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal\(row))"
         case .ignored:
             if let (role, active) = App.keptLevel(sentBy: record.event) {
                 return "\(stamp(record.time))  \(event)" + style.dim("\(role.rawValue) \(active ? "active" : "inactive") in \(record.from.name) (level kept)")

@@ -247,3 +247,52 @@ struct ParallelValidationTests {
         #expect(table.warnings.contains { $0.contains("answers toggle twice") })
     }
 }
+
+@Suite("The trace names where a superstate's row was written")
+struct RowSourceTraceTests {
+    typealias Door = ParallelRegionTests.Door
+    typealias Input = ParallelRegionTests.Input
+    typealias Log = ParallelRegionTests.Log
+
+    static func rows(_ trace: TraceRing<Door, Input>) -> [String] {
+        var lines: [String] = []
+        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \($0.rowOf?.name ?? "-")") }
+        return lines
+    }
+
+    @Test("with parallel regions: a row of the parallel state, a region's own row")
+    func regions() throws {
+        let trace = TraceRing<Door, Input>(capacity: 16)
+        var machine = TracedMachine(table: try ParallelRegionTests.interlock().compile(), context: Log(), trace: trace)
+        machine.start()
+        machine.send(.toggle, at: .zero)
+        machine.send(.fire, at: .zero)
+        machine.send(.reset, at: .zero)
+        #expect(Self.rows(trace) == ["outerClosed toggle outerOpen -", "outerOpen fire alarm doors", "alarm reset outerClosed -"])
+    }
+
+    enum Room: Int, MachineSymbol { case outer, closed, open, alarm }
+
+    @Test("without regions: a superstate's row answering in a state inside it")
+    func nested() throws {
+        var definition = MachineDefinition<Room, Input, Log>(initial: .outer)
+        definition.state(.outer) { s in
+            s.initial(.closed)
+            s.on(.fire, to: .alarm)
+            s.on(.x) { _, _ in }
+        }
+        definition.state(.closed, in: .outer) { s in s.on(.toggle, to: .open) }
+        definition.state(.open, in: .outer) { s in s.on(.toggle, to: .closed) }
+        definition.state(.alarm) { s in s.on(.reset, to: .outer) }
+        let trace = TraceRing<Room, Input>(capacity: 16)
+        var machine = TracedMachine(table: try definition.compile(), context: Log(), trace: trace)
+        machine.start()
+        machine.send(.toggle, at: .zero)
+        machine.send(.x, at: .zero)
+        machine.send(.fire, at: .zero)
+        machine.send(.y, at: .zero)
+        var lines: [String] = []
+        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \($0.rowOf?.name ?? "-")") }
+        #expect(lines == ["closed toggle open -", "open x open outer", "open fire alarm outer", "alarm y alarm -"])
+    }
+}

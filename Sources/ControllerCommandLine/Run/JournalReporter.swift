@@ -25,8 +25,8 @@ final class JournalReporter<App: ControllerApplication>: SimulationReporter {
             } else {
                 logger.notice("ignored \(record.event.name) in \(record.from.name)")
             }
-        case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)")
-        case .handledInternally: logger.info("\(record.from.name): \(record.event.name)")
+        case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)\(record.rowOf.map { " (row of \($0.name))" } ?? "")")
+        case .handledInternally: logger.info("\(record.from.name): \(record.event.name)\(record.rowOf.map { " (row of \($0.name))" } ?? "")")
         }
     }
 

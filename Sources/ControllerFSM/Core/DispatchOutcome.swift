@@ -48,13 +48,17 @@ public struct DispatchRecord<State: MachineSymbol, Event: MachineSymbol>: Sendab
     /// The state after dispatch (equal to `from` unless the outcome is `.transitioned`).
     public var to: State
     public var outcome: DispatchOutcome
+    /// The state whose block holds the row taken, when that is not `from`: a superstate's row
+    /// (the fire alarm answered once, around every state). `nil` for a flat machine's rows.
+    public var rowOf: State?
 
     @inlinable
-    public init(time: MachineInstant, from: State, event: Event, to: State, outcome: DispatchOutcome) {
+    public init(time: MachineInstant, from: State, event: Event, to: State, outcome: DispatchOutcome, rowOf: State? = nil) {
         self.time = time
         self.from = from
         self.event = event
         self.to = to
         self.outcome = outcome
+        self.rowOf = rowOf
     }
 }

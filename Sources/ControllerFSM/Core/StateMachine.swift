@@ -207,9 +207,12 @@ where Observer.State == State, Observer.Event == Event {
         // Rows and state work are borrowed, never copied: see `TransitionTable.Row`.
         let rows = view.rows
         let work = view.work
+        // Where the taken row was written, for the observer only (a bare machine drops it).
+        var rowSource: Int32 = -1
         while row < end {
             let taken = rows[row]._withUnsafeGuaranteedRef { candidate -> Bool in
                 if candidate.condition != nil, !candidate.condition!(context) { return false }
+                if observer.isObserving { rowSource = candidate.source }
                 if let target = candidate.target {
                     if candidate.isSimple {
                         work[from.index]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
@@ -237,7 +240,10 @@ where Observer.State == State, Observer.Event == Event {
         }
         if outcome == .ignored { counts.ignored &+= 1 }
         if observer.isObserving {
-            observer.didDispatch(DispatchRecord(time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState, outcome: outcome))
+            let rowOf = rowSource >= 0 && Int(rowSource) != from.index ? State(rawValue: Int(rowSource)) : nil
+            observer.didDispatch(DispatchRecord(
+                time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState,
+                outcome: outcome, rowOf: rowOf))
         }
         return outcome
     }
