@@ -27,6 +27,9 @@ struct DiagramGrid {
     static let aspectCost = 1.0
     /// Room kept around a box for lines that pass it.
     static let obstacleMargin = 8.0
+    /// The cost of a state sitting inside the frame of a superstate it is not in (the frame is
+    /// the smallest rectangle of cells around the superstate's states).
+    static let frameIntrusionCost = 6.0
 
     let stateCount: Int
     /// Linked states, each pair once, the lower index first.
@@ -51,9 +54,13 @@ struct DiagramGrid {
     ///     line between two boxes.
     ///   - distances: Each state's distance in moves from the initial state (unreachable ones
     ///     past the farthest).
+    /// The states of each superstate, drawn in one frame.
+    let groups: [[Int]]
+
     init(stateCount: Int, moves: [(Int, Int)], distances: [Int], initial: Int,
-         cellWidth: Double, cellHeight: Double, nodeWidth: Double, nodeHeight: Double) {
+         cellWidth: Double, cellHeight: Double, nodeWidth: Double, nodeHeight: Double, groups: [[Int]] = []) {
         self.stateCount = stateCount
+        self.groups = groups
         var links: [(Int, Int)] = []
         var weights: [Double] = []
         var seen: [(Int, Int)] = []
@@ -139,6 +146,14 @@ struct DiagramGrid {
         total += (max(aspect / Self.targetAspect, Self.targetAspect / aspect) - 1) * Self.aspectCost
         let corner = cells[initial]
         total += (Double(corner.column) + Double(corner.row)) * Self.initialCornerCost
+        for group in groups where !group.isEmpty {
+            let columns = group.map { cells[$0].column }, rows = group.map { cells[$0].row }
+            let (left, right, top, bottom) = (columns.min()!, columns.max()!, rows.min()!, rows.max()!)
+            for state in 0..<stateCount where !group.contains(state) {
+                let cell = cells[state]
+                if (left...right).contains(cell.column) && (top...bottom).contains(cell.row) { total += Self.frameIntrusionCost }
+            }
+        }
         return total
     }
 

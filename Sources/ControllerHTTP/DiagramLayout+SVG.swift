@@ -17,6 +17,14 @@ extension DiagramLayout {
         let v = bounds
         var svg = #"<svg id="diagram" viewBox="\#(n(v.minX)) \#(n(v.minY)) \#(n(v.width)) \#(n(v.height))" style="max-width:\#(n(v.width))px;margin:0 auto" role="img" aria-label="state diagram">"#
         svg += ##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" fill="#64748b"/></marker></defs>"##
+        // Superstates behind everything, outermost first.
+        for frame in frames {
+            let box = frame.box
+            let name = StatusPage.escape(frame.name)
+            svg += #"<g class="frame\#(frame.isParallel ? " parallel" : "")" data-superstate="\#(name)">"#
+            svg += #"<rect x="\#(n(box.minX))" y="\#(n(box.minY))" width="\#(n(box.width))" height="\#(n(box.height))" rx="16"/>"#
+            svg += #"<text x="\#(n(box.minX + Self.framePadding))" y="\#(n(frame.nameBaseline))">\#(name)</text></g>"#
+        }
         for arrow in arrows {
             let c = arrow.curve
             svg += #"<path class="edge"\#(ends(from: arrow.from, to: arrow.to)) d="M\#(n(c.start.x)) \#(n(c.start.y)) Q\#(n(c.control.x)) \#(n(c.control.y)) \#(n(c.end.x)) \#(n(c.end.y))" marker-end="url(#arrow)"/>"#
@@ -54,6 +62,11 @@ extension DiagramLayout {
     /// CSS giving each state its colour (`--c`), for its box when current and the state card.
     var stateColors: String {
         nodes.indices.map { "[data-state=\(Self.cssValue(nodes[$0].name))]{--c:\(Self.palette[$0 % Self.palette.count])}" }.joined()
+    }
+
+    /// CSS for the superstates' frames: none for a flat machine, whose page stays as it was.
+    var frameStyle: String {
+        frames.isEmpty ? "" : ".frame rect{fill:rgba(148,163,184,.06);stroke:#94a3b8;stroke-width:1.2}.frame.parallel rect{stroke-dasharray:6 4}.frame text{font-size:12px;font-weight:600;fill:#64748b}"
     }
 
     /// The attributes naming the states an arrow joins, as far as it has them.

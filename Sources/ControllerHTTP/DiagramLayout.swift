@@ -30,6 +30,15 @@ struct DiagramLayout {
         let label: DiagramLabel
     }
 
+    /// A superstate: a rounded frame around its states' boxes, its name at the top left.
+    struct Frame {
+        let name: String
+        let box: DiagramBox
+        let isParallel: Bool
+        /// The baseline of its name.
+        var nameBaseline: Double { box.minY + DiagramLayout.frameNameBaseline }
+    }
+
     /// A short straight arrow into a state from nowhere in particular.
     struct Stub {
         let to: Int
@@ -56,10 +65,17 @@ struct DiagramLayout {
     static let maxColumnGap = 180.0
     /// Space between rows of boxes.
     static let rowGap = 64.0
+    /// Room between a frame and what is inside it (a box or a smaller frame), and above the
+    /// boxes for the frame's name.
+    static let framePadding = 8.0
+    static let frameNameRoom = 14.0
+    static let frameNameBaseline = 12.0
 
     let nodes: [Node]
     let arrows: [Arrow]
     let stubs: [Stub]
+    /// The superstates' frames, outermost first (drawn behind what they hold).
+    let frames: [Frame]
     /// Events every state answers without leaving, said once under the drawing.
     let caption: DiagramLabel?
     /// Everything drawn, with a margin: the SVG's viewBox.
@@ -80,7 +96,7 @@ struct DiagramLayout {
         let grid = DiagramGrid(
             stateCount: count, moves: rows.drawnMoves, distances: rows.distances, initial: rows.initial,
             cellWidth: nodeWidth + columnGap, cellHeight: (heights.max() ?? 0) + Self.rowGap,
-            nodeWidth: nodeWidth, nodeHeight: heights.max() ?? 0)
+            nodeWidth: nodeWidth, nodeHeight: heights.max() ?? 0, groups: diagram.superstates.map(\.members))
         let cells = count > 0 ? grid.place() : []
 
         let columnCount = (cells.map(\.column).max() ?? -1) + 1
@@ -115,7 +131,22 @@ struct DiagramLayout {
         }
         self.stubs = stubs
 
-        let drawn = router.occupied.bounds ?? DiagramBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        // A frame holding others is padded around them: the innermost ones first.
+        var frames: [Frame] = []
+        let boxes = nodes.map(\.box)
+        for superstate in diagram.superstates.reversed() where !superstate.members.isEmpty {
+            var box = superstate.members.dropFirst().reduce(boxes[superstate.members[0]]) { $0.union(boxes[$1]) }
+            for inner in frames where Set(diagram.superstates.first { $0.name == inner.name }?.members ?? []).isSubset(of: superstate.members) {
+                box = box.union(inner.box)
+            }
+            box = DiagramBox(
+                minX: box.minX - Self.framePadding, minY: box.minY - Self.framePadding - Self.frameNameRoom,
+                maxX: box.maxX + Self.framePadding, maxY: box.maxY + Self.framePadding)
+            frames.append(Frame(name: superstate.name, box: box, isParallel: superstate.isParallel))
+        }
+        var drawn = router.occupied.bounds ?? DiagramBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        for frame in frames { drawn = drawn.union(frame.box) }
+        self.frames = frames.reversed()
         caption = rows.caption.map {
             DiagramLabel(lines: $0).moved(topLeft: DiagramPoint(x: drawn.minX, y: drawn.maxY + DiagramRouter.labelClearance))
         }

@@ -61,7 +61,7 @@ struct StatusPage: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\#(escape(daemonName)) · \#(escape(snapshot.board))</title>
-        <style>\#(css)\#(diagram.stateColors)</style>
+        <style>\#(css)\#(diagram.stateColors)\#(diagram.frameStyle)</style>
         </head>
         <body data-live="no">
         <header>

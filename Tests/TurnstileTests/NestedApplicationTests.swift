@@ -137,4 +137,29 @@ struct NestedApplicationTests {
         let flat = StatusPage(daemonName: "turnstiled", gauges: [], diagram: DiagramLayout(StateDiagram(Lamp.table)))
         #expect(!flat.script.contains("superstates"), "a flat machine's page is as it was")
     }
+
+    @Test("the page's diagram draws the innermost states as boxes, in a frame for their superstate")
+    func diagramNesting() throws {
+        let diagram = StateDiagram(Lamp.table)
+        #expect(diagram.states == ["dim", "bright", "off"])
+        #expect(diagram.superstates == [StateDiagram.Superstate(name: "on", members: [0, 1], isParallel: false)])
+        // The superstate's row is drawn from each state inside it; a row into it points at
+        // the state it starts in.
+        #expect(diagram.transitions.contains { $0.from == "dim" && $0.event == "toggle" && $0.to == "off" })
+        #expect(diagram.transitions.contains { $0.from == "bright" && $0.event == "toggle" && $0.to == "off" })
+        #expect(diagram.transitions.contains { $0.from == "off" && $0.event == "toggle" && $0.to == "dim" })
+        let layout = DiagramLayout(diagram)
+        let svg = layout.svg(current: "bright")
+        #expect(svg.contains(#"<g class="frame" data-superstate="on">"#))
+        #expect(!svg.contains(#"data-state="on""#), "a superstate is a frame, not a box")
+        let frame = try #require(layout.frames.first)
+        for member in [0, 1] {
+            let box = layout.nodes[member].box
+            #expect(frame.box.minX < box.minX && frame.box.maxX > box.maxX && frame.box.minY < box.minY && frame.box.maxY > box.maxY)
+        }
+        let outside = layout.nodes[2].box
+        #expect(outside.maxX < frame.box.minX || outside.minX > frame.box.maxX || outside.maxY < frame.box.minY || outside.minY > frame.box.maxY,
+                "the state outside the superstate is outside its frame")
+        #expect(StatusPage(Lamp.self, diagram: layout).html(StatusHub<Lamp>(board: "lamp", chip: "simchip0", inbox: nil).snapshot()).contains(".frame rect{"))
+    }
 }
