@@ -246,6 +246,12 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
             let held = snapshot.heldOutputs.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value.shownLine))" }.joined(separator: ", ")
             lines.append("output overrides \(snapshot.outputOverrides)\(held.isEmpty ? "" : "  held now: \(held)")")
         }
+        if !snapshot.outputs.isEmpty {
+            lines.append("outputs  " + snapshot.outputs.map { output in
+                let notes = [output.meaning?.shownLine, output.held?.shownLine].compactMap { $0 }
+                return "\(output.name.shown) = \(output.level)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+            }.joined(separator: ", "))
+        }
         let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value)" }
         lines.append("counters \(counters.joined(separator: ", "))")
         if !snapshot.lastTransitions.isEmpty {

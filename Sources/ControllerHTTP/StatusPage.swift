@@ -19,7 +19,7 @@ struct StatusPage: Sendable {
     /// The ids the page's own elements take; a gauge of the same name gets its id prefixed.
     static let pageIDs: Set<String> = [
         "board", "chip", "phase", "live", "state", "uptime", "events", "since", "diagram", "arrow", "counters",
-        "health", "transitions",
+        "health", "transitions", "outputs",
     ]
 
     /// What the title and heading call the daemon (`turnstiled`).
@@ -81,6 +81,7 @@ struct StatusPage: Sendable {
           </section>
           <section class="card diagram">\#(diagram.svg(current: snapshot.state))</section>
           <section class="card"><h2>counters</h2><table id="counters"></table></section>
+          <section class="card"><h2>outputs</h2><table id="outputs"></table></section>
           <section class="card"><h2>daemon</h2><table id="health"></table></section>
           <section class="card wide"><h2>last transitions</h2>
             <table id="transitions"><thead><tr><th>at uptime</th><th>from</th><th>event</th><th>to</th></tr></thead><tbody></tbody></table>
@@ -218,6 +219,8 @@ struct StatusPage: Sendable {
         g.classList.toggle("current", g.dataset.state === s.state);
       }
       rows($("counters"), Object.keys(s.counters).sort().map((k) => [k, s.counters[k]]));
+      // Each output's level and meaning, and why the host holds it there when it does.
+      rows($("outputs"), (s.outputs || []).map((o) => [o.name, o.level + [o.meaning, o.held].filter((x) => x).map((x) => " (" + x + ")").join("")]));
       rows($("health"), [["queue depth", s.queueDepth], ["dropped commands", s.droppedCommands],
         ["lost edges", s.lostEdges], ["trace losses", s.traceLosses]].concat(s.site ? [
         ["MQTT broker", s.site.broker + (s.site.connected ? " (connected)" : " (away)")],
