@@ -233,6 +233,9 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 abandon: abandon)
         }
         let metrics = ControllerMetrics<App>()
+        metrics.recordBuildInfo(
+            version: ControllerCommandVersion.text,
+            libgpiod: boardFile.backend == .libgpiod ? ((try? GpiodLibrary.current()).map { "\($0)" } ?? "none") : "none")
         let reporter = RunReporter<App>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
         if let publisher, let siteSettings {
