@@ -234,6 +234,8 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         // In a machine with superstates, the configuration: `dim in on`.
         let around = snapshot.superstates.map { " in " + $0.shown }.joined()
         lines.append("state    \(style.bold(snapshot.state.shown))\(around)  phase \(snapshot.phase.shown)\(degraded)")
+        // Parallel regions: the other regions' states too.
+        if !snapshot.alsoActive.isEmpty { lines.append("also     " + snapshot.alsoActive.map(\.shown).joined(separator: ", ")) }
         // Each gauge on a line of its own, its value in the column the other lines' values take.
         for (name, value) in snapshot.gauges.sorted(by: { $0.key < $1.key }) {
             let label = name.shown

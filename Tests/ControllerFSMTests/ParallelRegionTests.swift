@@ -298,3 +298,14 @@ struct RowSourceTraceTests {
         #expect(lines == ["closed toggle open -", "open x open outer", "open fire alarm outer", "alarm y alarm -"])
     }
 }
+
+@Suite("Active states as bits")
+struct ActiveStateBitsTests {
+    @Test("one bit per active region's innermost state; one bit without regions")
+    func bits() throws {
+        var machine = try ParallelRegionTests.started()
+        #expect(machine.activeStateBits == 1 << UInt64(ParallelRegionTests.Door.outerClosed.rawValue) | 1 << UInt64(ParallelRegionTests.Door.innerClosed.rawValue))
+        machine.send(.fire, at: .zero)
+        #expect(machine.activeStateBits == 1 << UInt64(ParallelRegionTests.Door.alarm.rawValue))
+    }
+}

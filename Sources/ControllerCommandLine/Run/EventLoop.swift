@@ -105,7 +105,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
                 outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
                 conditionsHeldByLine: controller.conditionsHeldByLine,
-            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs)
+            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits)
         }
     }
 

@@ -48,14 +48,20 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var heldOutputs: [String: String]
     /// Every output the board wires, in declaration order: its level now and what that means.
     public var outputs: [OutputStatus]
+    /// With parallel regions, the other active innermost states (one per other region), in
+    /// declaration order: the active configuration is `state`, these, and the superstates
+    /// around them. Empty without regions.
+    public var alsoActive: [String]
 
     public init(
         phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
-        outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = [], outputs: [OutputStatus] = []
+        outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = [], outputs: [OutputStatus] = [],
+        alsoActive: [String] = []
     ) {
         self.superstates = superstates
+        self.alsoActive = alsoActive
         self.outputs = outputs
         self.outputOverrides = outputOverrides
         self.heldOutputs = heldOutputs

@@ -68,10 +68,11 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///     `wiredOutputs`, which the board wires (``Controller/wiredOutputs``).
     public func publishLoop(
         state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
-        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0
+        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0
     ) {
         let index = state.rawValue
         parts.withLock {
+            $0.activeStates = activeStates
             $0.outputLevels = outputLevels
             $0.wiredOutputs = wiredOutputs
             $0.conditionsHeldByLine = conditionsHeldByLine
@@ -147,7 +148,8 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
-                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs)
+                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs,
+                alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] })
         }
     }
 }
@@ -172,6 +174,8 @@ private struct StatusParts {
     var overrideCodes: UInt64 = 0
     var conditionsHeldByLine: UInt64 = 0
     var outputLevels: UInt64 = 0
+    /// With parallel regions, every active innermost state as bits (by raw value).
+    var activeStates: UInt64 = 0
     var wiredOutputs: UInt64 = 0
     var gauges: [String: Int]
     var counters: [String: Int]

@@ -97,6 +97,17 @@ where Observer.State == State, Observer.Event == Event {
         return false
     }
 
+    /// ``activeStates`` as bits (bit `rawValue`, for the first 64 states), for code that must
+    /// not allocate: a status publisher on the event loop.
+    public var activeStateBits: UInt64 {
+        guard view.hasRegions else { return effects.currentState.index < 64 ? 1 << UInt64(effects.currentState.index) : 0 }
+        var bits: UInt64 = 0
+        for state in 0..<Swift.min(regions.stateCount, 64) where regions.active[state] && !hasChildren(state) {
+            bits |= 1 << UInt64(state)
+        }
+        return bits
+    }
+
     /// The active innermost states, in the order of the state enum: one without parallel
     /// regions (`state`), one per active region with them.
     public var activeStates: [State] {

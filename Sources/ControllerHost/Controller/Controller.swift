@@ -471,6 +471,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
 
     /// The machine's state now.
     public var state: App.State { machine.state }
+
+    /// Every active innermost state as bits (``ObservedMachine/activeStateBits``): with parallel
+    /// regions, one per region.
+    public var activeStateBits: UInt64 { machine.activeStateBits }
     /// The machine's context now (what ``ControllerApplication/invariants`` read).
     public var context: App.Context { machine.context }
     package var statistics: MachineStatistics { machine.statistics }
