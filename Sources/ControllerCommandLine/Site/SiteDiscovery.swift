@@ -94,7 +94,8 @@ struct SiteDiscovery<App: ControllerApplication> {
         state.config.state_topic = topics.state
         state.config.value_template = "{{ value_json.state }}"
         state.config.device_class = "enum"
-        state.config.options = App.State.allCases.map(\.name)
+        // The innermost states: what the state topic reports (a superstate is around one).
+        state.config.options = App.State.allCases.filter { !App.table.isSuperstate($0) && !App.table.isHistory($0) }.map(\.name)
         entities.append(state)
         for gauge in App.gauges {
             var sensor = entity("sensor", "gauge", gauge.name, title: gauge.name)
