@@ -75,7 +75,7 @@ trap print_step_times EXIT
 step "the packages every step needs: one apt-get install of the union, then pip (scripts/lib/packages.sh)"
 # shellcheck source=scripts/lib/packages.sh
 . scripts/lib/packages.sh
-checks=(core size loop_allocations)
+checks=(core size loop_allocations arm64)
 [ "${HIL:-1}" = 0 ] || checks+=(hil)
 [ "${CRASH:-1}" = 0 ] || checks+=(crash)
 [ "${SITE:-1}" = 0 ] || checks+=(site)
@@ -177,6 +177,9 @@ fi
 
 step "Embedded Swift check of the core"
 "${lane_b[@]}" scripts/check-embedded.sh
+
+step "the core on arm64: cross-compiled for aarch64 Linux, run under qemu, the same output as on x86_64 (scripts/check-arm64.sh)"
+"${lane_b[@]}" scripts/check-arm64.sh
 
 if [ "${FUZZ:-1}" != 0 ]; then
     step "fuzzing the board-file, scenario and control-protocol parsers"

@@ -27,7 +27,7 @@
 #                              linux-image-amd64 depends on (fails when it is not installed)
 #
 # CHECKs: core (building and the Swift tests), size, loop_allocations, mqtt_broker, crash, site,
-# hil, status, deb, bench.
+# hil, status, deb, bench, arm64.
 
 PACKAGES_LOCK_TIMEOUT=${PACKAGES_LOCK_TIMEOUT:-300}
 
@@ -77,6 +77,10 @@ _packages_need_mqtt_broker() {
 }
 
 # scripts/size-check.sh: nm and strip.
+# scripts/check-arm64.sh: the core cross-compiled for aarch64 Linux, linked against Debian's cross
+# C library and run under user-mode qemu.
+_packages_need_arm64() { _apt_unless_installed qemu-user-static libc6-dev-arm64-cross libgcc-12-dev-arm64-cross; }
+
 _packages_need_size() { _apt_unless_command nm binutils; _apt_unless_command strip binutils; }
 
 # scripts/check-loop-allocations.sh: a C compiler for its malloc counter, python3 for the
