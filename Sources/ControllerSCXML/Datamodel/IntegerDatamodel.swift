@@ -45,11 +45,11 @@ public struct IntegerDatamodel: SCXMLDatamodel {
         return slot
     }
 
-    public func evaluate(_ condition: IntegerExpression, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Bool {
+    public func evaluateCondition(_ condition: IntegerExpression, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Bool {
         try truth(condition, configuration)
     }
 
-    public func evaluate(_ value: IntegerExpression, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Int {
+    public func evaluateValue(_ value: IntegerExpression, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Int {
         try number(value, configuration)
     }
 

@@ -83,7 +83,8 @@ struct IntegerExpressionParser {
                 index = end
             } else if character.isLetter || character == "_" || character == "$" {
                 var end = index
-                while end < characters.count, characters[end].isLetter || characters[end].isASCIIDigit || characters[end] == "_" || characters[end] == "$" {
+                // A dotted name (`_event.name`) is read whole, so the refusal names all of it.
+                while end < characters.count, characters[end].isLetter || characters[end].isASCIIDigit || "_$.".contains(characters[end]) {
                     end += 1
                 }
                 tokens.append(.name(String(characters[index..<end])))
@@ -176,7 +177,8 @@ struct IntegerExpressionParser {
                 throw DatamodelRefusal("\(name)(…): the integer datamodel has no functions but In")
             }
             guard let slot = variables[name] else {
-                throw DatamodelRefusal("\(name) is not declared by a <data>" + (name.hasPrefix("_") ? " (the integer datamodel has no system variables)" : ""))
+                throw DatamodelRefusal("\(name) is not declared by a <data>" + (name.hasPrefix("_") ? " (the integer datamodel has no system variables)" : "")
+                    + (name.contains(".") ? " (the integer datamodel has no fields)" : ""))
             }
             return .variable(slot)
         case .symbol("("):

@@ -27,8 +27,8 @@ public protocol SCXMLDatamodel: Sendable {
     func location(_ text: String) throws(DatamodelRefusal) -> Location
 
     /// Run time. An error becomes SCXML's `error.execution` (a condition that fails is false).
-    func evaluate(_ condition: Condition, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Bool
-    func evaluate(_ value: ValueExpression, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Value
+    func evaluateCondition(_ condition: Condition, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Bool
+    func evaluateValue(_ value: ValueExpression, in configuration: SCXMLConfiguration) throws(DatamodelExecutionError) -> Value
     mutating func assign(_ value: Value, to location: Location) throws(DatamodelExecutionError)
     /// The system variable `_event`: set to the event a transition answers before its content
     /// runs (a datamodel without `_event` ignores it).

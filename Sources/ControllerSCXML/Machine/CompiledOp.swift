@@ -43,19 +43,19 @@ enum OpInterpreter<Model: SCXMLDatamodel> {
             case .cancel(let id):
                 context.outbox.append(.cancel(id: id))
             case .assign(let location, let expression):
-                let value = try context.model.evaluate(expression, in: context.configuration)
+                let value = try context.model.evaluateValue(expression, in: context.configuration)
                 try context.model.assign(value, to: location)
             case .branches(let branches):
                 for branch in branches {
                     if let condition = branch.condition {
-                        guard try context.model.evaluate(condition, in: context.configuration) else { continue }
+                        guard try context.model.evaluateCondition(condition, in: context.configuration) else { continue }
                     }
                     try execute(branch.content, &context, &effects)
                     break
                 }
             case .log(let label, let expression):
                 var value: String?
-                if let expression { value = context.model.describe(try context.model.evaluate(expression, in: context.configuration)) }
+                if let expression { value = context.model.describe(try context.model.evaluateValue(expression, in: context.configuration)) }
                 context.append(log: [label, value].compactMap { $0 }.joined(separator: ": "))
             }
         }

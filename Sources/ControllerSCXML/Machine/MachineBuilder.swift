@@ -84,7 +84,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             for (index, (location, expression)) in bindings.enumerated() {
                 guard let expression else { continue }
                 do throws(DatamodelExecutionError) {
-                    let value = try context.model.evaluate(expression, in: context.configuration)
+                    let value = try context.model.evaluateValue(expression, in: context.configuration)
                     try context.model.assign(value, to: location)
                 } catch {
                     throw SCXMLError.unsupported(
@@ -203,7 +203,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             let condition = try prepare(line, "transition") { (model: inout Model) throws(DatamodelRefusal) in try model.condition(text) }
             // A condition that fails to evaluate is false (SCXML 5.9.1); a guard cannot raise
             // error.execution, as it has no effects to send with.
-            return Guard(text) { context in (try? context.model.evaluate(condition, in: context.configuration)) ?? false }
+            return Guard(text) { context in (try? context.model.evaluateCondition(condition, in: context.configuration)) ?? false }
         }
 
         private func compile(_ ops: [ExecutableOp]) throws(SCXMLError) -> [CompiledOp<Model>] {

@@ -27,6 +27,13 @@ public struct SCXMLRunReport: Sendable {
     /// The virtual time the run ended at.
     public var time: MachineInstant
     public var log: [String]
+
+    public init(outcome: SCXMLOutcome, externalEvents: Int, time: MachineInstant, log: [String]) {
+        self.outcome = outcome
+        self.externalEvents = externalEvents
+        self.time = time
+        self.log = log
+    }
 }
 
 /// Runs a document's machine in virtual time, as an SCXML interpreter's outer loop: start it;
