@@ -67,9 +67,9 @@ struct TestLanguageTests {
             Issue.record("conf:script was expanded")
         } catch {
             guard case .unsupported(let file, let line, let element, _) = error as? SCXMLError else {
-            Issue.record("\(error)")
-            return
-        }
+                Issue.record("\(error)")
+                return
+            }
             #expect(file == "t.txml" && line == 9 && element == "conf:script")
         }
     }
