@@ -3,8 +3,9 @@
 enum SCXMLDelay {
     private static let nanosecondsPerSecond: Int64 = 1_000_000_000
     private static let nanosecondsPerMillisecond: Int64 = 1_000_000
-    /// Digits before the point: more would overflow nanoseconds (the day's bound is checked later).
-    private static let maximumWholeDigits = 12
+    /// Digits before the point: 10^9 seconds still fit in nanoseconds (the day's bound,
+    /// `SCXMLLimits.maximumDelayNanoseconds`, is checked by the reader).
+    private static let maximumWholeDigits = 9
 
     static func nanoseconds(_ text: String) -> Int64? {
         let trimmed = text.trimmingWhitespace
@@ -22,18 +23,22 @@ enum SCXMLDelay {
         guard !(whole.isEmpty && fraction.isEmpty), (parts.count == 1 || !fraction.isEmpty),
               whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit),
               whole.count <= maximumWholeDigits else { return nil }
-        var result = (Int64(whole) ?? 0).multipliedReportingOverflow(by: unit)
-        if result.overflow { return nil }
-        // The fraction, digit by digit: exact to the nanosecond, and finer digits are refused
-        // rather than rounded.
+        let (wholeNanoseconds, overflow) = (Int64(whole) ?? 0).multipliedReportingOverflow(by: unit)
+        if overflow { return nil }
+        // The fraction, digit by digit: exact to the nanosecond; finer digits are refused rather
+        // than rounded.
+        var result = wholeNanoseconds
         var scale = unit
         for digit in fraction {
             scale /= 10
             let value = Int64(digit.asciiValue! - UInt8(ascii: "0"))
-            if scale == 0 { if value != 0 { return nil } else { continue } }
-            result.partialValue += value * scale
+            if scale == 0 {
+                guard value == 0 else { return nil }
+                continue
+            }
+            result += value * scale
         }
-        return result.partialValue
+        return result
     }
 }
 

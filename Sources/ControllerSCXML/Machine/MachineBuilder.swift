@@ -214,6 +214,9 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                     result.append(.raise(symbols.event(named: event)!))
                 case .send(let send):
                     let event = symbols.event(named: send.event)!
+                    // A delayed send waits in the driver's list whatever its target: it falls
+                    // due only when the external queue is empty (time moves then alone), so it
+                    // is the next event dispatched, as it would be from the internal queue.
                     if send.target == .internal && send.delayNanoseconds == 0 {
                         result.append(.raise(event))
                     } else {
