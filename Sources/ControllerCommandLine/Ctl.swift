@@ -234,6 +234,8 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         // In a machine with superstates, the configuration: `dim in on`.
         let around = snapshot.superstates.map { " in " + $0.shown }.joined()
         lines.append("state    \(style.bold(snapshot.state.shown))\(around)  phase \(snapshot.phase.shown)\(degraded)")
+        // Parallel regions: the other regions' states too.
+        if !snapshot.alsoActive.isEmpty { lines.append("also     " + snapshot.alsoActive.map(\.shown).joined(separator: ", ")) }
         // Each gauge on a line of its own, its value in the column the other lines' values take.
         for (name, value) in snapshot.gauges.sorted(by: { $0.key < $1.key }) {
             let label = name.shown
@@ -245,6 +247,12 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         if snapshot.outputOverrides > 0 || !snapshot.heldOutputs.isEmpty {
             let held = snapshot.heldOutputs.sorted { $0.key < $1.key }.map { "\($0.key.shown) (\($0.value.shownLine))" }.joined(separator: ", ")
             lines.append("output overrides \(snapshot.outputOverrides)\(held.isEmpty ? "" : "  held now: \(held)")")
+        }
+        if !snapshot.outputs.isEmpty {
+            lines.append("outputs  " + snapshot.outputs.map { output in
+                let notes = [output.meaning?.shownLine, output.held?.shownLine].compactMap { $0 }
+                return "\(output.name.shown) = \(output.level)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
+            }.joined(separator: ", "))
         }
         let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value)" }
         lines.append("counters \(counters.joined(separator: ", "))")

@@ -21,7 +21,7 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
             print(#"{"type":"ignored","t":\#(seconds(record.time)),"state":"\#(record.from.name)","event":"\#(record.event.name)"}"#)
         } else {
             // "row": where the row taken was written, when a superstate's (absent for a flat machine).
-            let row = record.rowOf.map { #","row":"\#($0.name)""# } ?? ""
+            let row = App.table.rowOf(record).map { #","row":"\#($0.name)""# } ?? ""
             print(#"{"type":"transition","t":\#(seconds(record.time)),"from":"\#(record.from.name)","event":"\#(record.event.name)","to":"\#(record.to.name)"\#(row)}"#)
         }
     }
@@ -82,10 +82,10 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
         let event = pad(record.event.name, eventWidth)
         switch record.outcome {
         case .transitioned:
-            let row = record.rowOf.map { " (row of \($0.name))" } ?? ""
+            let row = App.table.rowOf(record).map { " (row of \($0.name))" } ?? ""
             return "\(stamp(record.time))  \(style.bold(event))" + style.cyan("\(record.from.name) → \(record.to.name)") + row
         case .handledInternally:
-            let row = record.rowOf.map { ", row of \($0.name)" } ?? ""
+            let row = App.table.rowOf(record).map { ", row of \($0.name)" } ?? ""
             return "\(stamp(record.time))  \(style.bold(event))" + "\(record.from.name) (internal\(row))"
         case .ignored:
             if let (role, active) = App.keptLevel(sentBy: record.event) {

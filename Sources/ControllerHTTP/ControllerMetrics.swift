@@ -60,6 +60,18 @@ public final class ControllerMetrics<App: ControllerApplication>: Sendable {
         scrapeState = Guarded(ScrapeState(registry: registry, vocabulary: vocabulary))
     }
 
+    /// `<daemon>_build_info{version, libgpiod, application} 1`: what is running, for a
+    /// dashboard to group by (the runtime's version, the libgpiod found — `libgpiod 2.3
+    /// (libgpiod.so.3)`, or `none` on a simulated board — and the application's name).
+    public func recordBuildInfo(version: String, libgpiod: String) {
+        scrapeState.withLock { state in
+            let gauge = state.registry.makeGauge(
+                descriptor: state.vocabulary.descriptor("build_info", "", "1, labelled with the runtime's version, the libgpiod found and the application."),
+                labels: [("version", version), ("libgpiod", libgpiod), ("application", App.name)])
+            gauge.set(1.0)
+        }
+    }
+
     /// Records one edge-to-relay latency. Called by the daemon's reporter thread; thread-safe.
     public func recordLockLatency(nanoseconds: Int64) {
         latency.recordNanoseconds(max(0, nanoseconds))

@@ -19,7 +19,7 @@ struct StatusPage: Sendable {
     /// The ids the page's own elements take; a gauge of the same name gets its id prefixed.
     static let pageIDs: Set<String> = [
         "board", "chip", "phase", "live", "state", "uptime", "events", "since", "diagram", "arrow", "counters",
-        "health", "transitions",
+        "health", "transitions", "outputs",
     ]
 
     /// What the title and heading call the daemon (`turnstiled`).
@@ -71,7 +71,7 @@ struct StatusPage: Sendable {
         <main>
           <section class="card now">
             <div class="label">state</div>
-            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state + snapshot.superstates.map { " in " + $0 }.joined()))</div>
+            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state + snapshot.superstates.map { " in " + $0 }.joined() + (snapshot.alsoActive.isEmpty ? "" : " · also " + snapshot.alsoActive.joined(separator: ", "))))</div>
             <div class="facts">
         \#(gaugeFacts)      <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
               <div><div class="label">events</div><div id="events" class="big">\#(snapshot.events)</div></div>
@@ -81,6 +81,7 @@ struct StatusPage: Sendable {
           </section>
           <section class="card diagram">\#(diagram.svg(current: snapshot.state))</section>
           <section class="card"><h2>counters</h2><table id="counters"></table></section>
+          <section class="card"><h2>outputs</h2><table id="outputs"></table></section>
           <section class="card"><h2>daemon</h2><table id="health"></table></section>
           <section class="card wide"><h2>last transitions</h2>
             <table id="transitions"><thead><tr><th>at uptime</th><th>from</th><th>event</th><th>to</th></tr></thead><tbody></tbody></table>
@@ -183,7 +184,9 @@ struct StatusPage: Sendable {
 
     static func script(daemonName: String, gauges: [(name: String, id: String)], nested: Bool = false) -> String {
         // A nested machine's state is shown with the superstates around it.
-        let shownState = nested ? #"s.state + (s.superstates || []).map((x) => " in " + x).join("")"# : "s.state"
+        let shownState = nested
+            ? #"s.state + (s.superstates || []).map((x) => " in " + x).join("") + ((s.alsoActive || []).length ? " · also " + s.alsoActive.join(", ") : "")"#
+            : "s.state"
         let gaugeLines = gauges.map { gauge in
             "  $(\(javaScriptString(gauge.id))).textContent = s\(javaScriptProperty(gauge.name));\n"
         }.joined()
@@ -215,9 +218,11 @@ struct StatusPage: Sendable {
       $("since").textContent = last ? last.event + ": " + last.from + " → " + last.to : "none yet";
       document.title = \(javaScriptString(daemonName + " · ")) + s.state + " · " + s.board;
       for (const g of document.querySelectorAll("#diagram .node")) {
-        g.classList.toggle("current", g.dataset.state === s.state);
+        g.classList.toggle("current", g.dataset.state === s.state\(nested ? #" || (s.alsoActive || []).includes(g.dataset.state)"# : ""));
       }
       rows($("counters"), Object.keys(s.counters).sort().map((k) => [k, s.counters[k]]));
+      // Each output's level and meaning, and why the host holds it there when it does.
+      rows($("outputs"), (s.outputs || []).map((o) => [o.name, o.level + [o.meaning, o.held].filter((x) => x).map((x) => " (" + x + ")").join("")]));
       rows($("health"), [["queue depth", s.queueDepth], ["dropped commands", s.droppedCommands],
         ["lost edges", s.lostEdges], ["trace losses", s.traceLosses]].concat(s.site ? [
         ["MQTT broker", s.site.broker + (s.site.connected ? " (connected)" : " (away)")],

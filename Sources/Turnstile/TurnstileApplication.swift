@@ -99,6 +99,9 @@ public enum TurnstileApplication: ControllerApplication {
 
     /// In the order the control protocol has always listed them (`status, repair, fault,
     /// emergency, events, pulse`): the wire's list follows this one.
+    /// Home Assistant: a `problem` binary sensor, on while the mechanism is broken.
+    public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints(faultStates: [.broken]) }
+
     public static let commands: [DirectCommand<Self>] = [
         DirectCommand(.repair, summary: "a repair, as the service key requests it"),
         DirectCommand(.fault, summary: "the mechanism reports a failure"),

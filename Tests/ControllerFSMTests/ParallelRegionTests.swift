@@ -254,21 +254,22 @@ struct RowSourceTraceTests {
     typealias Input = ParallelRegionTests.Input
     typealias Log = ParallelRegionTests.Log
 
-    static func rows(_ trace: TraceRing<Door, Input>) -> [String] {
+    static func rows(_ trace: TraceRing<Door, Input>, _ table: TransitionTable<Door, Input, Log>) -> [String] {
         var lines: [String] = []
-        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \($0.rowOf?.name ?? "-")") }
+        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \(table.rowOf($0)?.name ?? "-")") }
         return lines
     }
 
     @Test("with parallel regions: a row of the parallel state, a region's own row")
     func regions() throws {
         let trace = TraceRing<Door, Input>(capacity: 16)
-        var machine = TracedMachine(table: try ParallelRegionTests.interlock().compile(), context: Log(), trace: trace)
+        let table = try ParallelRegionTests.interlock().compile()
+        var machine = TracedMachine(table: table, context: Log(), trace: trace)
         machine.start()
         machine.send(.toggle, at: .zero)
         machine.send(.fire, at: .zero)
         machine.send(.reset, at: .zero)
-        #expect(Self.rows(trace) == ["outerClosed toggle outerOpen -", "outerOpen fire alarm doors", "alarm reset outerClosed -"])
+        #expect(Self.rows(trace, table) == ["outerClosed toggle outerOpen -", "outerOpen fire alarm doors", "alarm reset outerClosed -"])
     }
 
     enum Room: Int, MachineSymbol { case outer, closed, open, alarm }
@@ -285,14 +286,26 @@ struct RowSourceTraceTests {
         definition.state(.open, in: .outer) { s in s.on(.toggle, to: .closed) }
         definition.state(.alarm) { s in s.on(.reset, to: .outer) }
         let trace = TraceRing<Room, Input>(capacity: 16)
-        var machine = TracedMachine(table: try definition.compile(), context: Log(), trace: trace)
+        let table = try definition.compile()
+        var machine = TracedMachine(table: table, context: Log(), trace: trace)
         machine.start()
         machine.send(.toggle, at: .zero)
         machine.send(.x, at: .zero)
         machine.send(.fire, at: .zero)
         machine.send(.y, at: .zero)
         var lines: [String] = []
-        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \($0.rowOf?.name ?? "-")") }
+        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \(table.rowOf($0)?.name ?? "-")") }
         #expect(lines == ["closed toggle open -", "open x open outer", "open fire alarm outer", "alarm y alarm -"])
+    }
+}
+
+@Suite("Active states as bits")
+struct ActiveStateBitsTests {
+    @Test("one bit per active region's innermost state; one bit without regions")
+    func bits() throws {
+        var machine = try ParallelRegionTests.started()
+        #expect(machine.activeStateBits == 1 << UInt64(ParallelRegionTests.Door.outerClosed.rawValue) | 1 << UInt64(ParallelRegionTests.Door.innerClosed.rawValue))
+        machine.send(.fire, at: .zero)
+        #expect(machine.activeStateBits == 1 << UInt64(ParallelRegionTests.Door.alarm.rawValue))
     }
 }

@@ -12,7 +12,8 @@ import Turnstile
 /// change since, made by hand in the page's fixture: the health table's two MQTT rows (issue 20),
 /// shown only when the snapshot has a site, which this one has not; and one made by hand in the
 /// metrics' fixture: the three lines of `output_overrides_total` (issue 28: the host says when it
-/// does not drive what the machine asks), 0 here.
+/// does not drive what the machine asks), 0 here. And in the page's fixture, the outputs card
+/// and the script line that fills it (issue 31: every output's level and meaning on the page).
 @Suite struct TurnstileEndpointsUnchangedTests {
     static let snapshot = DaemonSnapshot(
         phase: "degraded", degradedReason: "store lost: /var/lib/turnstiled/counts.sqlite is read-only", state: "unlocked",

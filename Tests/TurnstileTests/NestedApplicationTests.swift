@@ -163,3 +163,14 @@ struct NestedApplicationTests {
         #expect(StatusPage(Lamp.self, diagram: layout).html(StatusHub<Lamp>(board: "lamp", chip: "simchip0", inbox: nil).snapshot()).contains(".frame rect{"))
     }
 }
+
+@Suite("A nested application's metrics and discovery name its innermost states")
+struct NestedVocabularyTests {
+    @Test("the state gauge has a series per innermost state, not per superstate")
+    func metricsStates() {
+        let text = String(decoding: ControllerMetrics<NestedApplicationTests.Lamp>().render(
+            StatusHub<NestedApplicationTests.Lamp>(board: "lamp", chip: "simchip0", inbox: nil).snapshot()), as: UTF8.self)
+        #expect(text.contains(#"lampd_state{state="dim"}"#) && text.contains(#"lampd_state{state="off"}"#))
+        #expect(!text.contains(#"lampd_state{state="on"}"#), "on is a superstate: never the reported state")
+    }
+}

@@ -110,7 +110,7 @@ struct SiteIdentityTests {
         !text.isEmpty && text.utf8.allSatisfy { SiteIdentity.isWordByte($0) || $0 == UInt8(ascii: "_") }
     }
 
-    @Test("Home Assistant discovery: two nodes (gate.1 and gate_1, one node under two prefixes, random ones) never share a topic, unique_id, device or default_entity_id; each config has default_entity_id, not object_id")
+    @Test("Home Assistant discovery: two nodes (gate.1 and gate_1, one node under two prefixes, random ones) never share a device topic, unique_id, device or default_entity_id; each component has default_entity_id, not object_id")
     func discoveryIsInjective() throws {
         var random = SeededRandom(seed: Self.seed)
         var nodes: [(String, String)] = [("site", "gate.1"), ("site", "gate_1"), ("site", "gate-1"), ("site", "gate1"), ("site", "Gate1"),
@@ -130,24 +130,26 @@ struct SiteIdentityTests {
         for (prefix, node) in nodes {
             let discovery = SiteDiscovery<TurnstileApplication>(prefix: "homeassistant", topics: try SiteTopics(prefix: prefix, node: node))
             let owner = "\(prefix) \(node)"
-            let messages = discovery.messages
-            #expect(messages.count == 19, "\(owner): \(messages.count)")
-            for message in messages {
-                #expect(Set(messages.map(\.topic)).count == messages.count, "\(owner): a topic twice")
-                claim(&topics, message.topic, by: owner, "topic")
-                let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-                #expect(levels.count == 5 && levels[0] == "homeassistant" && levels[4] == "config"
-                        && Self.isDiscoveryLevel(levels[2]) && Self.isDiscoveryLevel(levels[3]), "\(message.topic)")
-                let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
-                #expect(config["object_id"] == nil, "\(message.topic): object_id is deprecated")
-                let uniqueID = try #require(config["unique_id"] as? String, "\(message.topic)")
-                claim(&uniqueIDs, uniqueID, by: "\(owner) \(levels[1])/\(levels[3])", "unique_id")
-                let entityID = try #require(config["default_entity_id"] as? String, "\(message.topic)")
-                #expect(Self.isEntityID(entityID, component: String(levels[1])), "\(message.topic): \(entityID)")
-                claim(&entityIDs, entityID, by: "\(owner) \(levels[1])/\(levels[3])", "default_entity_id")
-                let device = try #require((config["device"] as? [String: Any])?["identifiers"] as? [String])
-                #expect(device.count == 1)
-                claim(&devices, device[0], by: owner, "device identifier")
+            let topic = discovery.deviceTopic
+            claim(&topics, topic, by: owner, "device topic")
+            let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+            #expect(levels.count == 4 && levels[0] == "homeassistant" && levels[1] == "device" && levels[3] == "config"
+                    && Self.isDiscoveryLevel(levels[2]), "\(topic)")
+            let config = try #require(try JSONSerialization.jsonObject(with: Data(discovery.messages[0].payload)) as? [String: Any])
+            let device = try #require((config["dev"] as? [String: Any])?["identifiers"] as? [String])
+            #expect(device.count == 1)
+            claim(&devices, device[0], by: owner, "device identifier")
+            let components = try #require(config["cmps"] as? [String: [String: Any]])
+            #expect(components.count == 20, "\(owner): \(components.count)")
+            for (object, component) in components {
+                #expect(Self.isDiscoveryLevel(object), "\(object)")
+                #expect(component["object_id"] == nil, "\(object): object_id is deprecated")
+                let kind = try #require(component["p"] as? String)
+                let uniqueID = try #require(component["unique_id"] as? String, "\(object)")
+                claim(&uniqueIDs, uniqueID, by: "\(owner) \(kind)/\(object)", "unique_id")
+                let entityID = try #require(component["default_entity_id"] as? String, "\(object)")
+                #expect(Self.isEntityID(entityID, component: kind), "\(object): \(entityID)")
+                claim(&entityIDs, entityID, by: "\(owner) \(kind)/\(object)", "default_entity_id")
             }
         }
     }

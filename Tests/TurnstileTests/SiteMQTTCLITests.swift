@@ -238,25 +238,7 @@ struct SiteMQTTCLITests {
         #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }
 
-    /// The keys Home Assistant documents for each component this runtime announces (its MQTT
-    /// Sensor, Event and Button pages, full names, as of 2025.10), and those each requires.
-    /// `object_id` is not among them: 2025.10 deprecated it for `default_entity_id` (the whole
-    /// entity id, `COMPONENT.OBJECT_ID`) and 2026.4 drops it.
-    static let documentedKeys: [String: (all: Set<String>, required: Set<String>)] = {
-        let common: Set<String> = [
-            "availability_topic", "payload_available", "payload_not_available", "device", "name", "unique_id", "default_entity_id",
-            "entity_category", "icon", "enabled_by_default", "qos", "json_attributes_topic", "availability_mode", "availability_template",
-        ]
-        return [
-            "sensor": (common.union(["state_topic", "value_template", "device_class", "state_class", "options", "unit_of_measurement",
-                                     "expire_after", "force_update", "suggested_display_precision", "last_reset_value_template"]),
-                       ["state_topic"]),
-            "event": (common.union(["state_topic", "value_template", "event_types", "device_class"]), ["state_topic", "event_types"]),
-            "button": (common.union(["command_topic", "payload_press", "command_template", "device_class", "retain"]), ["command_topic"]),
-        ]
-    }()
-
-    @Test("Home Assistant discovery: a device per node, each message checked key by key against the documented schema of its component, sent again on Home Assistant's birth message; every button's payload is a command the node takes")
+    @Test("Home Assistant discovery: one retained device config per node (its schema is checked in SiteDiscoveryTests), the earlier per-entity configs cleared, sent again on Home Assistant's birth message; every button's payload is a command the node takes")
     func homeAssistantDiscovery() async throws {
         let broker = try Broker.start()
         defer { broker.stop() }
@@ -265,81 +247,40 @@ struct SiteMQTTCLITests {
         defer { watcher.stop() }
         let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
         try Self.waitReady(daemon)
-        let configs = { log.all.compactMap(\.receivedMessage).filter { $0.topic.hasSuffix("/config") } }
-        // The state, the credit, 12 counted kinds, the events, 4 buttons.
-        let expectedCount = 1 + 1 + 12 + 1 + 4
-        let first = await log.first(within: Self.patience) { _ in configs().count >= expectedCount }
-        try #require(first != nil, "no discovery: \(configs().map(\.topic))\n\(daemon.description)")
-        // Any duplicate config comes within the window, and fails `unique_id ... twice` below.
+        let deviceTopic = "homeassistant/device/nodes_2fnode1/config"
+        let devices = { log.all.compactMap(\.receivedMessage).filter { $0.topic == deviceTopic && !$0.payload.isEmpty } }
+        let first = await log.first(within: Self.patience) { _ in !devices().isEmpty }
+        try #require(first != nil, "no device config: \(log.all.compactMap(\.receivedMessage).map(\.topic))\n\(daemon.description)")
         try await Task.sleep(for: Self.quietWindow)
-        let announced = configs()
+        let announced = log.all.compactMap(\.receivedMessage).filter { $0.topic.hasPrefix("homeassistant/") }
+        #expect(devices().count == 1, "one device config: \(devices().count)")
+        // The per-entity form of earlier versions, cleared: empty payloads on its topics.
+        let cleared = announced.filter { $0.topic != deviceTopic }
+        #expect(!cleared.isEmpty && cleared.allSatisfy { $0.payload.isEmpty && $0.topic.hasSuffix("/config") }, "\(cleared.map(\.topic))")
         // Retained: a client that subscribes later (Home Assistant started after the node) gets
-        // every one, flagged retained.
+        // the device config, and nothing of the cleared form.
         let (late, lateLog) = try await Self.watcher(broker, id: "site-ha-late", ["homeassistant/#"])
-        let lateConfigs = { lateLog.all.compactMap(\.receivedMessage).filter { $0.topic.hasSuffix("/config") } }
-        _ = await lateLog.first(within: Self.patience) { _ in lateConfigs().count >= expectedCount }
+        _ = await lateLog.first(within: Self.patience) { _ in !lateLog.all.compactMap(\.receivedMessage).isEmpty }
+        try await Task.sleep(for: Self.quietWindow)
         late.stop()
-        #expect(lateConfigs().count == expectedCount && lateConfigs().allSatisfy(\.retained),
-                "retained: \(lateConfigs().map { "\($0.topic) \($0.retained)" })")
-        var uniqueIDs = Set<String>()
-        var components: [String: Int] = [:]
-        for message in announced {
-            let levels = message.topic.split(separator: "/").map(String.init)
-            #expect(levels.count == 5 && levels[0] == "homeassistant" && levels[2] == "nodes_2fnode1" && levels[4] == "config", "\(message.topic)")
-            guard levels.count == 5 else { continue }
-            let component = levels[1]
-            components[component, default: 0] += 1
-            let config = try #require(try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any], "\(message.topic)")
-            let schema = try #require(Self.documentedKeys[component], "an undocumented component: \(message.topic)")
-            #expect(Set(config.keys).isSubset(of: schema.all), "\(message.topic): undocumented keys \(Set(config.keys).subtracting(schema.all))")
-            #expect(schema.required.isSubset(of: Set(config.keys)), "\(message.topic): missing \(schema.required.subtracting(config.keys))")
-            let id = try #require(config["unique_id"] as? String)
-            #expect(uniqueIDs.insert(id).inserted, "unique_id \(id) twice")
-            #expect(id == "controllerfsm.nodes_2fnode1.\(levels[3])" && levels[3].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
-            let entityID = try #require(config["default_entity_id"] as? String, "\(message.topic)")
-            let slug = entityID.dropFirst(component.count + 1)
-            #expect(entityID.hasPrefix("\(component).node1_") && !slug.contains("__") && !slug.hasSuffix("_")
-                    && slug.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }, "\(entityID)")
-            #expect(config["availability_topic"] as? String == "nodes/node1/availability")
-            #expect(config["payload_available"] as? String == "online" && config["payload_not_available"] as? String == "offline")
-            let device = try #require(config["device"] as? [String: Any])
-            #expect(device["identifiers"] as? [String] == ["controllerfsm.nodes_2fnode1"] && device["model"] as? String == "turnstile")
-            switch component {
-            case "sensor":
-                if config["device_class"] as? String == "enum" {
-                    #expect(config["options"] as? [String] == ["locked", "unlocked", "broken", "outOfOrder", "emergency"])
-                    #expect(config["state_class"] == nil, "an enum sensor has no state class")
-                    #expect(config["state_topic"] as? String == "nodes/node1/state")
-                } else {
-                    let stateClass = config["state_class"] as? String
-                    #expect(stateClass == "total_increasing" || stateClass == "measurement", "\(message.topic)")
-                    #expect(config["options"] == nil)
-                    let template = config["value_template"] as? String ?? ""
-                    #expect(template.hasPrefix("{{ value_json.") && template.hasSuffix("}}"), "\(template)")
-                }
-            case "event":
-                let types = try #require(config["event_types"] as? [String])
-                #expect(types.contains("coins") && types.contains("passages"), "\(types)")
-                #expect(config["state_topic"] as? String == "nodes/node1/events")
-                #expect((config["value_template"] as? String)?.contains("\"event_type\"") == true)
-            case "button":
-                #expect(config["command_topic"] as? String == "nodes/node1/command")
-                // The button's payload, sent as Home Assistant sends it, is taken.
-                let press = try #require(config["payload_press"] as? String)
-                let before = Self.objects(log, topic: "nodes/node1/result").count
-                let (panel, panelLog) = try MQTTClient.logged(broker.configuration(user: "operator", clientID: "site-ha-press"))
-                try panel.start()
-                try #require(await panelLog.first(within: Self.patience) { $0.isConnected } != nil)
-                try panel.publish(topic: "nodes/node1/command", payload: Array(press.utf8))
-                let answered = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/result").count > before }
-                panel.stop()
-                #expect(answered != nil && Self.objects(log, topic: "nodes/node1/result").last?["ok"] as? Bool == true,
-                        "\(press): \(Self.objects(log, topic: "nodes/node1/result"))")
-            default: break
-            }
+        let lateMessages = lateLog.all.compactMap(\.receivedMessage)
+        #expect(lateMessages.map(\.topic) == [deviceTopic] && lateMessages.allSatisfy(\.retained), "\(lateMessages.map { "\($0.topic) \($0.retained)" })")
+        let device = try #require(devices().first)
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(device.payload)) as? [String: Any])
+        let components = try #require(config["cmps"] as? [String: [String: Any]])
+        for (object, component) in components where component["p"] as? String == "button" {
+            let press = try #require(component["payload_press"] as? String, "\(object)")
+            let before = Self.objects(log, topic: "nodes/node1/result").count
+            let (panel, panelLog) = try MQTTClient.logged(broker.configuration(user: "operator", clientID: "site-ha-press"))
+            try panel.start()
+            try #require(await panelLog.first(within: Self.patience) { $0.isConnected } != nil)
+            try panel.publish(topic: "nodes/node1/command", payload: Array(press.utf8))
+            let answered = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/result").count > before }
+            panel.stop()
+            #expect(answered != nil && Self.objects(log, topic: "nodes/node1/result").last?["ok"] as? Bool == true,
+                    "\(press): \(Self.objects(log, topic: "nodes/node1/result"))")
         }
-        #expect(announced.count == expectedCount && components["sensor"] == 1 + 1 + 12 && components["event"] == 1 && components["button"] == 4,
-                "\(components)")
+        #expect(components.values.filter { $0["p"] as? String == "button" }.count == 4)
 
         // Home Assistant restarts: its birth message asks every device to announce itself again.
         let (assistant, assistantLog) = try MQTTClient.logged(broker.configuration(user: "site", clientID: "site-ha-birth"))
@@ -347,8 +288,8 @@ struct SiteMQTTCLITests {
         defer { assistant.stop() }
         try #require(await assistantLog.first(within: Self.patience) { $0.isConnected } != nil)
         try assistant.publish(topic: "homeassistant/status", payload: Array("online".utf8))
-        let again = await log.first(within: Self.patience) { _ in configs().count >= 2 * announced.count }
-        #expect(again != nil, "announced again: \(configs().count) of \(2 * announced.count)")
+        let again = await log.first(within: Self.patience) { _ in devices().count >= 2 }
+        #expect(again != nil, "announced again: \(devices().count)")
         daemon.send(SIGTERM)
         #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }

@@ -40,7 +40,7 @@ enum PipelineLatency {
             }
         })
         let chip = simulated.chip
-        lockOffset.value.store(Int64(simulated.outputRoles.first { $0.value == .lock }!.key.rawValue), ordering: .relaxed)
+        lockOffset.value.store(Int64(simulated.outputRoles.first { $0.value == RoleName("lock") }!.key.rawValue), ordering: .relaxed)
         let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: traceCapacity)
         let controller = try TurnstileController(chip: chip, board: board, trace: trace)
 

@@ -104,7 +104,8 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             status.publishLoop(
                 state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
                 outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
-                conditionsHeldByLine: controller.conditionsHeldByLine)
+                conditionsHeldByLine: controller.conditionsHeldByLine,
+            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits)
         }
     }
 

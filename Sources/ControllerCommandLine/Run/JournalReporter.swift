@@ -1,3 +1,4 @@
+import ControllerDaemon
 import ControllerFSM
 import Logging
 import ControllerHost
@@ -25,8 +26,14 @@ final class JournalReporter<App: ControllerApplication>: SimulationReporter {
             } else {
                 logger.notice("ignored \(record.event.name) in \(record.from.name)")
             }
-        case .transitioned: logger.info("\(record.from.name) --\(record.event.name)--> \(record.to.name)\(record.rowOf.map { " (row of \($0.name))" } ?? "")")
-        case .handledInternally: logger.info("\(record.from.name): \(record.event.name)\(record.rowOf.map { " (row of \($0.name))" } ?? "")")
+        case .transitioned:
+            logger.info(
+                "\(record.from.name) --\(record.event.name)--> \(record.to.name)\(App.table.rowOf(record).map { " (row of \($0.name))" } ?? "")",
+                metadata: JournalRecordKind.transition.metadata(state: record.to.name, event: record.event.name))
+        case .handledInternally:
+            logger.info(
+                "\(record.from.name): \(record.event.name)\(App.table.rowOf(record).map { " (row of \($0.name))" } ?? "")",
+                metadata: JournalRecordKind.transition.metadata(state: record.to.name, event: record.event.name))
         }
     }
 

@@ -131,7 +131,13 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let boardFile = try loadRunnableBoard(App.self, board)
         try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: database, mqtt: site.connection.url)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
-        LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
+        // Under systemd, records go to the journal with their fields (MESSAGE_ID, the state, the
+        // event); standard error takes what the journal's socket does not.
+        if journal, let native = JournalLogHandler.factory(identifier: App.daemonName) {
+            LoggingSystem.bootstrap(native)
+        } else {
+            LoggingSystem.bootstrap(PlainLogHandler.factory(journal: journal))
+        }
         let logger = Logger(label: App.daemonName)
         Syscalls.lineBufferStandardOutput()
         // A reader of standard output that goes away must not kill the controller mid-run
@@ -227,6 +233,9 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 abandon: abandon)
         }
         let metrics = ControllerMetrics<App>()
+        metrics.recordBuildInfo(
+            version: ControllerCommandVersion.text,
+            libgpiod: boardFile.backend == .libgpiod ? ((try? GpiodLibrary.current()).map { "\($0)" } ?? "none") : "none")
         let reporter = RunReporter<App>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)
         if let publisher, let siteSettings {
@@ -247,7 +256,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         parts.status.publishLoop(
             state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
             outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
-            conditionsHeldByLine: controller.conditionsHeldByLine)
+            conditionsHeldByLine: controller.conditionsHeldByLine,
+            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits)
         reporter.publishTransition = { [control] summary in control?.publish(summary) }
         reporter.start()
 
@@ -265,7 +275,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 SignalService(
                     signals: signals.signals, logger: logger, usage: "SIGTERM or SIGINT stops \(App.daemonName), SIGHUP reloads its settings",
                     stop: { [inbox = parts.inbox] in inbox.requestStop() },
-                    reload: { [reload = BoardReload<App>(boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger)] in reload() }),
+                    reload: { [reload = BoardReload<App>(
+                        boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger, notifier: parts.notifier, clock: MonotonicClock())] in reload() }),
                 noHttp ? nil : StatusService(
                     server: StatusServer(host: http.host, port: http.port, metrics: metrics, logger: logger, snapshot: { parts.status.snapshot() }),
                     logger: logger, readiness: readiness),

@@ -75,7 +75,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
                 onCommit(totals)
             },
             onFailure: { error in
-                logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds")
+                logger.error("\(error); the counts wait in memory and the write is tried again until it succeeds", metadata: JournalRecordKind.storeOutage.metadata())
                 lifecycle.send(.storeLost)
             },
             onRecovered: { recovery in
@@ -112,9 +112,9 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
         }
         guard case .unwritten(let counts, let path, let error, let keepError) = ending else { return }
         if let keepError {
-            logger.critical("\(error); at the stop the store still could not write, and the counts could not be kept either (\(keepError)): this run's counts are only in this log: \(counts.summary), state \(counts.state.name)\(gauges(counts))")
+            logger.critical("\(error); at the stop the store still could not write, and the counts could not be kept either (\(keepError)): this run's counts are only in this log: \(counts.summary), state \(counts.state.name)\(gauges(counts))", metadata: JournalRecordKind.storeOutage.metadata())
         } else {
-            logger.critical("\(error); at the stop the store still could not write \(counts.total) count(s) (\(counts.summary)\(gauges(counts))): kept in \(path), which the next start writes into the database (stats shows them meanwhile)")
+            logger.critical("\(error); at the stop the store still could not write \(counts.total) count(s) (\(counts.summary)\(gauges(counts))): kept in \(path), which the next start writes into the database (stats shows them meanwhile)", metadata: JournalRecordKind.storeOutage.metadata())
         }
     }
 

@@ -2,25 +2,33 @@ import ControllerDaemon
 import ControllerHost
 import ControllerStore
 
-/// Home Assistant's MQTT discovery for one node: a device with its state (an enum sensor), a
-/// `measurement` sensor per gauge, a `total_increasing` sensor per counted kind, an event entity for the counted events, a button
-/// per direct command, all with the node's availability. Published retained under
-/// `DISCOVERY_PREFIX/COMPONENT/NODE/OBJECT/config` on every connection and again when Home
-/// Assistant's birth message (`DISCOVERY_PREFIX/status` = `online`) arrives.
+/// Home Assistant's MQTT discovery for one node, in the device-based form (Home Assistant
+/// 2024.11): one retained config on `DISCOVERY_PREFIX/device/NODE/config` holding the device
+/// (`dev`), the origin (`o`: this runtime and its version), the node's availability, and every
+/// entity under `cmps` with its platform (`p`): its state (an enum sensor of the innermost
+/// states), a `measurement` sensor per gauge, a `total_increasing` sensor per counted kind, an
+/// event entity for the counted events, a button per direct command. Published on every
+/// connection and again when Home Assistant's birth message (`DISCOVERY_PREFIX/status` =
+/// `online`) arrives. The per-entity configs an earlier version published
+/// (`DISCOVERY_PREFIX/COMPONENT/NODE/OBJECT/config`) are cleared with it (an empty retained
+/// message each): the entities come back from the device config under the same unique ids and
+/// entity ids, so their history goes on.
 ///
 /// Every identity is injective (``SiteIdentity``): NODE is the site's prefix and the node id
 /// together, escaped (`nodes/gate.1` → `nodes_2fgate_2e1`, `nodes/gate_1` → `nodes_2fgate__1`);
-/// OBJECT is the entity's kind and its escaped name (`state`, `events`, `gauge-credit`,
-/// `total-coins`, `button-emergency_20on`); `unique_id` is `controllerfsm.NODE.OBJECT` and the
-/// device's identifier `controllerfsm.NODE`. So two nodes, one node under two prefixes, or two
-/// names that differ only in punctuation never share a config, an entity or a device.
+/// OBJECT (a component's key under `cmps`) is the entity's kind and its escaped name (`state`,
+/// `events`, `gauge-credit`, `total-coins`, `button-emergency_20on`); `unique_id` is
+/// `controllerfsm.NODE.OBJECT` and the device's identifier `controllerfsm.NODE`. So two nodes,
+/// one node under two prefixes, or two names that differ only in punctuation never share a
+/// config, an entity or a device.
 ///
-/// The keys are the full names Home Assistant documents for each component (no abbreviations),
-/// so the messages read as its documentation does. `default_entity_id` (Home Assistant 2025.10;
-/// it replaced `object_id`, which stops working in 2026.4) is the entity id Home Assistant
-/// gives the entity when it first sees it: `COMPONENT.` and the node id and the entity's name in
-/// lowercase words joined by `_`, then 12 hex digits of a hash of the unique id, so it is a valid
-/// entity id (lowercase letters, digits, single `_`) and still differs for every entity.
+/// The keys are the full names Home Assistant documents (no abbreviations but the device form's
+/// own `dev`, `o`, `cmps` and `p`), so the messages read as its documentation does.
+/// `default_entity_id` (Home Assistant 2025.10; it replaced `object_id`, which stops working in
+/// 2026.4) is the entity id Home Assistant gives the entity when it first sees it: `COMPONENT.`
+/// and the node id and the entity's name in lowercase words joined by `_`, then 12 hex digits of
+/// a hash of the unique id, so it is a valid entity id (lowercase letters, digits, single `_`)
+/// and still differs for every entity.
 struct SiteDiscovery<App: ControllerApplication> {
     /// What Home Assistant publishes on `PREFIX/status` when it starts.
     static var birthPayload: String { "online" }
@@ -29,6 +37,8 @@ struct SiteDiscovery<App: ControllerApplication> {
 
     let prefix: String
     let topics: SiteTopics
+    /// The runtime's version, for the device's and the origin's `sw_version`.
+    var version = ControllerCommandVersion.text
 
     var statusTopic: String { "\(prefix)/status" }
 
@@ -39,21 +49,39 @@ struct SiteDiscovery<App: ControllerApplication> {
     /// The device's identifier.
     var deviceIdentifier: String { "\(Self.namespace).\(nodeLevel)" }
 
+    /// The device config's topic.
+    var deviceTopic: String { "\(prefix)/device/\(nodeLevel)/config" }
+
     struct Device: Encodable, Equatable {
         var identifiers: [String]
         var name: String
         var model: String
         var manufacturer: String
+        var sw_version: String
     }
 
-    struct Config: Encodable {
+    struct Origin: Encodable, Equatable {
         var name: String
-        var unique_id: String
-        var default_entity_id: String
-        var device: Device
+        var sw_version: String
+    }
+
+    /// The device config: the device, the origin, the availability every entity shares, and
+    /// the entities by their object level.
+    struct DeviceConfig: Encodable {
+        var dev: Device
+        var o: Origin
         var availability_topic: String
         var payload_available = SitePayload.online
         var payload_not_available = SitePayload.offline
+        var cmps: [String: Config]
+    }
+
+    /// One entity's config, under `cmps`.
+    struct Config: Encodable {
+        var p: String
+        var name: String
+        var unique_id: String
+        var default_entity_id: String
         var state_topic: String?
         var value_template: String?
         var device_class: String?
@@ -62,6 +90,15 @@ struct SiteDiscovery<App: ControllerApplication> {
         var event_types: [String]?
         var command_topic: String?
         var payload_press: String?
+        var payload_on: String?
+        var payload_off: String?
+        var payload_open: String?
+        var payload_close: String?
+        var payload_stop: String?
+        var state_open: String?
+        var state_opening: String?
+        var state_closed: String?
+        var state_closing: String?
         var entity_category: String?
         var icon: String?
     }
@@ -73,29 +110,78 @@ struct SiteDiscovery<App: ControllerApplication> {
         var config: Config
     }
 
-    /// Every discovery message: topic and retained JSON payload.
-    var messages: [(topic: String, payload: [UInt8])] {
-        entities.map { ("\(prefix)/\($0.component)/\(nodeLevel)/\($0.object)/config", SitePayload.encode($0.config)) }
+    var deviceConfig: DeviceConfig {
+        DeviceConfig(
+            dev: Device(identifiers: [deviceIdentifier], name: topics.node, model: App.name, manufacturer: "ControllerFSM (\(App.daemonName))", sw_version: version),
+            o: Origin(name: "ControllerFSM", sw_version: version),
+            availability_topic: topics.availability,
+            cmps: Dictionary(uniqueKeysWithValues: entities.map { ($0.object, $0.config) }))
     }
 
-    var entities: [Entity] {
-        let device = Device(identifiers: [deviceIdentifier], name: topics.node, model: App.name, manufacturer: "ControllerFSM (\(App.daemonName))")
+    /// Every discovery message, retained: the device config, then an empty payload on each
+    /// per-entity topic of the earlier form (clearing what an earlier version left).
+    var messages: [(topic: String, payload: [UInt8])] {
+        [(deviceTopic, SitePayload.encode(deviceConfig))]
+            + entities.map { ("\(prefix)/\($0.component)/\(nodeLevel)/\($0.object)/config", []) }
+    }
+
+    /// What retires the node from Home Assistant: an empty retained device config.
+    var retirement: (topic: String, payload: [UInt8]) { (deviceTopic, []) }
+
+    var entities: [Entity] { entities(hints: App.homeAssistant) }
+
+    func entities(hints: HomeAssistantHints<App>) -> [Entity] {
         func entity(_ component: String, _ kind: String, _ name: String?, title: String) -> Entity {
             let object = Self.objectLevel(kind: kind, name: name)
             let uniqueID = "\(deviceIdentifier).\(object)"
             let config = Config(
-                name: title, unique_id: uniqueID,
-                default_entity_id: Self.defaultEntityID(component: component, node: topics.node, name: name ?? kind, uniqueID: uniqueID),
-                device: device, availability_topic: topics.availability)
+                p: component, name: title, unique_id: uniqueID,
+                default_entity_id: Self.defaultEntityID(component: component, node: topics.node, name: name ?? kind, uniqueID: uniqueID))
             return Entity(component: component, object: object, config: config)
         }
+        let innermost = App.State.allCases.filter { !App.table.isSuperstate($0) && !App.table.isHistory($0) }
         var entities: [Entity] = []
         var state = entity("sensor", "state", nil, title: "State")
         state.config.state_topic = topics.state
         state.config.value_template = "{{ value_json.state }}"
         state.config.device_class = "enum"
-        state.config.options = App.State.allCases.map(\.name)
+        // The innermost states: what the state topic reports (a superstate is around one).
+        state.config.options = innermost.map(\.name)
         entities.append(state)
+        if !hints.faultStates.isEmpty {
+            var problem = entity("binary_sensor", "problem", nil, title: "Problem")
+            problem.config.state_topic = topics.state
+            let names = hints.faultStates.map { "'\($0.name)'" }.joined(separator: ", ")
+            problem.config.value_template = "{{ 'ON' if value_json.state in [\(names)] else 'OFF' }}"
+            problem.config.device_class = "problem"
+            problem.config.payload_on = "ON"
+            problem.config.payload_off = "OFF"
+            entities.append(problem)
+        }
+        // A cover is opened (and closed) by direct commands: one the node does not take is no cover.
+        let commandEvents = ControlVocabulary<App>.commands.compactMap { command -> App.Event? in
+            if case .event(let event) = command { return event }
+            return nil
+        }
+        if let cover = hints.cover, commandEvents.contains(cover.open), cover.close.map(commandEvents.contains) ?? true {
+            var entity = entity("cover", "cover", nil, title: App.name.prefix(1).uppercased() + App.name.dropFirst())
+            entity.config.device_class = cover.deviceClass
+            entity.config.command_topic = topics.command
+            entity.config.payload_open = #"{"v":1,"command":"\#(cover.open.name)"}"#
+            entity.config.payload_close = cover.close.map { #"{"v":1,"command":"\#($0.name)"}"# }
+            entity.config.payload_stop = nil
+            entity.config.state_topic = topics.state
+            // Each innermost state as the cover state it is; any other reads as closed.
+            func names(_ states: [App.State]) -> String { states.map { "'\($0.name)'" }.joined(separator: ", ") }
+            entity.config.value_template = "{% set s = value_json.state %}"
+                + "{{ 'open' if s in [\(names(cover.openStates))] else 'opening' if s in [\(names(cover.opening))] "
+                + "else 'closing' if s in [\(names(cover.closing))] else 'closed' }}"
+            entity.config.state_open = "open"
+            entity.config.state_opening = "opening"
+            entity.config.state_closed = "closed"
+            entity.config.state_closing = "closing"
+            entities.append(entity)
+        }
         for gauge in App.gauges {
             var sensor = entity("sensor", "gauge", gauge.name, title: gauge.name)
             sensor.config.state_topic = topics.state

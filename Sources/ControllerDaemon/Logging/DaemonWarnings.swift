@@ -24,7 +24,7 @@ public final class DaemonWarnings: Sendable {
         self.program = program
     }
 
-    public func refused(_ what: String) { warn("refused \(what)", limiter: refusals) }
+    public func refused(_ what: String) { warn("refused \(what)", limiter: refusals, kind: .refusal) }
 
     public func lostEdges(new: Int, total: Int) {
         warn("\(new) input edge(s) were lost before they could be read (\(total) in all): the kernel's event buffer overflowed", limiter: losses)
@@ -41,16 +41,16 @@ public final class DaemonWarnings: Sendable {
     /// The host began holding an output at a level other than the one the machine asks for:
     /// said once per episode (rate-limited as every warning).
     public func outputOverridden(_ role: String, reason: String, total: Int) {
-        warn("output \(role) is not driven to the level the machine asks for: \(reason) (\(total) such episode(s) since start)", limiter: overrides)
+        warn("output \(role) is not driven to the level the machine asks for: \(reason) (\(total) such episode(s) since start)", limiter: overrides, kind: .fault)
     }
 
-    public func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip) }
+    public func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip, kind: .fault) }
 
     public func chipBack() { logger.notice("the GPIO chip is back: lines requested again, running") }
 
-    private func warn(_ message: String, limiter: RateLimiter) {
+    private func warn(_ message: String, limiter: RateLimiter, kind: JournalRecordKind? = nil) {
         let (admitted, held) = limiter.admit(at: clock.now().nanoseconds)
         guard admitted else { return }
-        logger.warning("\(message)\(held > 0 ? " (\(held) similar warning(s) held back)" : "")")
+        logger.warning("\(message)\(held > 0 ? " (\(held) similar warning(s) held back)" : "")", metadata: kind?.metadata())
     }
 }

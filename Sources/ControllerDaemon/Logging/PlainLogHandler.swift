@@ -64,11 +64,17 @@ public struct PlainLogHandler: LogHandler {
     /// a terminal, and bounded, so it cannot bury the log.
     static func line(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata, journal: Bool) -> String {
         let prefix = journal ? "<\(priority(of: level))>" : (level >= .warning ? "\(level): " : "")
-        var line = prefix + "\(message)".shownLine
-        if !metadata.isEmpty {
-            line += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".shownLine }.joined(separator: " ")
+        return prefix + Self.message(message, metadata: metadata) + "\n"
+    }
+
+    /// The message and its metadata (but the journal's own fields, ``JournalField``), shown.
+    static func message(_ message: Logger.Message, metadata: Logger.Metadata) -> String {
+        var line = "\(message)".shownLine
+        let shown = metadata.filter { !$0.key.hasPrefix(JournalField.prefix) }
+        if !shown.isEmpty {
+            line += " " + shown.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)".shownLine }.joined(separator: " ")
         }
-        return line + "\n"
+        return line
     }
 
     /// syslog priorities, as sd-daemon(3) reads them.

@@ -6,7 +6,7 @@ extension DaemonSnapshot {
     /// The snapshot's own keys, which no gauge may be called.
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
-        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates
+        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates, outputs, alsoActive
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -34,7 +34,9 @@ extension DaemonSnapshot {
             site: try container.decodeIfPresent(SiteSnapshot.self, forKey: Field.site.key),
             outputOverrides: try container.decodeIfPresent(Int.self, forKey: Field.outputOverrides.key) ?? 0,
             heldOutputs: try container.decodeIfPresent([String: String].self, forKey: Field.heldOutputs.key) ?? [:],
-            superstates: try container.decodeIfPresent([String].self, forKey: Field.superstates.key) ?? [])
+            superstates: try container.decodeIfPresent([String].self, forKey: Field.superstates.key) ?? [],
+            outputs: try container.decodeIfPresent([OutputStatus].self, forKey: Field.outputs.key) ?? [],
+            alsoActive: try container.decodeIfPresent([String].self, forKey: Field.alsoActive.key) ?? [])
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -71,6 +73,8 @@ extension DaemonSnapshot {
         // machine reads as it did before these fields existed.
         if outputOverrides != 0 { try container.encode(outputOverrides, forKey: Field.outputOverrides.key) }
         if !heldOutputs.isEmpty { try container.encode(heldOutputs, forKey: Field.heldOutputs.key) }
+        if !outputs.isEmpty { try container.encode(outputs, forKey: Field.outputs.key) }
+        if !alsoActive.isEmpty { try container.encode(alsoActive, forKey: Field.alsoActive.key) }
     }
 }
 

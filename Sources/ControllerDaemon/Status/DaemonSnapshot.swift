@@ -46,14 +46,23 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var outputOverrides: Int
     /// The outputs held so now, each with why (`"held off by its interlock"`).
     public var heldOutputs: [String: String]
+    /// Every output the board wires, in declaration order: its level now and what that means.
+    public var outputs: [OutputStatus]
+    /// With parallel regions, the other active innermost states (one per other region), in
+    /// declaration order: the active configuration is `state`, these, and the superstates
+    /// around them. Empty without regions.
+    public var alsoActive: [String]
 
     public init(
         phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
-        outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = []
+        outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = [], outputs: [OutputStatus] = [],
+        alsoActive: [String] = []
     ) {
         self.superstates = superstates
+        self.alsoActive = alsoActive
+        self.outputs = outputs
         self.outputOverrides = outputOverrides
         self.heldOutputs = heldOutputs
         self.phase = phase
@@ -141,5 +150,31 @@ public struct TransitionSummary: Codable, Sendable, Equatable {
         self.from = from
         self.event = event
         self.to = to
+    }
+}
+
+/// One output as `/status` shows it: `unlock_outer = 1 (released)`, and why the host holds it at
+/// a level the machine did not ask for, when it does.
+public struct OutputStatus: Codable, Sendable, Equatable {
+    /// The role's name (its key under `[outputs]` in the board file).
+    public var name: String
+    /// The logical level written last: 1 asserted, 0 not.
+    public var level: Int
+    /// What that level means (`released`), when the application says.
+    public var meaning: String?
+    /// Why the host holds it so (`held off by its interlock`, a failed write), when it does.
+    public var held: String?
+
+    public init(name: String, level: Int, meaning: String? = nil, held: String? = nil) {
+        self.name = name
+        self.level = level
+        self.meaning = meaning
+        self.held = held
+    }
+
+    /// `unlock_outer = 1 (released; held off by its interlock)`.
+    public var description: String {
+        let notes = [meaning, held].compactMap { $0 }
+        return "\(name) = \(level)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
     }
 }

@@ -64,11 +64,17 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///   - overrideCodes: why each output is held now (``Controller/overrideCodes``).
     ///   - conditionsHeldByLine: the condition inputs whose line holds them now
     ///     (``Controller/conditionsHeldByLine``): what a command's reply says it cannot end.
+    ///   - outputLevels: each output's level, bit `index` (``Controller/outputLevels``), and
+    ///     `wiredOutputs`, which the board wires (``Controller/wiredOutputs``).
     public func publishLoop(
-        state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0
+        state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
+        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0
     ) {
         let index = state.rawValue
         parts.withLock {
+            $0.activeStates = activeStates
+            $0.outputLevels = outputLevels
+            $0.wiredOutputs = wiredOutputs
             $0.conditionsHeldByLine = conditionsHeldByLine
             $0.state = index
             $0.events = events
@@ -127,15 +133,23 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
         let dropped = inbox?.refusedCount ?? 0
         return parts.withLock { parts in
             var held: [String: String] = [:]
-            for (index, reason) in OutputOverride.decode(parts.overrideCodes, outputs: App.outputs.count).enumerated() where reason != .none {
-                held[App.outputs[index].role.rawValue] = reason.description
+            var outputs: [OutputStatus] = []
+            for (index, reason) in OutputOverride.decode(parts.overrideCodes, outputs: App.outputs.count).enumerated() {
+                let output = App.outputs[index]
+                if reason != .none { held[output.role.rawValue] = reason.description }
+                guard index < 64, parts.wiredOutputs & (1 << UInt64(index)) != 0 else { continue }
+                let level = parts.outputLevels & (1 << UInt64(index)) != 0
+                outputs.append(OutputStatus(
+                    name: output.role.rawValue, level: level ? 1 : 0, meaning: output.meaning?.callsLevel(level),
+                    held: reason == .none ? nil : reason.description))
             }
             return DaemonSnapshot(
                 phase: parts.phase.name, degradedReason: parts.degradedReason, state: stateNames[parts.state],
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
-                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state])
+                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs,
+                alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] })
         }
     }
 }
@@ -159,6 +173,10 @@ private struct StatusParts {
     var outputOverrides = 0
     var overrideCodes: UInt64 = 0
     var conditionsHeldByLine: UInt64 = 0
+    var outputLevels: UInt64 = 0
+    /// With parallel regions, every active innermost state as bits (by raw value).
+    var activeStates: UInt64 = 0
+    var wiredOutputs: UInt64 = 0
     var gauges: [String: Int]
     var counters: [String: Int]
     var traceLosses = 0

@@ -1,3 +1,4 @@
+import ControllerFSM
 import ControllerHost
 import Synchronization
 
@@ -27,25 +28,15 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`; `environment` is for tests.
     public init(environment: [String: String]) {
-        let path = environment["NOTIFY_SOCKET"] ?? ""
-        var address = sockaddr_un()
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path),
-              bytes[0] == UInt8(ascii: "/") || bytes[0] == UInt8(ascii: "@") else {
+        guard let destination = UnixDatagramAddress(environment["NOTIFY_SOCKET"] ?? "") else {
             socket = -1
-            self.address = address
+            address = sockaddr_un()
             addressLength = 0
             watchdogInterval = nil
             return
         }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            // The abstract namespace: a leading NUL instead of '@'.
-            if bytes[0] == UInt8(ascii: "@") { raw[0] = 0 }
-        }
-        self.address = address
-        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        address = destination.address
+        addressLength = destination.length
         socket = Syscalls.unixDatagramSocket()
         let socketFailure = socket < 0 ? Syscalls.errno : 0
         // WATCHDOG_PID, when set, must be ours: a child would otherwise feed its parent's dog.
@@ -82,6 +73,13 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     /// `READY=1` with a status line: the self-test passed.
     public func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))") }
+
+    /// `RELOADING=1` with `MONOTONIC_USEC` (the `CLOCK_MONOTONIC` time the reload began, in
+    /// microseconds), as systemd's reload protocol asks: sent before the configuration is read
+    /// again, and followed by ``ready(status:)`` once it is taken or refused.
+    public func reloading(at time: MachineInstant, status: String) {
+        send("RELOADING=1\nMONOTONIC_USEC=\(max(0, time.nanoseconds) / 1_000)\nSTATUS=\(Self.oneLine(status))")
+    }
 
     /// `STOPPING=1`: draining has begun.
     public func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))") }

@@ -48,17 +48,20 @@ public struct DispatchRecord<State: MachineSymbol, Event: MachineSymbol>: Sendab
     /// The state after dispatch (equal to `from` unless the outcome is `.transitioned`).
     public var to: State
     public var outcome: DispatchOutcome
-    /// The state whose block holds the row taken, when that is not `from`: a superstate's row
-    /// (the fire alarm answered once, around every state). `nil` for a flat machine's rows.
-    public var rowOf: State?
+    /// Which row was taken: its position among the table's candidate rows (meaningless when
+    /// the outcome is `.ignored`).
+    /// ``TransitionTable/rowOf(_:)`` says where it was written (a superstate's row, the fire
+    /// alarm answered once around every state). Kept as a number so that recording it costs
+    /// dispatch one store.
+    public var candidate: Int32
 
     @inlinable
-    public init(time: MachineInstant, from: State, event: Event, to: State, outcome: DispatchOutcome, rowOf: State? = nil) {
+    public init(time: MachineInstant, from: State, event: Event, to: State, outcome: DispatchOutcome, candidate: Int32 = -1) {
         self.time = time
         self.from = from
         self.event = event
         self.to = to
         self.outcome = outcome
-        self.rowOf = rowOf
+        self.candidate = candidate
     }
 }

@@ -61,14 +61,9 @@ extension ObservedMachine {
         }
         if observer.isObserving {
             // The first row taken names where it was written, as without regions.
-            var rowOf: State?
-            if regions.selectedCount > 0 {
-                let source = view.rows[Int(regions.selected[0])]._withUnsafeGuaranteedRef { Int($0.source) }
-                if source != from.index { rowOf = State(rawValue: source) }
-            }
             observer.didDispatch(DispatchRecord(
                 time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState,
-                outcome: outcome, rowOf: rowOf))
+                outcome: outcome, candidate: regions.selectedCount > 0 ? regions.selected[0] : -1))
         }
         return outcome
     }

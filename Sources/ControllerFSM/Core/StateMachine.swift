@@ -97,6 +97,17 @@ where Observer.State == State, Observer.Event == Event {
         return false
     }
 
+    /// ``activeStates`` as bits (bit `rawValue`, for the first 64 states), for code that must
+    /// not allocate: a status publisher on the event loop.
+    public var activeStateBits: UInt64 {
+        guard view.hasRegions else { return effects.currentState.index < 64 ? 1 << UInt64(effects.currentState.index) : 0 }
+        var bits: UInt64 = 0
+        for state in 0..<Swift.min(regions.stateCount, 64) where regions.active[state] && !hasChildren(state) {
+            bits |= 1 << UInt64(state)
+        }
+        return bits
+    }
+
     /// The active innermost states, in the order of the state enum: one without parallel
     /// regions (`state`), one per active region with them.
     public var activeStates: [State] {
@@ -207,12 +218,9 @@ where Observer.State == State, Observer.Event == Event {
         // Rows and state work are borrowed, never copied: see `TransitionTable.Row`.
         let rows = view.rows
         let work = view.work
-        // Where the taken row was written, for the observer only (a bare machine drops it).
-        var rowSource: Int32 = -1
         while row < end {
             let taken = rows[row]._withUnsafeGuaranteedRef { candidate -> Bool in
                 if candidate.condition != nil, !candidate.condition!(context) { return false }
-                if observer.isObserving { rowSource = candidate.source }
                 if let target = candidate.target {
                     if candidate.isSimple {
                         work[from.index]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
@@ -240,10 +248,11 @@ where Observer.State == State, Observer.Event == Event {
         }
         if outcome == .ignored { counts.ignored &+= 1 }
         if observer.isObserving {
-            let rowOf = rowSource >= 0 && Int(rowSource) != from.index ? State(rawValue: Int(rowSource)) : nil
+            // The loop stopped at the row taken (past the last when none was: the record's outcome
+            // says so). Stored as it is: a comparison here cost the trace six instructions.
             observer.didDispatch(DispatchRecord(
                 time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState,
-                outcome: outcome, rowOf: rowOf))
+                outcome: outcome, candidate: Int32(truncatingIfNeeded: row)))
         }
         return outcome
     }

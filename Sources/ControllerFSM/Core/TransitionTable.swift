@@ -439,6 +439,14 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         candidateInfo[Int(rowStart[key])..<Int(rowStart[key + 1])]
     }
 
+    /// Where the row a dispatch took was written, when it was not in the state it was taken
+    /// in: a superstate's row (`nil` for a flat machine, a state's own row, or no row).
+    public func rowOf(_ record: DispatchRecord<State, Event>) -> State? {
+        guard record.outcome != .ignored, record.candidate >= 0, Int(record.candidate) < candidateInfo.count else { return nil }
+        let from = candidateInfo[Int(record.candidate)].from
+        return from == record.from ? nil : from
+    }
+
     /// The superstate `state` is inside, or `nil` at the top.
     public func parent(of state: State) -> State? {
         let index = Int(parent[state.index])

@@ -91,6 +91,8 @@ public protocol ControllerApplication: Sendable {
     static func demoScenario(for board: Board<Self>) -> String
     /// `simulate --break-probability`: which steps may break the mechanism, and what that sends.
     static var simulatedBreakage: SimulatedBreakage<Self>? { get }
+    /// What Home Assistant's discovery says beyond the declaration: fault states, a cover.
+    static var homeAssistant: HomeAssistantHints<Self> { get }
     /// The model of the mechanism the simulator puts behind a simulated board (the barrier's
     /// arm); ``NoPlant`` by default: the scenario alone drives the inputs.
     associatedtype Plant: SimulatedPlant = NoPlant<Self> where Plant.App == Self
@@ -122,6 +124,7 @@ extension ControllerApplication {
     public static var interlocks: [InterlockDeclaration<Self>] { [] }
     public static var scenarioWords: [ScenarioWord<Self>] { [] }
     public static var simulatedBreakage: SimulatedBreakage<Self>? { nil }
+    public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints() }
 
     /// No demo of its own: `simulate` without `--script` runs one second and reports.
     public static func demoScenario(for board: Board<Self>) -> String { "1 end\n" }

@@ -363,6 +363,23 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         return codes
     }
 
+    /// The logical level last written to each declared output (bit `index`, for the first 64),
+    /// and which of them the board wires (``wiredOutputs``): what the event loop publishes to
+    /// `/status` without allocating.
+    public var outputLevels: UInt64 {
+        var levels: UInt64 = 0
+        for index in 0..<Swift.min(App.outputs.count, 64) {
+            if let slot = slot(of: index), written[slot] { levels |= 1 << UInt64(index) }
+        }
+        return levels
+    }
+
+    public var wiredOutputs: UInt64 {
+        var wired: UInt64 = 0
+        for index in 0..<Swift.min(App.outputs.count, 64) where slot(of: index) != nil { wired |= 1 << UInt64(index) }
+        return wired
+    }
+
     /// After the stop levels: every wired output left at a level other than the machine's is
     /// held by its stop level (or its failed write).
     private func noteStopOverrides() {
@@ -454,6 +471,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
 
     /// The machine's state now.
     public var state: App.State { machine.state }
+
+    /// Every active innermost state as bits (``ObservedMachine/activeStateBits``): with parallel
+    /// regions, one per region.
+    public var activeStateBits: UInt64 { machine.activeStateBits }
     /// The machine's context now (what ``ControllerApplication/invariants`` read).
     public var context: App.Context { machine.context }
     package var statistics: MachineStatistics { machine.statistics }

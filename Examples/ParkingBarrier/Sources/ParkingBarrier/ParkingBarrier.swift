@@ -83,6 +83,9 @@ public enum ParkingBarrier: ControllerApplication {
         CounterDeclaration("repairs", summary: "repairs of a fault") { $0.counters.repairs },
     ]
 
+    /// Home Assistant: a `problem` binary sensor, on while the barrier is at fault.
+    public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints(faultStates: [.fault]) }
+
     public static let commands: [DirectCommand<Self>] = [
         DirectCommand(.fault, summary: "the mechanism reports a failure"),
         DirectCommand(.repair, summary: "a repair, as the service key gives it"),
