@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "ControllerCommandLine", targets: ["ControllerCommandLine"]),
         .library(name: "ControllerMQTT", targets: ["ControllerMQTT"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
+        .library(name: "ControllerSCXML", targets: ["ControllerSCXML"]),
+        .executable(name: "scxml-run", targets: ["scxml-run"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -117,6 +119,15 @@ let package = Package(
         ),
         // The turnstile's daemon: the runtime's command line on the turnstile's declaration.
         .executableTarget(name: "turnstiled", dependencies: ["ControllerCommandLine", "Turnstile"]),
+        // libxml2's C API, opened at run time (dlopen of libxml2.so.2): no libxml2 headers or
+        // libxml2-dev to build it, and nothing but the SCXML loader ever opens it.
+        .target(name: "CLibXML2", linkerSettings: [.linkedLibrary("dl")]),
+        // The SCXML loader: a document (or a W3C test, .txml) read through CLibXML2 into a
+        // machine on the runtime, its datamodel behind one protocol, and the driver that runs it
+        // in virtual time. Neither daemon links it.
+        .target(name: "ControllerSCXML", dependencies: ["ControllerFSM", "CLibXML2"]),
+        // `scxml-run FILE...`: runs each document, one line per file.
+        .executableTarget(name: "scxml-run", dependencies: ["ControllerSCXML"]),
         // The GPIO port's contract: checks every backend must pass, run against SimChip in the
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
         .target(name: "GPIOPortContract", dependencies: ["ControllerFSM"]),
@@ -124,6 +135,9 @@ let package = Package(
         // The allocation tests are a package of their own (AllocationTests/): they need an
         // optimised build, and there it compiles only what they test.
         .testTarget(name: "ControllerFSMGpiodTests", dependencies: ["ControllerFSMGpiod", "ControllerFSM"]),
+        // The SCXML loader's tests and the W3C's conformance tests (W3C/, read by path:
+        // `#filePath`, not bundled).
+        .testTarget(name: "ControllerSCXMLTests", dependencies: ["ControllerSCXML", "ControllerFSM"], exclude: ["W3C"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract"]),
         .testTarget(
             name: "TurnstileTests",

@@ -61,6 +61,9 @@ _packages_need_core() {
     # the tests of `run` and `lines` on a real board's chip find it (1.6 here; the HIL runs 1.6
     # and 2.3).
     _packages_installed libgpiod2 || _packages_installed libgpiod3 || echo "apt libgpiod2"
+    # The SCXML loader (scxml-run, its tests) reads documents with libxml2, opened at run time
+    # as SQLite is: its library, not libxml2-dev.
+    _apt_unless_installed libxml2
     # The MQTT client's tests run against Debian's broker (scripts/mqtt-broker.sh makes its
     # password file and its certificates with mosquitto_passwd and openssl); the client opens
     # libmosquitto at run time. Under test.sh they must run (CONTROLLER_MQTT_REQUIRE_BROKER=1):
@@ -163,6 +166,9 @@ _packages_need_deb() {
     _apt_unless_command adduser adduser
     _apt_unless_command man man-db
     _packages_installed libgpiod2 || _packages_installed libgpiod3 || echo "apt libgpiod2"
+    # The SCXML loader (scxml-run, its tests) reads documents with libxml2, opened at run time
+    # as SQLite is: its library, not libxml2-dev.
+    _apt_unless_installed libxml2
 }
 
 # scripts/bench.sh: python3; valgrind and objcopy unless SKIP_CALLGRIND.

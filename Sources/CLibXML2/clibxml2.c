@@ -1,0 +1,146 @@
+/*
+ * clibxml2.c — opening libxml2.so.2 at run time, once, and the calls of clibxml2.h.
+ */
+#include "clibxml2_internal.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct clibxml2_api api;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/* Written once inside load_once, read only after it: pthread_once orders them. */
+static int load_result = -1;
+static char load_reason[CLIBXML2_REASON_SIZE];
+
+/* Quiet (the loader reports the error itself), offline (a document names no DTD to fetch), and
+ * with line numbers past 65535 (xmlGetLineNo reads them from elsewhere). */
+static const int read_options = CLIBXML2_PARSE_NOERROR | CLIBXML2_PARSE_NOWARNING | CLIBXML2_PARSE_NONET | CLIBXML2_PARSE_BIG_LINES;
+
+static bool clibxml2_bind(void *handle, const char *name, void *slot, size_t slot_size)
+{
+    dlerror();
+    void *symbol = dlsym(handle, name);
+    if (!symbol || slot_size != sizeof(symbol)) {
+        snprintf(load_reason, sizeof(load_reason), "%s has no symbol %s", CLIBXML2_LIBRARY_FILE, name);
+        return false;
+    }
+    /* POSIX guarantees a data pointer from dlsym converts to a function pointer; memcpy says
+     * so without a cast ISO C leaves undefined. */
+    memcpy(slot, &symbol, sizeof(symbol));
+    return true;
+}
+
+#define CLIBXML2_BIND(member, symbol) clibxml2_bind(handle, symbol, &api.member, sizeof(api.member))
+
+static void clibxml2_load_once(void)
+{
+    /* RTLD_LOCAL: libxml2's symbols stay out of the global namespace. */
+    void *handle = dlopen(CLIBXML2_LIBRARY_FILE, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char *why = dlerror();
+        snprintf(load_reason, sizeof(load_reason), "%s", why ? why : CLIBXML2_LIBRARY_FILE);
+        return;
+    }
+    bool bound = CLIBXML2_BIND(initParser, "xmlInitParser") && CLIBXML2_BIND(readFile, "xmlReadFile")
+                 && CLIBXML2_BIND(readMemory, "xmlReadMemory") && CLIBXML2_BIND(freeDoc, "xmlFreeDoc")
+                 && CLIBXML2_BIND(docGetRootElement, "xmlDocGetRootElement") && CLIBXML2_BIND(getLineNo, "xmlGetLineNo")
+                 && CLIBXML2_BIND(nodeGetContent, "xmlNodeGetContent") && CLIBXML2_BIND(getLastError, "xmlGetLastError")
+                 && CLIBXML2_BIND(resetLastError, "xmlResetLastError") && CLIBXML2_BIND(free, "xmlFree");
+    if (!bound || !api.free || !*api.free) {
+        if (bound) snprintf(load_reason, sizeof(load_reason), "%s has no deallocator (xmlFree is unset)", CLIBXML2_LIBRARY_FILE);
+        memset(&api, 0, sizeof(api));
+        dlclose(handle);
+        return;
+    }
+    /* libxml2 asks for this once, before any thread parses. The handle is never closed:
+     * documents may live until the process ends. */
+    api.initParser();
+    load_result = 0;
+}
+
+int clibxml2_load(char *reason, size_t reason_size)
+{
+    pthread_once(&load_once, clibxml2_load_once);
+    if (load_result != 0 && reason && reason_size > 0)
+        snprintf(reason, reason_size, "%s", load_reason);
+    return load_result;
+}
+
+/* What the last parse on this thread found wrong, without libxml2's trailing newline. */
+static void clibxml2_last_error(char *reason, size_t reason_size, int *line)
+{
+    const xmlError *error = api.getLastError();
+    *line = error ? error->line : 0;
+    if (!reason || reason_size == 0) return;
+    snprintf(reason, reason_size, "%s", error && error->message ? error->message : "not a well-formed XML document");
+    size_t length = strlen(reason);
+    while (length > 0 && (reason[length - 1] == '\n' || reason[length - 1] == ' ')) reason[--length] = '\0';
+}
+
+clibxml2_doc *clibxml2_read_file(const char *path, char *reason, size_t reason_size, int *line)
+{
+    api.resetLastError();
+    xmlDoc *doc = api.readFile(path, NULL, read_options);
+    if (!doc) clibxml2_last_error(reason, reason_size, line);
+    return (clibxml2_doc *)doc;
+}
+
+clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url, char *reason, size_t reason_size, int *line)
+{
+    api.resetLastError();
+    xmlDoc *doc = api.readMemory(buffer, size, url, NULL, read_options);
+    if (!doc) clibxml2_last_error(reason, reason_size, line);
+    return (clibxml2_doc *)doc;
+}
+
+void clibxml2_free_doc(clibxml2_doc *doc) { api.freeDoc((xmlDoc *)doc); }
+
+clibxml2_node *clibxml2_root(clibxml2_doc *doc) { return (clibxml2_node *)api.docGetRootElement((xmlDoc *)doc); }
+clibxml2_node *clibxml2_first_child(clibxml2_node *node) { return (clibxml2_node *)((xmlNode *)node)->children; }
+clibxml2_node *clibxml2_next_sibling(clibxml2_node *node) { return (clibxml2_node *)((xmlNode *)node)->next; }
+int clibxml2_node_type(clibxml2_node *node) { return ((xmlNode *)node)->type; }
+const char *clibxml2_node_name(clibxml2_node *node) { return (const char *)((xmlNode *)node)->name; }
+
+const char *clibxml2_node_namespace(clibxml2_node *node)
+{
+    const xmlNs *ns = ((xmlNode *)node)->ns;
+    return ns ? (const char *)ns->href : NULL;
+}
+
+long clibxml2_node_line(clibxml2_node *node) { return api.getLineNo((xmlNode *)node); }
+
+const char *clibxml2_node_text(clibxml2_node *node)
+{
+    xmlNode *raw = (xmlNode *)node;
+    if (raw->type != CLIBXML2_TEXT_NODE && raw->type != CLIBXML2_CDATA_SECTION_NODE) return NULL;
+    return (const char *)raw->content;
+}
+
+clibxml2_attr *clibxml2_first_attribute(clibxml2_node *node)
+{
+    xmlNode *raw = (xmlNode *)node;
+    return raw->type == CLIBXML2_ELEMENT_NODE ? (clibxml2_attr *)raw->properties : NULL;
+}
+
+clibxml2_attr *clibxml2_next_attribute(clibxml2_attr *attribute) { return (clibxml2_attr *)((xmlAttr *)attribute)->next; }
+const char *clibxml2_attribute_name(clibxml2_attr *attribute) { return (const char *)((xmlAttr *)attribute)->name; }
+
+const char *clibxml2_attribute_namespace(clibxml2_attr *attribute)
+{
+    const xmlNs *ns = ((xmlAttr *)attribute)->ns;
+    return ns ? (const char *)ns->href : NULL;
+}
+
+char *clibxml2_attribute_value(clibxml2_attr *attribute)
+{
+    /* An attribute is a node to xmlNodeGetContent: its value with entities replaced. */
+    return (char *)api.nodeGetContent((const xmlNode *)attribute);
+}
+
+void clibxml2_free(void *memory)
+{
+    if (memory) (*api.free)(memory);
+}

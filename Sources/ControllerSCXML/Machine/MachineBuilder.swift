@@ -1,0 +1,270 @@
+import ControllerFSM
+
+/// Makes a machine on the runtime of an `SCXMLDocument` and a datamodel:
+/// - a state per `<state>`, `<parallel>`, `<final>` and `<history>`, numbered in document
+///   order (with one more, `(scxml)`, around them all when `<scxml initial=…>` names several
+///   states: the runtime's machine starts in one state);
+/// - an event per name the document can raise or send, `done.state.ID` of every state that can
+///   complete, and `error.execution`; a transition's descriptors become one row for each event
+///   they match, so the rows of one state and event keep document order, SCXML's order of
+///   selection;
+/// - every state's entry marks it active before its `<onentry>` runs, its exit clears the mark
+///   after its `<onexit>` (what `In(id)` reads);
+/// - `type="internal"` is a local row, the default an external one; a targetless transition an
+///   internal row; `cond` a guard labelled with its text.
+public enum MachineBuilder<Model: SCXMLDatamodel> {
+    public typealias Context = SCXMLContext<Model>
+    typealias Definition = MachineDefinition<DocumentState, DocumentEvent, Context>
+
+    /// The name of the state around everything, when one is needed.
+    public static var rootName: String { "(scxml)" }
+    /// What the runtime's messages give as the file of a row or a state: replaced by the
+    /// document's path in what the loader reports (the line is the document's).
+    static var sourceMarker: StaticString { "<scxml-document>" }
+
+    /// The states and events of `document`.
+    public static func symbols(for document: SCXMLDocument) -> DocumentSymbolTable {
+        let states = document.states.map(\.id) + (needsRoot(document) ? [rootName] : [])
+        return DocumentSymbolTable(states: states, events: EventUniverse.names(of: document))
+    }
+
+    static func needsRoot(_ document: SCXMLDocument) -> Bool { document.initial.count > 1 }
+
+    /// Builds and compiles the machine; call it inside `DocumentSymbols.$table.withValue(symbols(for: document))`.
+    public static func build(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLMachine<Model> {
+        var builder = try Builder(document: document, symbols: DocumentSymbols.table)
+        return try builder.build()
+    }
+
+    private struct Builder {
+        let document: SCXMLDocument
+        let symbols: DocumentSymbolTable
+        var model: Model
+        let errorEvent: DocumentEvent
+        let root: DocumentState?
+
+        init(document: SCXMLDocument, symbols: DocumentSymbolTable) throws(SCXMLError) {
+            self.document = document
+            self.symbols = symbols
+            model = Model(scope: SCXMLScope(stateIDs: symbols.states, name: document.name, sessionID: "\(document.file)#1"))
+            errorEvent = symbols.event(named: EventUniverse.executionError)!
+            root = needsRoot(document) ? DocumentState(number: document.states.count) : nil
+        }
+
+        mutating func build() throws(SCXMLError) -> SCXMLMachine<Model> {
+            // Every datum is declared before any expression is read: an expression may name a
+            // datum declared further on (early binding).
+            var bindings: [(Model.Location, Model.ValueExpression?)] = []
+            for data in document.data {
+                let location = try prepareChanging(data.line, "data") { (model: inout Model) throws(DatamodelRefusal) in try model.declare(data.id) }
+                bindings.append((location, nil))
+            }
+            for (index, data) in document.data.enumerated() {
+                if let expr = data.expr {
+                    bindings[index].1 = try prepare(data.line, "data") { (model: inout Model) throws(DatamodelRefusal) in try model.value(expr) }
+                }
+            }
+            var definition = Definition(initial: initialState())
+            if let root {
+                let targets = document.initial.map(DocumentState.init(number:))
+                definition.state(root, file: MachineBuilder.sourceMarker, line: UInt(document.line)) { s in
+                    s.initial(targets, file: MachineBuilder.sourceMarker, line: UInt(document.line))
+                }
+            }
+            for number in document.states.indices {
+                try addState(number, to: &definition)
+            }
+            let table: TransitionTable<DocumentState, DocumentEvent, Context>
+            do {
+                table = try definition.compile(tolerating: [.unreachableState, .unreachableRow, .duplicateRow])
+            } catch {
+                throw SCXMLError.refusedByRuntime(file: document.file, problems: error.problems.map { located($0.message) })
+            }
+            var context = Context(model: model, stateCount: symbols.states.count)
+            for (index, (location, expression)) in bindings.enumerated() {
+                guard let expression else { continue }
+                do throws(DatamodelExecutionError) {
+                    let value = try context.model.evaluateValue(expression, in: context.configuration)
+                    try context.model.assign(value, to: location)
+                } catch {
+                    throw SCXMLError.unsupported(
+                        file: document.file, line: document.data[index].line, element: "data",
+                        reason: "its value cannot be computed at the start (\(error.reason))")
+                }
+            }
+            let finals = document.topLevel.filter { document.states[$0].kind == .final }.map(DocumentState.init(number:))
+            return SCXMLMachine(
+                document: document, symbols: symbols, table: table, context: context, finals: finals,
+                warnings: table.warnings.map(located))
+        }
+
+        /// Where the machine starts: `<scxml initial=…>`, else the first state in the document.
+        func initialState() -> DocumentState {
+            if let root { return root }
+            if let only = document.initial.first { return DocumentState(number: only) }
+            return DocumentState(number: document.topLevel[0])
+        }
+
+        /// The runtime's messages with the document's path in place of the marker.
+        func located(_ message: String) -> String {
+            let marker = MachineBuilder.sourceMarker.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+            return message.replacing(marker, with: document.file)
+        }
+
+        private func parent(of number: Int) -> DocumentState? {
+            document.states[number].parent.map(DocumentState.init(number:)) ?? root
+        }
+
+        private mutating func addState(_ number: Int, to definition: inout Definition) throws(SCXMLError) {
+            let node = document.states[number]
+            let state = DocumentState(number: number)
+            let line = UInt(node.line)
+            let marker = MachineBuilder.sourceMarker
+            if case .history(let deep) = node.kind {
+                let action = try action(for: node.initialContent, event: nil)
+                definition.history(
+                    state, of: parent(of: number)!, deep: deep, default: node.initial.map(DocumentState.init(number:)),
+                    file: marker, line: line, action)
+                return
+            }
+            let entryOps = try compile(node.onEntry)
+            let exitOps = try compile(node.onExit)
+            let errorEvent = errorEvent
+            var initialTargets: [DocumentState] = []
+            var initialAction: MachineAction<DocumentState, DocumentEvent, Context>?
+            if node.isCompound {
+                let first = node.children.first { !document.states[$0].isHistory }
+                initialTargets = (node.initial.isEmpty ? first.map { [$0] } ?? [] : node.initial).map(DocumentState.init(number:))
+                initialAction = try action(for: node.initialContent, event: nil)
+            }
+            var rows: [(DocumentEvent?, Guard<Context>?, [DocumentState], TransitionKind, MachineAction<DocumentState, DocumentEvent, Context>?, UInt)] = []
+            for transition in node.transitions {
+                let condition = try transition.cond.map { (text) throws(SCXMLError) in try self.guardFor(text, line: transition.line) }
+                let targets = transition.targets.map(DocumentState.init(number:))
+                let kind: TransitionKind = transition.isInternal ? .local : .external
+                if transition.events.isEmpty {
+                    rows.append((nil, condition, targets, kind, try action(for: transition.content, event: nil), UInt(transition.line)))
+                    continue
+                }
+                for event in DocumentEvent.allCases where transition.events.contains(where: { $0.matches(event.name) }) {
+                    rows.append((event, condition, targets, kind, try action(for: transition.content, event: event.name), UInt(transition.line)))
+                }
+            }
+            let body: (inout StateBlock<DocumentState, DocumentEvent, Context>) -> Void = { s in
+                // In the configuration before its onentry runs, out of it after its onexit.
+                s.onEntry(file: marker, line: line) { context, effects in
+                    context.configuration.set(number, active: true)
+                    if !entryOps.isEmpty { OpInterpreter.run(entryOps, errorEvent: errorEvent, &context, &effects) }
+                }
+                s.onExit(file: marker, line: line) { context, effects in
+                    if !exitOps.isEmpty { OpInterpreter.run(exitOps, errorEvent: errorEvent, &context, &effects) }
+                    context.configuration.set(number, active: false)
+                }
+                if !initialTargets.isEmpty { s.initial(initialTargets, file: marker, line: line, initialAction) }
+                for (event, condition, targets, kind, action, rowLine) in rows {
+                    switch (event, targets.isEmpty) {
+                    case (let event?, true): s.on(event, when: condition, kind: kind, file: marker, line: rowLine, action)
+                    case (let event?, false): s.on(event, when: condition, to: targets, kind: kind, file: marker, line: rowLine, action)
+                    case (nil, true): s.always(when: condition, kind: kind, file: marker, line: rowLine, action)
+                    case (nil, false): s.always(when: condition, to: targets, kind: kind, file: marker, line: rowLine, action)
+                    }
+                }
+            }
+            let done = EventUniverse.completes(number, in: document)
+                ? symbols.event(named: EventUniverse.doneEvent(of: number, in: document)) : nil
+            switch node.kind {
+            case .final:
+                definition.final(state, in: parent(of: number), file: marker, line: line, body)
+            case .parallel:
+                definition.parallel(state, in: parent(of: number), whenDone: done, file: marker, line: line, body)
+            case .state:
+                if let done {
+                    definition.state(state, in: parent(of: number), whenDone: done, file: marker, line: line, body)
+                } else {
+                    definition.state(state, in: parent(of: number), file: marker, line: line, body)
+                }
+            case .history:
+                break
+            }
+        }
+
+        /// A row's (or an initial's, a history default's) action: `_event` set, then the content.
+        private func action(for content: [ExecutableOp], event: String?) throws(SCXMLError) -> MachineAction<DocumentState, DocumentEvent, Context>? {
+            let ops = try compile(content)
+            if ops.isEmpty && event == nil { return nil }
+            let errorEvent = errorEvent
+            return { context, effects in
+                if let event { context.model.setEvent(name: event) }
+                if !ops.isEmpty { OpInterpreter.run(ops, errorEvent: errorEvent, &context, &effects) }
+            }
+        }
+
+        private func guardFor(_ text: String, line: Int) throws(SCXMLError) -> Guard<Context> {
+            let condition = try prepare(line, "transition") { (model: inout Model) throws(DatamodelRefusal) in try model.condition(text) }
+            // A condition that fails to evaluate is false (SCXML 5.9.1); a guard cannot raise
+            // error.execution, as it has no effects to send with.
+            return Guard(text) { context in (try? context.model.evaluateCondition(condition, in: context.configuration)) ?? false }
+        }
+
+        private func compile(_ ops: [ExecutableOp]) throws(SCXMLError) -> [CompiledOp<Model>] {
+            var result: [CompiledOp<Model>] = []
+            for op in ops {
+                switch op {
+                case .raise(let event, _):
+                    result.append(.raise(symbols.event(named: event)!))
+                case .send(let send):
+                    let event = symbols.event(named: send.event)!
+                    // A delayed send waits in the driver's list whatever its target: it falls
+                    // due only when the external queue is empty (time moves then alone), so it
+                    // is the next event dispatched, as it would be from the internal queue.
+                    if send.target == .internal && send.delayNanoseconds == 0 {
+                        result.append(.raise(event))
+                    } else {
+                        result.append(.sendExternal(event, delayNanoseconds: send.delayNanoseconds, id: send.id))
+                    }
+                case .cancel(let id, _):
+                    result.append(.cancel(id: id))
+                case .assign(let location, let expr, let line):
+                    let target = try prepare(line, "assign") { (model: inout Model) throws(DatamodelRefusal) in try model.location(location) }
+                    let value = try prepare(line, "assign") { (model: inout Model) throws(DatamodelRefusal) in try model.value(expr) }
+                    result.append(.assign(target, value))
+                case .branches(let branches):
+                    var compiled: [CompiledBranch<Model>] = []
+                    for (index, branch) in branches.enumerated() {
+                        let element = index == 0 ? "if" : branch.cond == nil ? "else" : "elseif"
+                        let condition = try branch.cond.map { (text) throws(SCXMLError) in
+                            try prepare(branch.line, element) { (model: inout Model) throws(DatamodelRefusal) in try model.condition(text) }
+                        }
+                        compiled.append(CompiledBranch(condition: condition, content: try compile(branch.content)))
+                    }
+                    result.append(.branches(compiled))
+                case .log(let label, let expr, let line):
+                    let value = try expr.map { (text) throws(SCXMLError) in
+                        try prepare(line, "log") { (model: inout Model) throws(DatamodelRefusal) in try model.value(text) }
+                    }
+                    result.append(.log(label: label, value))
+                }
+            }
+            return result
+        }
+
+        /// Asks the datamodel; its refusal names the file, the line and the element.
+        private func prepare<T>(_ line: Int, _ element: String, _ body: (inout Model) throws(DatamodelRefusal) -> T) throws(SCXMLError) -> T {
+            var model = self.model
+            do {
+                return try body(&model)
+            } catch {
+                throw SCXMLError.unsupported(file: document.file, line: line, element: element, reason: error.reason)
+            }
+        }
+
+        /// `prepare`, keeping what the datamodel changed (a declaration).
+        private mutating func prepareChanging<T>(_ line: Int, _ element: String, _ body: (inout Model) throws(DatamodelRefusal) -> T) throws(SCXMLError) -> T {
+            do {
+                return try body(&model)
+            } catch {
+                throw SCXMLError.unsupported(file: document.file, line: line, element: element, reason: error.reason)
+            }
+        }
+    }
+}

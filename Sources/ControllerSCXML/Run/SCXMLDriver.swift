@@ -1,0 +1,136 @@
+import ControllerFSM
+
+/// How a run ended.
+public enum SCXMLOutcome: Sendable, Equatable, CustomStringConvertible {
+    /// The top-level final state `pass` was entered.
+    case pass
+    /// Another top-level final state was entered, or nothing more could happen: the states the
+    /// machine ended in (its active innermost states).
+    case fail(endedIn: [String])
+    /// The run could not go on as SCXML says (an internal queue overflow, eventless transitions
+    /// that never settle, a run that never ends), or the document was refused.
+    case error(String)
+
+    public var description: String {
+        switch self {
+        case .pass: "pass"
+        case .fail(let states): "fail (ended in \(states.joined(separator: ", ")))"
+        case .error(let reason): "error: \(reason)"
+        }
+    }
+}
+
+public struct SCXMLRunReport: Sendable {
+    public var outcome: SCXMLOutcome
+    /// External events dispatched (sent to the session, delayed ones when due).
+    public var externalEvents: Int
+    /// The virtual time the run ended at.
+    public var time: MachineInstant
+    public var log: [String]
+
+    public init(outcome: SCXMLOutcome, externalEvents: Int, time: MachineInstant, log: [String]) {
+        self.outcome = outcome
+        self.externalEvents = externalEvents
+        self.time = time
+        self.log = log
+    }
+}
+
+/// Runs a document's machine in virtual time, as an SCXML interpreter's outer loop: start it;
+/// then, while it has not entered a top-level final state, dispatch the next event of the
+/// external queue (each `machine.send` runs the internal queue to completion first), or, with
+/// the queue empty, move time to the next delayed send and queue every send due then; stop when
+/// neither is left. Sends leave the machine through its context's outbox, taken after every
+/// step: no delay → the external queue; a delay → the delayed list, by its id; `<cancel>`
+/// removes from that list.
+public enum SCXMLDriver<Model: SCXMLDatamodel> {
+    /// Call inside `DocumentSymbols.$table.withValue(machine.symbols)`.
+    public static func run(_ machine: SCXMLMachine<Model>) -> SCXMLRunReport {
+        var running = StateMachine(table: machine.table, context: machine.context, queueCapacity: SCXMLLimits.internalQueueCapacity)
+        var queues = Queues()
+        running.start(at: .zero)
+        queues.take(&running.context.outbox, now: 0)
+        var dispatched = 0
+        var report: SCXMLOutcome?
+        while report == nil {
+            if let problem = problem(in: running) {
+                report = .error(problem)
+            } else if let final = machine.finals.first(where: { running.isActive($0) }) {
+                report = final.name == "pass" ? .pass : .fail(endedIn: [final.name])
+            } else if let event = queues.nextExternal() {
+                dispatched += 1
+                if dispatched > SCXMLLimits.maximumExternalEvents {
+                    report = .error("still running after \(SCXMLLimits.maximumExternalEvents) external events; the document keeps sending itself events")
+                    break
+                }
+                running.send(event, at: MachineInstant(nanoseconds: queues.now))
+                queues.take(&running.context.outbox, now: queues.now)
+            } else if !queues.advanceToNextDelayed() {
+                report = .fail(endedIn: running.activeStates.map(\.name))
+            }
+        }
+        var log = running.context.log
+        if running.context.droppedLogLines > 0 { log.append("(\(running.context.droppedLogLines) more log lines not kept)") }
+        return SCXMLRunReport(outcome: report!, externalEvents: dispatched, time: MachineInstant(nanoseconds: queues.now), log: log)
+    }
+
+    /// What stops a run as an error rather than an outcome.
+    private static func problem(in machine: StateMachine<DocumentState, DocumentEvent, SCXMLContext<Model>>) -> String? {
+        if machine.context.internalQueueOverflowed || machine.statistics.droppedSends > 0 {
+            return "more than \(SCXMLLimits.internalQueueCapacity) internal events were raised in one step; the internal queue overflowed"
+        }
+        if machine.statistics.microstepLimitHits > 0 {
+            return "eventless transitions were still enabled after \(MachineLimits.maximumMicrosteps) microsteps; the machine never settles"
+        }
+        return nil
+    }
+
+    /// The external queue and the delayed sends, in virtual time.
+    struct Queues {
+        private(set) var now: Int64 = 0
+        private var external: [DocumentEvent] = []
+        private var nextExternalIndex = 0
+        /// Waiting sends: when due, in the order sent (`order` breaks ties of time).
+        private var delayed: [(due: Int64, order: Int, event: DocumentEvent, id: String?)] = []
+        private var sent = 0
+
+        mutating func take(_ outbox: inout [SCXMLOutgoing], now: Int64) {
+            for item in outbox {
+                switch item {
+                case .send(let event, let delay, let id):
+                    if delay == 0 {
+                        external.append(event)
+                    } else {
+                        sent += 1
+                        delayed.append((MachineInstant.saturatingSum(now, delay), sent, event, id))
+                    }
+                case .cancel(let id):
+                    delayed.removeAll { $0.id == id }
+                }
+            }
+            outbox.removeAll(keepingCapacity: true)
+        }
+
+        mutating func nextExternal() -> DocumentEvent? {
+            guard nextExternalIndex < external.count else { return nil }
+            let event = external[nextExternalIndex]
+            nextExternalIndex += 1
+            if nextExternalIndex == external.count {
+                external.removeAll(keepingCapacity: true)
+                nextExternalIndex = 0
+            }
+            return event
+        }
+
+        /// Moves time to the earliest delayed send and queues every send due then, in the order
+        /// they were sent; false when none is waiting.
+        mutating func advanceToNextDelayed() -> Bool {
+            guard let due = delayed.map(\.due).min() else { return false }
+            now = due
+            let ready = delayed.filter { $0.due == due }.sorted { $0.order < $1.order }
+            delayed.removeAll { $0.due == due }
+            external += ready.map(\.event)
+            return true
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ControllerFSM
+
+/// Reads, loads and runs documents: the one entry point `scxml-run` and the tests use.
+public enum SCXMLRunner {
+    /// The datamodels a document may name, the first the default (for a document that names
+    /// none, and what a `.txml`'s `conf:datamodel` becomes). A second datamodel is one more
+    /// type here.
+    public static let datamodels: [any SCXMLDatamodel.Type] = [IntegerDatamodel.self]
+
+    /// Whether `path` is in the W3C's test language (`.txml`), whose `conf:` names are expanded.
+    public static func isTestLanguage(_ path: String) -> Bool { path.hasSuffix(".txml") }
+
+    /// The document at `path`: read with libxml2, `conf:` expanded for a `.txml`.
+    public static func document(file path: String) throws(SCXMLError) -> SCXMLDocument {
+        try document(LibXML2Reader.read(file: path), file: path)
+    }
+
+    /// The document in `text`, named `file` (its extension says whether it is a `.txml`).
+    public static func document(text: String, file: String) throws(SCXMLError) -> SCXMLDocument {
+        try document(LibXML2Reader.read(text: text, file: file), file: file)
+    }
+
+    private static func document(_ root: ParsedElement, file: String) throws(SCXMLError) -> SCXMLDocument {
+        let expanded = isTestLanguage(file) ? try TestLanguage.expand(root, datamodel: datamodels[0].names[0], file: file) : root
+        return try DocumentReader.read(expanded, file: file)
+    }
+
+    /// The datamodel `document` names.
+    public static func datamodel(of document: SCXMLDocument) throws(SCXMLError) -> any SCXMLDatamodel.Type {
+        guard let name = document.datamodel else { return datamodels[0] }
+        guard let model = datamodels.first(where: { $0.names.contains(name) }) else {
+            let known = datamodels.flatMap { $0.names }.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .unsupported(
+                file: document.file, line: document.line, element: "scxml",
+                reason: "datamodel=\"\(name)\" is not one this loader has (\(known))")
+        }
+        return model
+    }
+
+    /// Runs the file at `path` to its end; a document that cannot be read or loaded is an
+    /// `.error` outcome naming the file, line and element.
+    public static func run(file path: String) -> SCXMLRunReport {
+        do {
+            return try run(try document(file: path))
+        } catch {
+            return SCXMLRunReport(outcome: .error(error.description), externalEvents: 0, time: .zero, log: [])
+        }
+    }
+
+    /// Loads `document` with its datamodel and runs it, inside its symbol table.
+    public static func run(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLRunReport {
+        let model = try datamodel(of: document)
+        return try run(document, model: model)
+    }
+
+    private static func run<Model: SCXMLDatamodel>(_ document: SCXMLDocument, model _: Model.Type) throws(SCXMLError) -> SCXMLRunReport {
+        let result: Result<SCXMLRunReport, SCXMLError> = DocumentSymbols.$table.withValue(MachineBuilder<Model>.symbols(for: document)) {
+            do throws(SCXMLError) {
+                let machine = try MachineBuilder<Model>.build(document)
+                return .success(SCXMLDriver<Model>.run(machine))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
