@@ -70,14 +70,6 @@ struct NestedReadmeExampleTests {
 
     @Test("the README shows this example verbatim, and its diagram")
     func readmeShowsIt() throws {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let example = try #require(source.between("// README-NESTED-BEGIN\n", and: "// README-NESTED-END"))
-        let usage = try #require(source.between("// README-NESTED-USAGE-BEGIN\n", and: "        // README-NESTED-USAGE-END")).unindented()
-        #expect(readme.contains(example), "README.md must show the nested example of \(#fileID) verbatim")
-        #expect(readme.contains(usage), "README.md must show the nested usage of \(#fileID) verbatim")
-        #expect(readme.contains(try makeDoor().table.mermaid()))
+        try expectReadmeShows(#filePath, example: "README-NESTED", usage: "README-NESTED-USAGE", diagram: try makeDoor().table.mermaid())
     }
 }

@@ -52,14 +52,6 @@ struct ParallelReadmeExampleTests {
 
     @Test("the README shows this example verbatim, and its diagram")
     func readmeShowsIt() throws {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let example = try #require(source.between("// README-PARALLEL-BEGIN\n", and: "// README-PARALLEL-END"))
-        let usage = try #require(source.between("// README-PARALLEL-USAGE-BEGIN\n", and: "        // README-PARALLEL-USAGE-END")).unindented()
-        #expect(readme.contains(example), "README.md must show the parallel example of \(#fileID) verbatim")
-        #expect(readme.contains(usage), "README.md must show the parallel usage of \(#fileID) verbatim")
-        #expect(readme.contains(try makeAirlock().table.mermaid()))
+        try expectReadmeShows(#filePath, example: "README-PARALLEL", usage: "README-PARALLEL-USAGE", diagram: try makeAirlock().table.mermaid())
     }
 }

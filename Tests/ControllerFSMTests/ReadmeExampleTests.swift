@@ -68,20 +68,25 @@ struct ReadmeExampleTests {
 
     @Test("the README shows this machine's diagram")
     func readmeDiagram() throws {
-        let readme = try String(contentsOfFile: readmePath(), encoding: .utf8)
-        #expect(readme.contains(try makeGate().table.mermaid()))
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let example = try #require(source.between("// README-EXAMPLE-BEGIN\n", and: "// README-EXAMPLE-END"))
-        let usage = try #require(source.between("// README-USAGE-BEGIN\n", and: "        // README-USAGE-END")).unindented()
-        #expect(readme.contains(example), "README.md must show the example machine of \(#fileID) verbatim")
-        #expect(readme.contains(usage), "README.md must show the usage code of \(#fileID) verbatim")
+        try expectReadmeShows(#filePath, example: "README-EXAMPLE", usage: "README-USAGE", diagram: try makeGate().table.mermaid())
     }
+}
 
-    func readmePath() -> String {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path + "/README.md"
-    }
+/// The README shows the code of `sourcePath` between `// EXAMPLE-BEGIN`/`-END` and between
+/// `// USAGE-BEGIN`/`-END` (that one indented by 8 spaces there) verbatim, and `diagram`.
+func expectReadmeShows(
+    _ sourcePath: String, example: String, usage: String, diagram: String,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws {
+    var path = sourcePath
+    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
+    let source = try String(contentsOfFile: sourcePath, encoding: .utf8)
+    let exampleText = try #require(source.between("// \(example)-BEGIN\n", and: "// \(example)-END"), sourceLocation: sourceLocation)
+    let usageText = try #require(source.between("// \(usage)-BEGIN\n", and: "        // \(usage)-END"), sourceLocation: sourceLocation).unindented()
+    #expect(readme.contains(exampleText), "README.md must show the \(example) code of \(sourcePath) verbatim", sourceLocation: sourceLocation)
+    #expect(readme.contains(usageText), "README.md must show the \(usage) code of \(sourcePath) verbatim", sourceLocation: sourceLocation)
+    #expect(readme.contains(diagram), "README.md must show the diagram", sourceLocation: sourceLocation)
 }
 
 extension String {

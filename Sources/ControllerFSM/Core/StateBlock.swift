@@ -137,10 +137,7 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        rows.append(RowSpec(
-            event: event, guard: `guard`, targets: target.map { [$0] } ?? [], kind: kind, action: action,
-            location: SourceLocation(file: file, line: line)
-        ))
+        addRow(event, `guard`, target.map { [$0] } ?? [], kind, action, SourceLocation(file: file, line: line))
     }
 
     /// Answers `event` by moving to several states at once, one in each of some parallel
@@ -153,11 +150,17 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        if targets.isEmpty { return refuseEmptyTargets("a row for \(event.name)", at: SourceLocation(file: file, line: line)) }
-        rows.append(RowSpec(
-            event: event, guard: `guard`, targets: targets, kind: kind, action: action,
-            location: SourceLocation(file: file, line: line)
-        ))
+        let location = SourceLocation(file: file, line: line)
+        if targets.isEmpty { return refuseEmptyTargets("a row for \(event.name)", at: location) }
+        addRow(event, `guard`, targets, kind, action, location)
+    }
+
+    /// Every row, with or without an event, one target or several, is written here.
+    mutating func addRow(
+        _ event: Event?, _ guard: Guard<Context>?, _ targets: [State], _ kind: TransitionKind,
+        _ action: MachineAction<State, Event, Context>?, _ location: SourceLocation
+    ) {
+        rows.append(RowSpec(event: event, guard: `guard`, targets: targets, kind: kind, action: action, location: location))
     }
 }
 
@@ -178,10 +181,7 @@ extension StateBlock {
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        rows.append(RowSpec(
-            event: nil, guard: `guard`, targets: target.map { [$0] } ?? [], kind: kind, action: action,
-            location: SourceLocation(file: file, line: line)
-        ))
+        addRow(nil, `guard`, target.map { [$0] } ?? [], kind, action, SourceLocation(file: file, line: line))
     }
 
     /// An eventless row to several states, one in each of some parallel regions.
@@ -192,11 +192,9 @@ extension StateBlock {
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        if targets.isEmpty { return refuseEmptyTargets("an eventless row", at: SourceLocation(file: file, line: line)) }
-        rows.append(RowSpec(
-            event: nil, guard: `guard`, targets: targets, kind: kind, action: action,
-            location: SourceLocation(file: file, line: line)
-        ))
+        let location = SourceLocation(file: file, line: line)
+        if targets.isEmpty { return refuseEmptyTargets("an eventless row", at: location) }
+        addRow(nil, `guard`, targets, kind, action, location)
     }
 }
 
