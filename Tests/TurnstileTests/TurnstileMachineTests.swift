@@ -19,6 +19,7 @@ struct TurnstileMachineTests {
         case .broken: [.fault]
         case .outOfOrder: [.repair]
         case .emergency: [.emergencyOn]
+        case .operating, .inService, .outOfService, .resume: []  // never the state: the #expect below fails
         }
         for event in path { machine.send(event, at: .zero) }
         #expect(machine.state == state)

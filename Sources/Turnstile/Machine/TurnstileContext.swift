@@ -11,12 +11,15 @@ public struct TurnstileTimings: Sendable, Equatable {
     }
 }
 
-/// The turnstile's data: counters, the credit (meaningful only while `unlocked`), the state an
-/// emergency interrupted, and the outputs the machine wants.
+/// The turnstile's data: counters, the credit (meaningful only while `unlocked`), the state the
+/// last emergency interrupted, and the outputs the machine wants.
 public struct TurnstileContext: Sendable {
     public var counters = TurnstileCounters()
     public var credit = 0
-    /// The state an emergency interrupted: it decides where `emergencyOff` leads.
+    /// The state the last emergency interrupted, for the record (explorations tell
+    /// configurations apart by it; the benchmarks' independent turnstiles are compared on it).
+    /// It no longer decides where `emergencyOff` leads: `operating`'s history does, and says the
+    /// same (`TurnstileMachine.definition()`).
     public var stateBeforeEmergency = TurnstileState.locked
     public var outputs = TurnstileOutputs()
     public private(set) var timings: TurnstileTimings

@@ -1,8 +1,9 @@
 import ControllerFSM
 
 /// The turnstile, one block per state: each block holds the state's entry and exit work, every
-/// event it answers and where each one leads (DESIGN.md, "The turnstile"). Any (state, event)
-/// pair not written here is ignored.
+/// event it answers and where each one leads (DESIGN.md, "The turnstile"); a superstate's block
+/// holds what the states inside it answer alike. Any (state, event) pair not written here is
+/// ignored.
 public enum TurnstileMachine {
     public typealias Definition = MachineDefinition<TurnstileState, TurnstileEvent, TurnstileContext>
     public typealias Table = TransitionTable<TurnstileState, TurnstileEvent, TurnstileContext>
@@ -30,10 +31,39 @@ public enum TurnstileMachine {
         StateMachine(table: table, context: TurnstileContext(timings: timings), queueCapacity: queueCapacity, trace: trace)
     }
 
+    /// The rows, nested (README, "Superstates, history, eventless rows and final states"):
+    ///
+    ///     operating                       emergencyOn -> emergency (credit expired)
+    ///       inService (starts in locked)  fault -> broken, repair -> outOfOrder
+    ///         locked, unlocked
+    ///       outOfService (starts broken)  a coin taken out of service
+    ///         broken, outOfOrder
+    ///     emergency                       emergencyOff -> resume (operating's history)
+    ///
+    /// Each innermost state answers first, then the superstates around it: every (state, event)
+    /// pair is answered by the same row, guards in the same order, as when each state wrote its
+    /// own. The superstates have no entry or exit work and no timer, so each transition runs the
+    /// same work in the same order as the flat machine did.
     public static func definition() -> Definition {
+        // The machine starts in locked itself (entering operating and inService on the way), not
+        // in operating: the host, the store and /status take the table's initial state as the
+        // state before the start, which must be one the turnstile can be in.
         var definition = Definition(initial: .locked)
 
-        definition.state(.locked) { s in
+        definition.state(.operating) { s in
+            s.initial(.inService)
+            // The fire alarm, answered once for the four states inside.
+            s.on(.emergencyOn, to: .emergency, interrupt)
+        }
+
+        definition.state(.inService, in: .operating) { s in
+            s.initial(.locked)
+            // Not in broken or outOfOrder: a fault there, or a repair in outOfOrder, is ignored.
+            s.on(.fault, to: .broken, breakDown)
+            s.on(.repair, to: .outOfOrder, beginRepair)
+        }
+
+        definition.state(.locked, in: .inService) { s in
             s.onEntry { c, _ in c.setOutputs(lock: true, ready: true, inhibit: false) }
             s.on(.coin, to: .unlocked) { c, _ in
                 c.counters.coins += 1
@@ -43,12 +73,9 @@ public enum TurnstileMachine {
                 c.counters.forcedPushes += 1
                 c.outputs.alarmPulseRequested = true
             }
-            s.on(.fault, to: .broken, breakDown)
-            s.on(.repair, to: .outOfOrder, beginRepair)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.unlocked) { s in
+        definition.state(.unlocked, in: .inService) { s in
             s.onEntry { c, fx in
                 c.setOutputs(lock: false, ready: true, inhibit: false)
                 fx.startTimer(TurnstileTimer.state, afterNanoseconds: c.relockNanoseconds, sending: .timeout)
@@ -69,39 +96,45 @@ public enum TurnstileMachine {
                 c.credit = 0
             }
             s.on(.timeout, to: .locked) { c, _ in c.expireCredit() }
-            s.on(.fault, to: .broken, breakDown)
-            s.on(.repair, to: .outOfOrder, beginRepair)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.broken) { s in
+        definition.state(.outOfService, in: .operating) { s in
+            // Where an emergency that interrupted broken or outOfOrder comes back to.
+            s.initial(.broken)
+            s.on(.coin) { c, _ in c.takeCoinOutOfService() }
+        }
+
+        definition.state(.broken, in: .outOfService) { s in
             s.onEntry { c, _ in
                 c.setOutputs(lock: true, ready: false, inhibit: true)
                 c.outputs.alarm = true
             }
             s.onExit { c, _ in c.outputs.alarm = false }
-            s.on(.coin) { c, _ in c.takeCoinOutOfService() }
             s.on(.repair, to: .outOfOrder, beginRepair)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.outOfOrder) { s in
+        definition.state(.outOfOrder, in: .outOfService) { s in
             s.onEntry { c, fx in
                 c.setOutputs(lock: true, ready: false, inhibit: true)
                 fx.startTimer(TurnstileTimer.state, afterNanoseconds: c.repairNanoseconds, sending: .timeout)
             }
             s.onExit { _, fx in fx.cancelTimer(TurnstileTimer.state) }
-            s.on(.coin) { c, _ in c.takeCoinOutOfService() }
             s.on(.timeout, to: .locked)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
+
+        // Where the emergency returns: operating's child when the alarm began (shallow), entered
+        // at its initial state — in service is locked (an unlocked turnstile's credit expired
+        // with the alarm), out of service is broken (a repair under way is not resumed: it
+        // needs the service key again). Before any emergency: in service, as the flat machine's
+        // `stateBeforeEmergency` began at locked. Neither superstate has entry work, so coming
+        // back runs only the entry of locked or broken, as the flat rows did.
+        definition.history(.resume, of: .operating, default: .inService)
 
         definition.state(.emergency) { s in
             s.onEntry { c, _ in c.setOutputs(lock: false, ready: false, inhibit: true) }
             s.on(.push) { c, _ in c.counters.freePassages += 1 }
             s.on(.coin) { c, _ in c.takeCoinOutOfService() }
-            s.on(.emergencyOff, when: Guard("was in service") { $0.stateBeforeEmergency.isInService }, to: .locked)
-            s.on(.emergencyOff, when: Guard("was broken or under repair") { !$0.stateBeforeEmergency.isInService }, to: .broken)
+            s.on(.emergencyOff, to: .resume)
         }
 
         return definition
@@ -119,6 +152,8 @@ public enum TurnstileMachine {
         c.expireCredit()
     }
 
+    /// The state an emergency interrupted is kept for the record only (``TurnstileContext/stateBeforeEmergency``):
+    /// where `emergencyOff` leads is operating's history's to say.
     private static func interrupt(_ c: inout TurnstileContext, _ fx: inout Step) {
         c.expireCredit()
         c.stateBeforeEmergency = fx.state

@@ -1,8 +1,16 @@
 import ControllerFSM
 
-/// The turnstile's states (DESIGN.md, "The turnstile").
+/// The turnstile's states (DESIGN.md, "The turnstile"): the five it is ever in first, then the
+/// superstates around them and the history the emergency returns through (the machine is only
+/// ever in one of the first five: they keep their raw values, names and order for the store, the
+/// metrics and `/status`).
 public enum TurnstileState: Int, MachineSymbol {
     case locked, unlocked, broken, outOfOrder, emergency
+    /// Superstates: every state but `emergency`; inside it, `locked` and `unlocked` (taking coins
+    /// and passages), and `broken` and `outOfOrder` (out of service).
+    case operating, inService, outOfService
+    /// `operating`'s shallow history: where `emergencyOff` leads.
+    case resume
 }
 
 /// The turnstile's events.

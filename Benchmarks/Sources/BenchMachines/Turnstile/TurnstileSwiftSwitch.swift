@@ -115,6 +115,9 @@ struct TurnstileSwiftSwitch {
             case .fault, .repair, .timeout, .emergencyOn:
                 model.counters.ignored += 1
             }
+        case .operating, .inService, .outOfService, .resume:
+            // The application's superstates and history: never the state of this flat switch.
+            preconditionFailure("the flat switch is never in \(state)")
         }
     }
 

@@ -1,7 +1,18 @@
 import ControllerFSM
 
 /// The barrier, one block per state: each block holds the state's entry and exit work, every
-/// event it answers and where each one leads. Any other (state, event) pair is ignored.
+/// event it answers and where each one leads; a superstate's block holds what the states inside
+/// it answer alike. Any other (state, event) pair is ignored.
+///
+///     operating                                   emergencyOn -> emergency
+///       inService (starts closed)                 fault -> fault
+///         closed, opening, open, closing
+///       fault
+///     emergency                                   emergencyOff -> fault or opening
+///
+/// Each innermost state answers first, then the superstates around it, so every (state, event)
+/// pair is answered by the same row, guards in the same order, as when each state wrote its own.
+/// The superstates have no entry or exit work and no timer.
 public enum BarrierMachine {
     public typealias Definition = MachineDefinition<BarrierState, BarrierEvent, BarrierContext>
     public typealias Table = TransitionTable<BarrierState, BarrierEvent, BarrierContext>
@@ -18,17 +29,29 @@ public enum BarrierMachine {
     }()
 
     public static func definition() -> Definition {
+        // It starts in closed itself, not in operating: the host, the store and /status take the
+        // table's initial state as the state before the start.
         var definition = Definition(initial: .closed)
         let timer = BarrierTimer.state
 
-        definition.state(.closed) { s in
-            s.on(.request, to: .opening, countRequest)
-            s.on(.downLeft, to: .fault, countFault)  // the arm left its rest without a command
-            s.on(.fault, to: .fault, countFault)
+        definition.state(.operating) { s in
+            s.initial(.inService)
+            // The fire alarm, answered once for the five states inside.
             s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.opening) { s in
+        definition.state(.inService, in: .operating) { s in
+            s.initial(.closed)
+            // Not in fault itself: a fault there is ignored.
+            s.on(.fault, to: .fault, countFault)
+        }
+
+        definition.state(.closed, in: .inService) { s in
+            s.on(.request, to: .opening, countRequest)
+            s.on(.downLeft, to: .fault, countFault)  // the arm left its rest without a command
+        }
+
+        definition.state(.opening, in: .inService) { s in
             s.onEntry { c, fx in
                 // Up, and seen there since the arm last moved: straight on to `open`, through the
                 // same row as the limit's edge. Up as last seen, but driven down since: the
@@ -51,11 +74,9 @@ public enum BarrierMachine {
             s.on(.timeout, when: Guard("confirming the top") { $0.confirming }, to: .open) { c, _ in c.upStale = false }
             s.on(.timeout, to: .fault, countFault)  // the arm did not reach its top
             s.on(.request, countRequest)
-            s.on(.fault, to: .fault, countFault)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.open) { s in
+        definition.state(.open, in: .inService) { s in
             // `passed` is not cleared here: an arm that sagged and was lifted again (below) keeps
             // the passage it had seen; the states that end an opening clear it.
             s.onEntry { c, fx in
@@ -79,11 +100,9 @@ public enum BarrierMachine {
             s.on(.timeout, when: Guard("clear, not passed") { $0.isClear && !$0.passed }, to: .closing) { c, _ in
                 c.counters.expiredOpenings += 1
             }
-            s.on(.fault, to: .fault, countFault)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.closing) { s in
+        definition.state(.closing, in: .inService) { s in
             s.onEntry { c, fx in
                 c.passed = false
                 if c.downLimit && !c.downStale {
@@ -105,15 +124,12 @@ public enum BarrierMachine {
             s.on(.blocked, to: .opening, reverse)
             s.on(.vehicleIn, to: .opening, reverse)
             s.on(.request, to: .opening, countRequest)
-            s.on(.fault, to: .fault, countFault)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
-        definition.state(.fault) { s in
+        definition.state(.fault, in: .operating) { s in
             s.onEntry { c, _ in c.passed = false }
             s.on(.repair, to: .opening) { c, _ in c.counters.repairs += 1 }
             s.on(.request, refuseRequest)
-            s.on(.emergencyOn, to: .emergency, interrupt)
         }
 
         definition.state(.emergency) { s in
@@ -149,6 +165,10 @@ public enum BarrierMachine {
                 c.faultBeforeEmergency = true
             }
             s.on(.request, refuseRequest)
+            // Not operating's history: it would say the same only for fault. The barrier comes
+            // back from any other state to opening, not to inService's start (closed) — the arm
+            // is up, or on its way; and a motor timeout during the emergency (above) leaves a
+            // fault to repair though none was interrupted. So the flag stays.
             s.on(.emergencyOff, when: Guard("remembered fault") { $0.faultBeforeEmergency }, to: .fault)
             // Never straight to `open`: the arm may still be rising. `opening` goes on to `open`
             // only once the up limit says the arm is there.
@@ -195,6 +215,7 @@ public enum BarrierMachine {
         fx.startTimer(BarrierTimer.state, afterNanoseconds: c.motorTimeout, sending: .timeout)
     }
 
+    /// `fx.state` is the innermost state the emergency interrupts, though the row is operating's.
     private static func interrupt(_ c: inout BarrierContext, _ fx: inout Step) {
         c.faultBeforeEmergency = fx.state == .fault
     }

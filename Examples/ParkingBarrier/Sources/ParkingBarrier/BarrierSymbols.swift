@@ -1,8 +1,12 @@
 import ControllerFSM
 
-/// The barrier's states (DESIGN.md, "The parking barrier").
+/// The barrier's states (DESIGN.md, "The parking barrier"): the six it is ever in first, then the
+/// superstates around them (the six keep their raw values, names and order for the store, the
+/// metrics and `/status`).
 public enum BarrierState: Int, MachineSymbol {
     case closed, opening, open, closing, fault, emergency
+    /// Superstates: every state but `emergency`; inside it, every state but `fault`.
+    case operating, inService
 }
 
 /// The barrier's events. Each level input has two: its active and its inactive edge.

@@ -25,6 +25,7 @@ enum BarrierInvariants {
         case .open: c.loop ? timerRunning : true
         case .emergency: c.rising || c.confirming
         case .closed, .fault: false
+        case .operating, .inService: false  // superstates, never the state
         }
         if timerRunning != timed {
             return "timer running \(timerRunning) in \(state.name)\(state == .emergency ? " (rising \(c.rising))" : "")"
