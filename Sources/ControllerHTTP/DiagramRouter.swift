@@ -31,7 +31,7 @@ struct DiagramRouter {
 
     init(nodes: [DiagramLayout.Node]) {
         self.nodes = nodes
-        for node in nodes { occupied.add(node.box) }
+        for node in nodes { occupied.add(node: node.box) }
     }
 
     /// The arrow from one state's box to another's, around the boxes between them, and its
@@ -81,7 +81,7 @@ struct DiagramRouter {
             // The initial state's marker goes where the convention puts it, on the left, if it can.
             let growth = label == nil ? 0 : after.width * after.height - before.width * before.height
             let cost = occupied.cost(of: line.inflated(by: Self.labelClearance))
-                + (placed.map { occupied.cost(of: $0.box.inflated(by: Self.labelClearance / 2)) } ?? 0) + growth * Self.growthCost
+                + (placed.map { occupied.cost(ofLabel: $0.box, clearance: Self.labelClearance / 2) } ?? 0) + growth * Self.growthCost
             if best == nil || cost < best!.cost {
                 best = (DiagramLayout.Stub(to: state, start: start, end: end, label: placed), cost)
             }
@@ -106,22 +106,24 @@ struct DiagramRouter {
     }
 
     /// The label on the curve (its halo cuts the line, so it reads as the line's own), at the
-    /// first position along it that covers least; beside it, on the side it bends to, when
-    /// every position on it covers something.
+    /// first position along it that covers least; beside it, on the side it bends to and then
+    /// on the other, when every position on it covers something.
     func placeLabel(_ label: DiagramLabel, along curve: DiagramCurve) -> DiagramLabel {
         let bulge = curve.control - (curve.start + curve.end) * 0.5
         var best: (label: DiagramLabel, cost: Double)?
-        for beside in [false, true] {
+        // On the line, then beside it on the side it bends to, then on the other side.
+        for side in [0.0, 1, -1] {
             for t in Self.labelPositions {
                 var candidate = label.moved(to: curve.point(at: t))
-                if beside {
+                if side != 0 {
                     let tangent = curve.tangent(at: t)
                     var normal = DiagramPoint(x: -tangent.y, y: tangent.x) * (1 / max(tangent.length, 1e-9))
                     if normal.x * bulge.x + normal.y * bulge.y < 0 { normal = normal * -1 }
+                    normal = normal * side
                     let offset = abs(normal.x) * label.box.width / 2 + abs(normal.y) * label.box.height / 2 + Self.labelClearance
                     candidate = candidate.moved(to: candidate.box.center + normal * offset)
                 }
-                let cost = occupied.cost(of: candidate.box.inflated(by: Self.labelClearance / 2))
+                let cost = occupied.cost(ofLabel: candidate.box, clearance: Self.labelClearance / 2)
                 if best == nil || cost < best!.cost { best = (candidate, cost) }
                 if cost == 0 { return candidate }
             }
@@ -134,14 +136,25 @@ struct DiagramRouter {
 struct DiagramOccupancy {
     /// What covering one point of a line costs, in square units of covered box.
     static let coveredPointCost = 40.0
+    /// What a label covering a square unit of a state's box or of another label costs: more
+    /// than any amount of lines, so a label lies on a box or a label only when every place it
+    /// may go does.
+    static let coveredNodeCost = 1_000_000.0
 
+    /// The labels' and lines' boxes.
     private(set) var boxes: [DiagramBox] = []
+    /// The states' boxes.
+    private(set) var nodes: [DiagramBox] = []
     /// The boxes of labels alone (they are in `boxes` too): arrows go around them.
     private(set) var labels: [DiagramBox] = []
     private(set) var points: [DiagramPoint] = []
 
     mutating func add(_ box: DiagramBox) {
         boxes.append(box)
+    }
+
+    mutating func add(node box: DiagramBox) {
+        nodes.append(box)
     }
 
     mutating func add(label box: DiagramBox) {
@@ -153,14 +166,22 @@ struct DiagramOccupancy {
         self.points += points
     }
 
+    /// What placing `box` costs: the area it covers, each line point at `coveredPointCost`.
     func cost(of box: DiagramBox) -> Double {
-        boxes.reduce(0) { $0 + box.overlap($1) } + Double(points.filter(box.contains).count) * Self.coveredPointCost
+        (boxes + nodes).reduce(0) { $0 + box.overlap($1) } + Double(points.filter(box.contains).count) * Self.coveredPointCost
+    }
+
+    /// What placing a label costs: as `cost(of:)` with its clearance, and `coveredNodeCost` for
+    /// each square unit of the label itself on a state's box or on another label.
+    func cost(ofLabel box: DiagramBox, clearance: Double) -> Double {
+        cost(of: box.inflated(by: clearance)) + (nodes + labels).reduce(0) { $0 + box.overlap($1) } * Self.coveredNodeCost
     }
 
     /// The smallest box around everything, `nil` before anything is placed.
     var bounds: DiagramBox? {
         let pointBoxes = points.map { DiagramBox(minX: $0.x, minY: $0.y, maxX: $0.x, maxY: $0.y) }
-        guard let first = boxes.first ?? pointBoxes.first else { return nil }
-        return (boxes + pointBoxes).reduce(first) { $0.union($1) }
+        let all = nodes + boxes + pointBoxes
+        guard let first = all.first else { return nil }
+        return all.reduce(first) { $0.union($1) }
     }
 }

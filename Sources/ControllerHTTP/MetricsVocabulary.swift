@@ -28,7 +28,7 @@ struct MetricsVocabulary: Sendable {
         namespace = Self.prometheusName(App.daemonName)
         // The innermost states only: the state a snapshot reports is one of them (a superstate
         // is around it, a history never active), so each has a series of its own.
-        states = App.State.allCases.filter { !App.table.isSuperstate($0) && !App.table.isHistory($0) }.map(\.name)
+        states = App.table.atomicStates.map(\.name)
         stateHelp = "1 for the \(App.name)'s current state, 0 for the others."
         counters = App.counterNames
         let examples = counters.prefix(Self.exampleCounters).joined(separator: ", ")

@@ -69,24 +69,11 @@ public struct StateDiagram: Sendable, Equatable {
     /// frames for the superstates. A row into a superstate points at the state it starts in; a
     /// row into a history at its default, marked (H) or (H*).
     private init<State, Event, Context>(nested table: TransitionTable<State, Event, Context>) {
-        let leaves = State.allCases.filter { !table.isSuperstate($0) && !table.isHistory($0) }
+        let leaves = table.atomicStates
         func startLeaf(_ state: State) -> (State, String) {
-            var current = state
-            var mark = ""
-            if table.isHistory(current), let history = table.historyInfo.first(where: { $0.state == current }) {
-                mark = history.isDeep ? " (H*)" : " (H)"
-                current = history.defaultTarget
-            }
-            while table.isSuperstate(current) {
-                if let initial = table.initialInfo.last(where: { $0.superstate == current }) {
-                    current = initial.target
-                } else if let region = State.allCases.first(where: { table.parent(of: $0) == current && !table.isHistory($0) }) {
-                    current = region  // parallel: its first region
-                } else {
-                    break
-                }
-            }
-            return (current, mark)
+            let history = table.historyInfo.first { $0.state == state }
+            let mark = history.map { $0.isDeep ? " (H*)" : " (H)" } ?? ""
+            return (table.defaultAtomicState(entering: state), mark)
         }
         var transitions: [Transition] = []
         let triggers: [Event?] = Event.allCases.map(Optional.some) + [nil]
@@ -108,7 +95,7 @@ public struct StateDiagram: Sendable, Equatable {
         }
         let superstates = State.allCases.filter { table.isSuperstate($0) }.sorted { table.configuration(of: $0).count < table.configuration(of: $1).count }
         self.init(
-            states: leaves.map(\.name), initial: startLeaf(table.initial).0.name, transitions: transitions,
+            states: leaves.map(\.name), initial: table.startState.name, transitions: transitions,
             superstates: superstates.map { superstate in
                 Superstate(
                     name: superstate.name,

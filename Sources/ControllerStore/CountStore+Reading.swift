@@ -151,7 +151,7 @@ extension CountStore {
         let newestEvent = try db.value("SELECT MAX(time) FROM events")?.integer
         let counted = counters.values.contains { $0 > 0 }
         return DurableTotals(
-            counters: counters, gauges: latest?.gauges ?? [:], state: latest?.state ?? App.table.initial,
+            counters: counters, gauges: latest?.gauges ?? [:], state: latest?.state ?? App.table.startState,
             lastEventUnixNanoseconds: newestEvent ?? (counted ? lastEntry : nil))
     }
 }

@@ -37,7 +37,7 @@ extension CountStore {
                     try db.execute(
                         "INSERT INTO sessions (\((["started", "state"] + columns).joined(separator: ", "))) "
                             + "VALUES (\(Array(repeating: "?", count: 2 + columns.count).joined(separator: ", ")))",
-                        [wallClock, declaration.stateNames[App.table.initial.rawValue]] + columns.map { _ in 0 as any SQLiteArgument })
+                        [wallClock, declaration.stateNames[App.table.startState.rawValue]] + columns.map { _ in 0 as any SQLiteArgument })
                     let id = db.lastInsertedRowID
                     if let previous {
                         let row = StoredRow(previous, table: "sessions", path: path, daemon: App.daemonName)

@@ -226,7 +226,7 @@ struct SessionState<App: ControllerApplication> {
     var monotonicOrigin: Int64 = 0
     var wallClockOrigin: Int64 = 0
     var counters = CounterValues(count: App.counterNames.count)
-    var state = App.table.initial
+    var state = App.table.startState
     var gauges = CounterValues(count: App.gauges.count)
     var totals = DurableTotals<App>.zero
 

@@ -31,7 +31,7 @@ public struct DurableTotals<App: ControllerApplication>: Sendable, Equatable {
     }
 
     /// Nothing counted yet: the totals of a new database.
-    public static var zero: Self { Self(counters: [:], gauges: [:], state: App.table.initial, lastEventUnixNanoseconds: nil) }
+    public static var zero: Self { Self(counters: [:], gauges: [:], state: App.table.startState, lastEventUnixNanoseconds: nil) }
 
     /// The count of `kind` (0 for a kind never counted).
     public subscript(kind: String) -> Int { counters[kind] ?? 0 }

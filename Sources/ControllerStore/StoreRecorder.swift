@@ -263,7 +263,7 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
         do {
             counts = try store.unwrittenCounts(of: pending.entries)
         } catch let countError {
-            let nothing = UnwrittenCounts<App>(session: 0, time: 0, state: App.table.initial, gauges: [:], counts: [:])
+            let nothing = UnwrittenCounts<App>(session: 0, time: 0, state: App.table.startState, gauges: [:], counts: [:])
             ending.withLock { $0 = .unwritten(nothing, path: path, error: error, keepError: countError) }
             return
         }

@@ -29,13 +29,29 @@ import Turnstile
     @Test func theTurnstilesDiagramHasANodePerStateAndAnArrowPerRowThatMoves() throws {
         let table = TurnstileMachine.table
         let diagram = StateDiagram(table)
-        #expect(diagram.states == TurnstileState.allCases.map(\.name))
+        #expect(diagram.states == TurnstileMachine.table.atomicStates.map(\.name))
         #expect(diagram.initial == TurnstileState.locked.name)
-        #expect(diagram.transitions.count == table.rowInfo.count)
-        #expect(diagram.moves.count == table.rowInfo.filter { $0.target != nil && $0.target != $0.from }.count)
+        // Each state is drawn with every row that can answer in it, its own and then its
+        // superstates' (up to the first without a guard, as dispatch tries them); a row into a
+        // superstate or a history leads to the state it starts in.
+        let answering = table.atomicStates.flatMap { state in
+            TurnstileEvent.allCases.flatMap { event in
+                let rows = table.rows(for: state, event)
+                let tried = rows.firstIndex { $0.guardLabel == nil }.map { rows[...$0] } ?? rows
+                return tried.map { (state: state, row: $0) }
+            }
+        }
+        #expect(diagram.transitions.count == answering.count)
+        #expect(diagram.moves.count == answering.filter { answer in
+            answer.row.target.map { table.defaultAtomicState(entering: $0) != answer.state } ?? false
+        }.count)
+        #expect(diagram.transitions.contains { $0.from == "outOfOrder" && $0.event == "emergencyOn" && $0.to == "emergency" },
+                "operating's fire alarm row is drawn from every state inside it")
+        #expect(diagram.transitions.contains { $0.from == "emergency" && $0.event == "emergencyOff (H)" && $0.to == "locked" },
+                "the return through operating's history is drawn to its default")
 
         let svg = try SVGDocument(DiagramLayout(diagram).svg(current: "broken"))
-        #expect(svg.states == TurnstileState.allCases.map(\.name))
+        #expect(svg.states == TurnstileMachine.table.atomicStates.map(\.name))
         #expect(svg.current == ["broken"])
         Self.expectEveryRowDrawn(diagram, svg)
         // The rows that stay put are listed in their state's box.
@@ -51,7 +67,7 @@ import Turnstile
         Self.expectEveryRowDrawn(diagram, svg)
         #expect(svg.stays(in: "ajar") == "↻ creak")
 
-        let turnstileWords = TurnstileState.allCases.map(\.name) + TurnstileEvent.allCases.map(\.name)
+        let turnstileWords = TurnstileMachine.table.atomicStates.map(\.name) + TurnstileEvent.allCases.map(\.name)
         try await withRoutes(SnapshotSource(fixedSnapshot(state: "ajar")), diagram: diagram) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 let page = String(buffer: response.body)

@@ -24,8 +24,12 @@ struct ExpectScenarioTests {
 
     static let cases: [Case] = [
         Case(expect: "expect state unlocked"),
-        Case(expect: "expect state locked", message: "expected state locked, but the turnstile is unlocked"),
-        Case(expect: "expect state emergency", message: "expected state emergency, but the turnstile is unlocked"),
+        Case(expect: "expect state locked", message: "expected state locked, but the turnstile is unlocked in inService in operating"),
+        Case(expect: "expect state emergency", message: "expected state emergency, but the turnstile is unlocked in inService in operating"),
+        // A superstate is expected as any state is: it holds while a state inside it is active.
+        Case(expect: "expect state inService", message: nil),
+        Case(expect: "expect state operating", message: nil),
+        Case(expect: "expect state outOfService", message: "expected state outOfService, but the turnstile is unlocked in inService in operating"),
         Case(expect: "expect counter coins 2"),
         Case(expect: "expect counter passages 1"),
         Case(expect: "expect counter ignored 0"),
@@ -74,7 +78,7 @@ struct ExpectScenarioTests {
         #expect(run.failures.map(\.line) == [1, 4, 6])
         #expect(run.failures.map(\.time) == [.zero, seconds(1.5), .seconds(9)])
         #expect(run.failures.map(\.message) == [
-            "expected state broken, but the turnstile is locked",
+            "expected state broken, but the turnstile is locked in inService in operating",
             "expected credit 7, but it is 1",
             "expected counter expiredCredits to be 0, but it is 1",
         ])
@@ -85,7 +89,7 @@ struct ExpectScenarioTests {
     @Test("an expect at the end time is still checked")
     func expectAtTheEnd() throws {
         let run = try play("0 coin\n3 expect state locked\n3 end")
-        #expect(run.failures.map(\.description) == ["\(scenarioFile): line 2: at 3 s: expected state locked, but the turnstile is unlocked"])
+        #expect(run.failures.map(\.description) == ["\(scenarioFile): line 2: at 3 s: expected state locked, but the turnstile is unlocked in inService in operating"])
     }
 
     @Test("an expect sees only what happened strictly before its time")

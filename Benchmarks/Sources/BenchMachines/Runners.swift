@@ -1,10 +1,11 @@
 /// The machines measured.
 public enum MachineKind: String, CaseIterable, Sendable {
-    /// DESIGN.md's turnstile: 5 states, 7 events, guards, one timer.
+    /// DESIGN.md's turnstile written flat (`FlatTurnstileMachine`): 5 states, 7 events, guards,
+    /// one timer.
     case turnstile
     /// 50 states x 50 events, generated (scripts/generate-complex.py).
     case complex
-    /// The turnstile with superstates, three levels (`NestedTurnstileMachine`), on the
+    /// The turnstile with superstates, three levels (`TurnstileMachine` itself), on the
     /// turnstile's stream: its reference is the flat C switch, beside a C baseline in QP/C's
     /// QHsm style.
     case nestedTurnstile = "turnstile-nested"

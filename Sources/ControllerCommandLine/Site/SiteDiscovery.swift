@@ -139,7 +139,7 @@ struct SiteDiscovery<App: ControllerApplication> {
                 default_entity_id: Self.defaultEntityID(component: component, node: topics.node, name: name ?? kind, uniqueID: uniqueID))
             return Entity(component: component, object: object, config: config)
         }
-        let innermost = App.State.allCases.filter { !App.table.isSuperstate($0) && !App.table.isHistory($0) }
+        let innermost = App.table.atomicStates
         var entities: [Entity] = []
         var state = entity("sensor", "state", nil, title: "State")
         state.config.state_topic = topics.state

@@ -40,7 +40,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
         stateNames = App.State.allCases.map(\.name)
         superstateNames = App.State.allCases.map { App.table.configuration(of: $0).dropFirst().map(\.name) }
         parts = Guarded(StatusParts(
-            state: App.table.initial.rawValue,
+            state: App.table.startState.rawValue,
             gauges: Dictionary(App.gauges.map { ($0.name, 0) }) { first, _ in first },
             counters: Dictionary(App.counterNames.map { ($0, 0) }) { first, _ in first }))
     }

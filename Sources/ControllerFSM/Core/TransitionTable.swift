@@ -479,6 +479,37 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     /// Whether `state` is a final state.
     public func isFinal(_ state: State) -> Bool { doneOnEntry[state.index] != -2 }
 
+    /// The states the machine can rest in, in declaration order: every state that is neither a
+    /// superstate nor a history (SCXML's atomic states). For a flat machine, every state.
+    public var atomicStates: [State] {
+        State.allCases.filter { !isSuperstate($0) && !isHistory($0) }
+    }
+
+    /// The atomic state entering `state` leads to when no initial's guard says otherwise: a
+    /// history's default, then each superstate's last initial (the fallback after the guarded
+    /// ones), a parallel state's first region. `state` itself when it is atomic.
+    public func defaultAtomicState(entering state: State) -> State {
+        var current = state
+        if isHistory(current), let history = historyInfo.first(where: { $0.state == current }) {
+            current = history.defaultTarget
+        }
+        while isSuperstate(current) {
+            if let initial = initialInfo.last(where: { $0.superstate == current }) {
+                current = initial.target
+            } else if let region = State.allCases.first(where: { parent(of: $0) == current && !isHistory($0) }) {
+                current = region
+            } else {
+                break
+            }
+        }
+        return current
+    }
+
+    /// The atomic state the machine starts in unless an initial's guard says otherwise: what a
+    /// host shows and records before `start()` (the table's `initial` may be a superstate, which
+    /// the machine is never in alone).
+    public var startState: State { defaultAtomicState(entering: initial) }
+
     /// Whether the table has superstates: a flat machine has none.
     public var isNested: Bool { parent.contains { $0 >= 0 } }
 }

@@ -162,7 +162,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         written = outputSettings.map(\.initialValue)
         lastWriteFailed = outputSettings.map { _ in false }
         stateCountValues = App.stateCounts.map { _ in 0 }
-        stateBeforeStep = App.table.initial
+        stateBeforeStep = App.table.startState
         overrideReasons = App.outputs.map { _ in .none }
         // Outputs first: from this moment every output is held at its safe level, before any
         // input can be taken.

@@ -45,10 +45,8 @@ public enum TurnstileMachine {
     /// own. The superstates have no entry or exit work and no timer, so each transition runs the
     /// same work in the same order as the flat machine did.
     public static func definition() -> Definition {
-        // The machine starts in locked itself (entering operating and inService on the way), not
-        // in operating: the host, the store and /status take the table's initial state as the
-        // state before the start, which must be one the turnstile can be in.
-        var definition = Definition(initial: .locked)
+        // operating starts in inService, which starts in locked.
+        var definition = Definition(initial: .operating)
 
         definition.state(.operating) { s in
             s.initial(.inService)

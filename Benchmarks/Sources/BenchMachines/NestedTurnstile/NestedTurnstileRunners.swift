@@ -2,7 +2,8 @@ import CBaselines
 import ControllerFSM
 import Turnstile
 
-// The nested turnstile's implementations, on the turnstile's stream. Their reference is the flat
+// The turnstile with superstates (`TurnstileMachine` itself) and its C baseline in QP/C's QHsm
+// style, on the turnstile's stream. Their reference is the flat
 // C switch (`TurnstileCSwitchRunner`): the same work, without superstates.
 
 final class NestedTurnstileQHsmRunner: StreamRunner {
@@ -20,8 +21,8 @@ final class NestedTurnstileQHsmRunner: StreamRunner {
 }
 
 final class NestedTurnstileControllerFSMRunner: StreamRunner {
-    private typealias Bare = BareMachine<NestedTurnstileState, TurnstileEvent, NestedTurnstileContext>
-    private var machine = Bare(table: NestedTurnstileMachine.table, context: NestedTurnstileContext(), queueCapacity: TurnstileMachine.queueCapacity)
+    private typealias Bare = BareMachine<TurnstileState, TurnstileEvent, TurnstileContext>
+    private var machine = Bare(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: TurnstileMachine.queueCapacity)
 
     init() { machine.start(at: MachineInstant(nanoseconds: 0)) }
 
@@ -37,19 +38,19 @@ final class NestedTurnstileControllerFSMRunner: StreamRunner {
         for event in events { machine.send(event, at: time) }
     }
 
-    var result: MachineResult { .turnstile(TurnstileSnapshot(nested: machine)) }
+    var result: MachineResult { .turnstile(TurnstileSnapshot(machine)) }
 }
 
 final class NestedTurnstileFullRuntimeRunner: StreamRunner {
     private typealias Shared = SharedMachine<
-        NestedTurnstileState, TurnstileEvent, NestedTurnstileContext, TraceObserver<NestedTurnstileState, TurnstileEvent>, MutexLock, ManualClock>
-    private let trace = TraceRing<NestedTurnstileState, TurnstileEvent>(capacity: 2 * traceDrainInterval)
+        TurnstileState, TurnstileEvent, TurnstileContext, TraceObserver<TurnstileState, TurnstileEvent>, MutexLock, ManualClock>
+    private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 2 * traceDrainInterval)
     private let machine: Shared
     private var consumer = TraceConsumer()
 
     init() {
         machine = Shared(
-            TracedMachine(table: NestedTurnstileMachine.table, context: NestedTurnstileContext(), queueCapacity: TurnstileMachine.queueCapacity, trace: trace),
+            TracedMachine(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: TurnstileMachine.queueCapacity, trace: trace),
             clock: ManualClock())
         machine.start()
     }
@@ -62,7 +63,7 @@ final class NestedTurnstileFullRuntimeRunner: StreamRunner {
 
     @inline(never)
     private static func loop(
-        _ machine: Shared, _ trace: TraceRing<NestedTurnstileState, TurnstileEvent>,
+        _ machine: Shared, _ trace: TraceRing<TurnstileState, TurnstileEvent>,
         _ consumer: inout TraceConsumer, _ events: UnsafeBufferPointer<TurnstileEvent>
     ) {
         var sinceDrain = 0
@@ -77,24 +78,11 @@ final class NestedTurnstileFullRuntimeRunner: StreamRunner {
     }
 
     var result: MachineResult {
-        .turnstile(machine.withMachine { TurnstileSnapshot(nested: $0) })
+        .turnstile(machine.withMachine { TurnstileSnapshot($0) })
     }
 
     var problems: [String] {
         consumer.drain(trace)
         return consumer.problems(trace: trace, dispatched: machine.statistics.dispatched)
-    }
-}
-
-extension TurnstileSnapshot {
-    init<Observer>(nested machine: ObservedMachine<NestedTurnstileState, TurnstileEvent, NestedTurnstileContext, Observer>) {
-        var counters = machine.context.counters
-        counters.ignored = machine.statistics.ignored
-        self.init(
-            state: machine.state.flat, credit: machine.context.credit,
-            stateBeforeEmergency: machine.context.stateBeforeEmergency,
-            counters: counters, outputs: machine.context.outputs,
-            timerArmed: machine.isRunning(NestedTurnstileTimer.state)
-        )
     }
 }

@@ -82,9 +82,9 @@ final class TurnstileClosureDictionaryRunner: StreamRunner {
 }
 
 final class TurnstileControllerFSMRunner: StreamRunner {
-    private typealias Bare = BareMachine<TurnstileState, TurnstileEvent, TurnstileContext>
+    private typealias Bare = BareMachine<FlatTurnstileState, TurnstileEvent, FlatTurnstileContext>
     // No observer at all: the bare runtime (the full one is `TurnstileFullRuntimeRunner`).
-    private var machine = Bare(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: TurnstileMachine.queueCapacity)
+    private var machine = Bare(table: FlatTurnstileMachine.table, context: FlatTurnstileContext(), queueCapacity: TurnstileMachine.queueCapacity)
 
     init() { machine.start(at: MachineInstant(nanoseconds: 0)) }
 
@@ -101,21 +101,21 @@ final class TurnstileControllerFSMRunner: StreamRunner {
         for event in events { machine.send(event, at: time) }
     }
 
-    var result: MachineResult { .turnstile(TurnstileSnapshot(machine)) }
+    var result: MachineResult { .turnstile(TurnstileSnapshot(flat: machine)) }
 }
 
 final class TurnstileFullRuntimeRunner: StreamRunner {
     // Thread-safe send, inbox and a trace drained by a consumer: the trace is the machine's only
     // observer, chosen at compile time (`TraceObserver`).
     private typealias Shared = SharedMachine<
-        TurnstileState, TurnstileEvent, TurnstileContext, TraceObserver<TurnstileState, TurnstileEvent>, MutexLock, ManualClock>
-    private let trace = TraceRing<TurnstileState, TurnstileEvent>(capacity: 2 * traceDrainInterval)
+        FlatTurnstileState, TurnstileEvent, FlatTurnstileContext, TraceObserver<FlatTurnstileState, TurnstileEvent>, MutexLock, ManualClock>
+    private let trace = TraceRing<FlatTurnstileState, TurnstileEvent>(capacity: 2 * traceDrainInterval)
     private let machine: Shared
     private var consumer = TraceConsumer()
 
     init() {
         machine = Shared(
-            TracedMachine(table: TurnstileMachine.table, context: TurnstileContext(timings: TurnstileTimings()), queueCapacity: TurnstileMachine.queueCapacity, trace: trace),
+            TracedMachine(table: FlatTurnstileMachine.table, context: FlatTurnstileContext(), queueCapacity: TurnstileMachine.queueCapacity, trace: trace),
             clock: ManualClock())
         machine.start()
     }
@@ -128,7 +128,7 @@ final class TurnstileFullRuntimeRunner: StreamRunner {
 
     @inline(never)
     private static func loop(
-        _ machine: Shared, _ trace: TraceRing<TurnstileState, TurnstileEvent>,
+        _ machine: Shared, _ trace: TraceRing<FlatTurnstileState, TurnstileEvent>,
         _ consumer: inout TraceConsumer, _ events: UnsafeBufferPointer<TurnstileEvent>
     ) {
         var sinceDrain = 0
@@ -143,7 +143,7 @@ final class TurnstileFullRuntimeRunner: StreamRunner {
     }
 
     var result: MachineResult {
-        .turnstile(machine.withMachine { TurnstileSnapshot($0) })
+        .turnstile(machine.withMachine { TurnstileSnapshot(flat: $0) })
     }
 
     var problems: [String] {
@@ -161,6 +161,19 @@ extension TurnstileSnapshot {
             stateBeforeEmergency: machine.context.stateBeforeEmergency,
             counters: counters, outputs: machine.context.outputs,
             timerArmed: machine.isRunning(TurnstileTimer.state)
+        )
+    }
+}
+
+extension TurnstileSnapshot {
+    init<Observer>(flat machine: ObservedMachine<FlatTurnstileState, TurnstileEvent, FlatTurnstileContext, Observer>) {
+        var counters = machine.context.counters
+        counters.ignored = machine.statistics.ignored
+        self.init(
+            state: machine.state.turnstile, credit: machine.context.credit,
+            stateBeforeEmergency: machine.context.stateBeforeEmergency.turnstile,
+            counters: counters, outputs: machine.context.outputs,
+            timerArmed: machine.isRunning(FlatTurnstileTimer.state)
         )
     }
 }

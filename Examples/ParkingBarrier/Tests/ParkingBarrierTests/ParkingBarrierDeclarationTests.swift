@@ -102,7 +102,7 @@ struct ParkingBarrierDeclarationTests {
         }
         var rising = ParkingBarrier.makeContext(BarrierSettings())
         rising.rising = true
-        for state in BarrierState.allCases {
+        for state in BarrierMachine.table.atomicStates {
             for context in [ParkingBarrier.makeContext(BarrierSettings()), rising] {
                 let level = { (role: RoleName) in
                     ParkingBarrier.outputLevel(ParkingBarrier.outputIndex(named: role)!, state: state, context: context)
@@ -155,7 +155,7 @@ struct ParkingBarrierDeclarationTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))\n\(run.log.joined(separator: "\n"))")
-        #expect(run.statesSeen == Set(BarrierState.allCases.map(\.name)))
+        #expect(run.statesSeen == Set(BarrierMachine.table.atomicStates.map(\.name)))
     }
 
     /// An `expect` step's failure on `driver`, or `nil` (not an expect, or it holds).
