@@ -29,9 +29,8 @@ public enum BarrierMachine {
     }()
 
     public static func definition() -> Definition {
-        // It starts in closed itself, not in operating: the host, the store and /status take the
-        // table's initial state as the state before the start.
-        var definition = Definition(initial: .closed)
+        // operating starts in inService, which starts in closed.
+        var definition = Definition(initial: .operating)
         let timer = BarrierTimer.state
 
         definition.state(.operating) { s in
