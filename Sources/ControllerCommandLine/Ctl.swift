@@ -36,6 +36,9 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         if !Vocabulary.levelRoles.isEmpty {
             rows.append(("set \(Vocabulary.levelRoles.map(\.rawValue).joined(separator: "|")) on|off", "a level input's line active or inactive (a simulated board only)"))
         }
+        if !PlantWords<App>.usages.isEmpty {
+            rows.append(("plant \(PlantWords<App>.usages.joined(separator: "|"))", "the simulated plant's words, as a scenario says them (a simulated board only)"))
+        }
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         return rows.map { "  " + $0.0.padding(width) + $0.1 }.joined(separator: "\n")
     }
@@ -54,7 +57,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
     @Argument(help: ArgumentHelp("\(Vocabulary.commandNames.joined(separator: ", ")).", valueName: "command"))
     var command: String
 
-    @Argument(help: ArgumentHelp("on|off for a condition; the line for pulse; the line and on|off for set.", valueName: "argument"))
+    @Argument(help: ArgumentHelp("on|off for a condition; the line for pulse; the line and on|off for set; the plant's words for plant.", valueName: "argument"))
     var arguments: [String] = []
 
     /// How long a reply may take: the daemon answers from its server thread at once, so a
@@ -90,6 +93,12 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
                 throw ValidationError("set needs a level input and on or off: \(hint)\(daemon) ctl set \(roles[0]) on; the lines: \(roles.joined(separator: ", "))")
             }
             return .level(RoleName(arguments[0]), on: on)
+        case "plant" where !PlantWords<App>.usages.isEmpty:
+            switch PlantWords<App>.action(arguments.joined(separator: " "), source: "ctl plant") {
+            case .success(let action): return .plant(action)
+            case .failure(let error):
+                throw ValidationError("plant: \(error.reason); the words: \(PlantWords<App>.usages.joined(separator: ", "))")
+            }
         case "status", "events":
             if let argument = arguments.first { throw ValidationError("\(command) takes no argument (got \"\(argument)\")") }
             return command == "status" ? .status : .events(follow: follow)
@@ -175,6 +184,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         case .command(let event): name = event.name
         case .pulse(let role): name = "pulse \(role.rawValue)"
         case .level(let role, let on): name = "set \(role.rawValue) \(on ? "on" : "off")"
+        case .plant(let action): name = "plant \(PlantWords<App>.text(action))"
         case .status, .events: return error.description
         }
         // "closed": the connection ended with no reply, which is no answer, not a refusal.

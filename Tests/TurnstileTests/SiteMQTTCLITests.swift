@@ -362,6 +362,66 @@ struct SiteMQTTCLITests {
         #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"), "\(unreachable)")
     }
 
+    @Test("fleet --retire: an offline node's retained messages and Home Assistant device are cleared and checked on the broker; an online node, an unknown one and a login that may not write are refused")
+    func fleetRetire() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        var daemons: [BackgroundTurnstiled] = []
+        for node in ["node1", "node2"] {
+            let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, node: node, user: node))
+            try Self.waitReady(daemon)
+            daemons.append(daemon)
+        }
+        let device = "homeassistant/device/nodes_2fnode2/config"
+        // Home Assistant's device config is retained before node2 stops (a watcher sees it).
+        let (watcher, log) = try await Self.watcher(broker, id: "site-retire", ["homeassistant/device/#", "nodes/+/availability"])
+        defer { watcher.stop() }
+        let announced = await log.first(within: Self.patience) { _ in
+            log.all.compactMap(\.receivedMessage).contains { $0.topic == device && !$0.payload.isEmpty }
+        }
+        try #require(announced != nil, "node2 never announced its device")
+        daemons[1].send(SIGTERM)
+        #expect(daemons[1].waitForExit(timeout: Self.patience) == 0, "\(daemons[1].description)")
+        func login(_ user: String) -> [String] {
+            ["--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", user,
+             "--mqtt-password-file", broker.file("\(user).password"), "--wait", "1"]
+        }
+
+        let online = try Turnstiled.run(["fleet", "--retire", "node1"] + login("site"))
+        #expect(online.status == 1 && online.stderr.contains("node1 is online") && online.stderr.contains("stop its daemon first"), "\(online)")
+        // The reader may read every topic but write none: the broker drops its clearings, and
+        // fleet, watching for them, says so.
+        let reader = try Turnstiled.run(["fleet", "--retire", "node2"] + login("reader"))
+        #expect(reader.status == 1 && reader.stderr.contains("did not clear") && reader.stderr.contains("ACL"), "\(reader)")
+
+        let retired = try Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
+        #expect(retired.status == 0, "\(retired)")
+        #expect(retired.stdout.contains("retired node2: cleared nodes/node2/state, nodes/node2/counters, nodes/node2/claim, \(device), nodes/node2/availability"),
+                "\(retired)")
+        // Nothing of node2 is retained any more: a client that subscribes now gets node1 alone.
+        let (late, lateLog) = try await Self.watcher(broker, id: "site-retire-late", ["nodes/#", "homeassistant/device/#"])
+        _ = await lateLog.first(within: Self.patience) { _ in lateLog.all.compactMap(\.receivedMessage).contains { $0.topic.hasPrefix("nodes/node1/") } }
+        try await Task.sleep(for: Self.quietWindow)
+        late.stop()
+        let retained = lateLog.all.compactMap(\.receivedMessage).map(\.topic)
+        #expect(!retained.contains { $0.contains("node2") }, "\(retained)")
+        #expect(retained.contains("homeassistant/device/nodes_2fnode1/config"), "\(retained)")
+        let view = try Turnstiled.run(["fleet", "--json"] + login("reader"))
+        let site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
+        #expect((site["controllers"] as? [[String: Any]])?.compactMap { $0["node"] as? String } == ["node1"], "\(view)")
+
+        let again = try Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
+        #expect(again.status == 1 && again.stderr.contains("keeps nothing of node2"), "\(again)")
+        for (arguments, message) in [(["--retire", "node2", "--json"], "neither --json nor --follow"), (["--retire", "all"], "--retire"),
+                                     (["--retire", "node2", "--mqtt-discovery-prefix", "home/+"], "--mqtt-discovery-prefix")] {
+            let refused = try Turnstiled.run(["fleet"] + arguments + login("site"))
+            #expect(refused.status == 64 && refused.stderr.contains(message), "\(arguments): \(refused)")
+        }
+        daemons[0].send(SIGTERM)
+        #expect(daemons[0].waitForExit(timeout: Self.patience) == 0, "\(daemons[0].description)")
+    }
+
     @Test("over TLS: mqtts with the site's CA and a client certificate publishes; a broker whose certificate another CA signed is refused, named, and tried again")
     func overTLS() async throws {
         let broker = try Broker.start()

@@ -6,8 +6,8 @@ import ControllerDaemon
 struct ControlHandler<App: ControllerApplication>: Sendable {
     let status: StatusHub<App>
     let inbox: DaemonInbox<App>
-    /// Whether `pulse` may drive the lines (simulated boards only: on real lines a person
-    /// drops the coin).
+    /// Whether `pulse`, `set` and `plant` may drive the lines (simulated boards only: on real
+    /// lines a person drops the coin).
     let simulated: Bool
     /// Every refusal is a warning in the log (rate-limited).
     let warnings: DaemonWarnings
@@ -43,6 +43,15 @@ struct ControlHandler<App: ControllerApplication>: Sendable {
                     message: "set drives a simulated line; on real lines the \(role.rawValue) input comes from the device"))
             }
             return post(.level(input: App.inputIndex(named: role)!, on: on), named: "set \(role.rawValue) \(on ? "on" : "off")", from: source)
+        case .plant(let action):
+            let words = PlantWords<App>.text(action)
+            guard simulated else {
+                warnings.refused("plant \(words) from \(source): the board's lines are real")
+                return .failure(ControlFailure(
+                    code: "refused",
+                    message: "plant \(words) acts on the simulated plant; this board's lines are real, and so is what moves them"))
+            }
+            return post(.plant(action), named: "plant \(words)", from: source)
         }
     }
 

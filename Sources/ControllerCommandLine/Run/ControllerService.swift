@@ -104,6 +104,7 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
             case .event(let event): parts.append("the command \(event.name)")
             case .pulse(let index): parts.append("a pulse on the \(Source.App.inputs[index].role) line")
             case .level(let index, let on): parts.append("setting the \(Source.App.inputs[index].role) line \(on ? "on" : "off")")
+            case .plant(let action): parts.append("the plant's \(PlantWords<Source.App>.text(action))")
             case .retime: parts.append("a reload of the timings")
             }
         }

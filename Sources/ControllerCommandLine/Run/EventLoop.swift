@@ -155,6 +155,13 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             case .lineQueueFull:
                 warnings.refused("pulse \(role.rawValue): \(PendingPulses.capacityPerLine) pulses already wait on the \(role.rawValue) line; this one was not played")
             }
+        case .plant(let action):
+            // What the plant was doing up to now happens first, as for a script's step.
+            if !chipLost, let error = turn(at: now) { return error }
+            switch source.perform(plant: action, controller: controller, at: now) {
+            case .scheduled: break
+            case .notDrivable, .lineQueueFull: warnings.refused("plant \(PlantWords<Source.App>.text(action)): this board has no simulated plant")
+            }
         case .retime(let settings):
             // What came before the reload is taken with the old timings, as a replay of the
             // recording takes it (a `set` line handles everything up to its time first).

@@ -22,6 +22,8 @@ protocol EventSource<App, Chip>: SendableMetatype {
     func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome
     /// Sets the simulated line of level input `index` active or inactive.
     func setLevel(input index: Int, active: Bool, at now: MachineInstant) -> PulseOutcome
+    /// Has the simulated plant perform `action` (`ctl plant arm stuck`), as a script's step would.
+    func perform(plant action: App.Plant.Action, controller: Controller<App, Chip>, at now: MachineInstant) -> PulseOutcome
     /// The accepted pulses that had not started by `now`, by line: what a stop then drops.
     func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)]
     /// The chip again after it was lost, or nil while it is still gone.
@@ -60,6 +62,7 @@ struct GpiodSource<App: ControllerApplication>: EventSource {
     func advance(to now: MachineInstant, controller: Controller<App, GpiodChip>) throws(GPIOError) {}
     func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome { .notDrivable }
     func setLevel(input index: Int, active: Bool, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+    func perform(plant action: App.Plant.Action, controller: Controller<App, GpiodChip>, at now: MachineInstant) -> PulseOutcome { .notDrivable }
     func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)] { [] }
     func reopen() -> GpiodChip? { try? GpiodChip.open(selector) }
     var expectations: ScriptExpectations { ScriptExpectations() }
@@ -198,6 +201,12 @@ final class SimSource<App: ControllerApplication>: EventSource {
         return .scheduled
     }
 
+    func perform(plant action: App.Plant.Action, controller: Controller<App, SimChip>, at now: MachineInstant) -> PulseOutcome {
+        guard plant != nil else { return .notDrivable }
+        performPlant(action, at: now, controller: controller)
+        return .scheduled
+    }
+
     func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)] {
         App.inputs.indices.compactMap { index in
             waiting[index].removeStarted(by: now)
@@ -218,6 +227,12 @@ final class SimSource<App: ControllerApplication>: EventSource {
 
     func reopen() -> SimChip? { chip.isGone ? nil : chip }
 
+    /// The plant acts, and the controller's recording notes it (a replay plays it again).
+    private func performPlant(_ action: App.Plant.Action, at time: MachineInstant, controller: Controller<App, SimChip>) {
+        plant?.perform(action, at: time)
+        controller.notePlantAction(action, at: time)
+    }
+
     private func perform(_ action: ScenarioAction<App>, at time: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
         switch action {
         case .pulse(let role, let width):
@@ -230,8 +245,7 @@ final class SimSource<App: ControllerApplication>: EventSource {
             guard let key = App.settings.key(named: key) else { break }
             controller.retime(key.setting(value, in: controller.settings), at: time)
         case .plant(let action):
-            plant?.perform(action, at: time)
-            controller.notePlantAction(action, at: time)
+            performPlant(action, at: time, controller: controller)
         case .inputsAsTaken:
             inputsAsTaken = true
         default: break

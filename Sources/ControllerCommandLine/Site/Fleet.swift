@@ -25,8 +25,16 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             --wait seconds for them, prints, and exits; with --follow it prints again on every \
             change until interrupted.
 
-            Exit status: 0 when printed, 1 when the broker could not be reached or refused the \
-            login, 5 when libmosquitto is not installed, 64 for a bad option.
+            --retire NODE clears what the broker keeps of a controller gone for good (its \
+            retained availability, state, counters and claim, and its Home Assistant device), \
+            so neither fleet nor Home Assistant shows it again. It is refused while the node is \
+            online (a running node announces itself again), and needs a login the broker lets \
+            write those topics: each clearing is checked on the broker.
+
+            Exit status: 0 when printed (or retired), 1 when the broker could not be reached or \
+            refused the login, or the node could not be retired (online, not on the broker, or \
+            a clearing the broker did not take), 5 when libmosquitto is not installed, 64 for a \
+            bad option.
             """)
     }
 
@@ -43,10 +51,28 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds to collect the retained messages before printing (0.1 to 60).", valueName: "seconds"))
     var wait: Double = FleetLimits.defaultWaitSeconds
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Retire a controller gone for good: clear its retained messages and its Home Assistant device (refused while it is online).",
+        valueName: "node"))
+    var retire: String?
+
+    @Option(name: .customLong("mqtt-discovery-prefix"), help: ArgumentHelp(
+        "Home Assistant's discovery prefix the node announced itself under (with --retire).", valueName: "prefix"))
+    var discoveryPrefix = SiteTopics.defaultDiscoveryPrefix
+
     func validate() throws {
         guard connection.url != nil else { throw ValidationError("fleet needs --mqtt URL, the site's broker") }
         guard wait.isFinite, FleetLimits.waitSeconds.contains(wait) else {
             throw ValidationError("--wait must be from \(FleetLimits.waitSeconds.lowerBound) to \(FleetLimits.waitSeconds.upperBound) seconds")
+        }
+        _ = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix)
+        if let node = retire {
+            if json || follow { throw ValidationError("--retire clears one node and exits: it takes neither --json nor --follow") }
+            do {
+                _ = try FleetRetirement(App.self, node: node, prefix: connection.checkedPrefix(), discoveryPrefix: discoveryPrefix)
+            } catch {
+                throw ValidationError("--retire: \(error)")
+            }
         }
     }
 
@@ -55,33 +81,19 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
         let prefix = try connection.checkedPrefix()
         let configuration = try connection.configuration(
             broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        if let node = retire {
+            let retirement = Guarded(try FleetRetirement(App.self, node: node, prefix: prefix, discoveryPrefix: discoveryPrefix))
+            try self.retire(retirement, broker: broker, configuration: configuration)
+            return
+        }
         let view = Guarded(FleetView(prefix: prefix))
         let changed = Doorbell()
-        let client: MQTTClient
-        do {
-            client = try MQTTClient(configuration: configuration) { event in
-                view.withLock { $0.take(event) }
-                changed.ringAlways()
-            }
-            for leaf in ["availability", "state", "counters"] { try client.subscribe("\(prefix)/+/\(leaf)") }
-            try client.start()
-        } catch {
-            Terminal.error("fleet: \(error)")
-            throw ExitStatus.of(error, otherwise: ExitStatus.refused)
-        }
+        let client = try subscribed(
+            configuration, broker: broker, filters: ["availability", "state", "counters"].map { "\(prefix)/+/\($0)" }, changed: changed,
+            take: { event in view.withLock { $0.take(event) } },
+            state: { view.withLock { ($0.subscribed, $0.lastFailure) } })
         defer { client.stop() }
-        let connectBy = ContinuousClock.now + FleetLimits.connectPatience
-        while !view.withLock({ $0.subscribed }) {
-            guard ContinuousClock.now < connectBy else {
-                let failure = view.withLock { $0.lastFailure } ?? "no answer"
-                Terminal.error("fleet: cannot reach \(broker) within \(FleetLimits.connectPatience): \(failure)")
-                throw ExitStatus.refused
-            }
-            changed.sleep(nanoseconds: 50_000_000) { view.withLock { $0.subscribed } }
-        }
-        // Retained messages come right after the subscription; wait for them to settle.
-        let until = ContinuousClock.now + .milliseconds(Int64(wait * 1_000))
-        while ContinuousClock.now < until { changed.sleep(nanoseconds: 50_000_000) { false } }
+        settle(changed)
         var printed = view.withLock { $0.version }
         print(render(view.withLock { $0 }))
         guard follow else { return }
@@ -92,6 +104,81 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             printed = current.version
             print(render(current))
         }
+    }
+
+    /// A client on `filters`, connected and subscribed, each event given to `take` and rung on
+    /// `changed`; `state` says whether the subscription is in, and the last failure to connect.
+    private func subscribed(
+        _ configuration: MQTTConfiguration, broker: MQTTBrokerURL, filters: [String], changed: Doorbell,
+        take: @escaping @Sendable (MQTTEvent) -> Void, state: () -> (subscribed: Bool, lastFailure: String?)
+    ) throws -> MQTTClient {
+        let client: MQTTClient
+        do {
+            client = try MQTTClient(configuration: configuration) { event in
+                take(event)
+                changed.ringAlways()
+            }
+            for filter in filters { try client.subscribe(filter) }
+            try client.start()
+        } catch {
+            Terminal.error("fleet: \(error)")
+            throw ExitStatus.of(error, otherwise: ExitStatus.refused)
+        }
+        let connectBy = ContinuousClock.now + FleetLimits.connectPatience
+        while !state().subscribed {
+            guard ContinuousClock.now < connectBy else {
+                client.stop()
+                Terminal.error("fleet: cannot reach \(broker) within \(FleetLimits.connectPatience): \(state().lastFailure ?? "no answer")")
+                throw ExitStatus.refused
+            }
+            changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { state().subscribed }
+        }
+        return client
+    }
+
+    /// Retained messages come right after the subscription: waits `--wait` for them to settle.
+    private func settle(_ changed: Doorbell) {
+        let until = ContinuousClock.now + .milliseconds(Int64(wait * 1_000))
+        while ContinuousClock.now < until { changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { false } }
+    }
+
+    /// `--retire`: finds what the broker keeps of the node, refuses an online node, clears the
+    /// rest and waits for the broker to show each topic cleared.
+    private func retire(_ retirement: Guarded<FleetRetirement>, broker: MQTTBrokerURL, configuration: MQTTConfiguration) throws {
+        let changed = Doorbell()
+        let topics = retirement.withLock { $0.topics }
+        let client = try subscribed(
+            configuration, broker: broker, filters: topics, changed: changed,
+            take: { event in retirement.withLock { $0.take(event) } },
+            state: { retirement.withLock { ($0.subscribed, $0.lastFailure) } })
+        defer { client.stop() }
+        settle(changed)
+        let (node, online, toClear) = retirement.withLock { ($0.node, $0.isOnline, $0.toClear) }
+        guard !online else {
+            Terminal.error("fleet: \(node) is online (\(retirement.withLock { $0.availabilityTopic })): stop its daemon first; a running node announces itself again")
+            throw ExitStatus.refused
+        }
+        guard !toClear.isEmpty else {
+            Terminal.error("fleet: the broker keeps nothing of \(node) (looked at \(topics.joined(separator: ", "))): is the node id right? `fleet` lists the nodes")
+            throw ExitStatus.refused
+        }
+        retirement.withLock { $0.startClearing() }
+        do {
+            for topic in toClear { _ = try client.publish(topic: topic, payload: [], qos: .atLeastOnce, retain: true) }
+        } catch {
+            Terminal.error("fleet: retiring \(node): \(error)")
+            throw ExitStatus.refused
+        }
+        let clearedBy = ContinuousClock.now + FleetLimits.connectPatience
+        while !retirement.withLock({ $0.unconfirmed.isEmpty }), ContinuousClock.now < clearedBy {
+            changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { retirement.withLock { $0.unconfirmed.isEmpty } }
+        }
+        let unconfirmed = retirement.withLock { $0.unconfirmed }
+        guard unconfirmed.isEmpty else {
+            Terminal.error("fleet: the broker did not clear \(unconfirmed.joined(separator: ", ")) within \(FleetLimits.connectPatience): may this login (--mqtt-username) write them? The broker's ACL decides")
+            throw ExitStatus.refused
+        }
+        print("retired \(node): cleared \(toClear.joined(separator: ", "))")
     }
 
     private func render(_ view: FleetView) -> String {
@@ -105,6 +192,8 @@ enum FleetLimits {
     static let defaultWaitSeconds = 2.0
     static let waitSeconds = 0.1...60.0
     static let connectPatience: Duration = .seconds(10)
+    /// How often a wait looks again when nothing rings.
+    static let pollNanoseconds: Int64 = 50_000_000
     /// Nodes it keeps: a broker that offers more is not a site this view can show.
     static let maxNodes = 10_000
 }

@@ -46,10 +46,7 @@ struct SiteOptions: ParsableArguments {
             will: MQTTWill(topic: topics.availability, payload: Array(SitePayload.offline.utf8), qos: .atLeastOnce, retain: true))
         var discovery: String?
         if !noDiscovery {
-            discovery = discoveryPrefix ?? SiteTopics.defaultDiscoveryPrefix
-            guard let discovery, SiteTopics.isPrefix(discovery) else {
-                throw ValidationError("--mqtt-discovery-prefix '\(discoveryPrefix ?? "")' must be levels of letters, digits, '-', '_' or '.' joined by '/'")
-            }
+            discovery = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix ?? SiteTopics.defaultDiscoveryPrefix)
         }
         return (topics, configuration, discovery)
     }

@@ -1,3 +1,4 @@
+import ArgumentParser
 /// The topics of one controller (a node) on the site's broker, under the site's prefix; the
 /// README's "MQTT topics" table says what each carries.
 struct SiteTopics: Sendable, Equatable {
@@ -60,6 +61,15 @@ struct SiteTopics: Sendable, Equatable {
     /// One or more levels joined by `/`, at most ``maxPrefixBytes``.
     static func isPrefix(_ text: String) -> Bool {
         text.utf8.count <= maxPrefixBytes && text.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { isLevel($0) }
+    }
+
+    /// `prefix` as Home Assistant's discovery prefix (`--mqtt-discovery-prefix`, for `run` and
+    /// `fleet --retire` alike), or the error naming the option.
+    static func checkedDiscoveryPrefix(_ prefix: String) throws -> String {
+        guard isPrefix(prefix) else {
+            throw ValidationError("--mqtt-discovery-prefix '\(prefix)' must be levels of letters, digits, '-', '_' or '.' joined by '/'")
+        }
+        return prefix
     }
 
     static func isLevel(_ text: some StringProtocol) -> Bool {

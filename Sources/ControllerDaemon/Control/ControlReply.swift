@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ControllerHost
 
 /// What the daemon answers a request with, or sends a follower.
 public enum ControlReply: Sendable, Equatable {
@@ -133,6 +134,7 @@ extension ControlRequestLine {
         case .events(let follow): fields += ["\"command\":\"events\"", "\"follow\":\(follow)"]
         case .pulse(let role): fields += ["\"command\":\"pulse\"", "\"line\":\(Self.json(role.rawValue))"]
         case .level(let role, let on): fields += ["\"command\":\"set\"", "\"line\":\(Self.json(role.rawValue))", "\"on\":\(on)"]
+        case .plant(let action): fields += ["\"command\":\"plant\"", "\"words\":\(Self.json(PlantWords<App>.text(action)))"]
         }
         return Array("{\(fields.joined(separator: ","))}\n".utf8)
     }

@@ -97,6 +97,9 @@ extension ControlRequestLine {
         case "pulse":
             request = .pulse(try Self.line(in: fields, command: name, roles: ControlVocabulary<App>.pulseRoles, purpose: "the input line to pulse"))
             taken = ["line"]
+        case "plant" where !PlantWords<App>.usages.isEmpty:
+            request = .plant(try Self.plantWords(in: fields))
+            taken = ["words"]
         case "set" where !ControlVocabulary<App>.levelRoles.isEmpty:
             let role = try Self.line(in: fields, command: name, roles: ControlVocabulary<App>.levelRoles, purpose: "the level input to set")
             let on = try Self.bool("on", in: fields, command: name, required: true, meaning: "true to make the \(role) line active, false inactive")
@@ -137,6 +140,23 @@ extension ControlRequestLine {
             return RoleName(value)
         case let other?:
             throw .invalidField(name: "line", found: other.shown, expected: expected)
+        }
+    }
+
+    /// The `words` field: the simulated plant's action, in its scenario words (`arm stuck`).
+    private static func plantWords(in fields: [String: JSONField]) throws(ControlProtocolError) -> App.Plant.Action {
+        let expected = "the simulated plant's words, one of \(quoted(PlantWords<App>.usages))"
+        switch fields["words"] {
+        case nil:
+            throw .missingField(name: "words", command: "plant", expected: expected)
+        case .string(let value)?:
+            switch PlantWords<App>.action(value, source: "words") {
+            case .success(let action): return action
+            case .failure(let error):
+                throw .invalidField(name: "words", found: JSONField.string(value).shown, expected: expected + " (\(error.reason))")
+            }
+        case let other?:
+            throw .invalidField(name: "words", found: other.shown, expected: expected)
         }
     }
 

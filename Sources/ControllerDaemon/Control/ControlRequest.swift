@@ -14,6 +14,9 @@ public enum ControlRequest<App: ControllerApplication>: Sendable, Equatable {
     case pulse(RoleName)
     /// A level input's simulated line made active or inactive (`set`; the simulated board only).
     case level(RoleName, on: Bool)
+    /// One of the simulated plant's actions, in its scenario words (`plant arm stuck`; the
+    /// simulated board only).
+    case plant(App.Plant.Action)
 }
 
 /// A request with the client's optional `id`, which the reply echoes.

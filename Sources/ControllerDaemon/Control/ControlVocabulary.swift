@@ -78,9 +78,11 @@ public enum ControlVocabulary<App: ControllerApplication> {
     }
 
     /// Every command name a request may carry, as `ctl` spells them: `status`, the
-    /// application's, `events`, `pulse`, and `set` when it has level inputs.
+    /// application's, `events`, `pulse`, `set` when it has level inputs, and `plant` when its
+    /// simulated plant has words.
     public static var commandNames: [String] {
         ["status"] + commands.map(\.name) + ["events", "pulse"] + (levelRoles.isEmpty ? [] : ["set"])
+            + (PlantWords<App>.usages.isEmpty ? [] : ["plant"])
     }
 
     /// How a message names the thing on input `role`'s line: its summary up to the first colon

@@ -15,6 +15,8 @@ public enum DaemonCommand<App: ControllerApplication>: Hashable, Sendable {
     /// The simulated line of level input `input` made active or inactive (simulated boards
     /// only).
     case level(input: Int, on: Bool)
+    /// One of the simulated plant's actions (simulated boards only).
+    case plant(App.Plant.Action)
     /// New settings, from a reloaded board file.
     case retime(App.Settings)
 

@@ -39,7 +39,7 @@ public struct ScenarioWordReader {
     /// The tokens after the word.
     public let arguments: ArraySlice<Substring>
     let file: String
-    let line: Int
+    let line: Int?
 
     /// Refuses unless the arguments fill `usage` exactly. `usage` spells the whole form
     /// (`["push", "hold", "SECONDS"]`), of which the first `1 + from` words are the action's

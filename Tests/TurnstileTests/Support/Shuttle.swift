@@ -96,27 +96,50 @@ struct ShuttleTrack<App: ShuttleApplication>: SimulatedPlant {
     static var settingKeys: [SectionKey<Settings>] { [.duration("track_time", \.trackTime)] }
     static var defaultSettings: Settings { Settings() }
     static var drivenInputs: [RoleName] { ["end"] }
-    typealias Action = Never
+
+    /// `track jammed` stops the shuttle where it is, whatever the motors do; `track clear` frees it.
+    enum Action: Hashable, Sendable { case jammed, clear }
+
+    /// The words are read only for an application whose plant this is (`App.Plant` is then this
+    /// type, so the casts hold); the track is generic over the shuttle's variants.
+    static var scenarioWords: [ScenarioWord<App>] {
+        @Sendable func word(_ action: Action) -> ScenarioAction<App> { .plant(action as! App.Plant.Action) }
+        return [ScenarioWord("track", usages: ["track jammed", "track clear"], read: { (reader: inout ScenarioWordReader) throws(ScenarioError) in
+            try reader.expectArity(usage: ["track", "jammed|clear"])
+            switch reader.arguments.first! {
+            case "jammed": return word(.jammed)
+            case "clear": return word(.clear)
+            case let other: throw reader.error("\"\(other)\" is not jammed or clear", hint: "write \"track jammed\" or \"track clear\"")
+            }
+        }, writes: { action in
+            guard case .plant(let action) = action, let action = action as? Action else { return nil }
+            return action == .jammed ? "track jammed" : "track clear"
+        })]
+    }
 
     let length: Int64
     var position: Int64 = 0
     var time: Int64
     var forward = false
     var backward = false
+    var jammed = false
 
     init(settings: Settings, at start: MachineInstant) {
         length = settings.trackTime.nanosecondCount
         time = start.nanoseconds
     }
 
-    private var motion: Int64 { forward == backward ? 0 : forward ? 1 : -1 }
+    private var motion: Int64 { jammed || forward == backward ? 0 : forward ? 1 : -1 }
 
     mutating func output(_ role: RoleName, _ level: Bool, at instant: MachineInstant) {
         advance(to: instant)
         if role == "forward" { forward = level } else if role == "backward" { backward = level }
     }
 
-    func perform(_ action: Never, at instant: MachineInstant) {}
+    mutating func perform(_ action: Action, at instant: MachineInstant) {
+        advance(to: instant)
+        jammed = action == .jammed
+    }
 
     var nextChange: MachineInstant? {
         switch motion {

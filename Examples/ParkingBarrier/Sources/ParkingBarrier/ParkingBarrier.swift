@@ -83,10 +83,19 @@ public enum ParkingBarrier: ControllerApplication {
         CounterDeclaration("repairs", summary: "repairs of a fault") { $0.counters.repairs },
     ]
 
-    /// Home Assistant: a `problem` binary sensor, on while the barrier is at fault.
-    public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints(faultStates: [.fault]) }
+    /// Home Assistant: a `problem` binary sensor, on while the barrier is at fault, and the barrier
+    /// as a `cover` of class `gate`, opened by the `request` command (closing is the barrier's
+    /// own: it closes once the vehicle has passed, or the opening expires).
+    public static var homeAssistant: HomeAssistantHints<Self> {
+        HomeAssistantHints(
+            faultStates: [.fault],
+            cover: .init(deviceClass: "gate", open: .request, openStates: [.open], opening: [.opening], closing: [.closing]))
+    }
 
     public static let commands: [DirectCommand<Self>] = [
+        // As the request button gives it: the machine refuses it at fault and in an emergency,
+        // as it refuses the button's, and never lowers the arm on a vehicle for it.
+        DirectCommand(.request, summary: "a request to lift the arm, as the request button gives it"),
         DirectCommand(.fault, summary: "the mechanism reports a failure"),
         DirectCommand(.repair, summary: "a repair, as the service key gives it"),
         DirectCommand(.emergencyOn, summary: "declare a fire alarm"),

@@ -79,7 +79,18 @@ struct ParkingBarrierDeclarationTests {
             }
         }
         #expect(carried == Set(BarrierEvent.allCases).subtracting([.timeout]))
-        #expect(ParkingBarrier.commands.map(\.event) == [.fault, .repair, .emergencyOn, .emergencyOff])
+        #expect(ParkingBarrier.commands.map(\.event) == [.request, .fault, .repair, .emergencyOn, .emergencyOff])
+    }
+
+    @Test("Home Assistant sees the barrier as a gate: opened by a command it takes, its states as the cover's")
+    func homeAssistantCover() throws {
+        let cover = try #require(ParkingBarrier.homeAssistant.cover)
+        #expect(cover.deviceClass == "gate" && cover.open == .request && cover.close == nil)
+        #expect(ParkingBarrier.commands.contains { $0.event == cover.open }, "a cover whose command the node refuses is not announced")
+        #expect(cover.openStates == [.open] && cover.opening == [.opening] && cover.closing == [.closing])
+        let named = Set(cover.openStates + cover.opening + cover.closing)
+        #expect(named.isSubset(of: Set(BarrierMachine.table.atomicStates)), "a cover state is one the barrier rests in")
+        #expect(ParkingBarrier.homeAssistant.faultStates == [.fault])
     }
 
     @Test("each counter is declared once, under its own name, reading its own field")

@@ -34,7 +34,7 @@ enum BarrierInvariants {
         if c.confirming && ![.opening, .closing, .emergency].contains(state) { return "confirming a limit in \(state.name)" }
         let counters = c.counters
         if counters.requests + counters.refusedRequests != requestPulses {
-            return "requests \(counters.requests) + refused \(counters.refusedRequests) != \(requestPulses) request pulses"
+            return "requests \(counters.requests) + refused \(counters.refusedRequests) != \(requestPulses) requests made (pulses and commands)"
         }
         return nil
     }

@@ -1,0 +1,60 @@
+import ControllerHost
+import ControllerMQTT
+
+/// `fleet --retire NODE`: what the broker keeps of a node that is gone for good — its retained
+/// availability, state, counters and claim, and its Home Assistant device — cleared, so neither
+/// `fleet` nor Home Assistant shows it again. A node that is online is not retired: it would
+/// announce itself again on its next connection.
+///
+/// Each cleared topic is checked: the retirement subscribes to the topics it clears, so the
+/// broker's own empty message on each says it was taken (a broker drops a publish its ACL
+/// refuses without a word under MQTT 3.1.1).
+struct FleetRetirement {
+    let node: String
+    /// The topics cleared, the availability last: until the end, `fleet` still lists the node.
+    let topics: [String]
+    let availabilityTopic: String
+
+    private(set) var subscribed = false
+    private(set) var lastFailure: String?
+    /// The retained messages found, by topic, before anything is cleared.
+    private(set) var found: [String: [UInt8]] = [:]
+    /// The topics whose clearing came back from the broker.
+    private(set) var cleared: Set<String> = []
+    private var clearing = false
+
+    init<App: ControllerApplication>(_: App.Type, node: String, prefix: String, discoveryPrefix: String) throws(SiteOptionError) {
+        let site = try SiteTopics(prefix: prefix, node: node)
+        let discovery = SiteDiscovery<App>(prefix: discoveryPrefix, topics: site)
+        self.node = site.node
+        availabilityTopic = site.availability
+        topics = [site.state, site.counters, site.claim, discovery.retirement.topic, site.availability]
+    }
+
+    /// Whether the node said it is online, and has not said otherwise since.
+    var isOnline: Bool { found[availabilityTopic].map { String(decoding: $0, as: UTF8.self) == SitePayload.online } ?? false }
+
+    /// The topics that held a retained message: the ones to clear, in `topics`' order.
+    var toClear: [String] { topics.filter { found[$0] != nil } }
+
+    /// The topics cleared but not yet seen cleared.
+    var unconfirmed: [String] { toClear.filter { !cleared.contains($0) } }
+
+    mutating func startClearing() { clearing = true }
+
+    mutating func take(_ event: MQTTEvent) {
+        switch event {
+        case .subscribed: subscribed = true
+        case .connectFailed(let error, _): lastFailure = "\(error)"
+        case .message(let message) where topics.contains(message.topic):
+            if clearing {
+                if message.payload.isEmpty { cleared.insert(message.topic) }
+            } else if message.payload.isEmpty {
+                found[message.topic] = nil
+            } else {
+                found[message.topic] = message.payload
+            }
+        default: return
+        }
+    }
+}
