@@ -61,7 +61,7 @@ struct StatusPage: Sendable {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\#(escape(daemonName)) · \#(escape(snapshot.board))</title>
-        <style>\#(css)\#(diagram.stateColors)\#(diagram.frameStyle)</style>
+        <style>\#(css)\#(diagram.stateColors)\#(diagram.frameStyle)\#(nested ? Self.nestedCSS : "")</style>
         </head>
         <body data-live="no">
         <header>
@@ -71,7 +71,7 @@ struct StatusPage: Sendable {
         <main>
           <section class="card now">
             <div class="label">state</div>
-            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state + snapshot.superstates.map { " in " + $0 }.joined() + (snapshot.alsoActive.isEmpty ? "" : " · also " + snapshot.alsoActive.joined(separator: ", "))))</div>
+            <div id="state" class="state" data-state="\#(escape(snapshot.state))">\#(escape(snapshot.state))</div>\#(nested ? "\n    " + #"<div id="around" class="around">\#(escape(Self.around(snapshot.superstates, alsoActive: snapshot.alsoActive)))</div>"# : "")
             <div class="facts">
         \#(gaugeFacts)      <div><div class="label">uptime</div><div id="uptime" class="big">\#(Int(snapshot.uptimeSeconds)) s</div></div>
               <div><div class="label">events</div><div id="events" class="big">\#(snapshot.events)</div></div>
@@ -116,6 +116,16 @@ struct StatusPage: Sendable {
         }
         return result
     }
+
+    /// What surrounds the state of a nested machine, in a line under it (`in inService in
+    /// operating`, `· also outerOpen`): the state's own name stays the big word on its line.
+    static func around(_ superstates: [String], alsoActive: [String]) -> String {
+        (superstates.map { "in " + $0 } + (alsoActive.isEmpty ? [] : ["· also " + alsoActive.joined(separator: ", ")])).joined(separator: " ")
+    }
+
+    /// The line under a nested machine's state (none on a flat machine's page, which stays as
+    /// it was).
+    static let nestedCSS = ".around{font-size:14px;color:#334155;margin:-8px 0 12px}"
 
     static let css = """
     :root{--bg:#f4f6f9;--card:#fff;--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--accent:#2563eb}
@@ -183,10 +193,10 @@ struct StatusPage: Sendable {
     }
 
     static func script(daemonName: String, gauges: [(name: String, id: String)], nested: Bool = false) -> String {
-        // A nested machine's state is shown with the superstates around it.
-        let shownState = nested
-            ? #"s.state + (s.superstates || []).map((x) => " in " + x).join("") + ((s.alsoActive || []).length ? " · also " + s.alsoActive.join(", ") : "")"#
-            : "s.state"
+        // A nested machine's state is shown with the superstates around it, on a line of its own.
+        let aroundLine = nested
+            ? "\n" + #"  $("around").textContent = (s.superstates || []).map((x) => "in " + x).concat((s.alsoActive || []).length ? ["· also " + s.alsoActive.join(", ")] : []).join(" ");"#
+            : ""
         let gaugeLines = gauges.map { gauge in
             "  $(\(javaScriptString(gauge.id))).textContent = s\(javaScriptProperty(gauge.name));\n"
         }.joined()
@@ -210,7 +220,7 @@ struct StatusPage: Sendable {
       $("chip").textContent = s.chip;
       $("phase").textContent = s.phase + (s.degradedReason ? " — " + s.degradedReason : "");
       $("phase").dataset.phase = s.phase;
-      $("state").textContent = \(shownState);
+      $("state").textContent = s.state;\(aroundLine)
       $("state").dataset.state = s.state;
     \(gaugeLines)  $("uptime").textContent = uptime(s.uptimeSeconds);
       $("events").textContent = s.events;

@@ -119,7 +119,7 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// Starts the recorder's thread (once; later calls do nothing).
     public func start() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        DetachedThread.start(name: "\(App.name)d-store") { [self] in run() }
+        DetachedThread.start(name: "\(App.daemonName)-store") { [self] in run() }
     }
 
     /// Stops the thread after a last drain and commit, and returns when that commit is done:

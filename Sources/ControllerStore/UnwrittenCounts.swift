@@ -46,7 +46,7 @@ public struct UnwrittenCounts<App: ControllerApplication>: Sendable, Equatable {
         self.counts = counts
     }
 
-    static var header: String { "\(App.name)d unwritten counts v1" }
+    static var header: String { "\(App.daemonName) unwritten counts v1" }
 
     /// Where the counts of the database at `database` are kept.
     public static func path(forDatabase database: String) -> String { database + ".unwritten" }

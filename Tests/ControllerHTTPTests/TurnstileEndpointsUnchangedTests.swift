@@ -14,9 +14,10 @@ import Turnstile
 /// metrics' fixture: the three lines of `output_overrides_total` (issue 28: the host says when it
 /// does not drive what the machine asks), 0 here. And in the page's fixture, the outputs card
 /// and the script line that fills it (issue 31: every output's level and meaning on the page).
-/// And in the page's fixture, the diagram alone: the turnstile has superstates (issue 29), so it
-/// is drawn in their frames, with the frames' style (the rest of the page, compared line by line,
-/// did not change).
+/// And in the page's fixture, what a nested machine's page has: the turnstile has superstates
+/// (issue 29), so its diagram is drawn in their frames, with the frames' style, and the state card
+/// has a line under the state for the superstates around it (`#around`, its style and the script
+/// line that fills it); the rest of the page, compared line by line, did not change.
 @Suite struct TurnstileEndpointsUnchangedTests {
     static let snapshot = DaemonSnapshot(
         phase: "degraded", degradedReason: "store lost: /var/lib/turnstiled/counts.sqlite is read-only", state: "unlocked",

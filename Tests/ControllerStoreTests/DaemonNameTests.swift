@@ -1,34 +1,36 @@
+import ControllerHost
 import Foundation
 import Testing
 @testable import ControllerStore
 
-/// The store's messages name the daemon whose database it is: the lamp's (`lampd`) for the lamp,
+/// The store's messages name the daemon whose database it is: the lamp's (`lamp-keeper`, its own
+/// `daemonName`, not its name with a `d`) for the lamp,
 /// the turnstile's texts as they were.
 @Suite("CountStore: messages name the application's daemon")
 struct DaemonNameTests {
-    @Test("a missing directory, a held lock, another program's database and a missing file name lampd")
-    func lampErrorsNameLampd() throws {
+    @Test("a missing directory, a held lock, another program's database and a missing file name lamp-keeper")
+    func lampErrorsNameItsDaemon() throws {
         let scratch = try ScratchDirectory()
         let nowhere = scratch.path + "/no-such-dir/counts.sqlite"
         let missingDirectory = #expect(throws: StoreError.self) { try CountStore<Lamp>.open(path: nowhere) }
-        #expect(missingDirectory == .directoryMissing(path: nowhere, directory: scratch.path + "/no-such-dir", daemon: "lampd"))
-        #expect("\(missingDirectory!)".contains("`install -d -o lampd -g lampd \(scratch.path)/no-such-dir`"))
+        #expect(missingDirectory == .directoryMissing(path: nowhere, directory: scratch.path + "/no-such-dir", daemon: "lamp-keeper"))
+        #expect("\(missingDirectory!)".contains("`install -d -o lamp-keeper -g lamp-keeper \(scratch.path)/no-such-dir`"))
 
         let first = try CountStore<Lamp>.open(path: scratch.file())
         let inUse = #expect(throws: StoreError.self) { try CountStore<Lamp>.open(path: scratch.file()) }
-        #expect(inUse == .inUse(path: scratch.file(), daemon: "lampd"))
-        #expect("\(inUse!)".contains("in use by another lampd") && "\(inUse!)".contains("`systemctl stop lampd`"))
+        #expect(inUse == .inUse(path: scratch.file(), daemon: "lamp-keeper"))
+        #expect("\(inUse!)".contains("in use by another lamp-keeper") && "\(inUse!)".contains("`systemctl stop lamp-keeper`"))
         try first.close()
 
         let foreign = scratch.file("foreign.sqlite")
         try runSQL(foreign, "CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
         let refused = #expect(throws: StoreError.self) { try CountStore<Lamp>.open(path: foreign) }
-        #expect(refused == .foreignDatabase(path: foreign, daemon: "lampd"))
-        #expect("\(refused!)".contains("not a lampd count database (it has tables and no lampd schema)"))
+        #expect(refused == .foreignDatabase(path: foreign, daemon: "lamp-keeper"))
+        #expect("\(refused!)".contains("not a lamp-keeper count database (it has tables and no lamp-keeper schema)"))
 
         let absent = scratch.file("absent.sqlite")
         let missing = #expect(throws: StoreError.self) { try CountStore<Lamp>.openForReading(path: absent) }
-        #expect("\(missing!)".contains("(`lampd run --database \(absent)` creates it)"))
+        #expect("\(missing!)".contains("(`lamp-keeper run --database \(absent)` creates it)"))
         for error in [missingDirectory, inUse, refused, missing] {
             // The scratch directory's own name says "turnstile": only the message's words count.
             #expect(!"\(error!)".replacingOccurrences(of: scratch.path, with: "").contains("turnstile"), "\(error!)")
@@ -47,7 +49,7 @@ struct DaemonNameTests {
 
     /// Every message that names a daemon names the one given, and none says "turnstile" for
     /// another application, whatever the daemon is called.
-    @Test("every store message names the daemon it is given, never the turnstile's", arguments: ["lampd", "barrierd", "gate-keeperd"])
+    @Test("every store message names the daemon it is given, never the turnstile's", arguments: ["lamp-keeper", "barrierd", "gate-keeperd"])
     func everyMessageNamesItsDaemon(daemon: String) {
         let naming: [StoreError] = [
             .directoryMissing(path: "/p/c", directory: "/p", daemon: daemon), .notWritable(path: "/p/c", what: "/p", daemon: daemon),
@@ -67,5 +69,11 @@ struct DaemonNameTests {
         for error in naming + others {
             #expect(!error.description.lowercased().contains("turnstile"), "\(error)")
         }
+    }
+
+    @Test("the lines' consumer and the unwritten-counts file take the daemon's name, never the application's name with a d")
+    func everyPlaceTakesTheDaemonName() {
+        #expect(Lamp.board.consumer == "lamp-keeper")
+        #expect(UnwrittenCounts<Lamp>.header == "lamp-keeper unwritten counts v1")
     }
 }

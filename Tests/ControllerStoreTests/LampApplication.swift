@@ -17,6 +17,9 @@ enum Lamp: ControllerApplication {
     struct Settings: Hashable, Sendable {}
 
     static let name = "lamp"
+    /// Not `name` + "d": every place that names the daemon must take this one (the store's
+    /// messages, the unwritten-counts file, the lines' consumer, the store's thread).
+    static let daemonName = "lamp-keeper"
 
     static let table: TransitionTable<State, Event, Context> = {
         var definition = MachineDefinition<State, Event, Context>(initial: .dark)

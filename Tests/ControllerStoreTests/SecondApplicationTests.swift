@@ -92,7 +92,7 @@ struct SecondApplicationTests {
         #expect(counts.state == .blown && counts.gauges.isEmpty)
         try store.keep(counts)
         let text = try String(contentsOfFile: store.unwrittenPath, encoding: .utf8)
-        #expect(text == "lampd unwritten counts v1\nsession 1\ntime \(counts.time)\nstate blown\npresses 1\nsurges 1\nblowouts 1\n")
+        #expect(text == "lamp-keeper unwritten counts v1\nsession 1\ntime \(counts.time)\nstate blown\npresses 1\nsurges 1\nblowouts 1\n")
         try store.close()
 
         store = try CountStore<Lamp>.open(path: scratch.file())

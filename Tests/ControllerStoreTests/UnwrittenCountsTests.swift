@@ -42,7 +42,7 @@ struct UnwrittenCountsTests {
 
     @Test("any text is read or refused with a line, never a trap")
     func anyText() async {
-        let words = ["turnstiled unwritten counts v1", "lampd unwritten counts v1", "session", "time", "state", "credit", "coins",
+        let words = ["turnstiled unwritten counts v1", "lamp-keeper unwritten counts v1", "session", "time", "state", "credit", "coins",
                      "presses", "blowouts", "locked", "blown", "1", "-1", "9223372036854775807", "x", " ", "\n", ""]
         await propertyCheck(count: 300, input: Gen.int(in: 0...(words.count - 1)).array(of: 0...40)) { picks in
             // Mostly after the right header, so the lines below it are read.

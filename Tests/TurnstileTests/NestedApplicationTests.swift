@@ -127,15 +127,20 @@ struct NestedApplicationTests {
         #expect(!top.contains("superstates"), "a state at the top has none: \(top)")
     }
 
-    @Test("the status page shows the state with the superstates around it, and its script keeps doing so")
+    @Test("the status page shows the state, and under it the superstates around it; its script keeps doing so")
     func statusPage() throws {
         let hub = StatusHub<Lamp>(board: "lamp", chip: "simchip0", inbox: nil)
         hub.publishLoop(state: .bright, events: 3, lostEdges: 0)
         let page = StatusPage(Lamp.self, diagram: DiagramLayout(StateDiagram(Lamp.table))).html(hub.snapshot())
-        #expect(page.contains(#">bright in on</div>"#), "\(page.prefix(2_000))")
-        #expect(page.contains(#"s.superstates || []"#))
+        // The state's name alone on its big line (what a reader and OCR take as the state), the
+        // configuration on a line of its own.
+        #expect(page.contains(#"<div id="state" class="state" data-state="bright">bright</div>"#), "\(page.prefix(2_000))")
+        #expect(page.contains(#"<div id="around" class="around">in on</div>"#), "\(page.prefix(2_000))")
+        #expect(page.contains(".around{"))
+        #expect(page.contains(#"$("around").textContent = (s.superstates || [])"#))
+        #expect(StatusPage.around(["inService", "operating"], alsoActive: ["broken"]) == "in inService in operating · also broken")
         let flat = StatusPage(daemonName: "turnstiled", gauges: [], diagram: DiagramLayout(StateDiagram(Lamp.table)))
-        #expect(!flat.script.contains("superstates"), "a flat machine's page is as it was")
+        #expect(!flat.script.contains("superstates") && !flat.script.contains("around"), "a flat machine's page is as it was")
     }
 
     @Test("the page's diagram draws the innermost states as boxes, in a frame for their superstate")

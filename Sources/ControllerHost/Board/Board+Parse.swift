@@ -16,7 +16,7 @@ extension Board {
 
     /// The consumer name lines are requested under when `[board]` does not set one: the
     /// application's daemon (`turnstiled`).
-    static var defaultConsumer: String { "\(App.name)d" }
+    static var defaultConsumer: String { App.daemonName }
 
     /// Reads and validates the board file at `path`.
     package static func load(path: String) throws(BoardFileError) -> Board {
