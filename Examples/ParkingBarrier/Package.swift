@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The parking barrier (DESIGN.md, "The parking barrier"): the second application of
+// The parking barrier (docs/parking-barrier.md): the second application of
 // ControllerFSM, written as a user's package is, on the root's public products only.
 let package = Package(
     name: "ParkingBarrier",

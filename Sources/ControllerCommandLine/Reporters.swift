@@ -6,7 +6,7 @@ import ControllerSimulation
 import Glibc
 #endif
 
-/// `--json`: one object per line on standard output, as DESIGN.md's simulation contract gives,
+/// `--json`: one object per line on standard output, as the README's "The simulator" gives,
 /// the same shape for every application (the summary carries the state, every gauge and every
 /// counter).
 package final class JSONReporter<App: ControllerApplication>: SimulationReporter {

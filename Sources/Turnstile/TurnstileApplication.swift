@@ -1,7 +1,7 @@
 import ControllerFSM
 import ControllerHost
 
-/// The turnstile, declared once for the runtime (DESIGN.md, "The turnstile"): its machine, how
+/// The turnstile, declared once for the runtime (docs/turnstile.md): its machine, how
 /// its lines bind to it, its `[turnstile]` section, what it counts, what an operator may send
 /// it and what must always hold. The host, simulator, daemon, store, HTTP and command line take
 /// everything else from here.

@@ -25,7 +25,7 @@ func doorTable() throws -> TransitionTable<DoorState, DoorEvent, Int> {
     return try definition.compile()
 }
 
-/// The parking barrier's shape (DESIGN.md, "The parking barrier"): six states, its rows with
+/// The parking barrier's shape (docs/parking-barrier.md): six states, its rows with
 /// their guards, the level edges every state takes; no actions.
 enum ArmState: Int, MachineSymbol { case closed, opening, open, closing, fault, emergency }
 enum ArmEvent: Int, MachineSymbol {

@@ -131,7 +131,7 @@ struct SecondApplicationTests {
 
     static func live(_ ops: [Op]) throws {
         let scratch = try ScratchDirectory()
-        // The model: DESIGN's lamp, counted by hand.
+        // The model: the lamp as declared above, counted by hand.
         var state = Lamp.State.dark
         var expected = ["presses": 0, "surges": 0, "ignored": 0, "blowouts": 0]
         var committedState = Lamp.State.dark

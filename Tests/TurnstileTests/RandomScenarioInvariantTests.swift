@@ -5,7 +5,7 @@ import ControllerHost
 import Turnstile
 import ControllerSimulation
 
-/// DESIGN.md's invariants on random input streams, driven through the lines like every scenario:
+/// docs/turnstile.md's invariants on random input streams, driven through the lines like every scenario:
 /// the relay is released exactly when the state is `unlocked` or `emergency` (checked after every
 /// dispatch by the recorder); credit is 0 outside `unlocked` and money balances (checked at every
 /// output change and at the end); `coins` is the number of coin pulses.

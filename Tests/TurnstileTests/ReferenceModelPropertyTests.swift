@@ -6,12 +6,12 @@ import ControllerHost
 import Turnstile
 import ControllerSimulation
 
-/// The turnstile on the simulated lines against a plain model of DESIGN.md's table, written
+/// The turnstile on the simulated lines against a plain model of docs/turnstile.md's table, written
 /// here without the runtime: random *timed* scenarios — same-instant actions, faults, repairs,
 /// fire alarms, held pushes, timers overlapping — and before every group of actions the state,
 /// credit, every counter and the outputs must agree. A failure shrinks (swift-property-based)
 /// and is reported as a scenario, ready for `turnstiled simulate --script`.
-@Suite("Reference model: the controller against DESIGN.md's table, on random timed scenarios")
+@Suite("Reference model: the controller against docs/turnstile.md's table, on random timed scenarios")
 struct ReferenceModelPropertyTests {
     @Test("controller and model agree on random timed scenarios")
     func agreeOnRandomScenarios() async {
@@ -102,7 +102,7 @@ private extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-/// DESIGN.md's turnstile, written plainly: a switch per state, timers as times, the input
+/// docs/turnstile.md's turnstile, written plainly: a switch per state, timers as times, the input
 /// model's delays as constants. Nothing here comes from the runtime or the Turnstile module.
 struct ReferenceTurnstile {
     enum State: String { case locked, unlocked, broken, outOfOrder, emergency }

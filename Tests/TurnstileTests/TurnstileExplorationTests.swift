@@ -4,7 +4,7 @@ import ControllerHost
 import Turnstile
 
 /// Every event sequence up to depth 12 from a fresh turnstile, with timer expiries as steps, on
-/// the real transition code (`StateMachine.explore`): DESIGN.md's invariants hold after every
+/// the real transition code (`StateMachine.explore`): docs/turnstile.md's invariants hold after every
 /// step. Configurations are told apart by state, credit, the state an emergency interrupted and
 /// whether the state's timer runs; counters only grow, so the invariants check them instead.
 @Suite("Turnstile: exhaustive exploration")
@@ -30,7 +30,7 @@ struct TurnstileExplorationTests {
             beforeEmergency: machine.context.stateBeforeEmergency, timerRunning: machine.nextDeadline != nil)
     }
 
-    /// DESIGN.md's invariants, and the timer rule: a state's timer runs exactly in the states
+    /// docs/turnstile.md's invariants, and the timer rule: a state's timer runs exactly in the states
     /// that have one, so a stale timeout can never arrive.
     static func invariant(_ machine: TurnstileMachine.Machine) -> String? {
         let c = machine.context.counters

@@ -70,6 +70,8 @@ _packages_need_core() {
     # without these a test run would skip them.
     _apt_unless_installed mosquitto mosquitto-clients libmosquitto1 openssl
     _packages_need_mqtt_broker
+    # scripts/check-references.sh reads the repository's files with Python.
+    _apt_unless_command python3 python3
 }
 
 # scripts/mqtt-broker.sh: the throwaway broker (mosquitto, mosquitto_passwd), its certificates

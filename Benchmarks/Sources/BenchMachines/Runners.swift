@@ -1,6 +1,6 @@
 /// The machines measured.
 public enum MachineKind: String, CaseIterable, Sendable {
-    /// DESIGN.md's turnstile written flat (`FlatTurnstileMachine`): 5 states, 7 events, guards,
+    /// The turnstile (docs/turnstile.md) written flat (`FlatTurnstileMachine`): 5 states, 7 events, guards,
     /// one timer.
     case turnstile
     /// 50 states x 50 events, generated (scripts/generate-complex.py).

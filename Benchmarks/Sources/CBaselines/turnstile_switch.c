@@ -1,4 +1,4 @@
-// The turnstile as a hand-written C `switch`, row for row DESIGN.md's table, with the same entry
+// The turnstile as a hand-written C `switch`, row for row the table of docs/turnstile.md, with the same entry
 // and exit work as TurnstileMachine: outputs, the state timer, the state an emergency interrupted.
 #include "CBaselines.h"
 #include "turnstile_work.h"

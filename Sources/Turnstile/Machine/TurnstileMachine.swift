@@ -1,7 +1,7 @@
 import ControllerFSM
 
 /// The turnstile, one block per state: each block holds the state's entry and exit work, every
-/// event it answers and where each one leads (DESIGN.md, "The turnstile"); a superstate's block
+/// event it answers and where each one leads (docs/turnstile.md); a superstate's block
 /// holds what the states inside it answer alike. Any (state, event) pair not written here is
 /// ignored.
 public enum TurnstileMachine {

@@ -1,6 +1,6 @@
 import ControllerFSM
 
-/// The turnstile's states (DESIGN.md, "The turnstile"): the five it is ever in first, then the
+/// The turnstile's states (docs/turnstile.md): the five it is ever in first, then the
 /// superstates around them and the history the emergency returns through (the machine is only
 /// ever in one of the first five: they keep their raw values, names and order for the store, the
 /// metrics and `/status`).

@@ -1,6 +1,6 @@
 import Turnstile
 
-/// The turnstile on the closure-dictionary baseline machine: DESIGN.md's table, the same rows,
+/// The turnstile on the closure-dictionary baseline machine: docs/turnstile.md's table, the same rows,
 /// guards and entry/exit work as `TurnstileMachine`.
 struct TurnstileClosureDictionary {
     private let machine: ClosureDictionaryMachine<TurnstileState, TurnstileEvent, TurnstileModel>

@@ -1,7 +1,7 @@
 import Turnstile
 
 /// The turnstile as a hand-written Swift `switch`: a switch on the state, inside it a switch on
-/// the event, entry and exit work called by hand. The same rows as DESIGN.md's table and the same
+/// the event, entry and exit work called by hand. The same rows as docs/turnstile.md's table and the same
 /// work as `TurnstileMachine`.
 struct TurnstileSwiftSwitch {
     private(set) var state = TurnstileState.locked

@@ -13,7 +13,7 @@
 enum { CT_LOCKED, CT_UNLOCKED, CT_BROKEN, CT_OUT_OF_ORDER, CT_EMERGENCY };
 enum { CT_COIN, CT_PUSH, CT_FAULT, CT_REPAIR, CT_TIMEOUT, CT_EMERGENCY_ON, CT_EMERGENCY_OFF };
 
-/// The turnstile (DESIGN.md's table): state, counters, credit, outputs and its one timer.
+/// The turnstile (docs/turnstile.md): state, counters, credit, outputs and its one timer.
 typedef struct {
     uint8_t state;
     uint8_t state_before_emergency;

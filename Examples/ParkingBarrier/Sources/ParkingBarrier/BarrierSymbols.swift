@@ -1,6 +1,6 @@
 import ControllerFSM
 
-/// The barrier's states (DESIGN.md, "The parking barrier"): the six it is ever in first, then the
+/// The barrier's states (docs/parking-barrier.md): the six it is ever in first, then the
 /// superstates around them (the six keep their raw values, names and order for the store, the
 /// metrics and `/status`).
 public enum BarrierState: Int, MachineSymbol {

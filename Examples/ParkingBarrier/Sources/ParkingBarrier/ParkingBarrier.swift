@@ -1,7 +1,7 @@
 import ControllerFSM
 import ControllerHost
 
-/// The parking barrier, declared once for the runtime (DESIGN.md, "The parking barrier"): its
+/// The parking barrier, declared once for the runtime (docs/parking-barrier.md): its
 /// machine, how its lines bind to it, its `[barrier]` section, what it counts, what an operator
 /// may send it and what must always hold. Everything else — board files, lines, the daemon, the
 /// store, status, metrics, the simulator — the runtime derives from this.

@@ -1,4 +1,5 @@
 import Foundation
+import ParkingBarrier
 import Testing
 
 /// The README's "Write your own controller" shows the barrier's superstates as
@@ -20,5 +21,14 @@ struct BarrierReadmeTests {
         let indented = excerpt.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n")
         #expect(source.contains(indented), "README.md's barrier excerpt differs from BarrierMachine.swift")
+    }
+
+    @Test("docs/parking-barrier.md, the barrier's specification, shows its current diagram")
+    func specificationShowsTheDiagram() throws {
+        var root = #filePath
+        for _ in 0..<5 { root = String(root[..<root.lastIndex(of: "/")!]) }
+        let specification = try String(contentsOfFile: root + "/docs/parking-barrier.md", encoding: .utf8)
+        #expect(specification.contains("```mermaid\n" + BarrierMachine.table.mermaid() + "```"),
+                "docs/parking-barrier.md's diagram is stale: paste the output of `swift run --package-path Examples/ParkingBarrier barrierd graph`")
     }
 }

@@ -3,14 +3,14 @@ import ParkingBarrier
 import PropertyBased
 import Testing
 
-/// The barrier's machine, as the host drives it, against the plain model of DESIGN.md's table
+/// The barrier's machine, as the host drives it, against the plain model of docs/parking-barrier.md's table
 /// (`ReferenceBarrier`), on random timed scenarios: requests, vehicles on the loop, the beam,
 /// faults, repairs, fire alarms, a jammed arm, and waits long enough for every timer. The limit
 /// switches are the simulated arm's (`BarrierPlant`), moved by the motors the machine drives, so
 /// their edges are those of a physical arm. After every step the state, every counter, the
 /// outputs, the timer's deadline and the invariants must agree. A failure shrinks and is
 /// reported with the actions that led to it.
-@Suite("Parking barrier: the machine against DESIGN.md's table, on random timed scenarios")
+@Suite("Parking barrier: the machine against docs/parking-barrier.md's table, on random timed scenarios")
 struct BarrierReferenceModelTests {
     /// One action: milliseconds since the previous one (negative: the same instant) and a kind.
     typealias Op = (gap: Int, kind: Int)

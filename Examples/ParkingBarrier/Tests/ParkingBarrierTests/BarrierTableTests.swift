@@ -2,7 +2,7 @@ import ControllerFSM
 import ParkingBarrier
 import Testing
 
-/// DESIGN.md's table for the parking barrier, row by row, and its entry work, on the machine as
+/// docs/parking-barrier.md's table for the parking barrier, row by row, and its entry work, on the machine as
 /// the host drives it (levels written before their edges).
 @Suite("Parking barrier: the table, row by row")
 struct BarrierTableTests {

@@ -5,7 +5,7 @@ import ParkingBarrier
 import Testing
 
 /// The barrier's declaration as the runtime reads it: its boards load through the generic
-/// loader, its roles, counters, commands and outputs say what DESIGN.md says, and its demo
+/// loader, its roles, counters, commands and outputs say what docs/parking-barrier.md says, and its demo
 /// holds on the machine with the simulated arm.
 @Suite("Parking barrier: the declaration")
 struct ParkingBarrierDeclarationTests {
@@ -57,7 +57,7 @@ struct ParkingBarrierDeclarationTests {
         }
     }
 
-    @Test("the roles are DESIGN.md's: five required inputs, the service key and the fire alarm optional, the motors required")
+    @Test("the roles are docs/parking-barrier.md's: five required inputs, the service key and the fire alarm optional, the motors required")
     func roles() {
         let inputs = ParkingBarrier.inputs.map { "\($0.role)\($0.isRequired ? "!" : "")" }
         #expect(inputs == ["request!", "loop!", "photocell!", "up_limit!", "down_limit!", "service", "emergency"])

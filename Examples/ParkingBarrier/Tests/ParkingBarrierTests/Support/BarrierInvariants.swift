@@ -1,7 +1,7 @@
 import ControllerHost
 import ParkingBarrier
 
-/// DESIGN.md's invariants of the barrier, and one more the table implies: what must hold after
+/// docs/parking-barrier.md's invariants of the barrier, and one more the table implies: what must hold after
 /// every step, whatever the inputs. The message names what broke.
 enum BarrierInvariants {
     static func violation(of driver: BarrierDriver) -> String? {

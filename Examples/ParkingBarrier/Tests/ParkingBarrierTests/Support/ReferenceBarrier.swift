@@ -1,4 +1,4 @@
-/// DESIGN.md's parking barrier, written plainly: one switch over (state, event) beside the
+/// docs/parking-barrier.md's barrier, written plainly: one switch over (state, event) beside the
 /// table, the state's timer as a deadline, the outputs from the state. Nothing here comes from
 /// the ParkingBarrier module or the runtime.
 struct ReferenceBarrier {
