@@ -18,7 +18,7 @@ import Glibc
     static let slack = 8
     /// Generous for a loaded machine (the queued clients are served in rounds of the cap,
     /// each lasting the idle timeout).
-    static let patience: Duration = .seconds(30)
+    static let patience: Duration = .seconds(60)
     /// How long the clients' connections are left to the server before its accepted ones are
     /// counted, to show it takes no more than the cap: a slow machine only lets it accept fewer
     /// in the window, never more, so it cannot fail a server that keeps its cap.
@@ -31,7 +31,7 @@ import Glibc
             ports.continuation.yield(port)
         }) { fixedSnapshot(state: "locked") }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask(executorPreference: ServerExecutor.shared) { try await server.run() }
+            tasks.addTask(executorPreference: ServerExecutor()) { try await server.run() }
             let port = try #require(await ports.next())
             // Four times the cap: without it every one is held, far past cap and slack.
             let clients = 4 * Self.limits.maxConnections

@@ -15,7 +15,7 @@ import Turnstile
         }) { fixedSnapshot(state: "locked") }
         let group = ServiceGroup(configuration: .init(services: [server], logger: quietLogger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask(executorPreference: ServerExecutor.shared) { try await group.run() }
+            tasks.addTask(executorPreference: ServerExecutor()) { try await group.run() }
             let port = try #require(await ports.next())
             #expect(port > 0)
             let response = try await LoopbackClient(port: port).get("/healthz")
@@ -32,7 +32,7 @@ import Turnstile
             ports.continuation.yield(port)
         }) { fixedSnapshot() }
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask(executorPreference: ServerExecutor.shared) { try await first.run() }
+            tasks.addTask(executorPreference: ServerExecutor()) { try await first.run() }
             let port = try #require(await ports.next())
             let second = StatusServer(port: port, metrics: ControllerMetrics<TurnstileApplication>(), logger: quietLogger) { fixedSnapshot() }
             do {
