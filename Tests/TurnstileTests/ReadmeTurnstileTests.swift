@@ -5,21 +5,20 @@ import Turnstile
 
 @Suite("README")
 struct ReadmeTurnstileTests {
+    /// `file` (relative to the repository) shows the turnstile's diagram as `graph` prints it.
+    static func expectCurrentDiagram(in file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let text = try String(contentsOfFile: repositoryPath(file), encoding: .utf8)
+        #expect(text.contains("```mermaid\n" + TurnstileMachine.table.mermaid() + "```"),
+                "\(file)'s turnstile diagram is stale: paste the output of `swift run turnstiled graph`", sourceLocation: sourceLocation)
+    }
+
     @Test("the README shows the turnstile's current diagram")
     func readmeShowsTheDiagram() throws {
-        var root = #filePath
-        for _ in 0..<3 { root = String(root[..<root.lastIndex(of: "/")!]) }
-        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
-        #expect(readme.contains("```mermaid\n" + TurnstileMachine.table.mermaid() + "```"),
-                "README.md's turnstile diagram is stale: paste the output of `swift run turnstiled graph`")
+        try Self.expectCurrentDiagram(in: "README.md")
     }
 
     @Test("docs/turnstile.md, the turnstile's specification, shows its current diagram")
     func specificationShowsTheDiagram() throws {
-        var root = #filePath
-        for _ in 0..<3 { root = String(root[..<root.lastIndex(of: "/")!]) }
-        let specification = try String(contentsOfFile: root + "/docs/turnstile.md", encoding: .utf8)
-        #expect(specification.contains("```mermaid\n" + TurnstileMachine.table.mermaid() + "```"),
-                "docs/turnstile.md's diagram is stale: paste the output of `swift run turnstiled graph`")
+        try Self.expectCurrentDiagram(in: "docs/turnstile.md")
     }
 }
