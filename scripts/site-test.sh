@@ -6,6 +6,9 @@
 #     1 s of its publication, measured from just before mosquitto_pub starts to each daemon's
 #     emergency step (its outputs are written in that step: the turnstile's lock released, the
 #     barrier's arm lifting), by the daemon's own trace (`t` since its `originUnixNanoseconds`);
+#   - the site page (`turnstiled fleet --http`) in headless Chromium, while they run: after its
+#     script ran, a row per controller, every one online and in emergency, nothing in an outbox, and both applications' sums (a screenshot of it
+#     to SITE_PAGE_SCREENSHOT when set: docs/site-page.png is one);
 #   - every daemon stopped (SIGTERM), then `turnstiled fleet --json`: its sums per application
 #     must equal the sums of every daemon's `stats --json` totals, and every node must be listed,
 #     offline.
@@ -13,7 +16,7 @@
 # usage: scripts/site-test.sh [--nodes N] [--seconds S] [--bin-dir DIR]
 #   defaults: 50 nodes, 60 s of traffic, the release builds (scripts/release-build.sh
 #   --show-bin-path; build turnstiled and barrierd first).
-# Needs mosquitto, mosquitto_pub, openssl, python3 and libmosquitto1.
+# Needs mosquitto, mosquitto_pub, openssl, python3, chromium and libmosquitto1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,8 +39,9 @@ readonly EMERGENCY_LIMIT_MS=1000
 work=$(mktemp -d --tmpdir site-test-XXXXXX)
 broker_dir=""
 pids=()
+fleet_pid=""
 cleanup() {
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}" $fleet_pid; do kill -KILL "$pid" 2>/dev/null || true; done
     [ -n "$broker_dir" ] && scripts/mqtt-broker.sh stop "$broker_dir" >/dev/null 2>&1 || true
     rm -rf "$work"
 }
@@ -101,6 +105,62 @@ published=$(date +%s%N)
 mosquitto_pub -h 127.0.0.1 -p "$MQTT_PLAIN_PORT" -u operator -P "$(head -n 1 "$broker_dir/operator.password")" -q 1 \
     -t nodes/all/command -m '{"v":1,"id":1,"command":"emergency","on":true}'
 sleep 3
+
+# The site page while every controller runs: served by fleet, drawn by Chromium once its script
+# has polled /site.json (--virtual-time-budget), its rows read back from the DOM.
+reader=(--mqtt "$url" --mqtt-prefix nodes --mqtt-username reader --mqtt-password-file "$broker_dir/reader.password")
+"$bin_dir/turnstiled" fleet --http 127.0.0.1:0 "${reader[@]}" >"$work/fleet-http.out" 2>"$work/fleet-http.err" &
+fleet_pid=$!
+page_port=""
+for _ in $(seq 1 100); do
+    page_port=$(sed -n 's#.*site page of .* on http://127\.0\.0\.1:\([0-9]*\)/.*#\1#p' "$work/fleet-http.err" | sed -n 1p)
+    [ -n "$page_port" ] && break
+    sleep 0.1
+done
+[ -n "$page_port" ] || { cat "$work/fleet-http.err" >&2; echo "error: fleet --http did not serve within 10 s" >&2; exit 1; }
+# Each node's health is looked at once a second: two seconds, and the outboxes have said 0.
+sleep 2
+chromium_bin=$(command -v chromium || command -v chromium-browser)
+chromium_flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/chromium-profile"
+    --window-size=1400,1000 --virtual-time-budget=3000)
+"$chromium_bin" "${chromium_flags[@]}" --dump-dom "http://127.0.0.1:$page_port/" >"$work/site-page.html" 2>"$work/chromium.log" \
+    || { cat "$work/chromium.log" >&2; echo "error: chromium could not load the site page" >&2; exit 1; }
+python3 - "$work/site-page.html" "$nodes" <<'PY2'
+import re, sys
+dom, nodes = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
+failures = []
+if 'data-live="yes"' not in dom:
+    failures.append("the page's script never got an answer from /site.json (body is not data-live=yes)")
+rows = re.findall(r'<tr data-node="([^"]+)" data-available="([^"]*)" data-problems="([^"]*)">(.*?)</tr>', dom)
+cells = {node: re.findall(r"<td>([^<]*)</td>", body) for node, _, _, body in rows}
+if sorted(cells) != sorted(f"gate-{i}" for i in range(1, nodes + 1)):
+    failures.append(f"the page lists {len(cells)} nodes, not gate-1 to gate-{nodes}: {sorted(cells)[:5]}...")
+for node, available, problems, _ in rows:
+    row = cells[node]
+    turnstile = int(node.split("-")[1]) % 2 == 1
+    if available != "online" or not row[2].startswith("online since "):
+        failures.append(f"{node} is shown {row[2]!r}, not online since its start")
+    if (row[1], row[3]) != ("turnstile" if turnstile else "barrier", "emergency"):
+        failures.append(f"{node} is shown {row[1]} in {row[3]!r}, not a {'turnstile' if turnstile else 'barrier'} in emergency after the site-wide alarm")
+    if row[5] != "0":
+        failures.append(f"{node}'s outbox is shown as {row[5]!r}, not 0")
+if f"{nodes} controllers, {nodes} online" not in dom:
+    failures.append(f"the summary does not say {nodes} controllers, {nodes} online")
+sums = dict(re.findall(r"<tr><td>([a-z]+) \((\d+)\)</td>", dom))
+if sums != {"barrier": str(nodes // 2), "turnstile": str(nodes - nodes // 2)}:
+    failures.append(f"the site's sums name {sums}")
+if failures:
+    sys.exit("site page: " + "\n  ".join(failures))
+print(f"site-test: the site page in Chromium lists all {nodes} controllers online and in emergency, every outbox empty")
+PY2
+if [ -n "${SITE_PAGE_SCREENSHOT:-}" ]; then
+    "$chromium_bin" "${chromium_flags[@]}" --screenshot="$SITE_PAGE_SCREENSHOT" "http://127.0.0.1:$page_port/" >"$work/chromium.log" 2>&1 \
+        || { cat "$work/chromium.log" >&2; echo "error: chromium could not take a screenshot of the site page" >&2; exit 1; }
+    echo "site-test: the site page's screenshot is $SITE_PAGE_SCREENSHOT"
+fi
+kill -TERM "$fleet_pid"
+wait "$fleet_pid" || { cat "$work/fleet-http.err" >&2; echo "error: fleet --http did not stop cleanly on SIGTERM" >&2; exit 1; }
+fleet_pid=""
 
 for pid in "${pids[@]}"; do kill -TERM "$pid"; done
 status=0

@@ -23,7 +23,7 @@ struct StatusRoutes: Sendable {
 
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: OnlyGet())
+        router.add(middleware: OnlyGet(paths: Self.paths))
         router.get("/metrics") { _, _ in
             Self.response(.ok, Self.metricsContentType, metrics(snapshot()))
         }
@@ -73,11 +73,13 @@ struct StatusRoutes: Sendable {
 /// Answers 405 to any method but GET on a served path; everything here is read-only.
 struct OnlyGet: RouterMiddleware {
     typealias Context = BasicRequestContext
+    /// The paths served; any other is left to the router (404).
+    let paths: Set<String>
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.method != .get, StatusRoutes.paths.contains(request.uri.path) else {
+        guard request.method != .get, paths.contains(request.uri.path) else {
             return try await next(request, context)
         }
         return Response(

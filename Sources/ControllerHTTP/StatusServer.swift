@@ -110,18 +110,29 @@ public struct StatusServer: Service {
     func makeApplication(
         onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
-            router: routes.makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanosecondCount))),
-            configuration: .init(
-                address: .hostname(host, port: port), serverName: serverName, backlog: limits.backlog,
-                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
-            onServerRunning: { channel in
-                await onListening(channel.localAddress?.port ?? 0)
-            },
-            logger: logger
-        )
+        readOnlyApplication(
+            router: routes.makeRouter(), host: host, port: port, serverName: serverName, limits: limits, logger: logger,
+            onListening: onListening)
     }
+}
+
+/// A Hummingbird application that serves `router` on `host:port` within `limits`: the one
+/// configuration both read-only servers (a daemon's status, a site's page) use.
+func readOnlyApplication(
+    router: Router<BasicRequestContext>, host: String, port: Int, serverName: String, limits: StatusServerLimits, logger: Logger,
+    onListening: @escaping @Sendable (_ port: Int) async -> Void
+) -> some ApplicationProtocol {
+    Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanosecondCount))),
+        configuration: .init(
+            address: .hostname(host, port: port), serverName: serverName, backlog: limits.backlog,
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+        onServerRunning: { channel in
+            await onListening(channel.localAddress?.port ?? 0)
+        },
+        logger: logger
+    )
 }
 
 /// Why the status server could not serve.

@@ -105,6 +105,9 @@ _packages_need_site() {
     _apt_unless_command python3 python3
     _apt_unless_installed mosquitto-clients
     _packages_need_mqtt_broker
+    # The site page (`fleet --http`) is drawn by Chromium, in the fonts the status page uses.
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "apt chromium"
+    _apt_unless_installed fonts-liberation
 }
 
 # scripts/hil/prepare.sh, with the packages' reasons: qemu runs the VM; busybox-static, kmod and

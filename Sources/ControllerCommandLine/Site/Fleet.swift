@@ -1,7 +1,11 @@
 import ArgumentParser
+import ControllerDaemon
 import ControllerFSM
+import ControllerHTTP
 import ControllerHost
 import ControllerMQTT
+import Logging
+import ServiceLifecycle
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -13,7 +17,7 @@ import Glibc
 #endif
 
 /// `fleet`: every controller on the site's broker, from its retained messages alone.
-struct Fleet<App: ControllerApplication>: ParsableCommand {
+struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "fleet",
@@ -30,6 +34,12 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             so neither fleet nor Home Assistant shows it again. It is refused while the node is \
             online (a running node announces itself again), and needs a login the broker lets \
             write those topics: each clearing is checked on the broker.
+
+            --http ADDRESS:PORT serves the site page there instead of printing: every node \
+            (online or not and since when, application, state, last event, outbox backlog, \
+            problems, totals) and each application's sums, redrawn every second without a \
+            reload, with /site.json (what --json prints) and /healthz (503 while the broker \
+            is away). It keeps serving through broker outages, until SIGTERM or SIGINT.
 
             Exit status: 0 when printed (or retired), 1 when the broker could not be reached or \
             refused the login, or the node could not be retired (online, not on the broker, or \
@@ -52,6 +62,11 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
     var wait: Double = FleetLimits.defaultWaitSeconds
 
     @Option(name: .long, help: ArgumentHelp(
+        "Serve the live site page, /site.json and /healthz here instead of printing (port \(HTTPEndpoint.ports.lowerBound) to \(HTTPEndpoint.ports.upperBound); 0: any free port).",
+        valueName: "address:port"))
+    var http: HTTPEndpoint?
+
+    @Option(name: .long, help: ArgumentHelp(
         "Retire a controller gone for good: clear its retained messages and its Home Assistant device (refused while it is online).",
         valueName: "node"))
     var retire: String?
@@ -66,6 +81,9 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             throw ValidationError("--wait must be from \(FleetLimits.waitSeconds.lowerBound) to \(FleetLimits.waitSeconds.upperBound) seconds")
         }
         _ = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix)
+        if http != nil, json || follow || retire != nil {
+            throw ValidationError("--http serves the page until stopped: it takes neither --json, --follow nor --retire")
+        }
         if let node = retire {
             if json || follow { throw ValidationError("--retire clears one node and exits: it takes neither --json nor --follow") }
             do {
@@ -76,7 +94,15 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
+        if let http {
+            try await serve(http)
+            return
+        }
+        try printOrRetire()
+    }
+
+    private func printOrRetire() throws {
         let broker = try connection.broker(connection.url!)
         let prefix = try connection.checkedPrefix()
         let configuration = try connection.configuration(
@@ -89,7 +115,7 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
         let view = Guarded(FleetView(prefix: prefix))
         let changed = Doorbell()
         let client = try subscribed(
-            configuration, broker: broker, filters: ["availability", "state", "counters"].map { "\(prefix)/+/\($0)" }, changed: changed,
+            configuration, broker: broker, filters: FleetView.leaves.map { "\(prefix)/+/\($0)" }, changed: changed,
             take: { event in view.withLock { $0.take(event) } },
             state: { view.withLock { ($0.subscribed, $0.lastFailure) } })
         defer { client.stop() }
@@ -103,6 +129,40 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
             guard current.version != printed else { continue }
             printed = current.version
             print(render(current))
+        }
+    }
+
+    /// `--http`: the site page, fed by a client that stays subscribed (and reconnects) for as
+    /// long as the page is served. A broker that is away does not stop the page: it says so.
+    private func serve(_ endpoint: HTTPEndpoint) async throws {
+        let broker = try connection.broker(connection.url!)
+        let prefix = try connection.checkedPrefix()
+        let configuration = try connection.configuration(
+            broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        let view = Guarded(FleetView(prefix: prefix))
+        let client: MQTTClient
+        do {
+            client = try MQTTClient(configuration: configuration) { event in view.withLock { $0.take(event) } }
+            for leaf in FleetView.leaves { try client.subscribe("\(prefix)/+/\(leaf)") }
+            try client.start()
+        } catch {
+            Terminal.error("fleet: \(error)")
+            throw ExitStatus.of(error, otherwise: ExitStatus.refused)
+        }
+        defer { client.stop() }
+        var logger = Logger(label: "\(App.daemonName).fleet", factory: PlainLogHandler.factory(journal: false))
+        logger.logLevel = .notice
+        let server = SiteServer(
+            host: endpoint.host, port: endpoint.port, title: "\(App.daemonName) fleet", logger: logger,
+            onListening: { port in Terminal.log("fleet: the site page of \(broker) on http://\(hostPort(endpoint.host, port))/") },
+            overview: { view.withLock { $0.overview(now: FleetView.unixNow()) } })
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            Terminal.error("fleet: \(error)")
+            throw ExitStatus.refused
         }
     }
 
@@ -182,7 +242,7 @@ struct Fleet<App: ControllerApplication>: ParsableCommand {
     }
 
     private func render(_ view: FleetView) -> String {
-        let now = Int64((Date().timeIntervalSince1970 * 1e9).rounded())
+        let now = FleetView.unixNow()
         return json ? view.json(now: now) : view.table(now: now)
     }
 }
@@ -196,17 +256,26 @@ enum FleetLimits {
     static let pollNanoseconds: Int64 = 50_000_000
     /// Nodes it keeps: a broker that offers more is not a site this view can show.
     static let maxNodes = 10_000
+    /// A health message longer than this is not one a daemon sends (its problems are a few
+    /// short lines): it is left out.
+    static let maxHealthBytes = 8_192
+    /// Problems shown per node.
+    static let maxProblems = 16
 }
 
 /// What the broker has said about each node, from its retained messages.
 struct FleetView {
     struct Node: Equatable {
         var availability: String?
+        /// When this watcher saw the availability change (Unix nanoseconds); nil for the value
+        /// the broker had kept when it subscribed.
+        var availabilityChanged: Int64?
         var app: String?
         var state: String?
         var gauges: [String: Int] = [:]
         var totals: [String: Int] = [:]
         var lastEventUnixNanoseconds: Int64?
+        var health: SitePayload.Health?
     }
 
     let prefix: String
@@ -217,20 +286,27 @@ struct FleetView {
     var version = 0
     var ignoredNodes = 0
 
+    /// The leaves under each node it watches.
+    static let leaves = ["availability", "state", "counters", "health"]
+
     init(prefix: String) {
         self.prefix = prefix
     }
 
-    mutating func take(_ event: MQTTEvent) {
+    mutating func take(_ event: MQTTEvent, now: Int64 = FleetView.unixNow()) {
         switch event {
         case .subscribed: subscribed = true
+        case .connected: lastFailure = nil
         case .connectFailed(let error, _): lastFailure = "\(error)"
-        case .message(let message): take(message)
+        case .disconnected(let error):
+            subscribed = false
+            lastFailure = error.map { "\($0)" } ?? "disconnected"
+        case .message(let message): take(message, now: now)
         default: return
         }
     }
 
-    private mutating func take(_ message: MQTTMessage) {
+    private mutating func take(_ message: MQTTMessage, now: Int64) {
         let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
         let prefixLevels = prefix.split(separator: "/").count
         guard levels.count == prefixLevels + 2 else { return }
@@ -243,7 +319,10 @@ struct FleetView {
         var entry = nodes[node] ?? Node()
         switch levels[prefixLevels + 1] {
         case "availability":
-            entry.availability = String(decoding: message.payload, as: UTF8.self)
+            // An empty retained message clears the topic: a node removed from the site.
+            let availability = message.payload.isEmpty ? nil : String(decoding: message.payload, as: UTF8.self)
+            if let known = entry.availability, known != availability { entry.availabilityChanged = now }
+            entry.availability = availability
         case "state":
             guard let state = try? JSONDecoder().decode(SitePayload.State.self, from: Data(message.payload)) else { return }
             entry.app = state.app
@@ -254,10 +333,16 @@ struct FleetView {
             entry.app = counters.app
             entry.totals = counters.totals
             entry.lastEventUnixNanoseconds = counters.lastEventUnixNanoseconds
+        case "health":
+            guard message.payload.count <= FleetLimits.maxHealthBytes,
+                var health = try? JSONDecoder().decode(SitePayload.Health.self, from: Data(message.payload))
+            else { return }
+            // A node's words, bounded: a buggy or hostile node cannot fill the page.
+            health.problems = Array(health.problems.prefix(FleetLimits.maxProblems))
+            entry.app = entry.app ?? health.app
+            entry.health = health
         default: return
         }
-        // An empty retained message clears the topic: a node removed from the site.
-        if message.payload.isEmpty && levels[prefixLevels + 1] == "availability" { entry.availability = nil }
         guard nodes[node] != entry else { return }
         nodes[node] = entry
         version += 1
@@ -280,42 +365,43 @@ struct FleetView {
         now.saturatingSubtracting(then)
     }
 
-    func json(now: Int64) -> String {
-        struct Controller: Encodable {
-            var node: String
-            var app: String?
-            var availability: String?
-            var state: String?
-            var gauges: [String: Int]
-            var totals: [String: Int]
-            var lastEvent: String?
-            var lastEventAgeSeconds: Double?
-        }
-        struct Site: Encodable {
-            var controllers: [Controller]
-            var online: Int
-            var sums: [String: [String: Int]]
-        }
+    static func unixNow() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1e9).rounded())
+    }
+
+    /// The site as `fleet --json` prints it and the site page shows it.
+    func overview(now: Int64) -> SiteOverview {
         let controllers = nodes.keys.sorted().map { name in
             let node = nodes[name]!
-            return Controller(
-                node: name, app: node.app, availability: node.availability, state: node.state, gauges: node.gauges, totals: node.totals,
+            // Online since the process started (its health says when); offline since this
+            // watcher saw it go, when it did.
+            let since = node.availability == SitePayload.online ? node.health?.started ?? node.availabilityChanged : node.availabilityChanged
+            return SiteOverview.Controller(
+                node: name, app: node.app, availability: node.availability, availabilitySince: since.map(SitePayload.timestamp),
+                phase: node.health?.phase, state: node.state, gauges: node.gauges, totals: node.totals, outbox: node.health?.outbox,
+                problems: node.health?.problems ?? [],
                 lastEvent: node.lastEventUnixNanoseconds.map(SitePayload.timestamp),
                 lastEventAgeSeconds: node.lastEventUnixNanoseconds.map { Double(Self.elapsed(since: $0, now: now)) / 1e9 })
         }
-        let site = Site(controllers: controllers, online: nodes.values.filter { $0.availability == SitePayload.online }.count, sums: sums)
-        return JSONText.escapingInvisibles(String(decoding: SitePayload.encode(site), as: UTF8.self))
+        return SiteOverview(
+            controllers: controllers, online: nodes.values.filter { $0.availability == SitePayload.online }.count, sums: sums,
+            prefix: prefix, connected: subscribed, brokerProblem: subscribed ? nil : lastFailure, notShown: ignoredNodes > 0 ? ignoredNodes : nil)
+    }
+
+    func json(now: Int64) -> String {
+        String(decoding: SiteServer.json(overview(now: now)), as: UTF8.self)
     }
 
     func table(now: Int64) -> String {
         guard !nodes.isEmpty else { return "no controller has published under \(prefix.shown)/ on this broker" }
-        let header = ["NODE", "APP", "AVAILABLE", "STATE", "LAST EVENT", "TOTALS"]
+        let header = ["NODE", "APP", "AVAILABLE", "STATE", "LAST EVENT", "OUTBOX", "TOTALS"]
         var rows = [header]
         for name in nodes.keys.sorted() {
             let node = nodes[name]!
             rows.append([
                 name.shown, node.app.map(\.shown) ?? "?", node.availability.map(\.shown) ?? "?", node.state.map(\.shown) ?? "?",
-                node.lastEventUnixNanoseconds.map { Self.age(Self.elapsed(since: $0, now: now)) } ?? "never", Self.counts(node.totals),
+                node.lastEventUnixNanoseconds.map { SiteOverview.age(seconds: Self.elapsed(since: $0, now: now) / 1_000_000_000) } ?? "never",
+                node.health.map { "\($0.outbox)" } ?? "?", SiteOverview.counts(node.totals),
             ])
         }
         let widths = (0..<header.count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -327,26 +413,13 @@ struct FleetView {
         lines.append("site: \(nodes.count) controller(s), \(online) online")
         for (app, totals) in sums.sorted(by: { $0.key < $1.key }) {
             let count = nodes.values.filter { ($0.app ?? "?") == app }.count
-            lines.append("  \(app.shown) (\(count)): \(Self.counts(totals))")
+            lines.append("  \(app.shown) (\(count)): \(SiteOverview.counts(totals))")
+        }
+        for name in nodes.keys.sorted() {
+            guard let problems = nodes[name]?.health?.problems, !problems.isEmpty else { continue }
+            lines.append("  \(name.shown): \(problems.map(\.shown).joined(separator: "; "))")
         }
         if ignoredNodes > 0 { lines.append("(\(ignoredNodes) message(s) of nodes past \(FleetLimits.maxNodes) were not shown)") }
         return lines.joined(separator: "\n")
-    }
-
-    /// `coins 12, passages 11`: the kinds that happened, by name.
-    static func counts(_ totals: [String: Int]) -> String {
-        let shown = totals.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value)" }
-        return shown.isEmpty ? "nothing counted" : shown.joined(separator: ", ")
-    }
-
-    /// `4 s ago`, `12 min ago`, `3 h ago`, `2 d ago`.
-    static func age(_ nanoseconds: Int64) -> String {
-        let seconds = max(0, nanoseconds / 1_000_000_000)
-        switch seconds {
-        case ..<120: return "\(seconds) s ago"
-        case ..<7_200: return "\(seconds / 60) min ago"
-        case ..<172_800: return "\(seconds / 3_600) h ago"
-        default: return "\(seconds / 86_400) d ago"
-        }
     }
 }

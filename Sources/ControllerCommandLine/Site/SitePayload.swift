@@ -44,6 +44,19 @@ enum SitePayload {
         var lastEventUnixNanoseconds: Int64?
     }
 
+    /// How the daemon is doing (`PREFIX/NODE/health`, retained): its phase, its outbox's backlog
+    /// and its problems in words (``DaemonSnapshot/problems(faultStates:)``), sent when one of
+    /// them changes and looked at once a second. `started`: the process's start, in Unix
+    /// nanoseconds, so a watcher can say since when a node is online.
+    struct Health: Codable, Equatable {
+        var node: String
+        var app: String
+        var phase: String
+        var outbox: Int
+        var problems: [String]
+        var started: Int64
+    }
+
     /// A process's claim on its node id (`PREFIX/NODE/claim`, retained): who publishes as the
     /// node now. `instance` is 32 random hex digits made at the process's start; `since` its
     /// start in Unix nanoseconds, which orders two claims (the later start yields).

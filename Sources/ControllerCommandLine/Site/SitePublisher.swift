@@ -134,6 +134,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private var startNewest: Int64 = 0
     private var lastState: [UInt8] = []
     private var lastCounters: [UInt8] = []
+    private var lastHealth: [UInt8] = []
     /// Totals to publish once the node's claim allows (retained state and counters of a
     /// controller that turns out to be the second on the node would overwrite the first's:
     /// Home Assistant's `total_increasing` sensors would see a reset).
@@ -392,6 +393,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
             if announce {
                 lastState = []
                 lastCounters = []
+                lastHealth = []
                 publishControl(topics.availability, Array(SitePayload.online.utf8), retain: true)
             }
             if let totals { pendingTotals = totals }
@@ -407,6 +409,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 let depth = (try? store.eventCount(after: delivered)) ?? 0
                 shared.withLock { $0.depth = depth }
                 publishStatus()
+                if claimAllowsEvents() { publishHealth(depth: depth) }
             }
             if stopping { break }
         }
@@ -491,6 +494,16 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         if counters != lastCounters, publishControl(topics.counters, counters, retain: true) { lastCounters = counters }
     }
 
+    /// The health message, when it says something new.
+    private func publishHealth(depth: Int) {
+        let snapshot = status.snapshot()
+        let faults = Set(App.homeAssistant.faultStates.map(\.name))
+        let health = SitePayload.encode(SitePayload.Health(
+            node: topics.node, app: App.name, phase: snapshot.phase, outbox: depth, problems: snapshot.problems(faultStates: faults),
+            started: claim.since))
+        if health != lastHealth, publishControl(topics.health, health, retain: true) { lastHealth = health }
+    }
+
     /// A message that is not an event: published only while connected (it is sent again on
     /// the next connection anyway), so an outage does not queue stale ones.
     @discardableResult
@@ -559,6 +572,9 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         doorbell.ringAlways()
         while !shared.withLock({ $0.threadEnded }) { ended.sleep(nanoseconds: 100_000_000) { shared.withLock { $0.threadEnded } } }
         if shared.withLock({ $0.connected }) {
+            // The last word on health says what the stop leaves in the outbox, so the site
+            // page shows it beside the node's `offline`.
+            publishHealth(depth: (try? store.eventCount(after: delivered)) ?? 0)
             let id = shared.withLock { shared -> MQTTMessageID? in
                 shared.farewell = try? client.publish(topic: topics.availability, payload: Array(SitePayload.offline.utf8), qos: .atLeastOnce, retain: true)
                 return shared.farewell

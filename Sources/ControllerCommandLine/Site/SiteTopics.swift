@@ -18,6 +18,8 @@ struct SiteTopics: Sendable, Equatable {
     var state: String { leaf("state") }
     var counters: String { leaf("counters") }
     var events: String { leaf("events") }
+    /// Phase, outbox backlog and problems (retained): see ``SitePayload/Health``.
+    var health: String { leaf("health") }
     var command: String { leaf("command") }
     var result: String { leaf("result") }
     /// Who publishes as the node (retained): see ``SitePayload/Claim``.
