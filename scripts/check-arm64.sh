@@ -10,7 +10,7 @@
 #
 # What this shows and what it does not: the core's semantics on the ARM instruction set and a
 # 64-bit ARM ABI, glibc 2.36 (Debian 12). The whole daemon is not built for arm64 here (no
-# aarch64 Swift SDK); see the README's "Architectures".
+# aarch64 Swift SDK); see docs/operations.md, "Architectures, exactly".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/packages.sh

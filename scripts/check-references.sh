@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Nothing in the repository refers to a file that is not in it:
 #   1. every relative link of a Markdown file (`[text](path)`, `![alt](path)`) names a file or
-#      folder of the repository (from the linking file's folder);
-#   2. every `docs/NAME` a tracked text file mentions is in docs/;
+#      folder of the repository (from the linking file's folder), and a link to a heading
+#      (`file.md#heading`, `#heading`) names a heading that file has, as GitHub makes its anchor;
+#   2. every `docs/NAME` (or `docs/FOLDER/NAME`) a tracked text file mentions is in docs/;
 #   3. no file cites the design notes the project was started from (DESIGN.md): what a user or
 #      the next engineer needs is written here, in docs/ and the READMEs.
 # usage: scripts/check-references.sh   (from anywhere; exits 1 naming each dangling reference)
@@ -16,7 +17,24 @@ files = subprocess.run(["git", "ls-files", "-z"], capture_output=True, check=Tru
 files = [f for f in files if f and os.path.isfile(f)]
 problems = []
 link = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
-docs = re.compile(r"(?<![\w./-])docs/[A-Za-z0-9_.-]+\.(?:md|png|svg|html)")
+docs = re.compile(r"(?<![\w./-])docs/(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_.-]+\.(?:md|png|svg|html)")
+fence = re.compile(r"^(```|~~~)")
+
+def anchors(path):
+    """The anchors GitHub gives the headings of the Markdown file `path` (outside code blocks)."""
+    found, seen, in_code = set(), {}, False
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        if fence.match(line):
+            in_code = not in_code
+            continue
+        heading = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if in_code or not heading:
+            continue
+        slug = re.sub(r"[^\w\- ]", "", heading.group(1).lower()).replace(" ", "-")
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
 for path in files:
     if path.endswith((".png", ".sqlite", ".bin")) or "/Fixtures/" in path:
         continue
@@ -28,11 +46,14 @@ for path in files:
         problems.append(f"{path}: cites DESIGN.md, which is not in the repository: say it here, or point to docs/")
     if path.endswith(".md"):
         for target in link.findall(text):
-            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            if re.match(r"^[a-z]+:", target):
                 continue
-            resolved = os.path.normpath(os.path.join(os.path.dirname(path), target.split("#")[0]))
+            file, _, anchor = target.partition("#")
+            resolved = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
             if not os.path.exists(resolved):
                 problems.append(f"{path}: links to {target}, which is not in the repository")
+            elif anchor and resolved.endswith(".md") and anchor not in anchors(resolved):
+                problems.append(f"{path}: links to {target}, but {resolved} has no heading whose anchor is #{anchor}")
     for mention in set(docs.findall(text)):
         if not os.path.exists(mention):
             problems.append(f"{path}: mentions {mention}, which is not in the repository")

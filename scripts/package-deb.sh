@@ -109,7 +109,7 @@ if [ "$ARCH" != "$HOST_ARCH" ]; then
         "no $ARCH standard library (swift sdk list: ${sdks//$'\n'/; }), and the package's" \
         "dependencies are computed from $ARCH libraries that are not installed. Run this same" \
         "script on an $ARCH machine (for arm64: a Raspberry Pi 4 or 5 with 64-bit Raspberry Pi" \
-        "OS or Debian; see README.md, \"Installing on a Raspberry Pi from the .deb\")."
+        "OS or Debian; see docs/operations.md, \"Installing on a Raspberry Pi from the .deb\")."
 fi
 
 if [ -z "$BINARY" ]; then

@@ -6,7 +6,7 @@ import ControllerSimulation
 import Glibc
 #endif
 
-/// `--json`: one object per line on standard output, as the README's "The simulator" gives,
+/// `--json`: one object per line on standard output, as docs/reference/commands.md's `simulate` gives,
 /// the same shape for every application (the summary carries the state, every gauge and every
 /// counter).
 package final class JSONReporter<App: ControllerApplication>: SimulationReporter {

@@ -23,8 +23,8 @@ public final class ControllerMetrics<App: ControllerApplication>: Sendable {
     /// Labels and dimensions are made Prometheus-safe (`hb.requests` → `hb_requests`).
     public let metricsFactory: PrometheusMetricsFactory
 
-    /// Upper bounds of the edge-to-relay latency buckets. The README measures tens of
-    /// microseconds on a Pi-class board; the buckets span 10 µs to 100 ms so that both a healthy
+    /// Upper bounds of the edge-to-relay latency buckets. Tens of microseconds are expected on
+    /// a Pi-class board (docs/performance.md and docs/operations.md give what is measured); the buckets span 10 µs to 100 ms so that both a healthy
     /// daemon and one starved by a busy machine land in a bucket of their own.
     public static var defaultLatencyBuckets: [Duration] {
         [

@@ -1,7 +1,7 @@
 import ControllerHost
 
 extension TurnstileApplication {
-    /// The turnstile's scenario words (README, "Scenarios"): each stands for a
+    /// The turnstile's scenario words (docs/reference/scenarios.md): each stands for a
     /// generic verb, so scenarios written before the runtime was generic read as they did.
     public static let scenarioWords: [ScenarioWord<Self>] = [
         .fixed("coin", .pulse(.coin, width: nil)),

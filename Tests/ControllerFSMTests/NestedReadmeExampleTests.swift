@@ -2,7 +2,7 @@ import ControllerFSM
 import Foundation
 import Testing
 
-// The README's nested example, verbatim between the markers.
+// The nested example of docs/guide.md, verbatim between the markers.
 
 // README-NESTED-BEGIN
 enum Door: Int, MachineSymbol { case inService, locked, released, open, fire, back }
@@ -48,9 +48,9 @@ func makeDoor(doorOpenAtStart: Bool = false) throws -> StateMachine<Door, DoorIn
 }
 // README-NESTED-END
 
-@Suite("README nested example")
+@Suite("docs/guide.md nested example")
 struct NestedReadmeExampleTests {
-    @Test("the README's nested machine does what the README says")
+    @Test("docs/guide.md's nested machine does what the guide says")
     func readmeDoor() throws {
         // README-NESTED-USAGE-BEGIN
         var door = try makeDoor()
@@ -68,8 +68,8 @@ struct NestedReadmeExampleTests {
         #expect(open.context.entries == 0, "inService's row answered: no badge, no entry counted")
     }
 
-    @Test("the README shows this example verbatim, and its diagram")
+    @Test("docs/guide.md shows this example verbatim, and its diagram")
     func readmeShowsIt() throws {
-        try expectReadmeShows(#filePath, example: "README-NESTED", usage: "README-NESTED-USAGE", diagram: try makeDoor().table.mermaid())
+        try expectReadmeShows(#filePath, example: "README-NESTED", usage: "README-NESTED-USAGE", diagram: try makeDoor().table.mermaid(), in: "docs/guide.md")
     }
 }

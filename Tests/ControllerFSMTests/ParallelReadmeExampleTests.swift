@@ -2,7 +2,7 @@ import ControllerFSM
 import Foundation
 import Testing
 
-// The README's parallel example, verbatim between the markers.
+// The parallel example of docs/guide.md, verbatim between the markers.
 
 // README-PARALLEL-BEGIN
 enum Airlock: Int, MachineSymbol { case running, outer, outerShut, outerOpen, inner, innerShut, innerOpen, alarm }
@@ -32,9 +32,9 @@ func makeAirlock() throws -> StateMachine<Airlock, AirlockInput, Passages> {
 }
 // README-PARALLEL-END
 
-@Suite("README parallel example")
+@Suite("docs/guide.md parallel example")
 struct ParallelReadmeExampleTests {
-    @Test("the README's parallel machine does what the README says")
+    @Test("docs/guide.md's parallel machine does what the guide says")
     func readmeAirlock() throws {
         // README-PARALLEL-USAGE-BEGIN
         var airlock = try makeAirlock()
@@ -50,8 +50,8 @@ struct ParallelReadmeExampleTests {
         #expect(airlock.isActive(.running) && airlock.isActive(.inner))
     }
 
-    @Test("the README shows this example verbatim, and its diagram")
+    @Test("docs/guide.md shows this example verbatim, and its diagram")
     func readmeShowsIt() throws {
-        try expectReadmeShows(#filePath, example: "README-PARALLEL", usage: "README-PARALLEL-USAGE", diagram: try makeAirlock().table.mermaid())
+        try expectReadmeShows(#filePath, example: "README-PARALLEL", usage: "README-PARALLEL-USAGE", diagram: try makeAirlock().table.mermaid(), in: "docs/guide.md")
     }
 }

@@ -2,8 +2,9 @@ import ControllerFSM
 import Foundation
 import Testing
 
-// The README's example, verbatim between the markers, so the README cannot drift from code
-// that compiles and behaves as it says.
+// The README's example ("A controller in 40 lines"), verbatim between the markers, so the
+// README and docs/guide.md ("A machine") cannot drift from code that compiles and behaves as
+// they say.
 
 // README-EXAMPLE-BEGIN
 enum Gate: Int, MachineSymbol { case locked, unlocked }
@@ -66,27 +67,30 @@ struct ReadmeExampleTests {
         #expect(gate.context.credit == 0)
     }
 
-    @Test("the README shows this machine's diagram")
+    @Test("the README and docs/guide.md show this machine verbatim, and its diagram")
     func readmeDiagram() throws {
         try expectReadmeShows(#filePath, example: "README-EXAMPLE", usage: "README-USAGE", diagram: try makeGate().table.mermaid())
+        try expectReadmeShows(#filePath, example: "README-EXAMPLE", usage: "README-USAGE", diagram: try makeGate().table.mermaid(),
+                              in: "docs/guide.md")
     }
 }
 
-/// The README shows the code of `sourcePath` between `// EXAMPLE-BEGIN`/`-END` and between
-/// `// USAGE-BEGIN`/`-END` (that one indented by 8 spaces there) verbatim, and `diagram`.
+/// `document` (the README, or a file under docs/; relative to the repository) shows the code of
+/// `sourcePath` between `// EXAMPLE-BEGIN`/`-END` and between `// USAGE-BEGIN`/`-END` (that one
+/// indented by 8 spaces there) verbatim, and `diagram`.
 func expectReadmeShows(
-    _ sourcePath: String, example: String, usage: String, diagram: String,
+    _ sourcePath: String, example: String, usage: String, diagram: String, in document: String = "README.md",
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) throws {
     var path = sourcePath
     for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-    let readme = try String(contentsOfFile: path + "/README.md", encoding: .utf8)
+    let readme = try String(contentsOfFile: path + "/" + document, encoding: .utf8)
     let source = try String(contentsOfFile: sourcePath, encoding: .utf8)
     let exampleText = try #require(source.between("// \(example)-BEGIN\n", and: "// \(example)-END"), sourceLocation: sourceLocation)
     let usageText = try #require(source.between("// \(usage)-BEGIN\n", and: "        // \(usage)-END"), sourceLocation: sourceLocation).unindented()
-    #expect(readme.contains(exampleText), "README.md must show the \(example) code of \(sourcePath) verbatim", sourceLocation: sourceLocation)
-    #expect(readme.contains(usageText), "README.md must show the \(usage) code of \(sourcePath) verbatim", sourceLocation: sourceLocation)
-    #expect(readme.contains(diagram), "README.md must show the diagram", sourceLocation: sourceLocation)
+    #expect(readme.contains(exampleText), "\(document) must show the \(example) code of \(sourcePath) verbatim", sourceLocation: sourceLocation)
+    #expect(readme.contains(usageText), "\(document) must show the \(usage) code of \(sourcePath) verbatim", sourceLocation: sourceLocation)
+    #expect(readme.contains(diagram), "\(document) must show the diagram", sourceLocation: sourceLocation)
 }
 
 extension String {

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a node publishes, as JSON objects with sorted keys (the README's "MQTT topics").
+/// What a node publishes, as JSON objects with sorted keys (docs/reference/mqtt.md, "Topics and payloads").
 enum SitePayload {
     static let online = "online"
     static let offline = "offline"

@@ -1,6 +1,6 @@
 import ArgumentParser
 /// The topics of one controller (a node) on the site's broker, under the site's prefix; the
-/// README's "MQTT topics" table says what each carries.
+/// table of docs/reference/mqtt.md ("Topics and payloads") says what each carries.
 struct SiteTopics: Sendable, Equatable {
     /// The level that stands for every node: `PREFIX/all/command` reaches each controller.
     static let everyNode = "all"

@@ -6,7 +6,7 @@ public struct CounterDeclaration<App: ControllerApplication>: Sendable {
     /// Reads the count from the context. A closure, not a key path: it runs after every step,
     /// and applying a key path allocates.
     public let value: @Sendable (App.Context) -> Int
-    /// One line for `/metrics`' help and the README.
+    /// One line for `/metrics`' help and the documentation.
     public let summary: String
 
     public init(_ name: String, summary: String = "", _ value: @escaping @Sendable (App.Context) -> Int) {

@@ -13,7 +13,7 @@ public struct InputDeclaration<App: ControllerApplication>: Sendable {
     /// How long the simulator holds the line active for one pulse: the default of the board's
     /// `[sim] <role>_pulse`. `nil` for a level.
     public let simulatedPulse: Duration?
-    /// One line for `--help`, board-file messages and the README.
+    /// One line for `--help`, board-file messages and the documentation.
     public let summary: String
 
     /// A pulse: its active edge sends `event`; its inactive edge only ends the pulse.

@@ -27,7 +27,7 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     /// where an ``InterlockDeclaration`` of the application says so; whenever it holds an output
     /// off that the machine asks on, the host says so (``Controller/outputOverrides``).
     public let interlock: String?
-    /// One line for `--help`, board-file messages and the README.
+    /// One line for `--help`, board-file messages and the documentation.
     public let summary: String
     /// What each level means to a person watching the trace (`lock = 1  (arm held)`).
     public let meaning: OutputMeaning?

@@ -31,7 +31,7 @@ public enum TurnstileMachine {
         StateMachine(table: table, context: TurnstileContext(timings: timings), queueCapacity: queueCapacity, trace: trace)
     }
 
-    /// The rows, nested (README, "Superstates, history, eventless rows and final states"):
+    /// The rows, nested (docs/guide.md and docs/design.md, "Superstates, history, eventless rows and final states"):
     ///
     ///     operating                       emergencyOn -> emergency (credit expired)
     ///       inService (starts in locked)  fault -> broken, repair -> outOfOrder
