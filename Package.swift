@@ -47,7 +47,7 @@ let package = Package(
         // The turnstile: its machine and its declaration, as a library so tests can drive it.
         .target(
             name: "Turnstile",
-            dependencies: ["ControllerFSM", "ControllerHost", "ControllerSimulation"],
+            dependencies: ["ControllerFSM", "ControllerHost"],
             // boards/sim.toml, compiled into the library (a link, so the board has one source):
             // `turnstiled simulate` runs without a board path or a resource bundle beside it.
             resources: [.embedInCode("Resources/sim.toml")]

@@ -3,9 +3,10 @@
 # ship (release, --static-swift-stdlib): `DAEMON run` on its simulated board with every part of
 # the daemon switched on — the count store, HTTP, the control socket, the MQTT publisher on a
 # throwaway broker — and every way in for
-# work: a script of its inputs (turnstiled: coins, pushes, a coin left to relock, a fault, a
-# repair and a fire alarm; barrierd: requests and vehicles over the loop, an opening left to
-# expire and reversed by the beam, a fault and its repair, a fire alarm); `ctl` pulses,
+# work: a script of its inputs (its package's packaging/loop-check.txt: turnstiled's coins,
+# pushes, a coin left to relock, a fault, a repair and a fire alarm; barrierd's requests and
+# vehicles over the loop, an opening left to expire and reversed by the beam, a fault and its
+# repair, a fire alarm); `ctl` pulses,
 # commands, status and events while it runs; a SIGHUP reload; SIGTERM. The allocation counter
 # (AllocationTests/Sources/CMallocCounter, built here as a preload) counts the loop thread's mallocs from its
 # first turn to its last, which `run --json` reports in its `stopped` line. The run's summary
@@ -38,61 +39,39 @@ work=$(mktemp -d)
 pid=""
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# Per product: the board, the script (written to $work/script.txt; `duration` is when its last
-# step comes), the input `ctl` pulses, and what the summary's counters must then be.
-case $product in
-turnstiled)
-    PAIRS=40                  # coin/push pairs in the script
-    PAIR_SPACING_S=0.3        # longer than a push pulse plus debounce, so every pair is taken
-    board=boards/sim.toml
-    ctl_pulse=coin
-    python3 - "$PAIRS" "$PAIR_SPACING_S" >"$work/script.txt" <<'EOF'
-import sys
-pairs, spacing = int(sys.argv[1]), float(sys.argv[2])
-t = 0.2
-for _ in range(pairs):
-    print(f"{t:.3f} coin"); print(f"{t + spacing / 2:.3f} push"); t += spacing
-print(f"{t:.3f} coin"); t += 6          # no push: the relock timer expires (5 s on sim.toml)
-print(f"{t:.3f} fault"); print(f"{t + 0.2:.3f} repair"); t += 6
-print(f"{t:.3f} emergency on"); print(f"{t + 0.5:.3f} emergency off")
+# What drives it comes from the product's package (packaging/checks.json, "loop"): its scenario,
+# when the scenario's last step comes, the input `ctl` pulses and the counter they add to, the
+# counts the summary must show, and changes to its boards/sim.toml. A new controller's package
+# gets this check by saying there what drives it.
+package=$(scripts/product-package.sh "$product") || exit 1
+checks=$package/packaging/checks.json
+[ -f "$checks" ] || { echo "error: $checks is missing: a product's package says what drives its checks there (copy packaging/checks.json, turnstiled's)" >&2; exit 1; }
+board=$package/boards/sim.toml
+settings=$(python3 - "$checks" "$package" "$CTL_PULSES" "$board" "$work/board.toml" "$PWD/scripts/lib" <<'EOF'
+import json, shlex, sys
+checks, package, ctl_pulses, board, edited_board, lib = sys.argv[1:7]
+sys.path.insert(0, lib)
+import board_edits
+try:
+    loop = json.load(open(checks, encoding="utf-8"))["loop"]
+    counts = dict(loop["expectedCounts"])
+    counts[loop["ctlPulsesCount"]] = counts.get(loop["ctlPulsesCount"], 0) + int(ctl_pulses)
+    script, duration, pulse, edits = f"{package}/{loop['script']}", float(loop["lastStepSeconds"]), loop["ctlPulse"], loop["boardEdits"]
+except (OSError, ValueError, KeyError, TypeError) as error:
+    sys.exit(f"error: {checks} has no usable \"loop\" entry ({error})")
+if edits:
+    text, missing = board_edits.edited(open(board, encoding="utf-8").read(), edits)
+    if missing:
+        sys.exit(f"error: {board} has no {', '.join(missing)} to change; update boardEdits in {checks}")
+    open(edited_board, "w", encoding="utf-8").write(text)
+    board = edited_board
+print(f"board={shlex.quote(board)} script_source={shlex.quote(script)} ctl_pulse={shlex.quote(pulse)} duration={duration}")
+print("expected_counts=" + shlex.quote(" ".join(f"{name}={count}" for name, count in counts.items())))
 EOF
-    # The script's last step (the alarm ends) comes about PAIRS * spacing + 13 s after the start.
-    duration=$(python3 -c "print($PAIRS * $PAIR_SPACING_S + 13.5)")
-    expected_counts="coins=$((PAIRS + 1 + CTL_PULSES))"
-    ;;
-barrierd)
-    CYCLES=8                  # request, a vehicle over the loop, the arm down again
-    CYCLE_S=1.6               # the arm up (0.3 s), the vehicle (0.2 s over the loop), close_delay, down
-    # Its sim board with a quick arm and a short hold_open, so a run of every state takes
-    # seconds rather than minutes (each change is checked to have been made).
-    board=$work/board.toml
-    sed -e 's/^travel_time = .*/travel_time = "300ms"/' -e 's/^close_delay = .*/close_delay = "250ms"/' \
-        -e 's/^hold_open = .*/hold_open = "2s"/' Examples/ParkingBarrier/boards/sim.toml >"$board"
-    [ "$(grep -cE '^(travel_time = "300ms"|close_delay = "250ms"|hold_open = "2s")$' "$board")" = 3 ] \
-        || { echo "error: Examples/ParkingBarrier/boards/sim.toml has no travel_time, close_delay or hold_open line to change" >&2; exit 1; }
-    ctl_pulse=request
-    python3 - "$CYCLES" "$CYCLE_S" >"$work/script.txt" <<'EOF'
-import sys
-cycles, spacing = int(sys.argv[1]), float(sys.argv[2])
-t = 0.5
-for _ in range(cycles):
-    print(f"{t:.3f} pulse request"); print(f"{t + 0.5:.3f} set loop on"); print(f"{t + 0.7:.3f} set loop off"); t += spacing
-# Nobody comes: the opening expires after hold_open (2 s) and the beam, broken as the arm comes
-# down, sends it back up; it expires again and the arm closes.
-print(f"{t:.3f} pulse request"); print(f"{t + 2.45:.3f} set photocell on"); print(f"{t + 2.6:.3f} set photocell off"); t += 5.5
-# A fault (a request refused there), repaired: open, expired, closed.
-print(f"{t:.3f} event fault"); print(f"{t + 0.2:.3f} pulse request"); print(f"{t + 0.5:.3f} pulse service"); t += 3.5
-print(f"{t:.3f} set emergency on"); print(f"{t + 0.5:.3f} set emergency off"); t += 3.5
-print(f"{t:.3f} end")
-EOF
-    duration=$(python3 -c "print($CYCLES * $CYCLE_S + 13.5)")
-    expected_counts="requests=$((CYCLES + 1 + CTL_PULSES)) passages=$CYCLES reversals=1 refusedRequests=1 faults=1 repairs=1"
-    ;;
-*)
-    echo "error: scripts/check-loop-allocations.sh has no script for $product: add one to its case" >&2
-    exit 1
-    ;;
-esac
+) || exit 1
+eval "$settings"
+[ -f "$script_source" ] || { echo "error: $script_source (the \"loop\" script of $checks) is missing" >&2; exit 1; }
+cp "$script_source" "$work/script.txt"
 
 cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c
 

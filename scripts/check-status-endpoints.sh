@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks a running controller daemon's (or status-fixture's) HTTP endpoints as their consumers
 # see them. Which daemon it is comes from /metrics (its NAME_state family); the checks are the
-# same for every one, and a daemon the table PRODUCTS below knows (turnstiled, barrierd) is held
-# to its own families, counters, /status keys and states besides:
+# same for every one, and a daemon whose package says what it shows (packaging/checks.json,
+# "status": turnstiled's, barrierd's) is held to its own families, counters, /status keys and
+# states besides:
 #   1. /metrics parses with the Prometheus project's own Python parser
 #      (prometheus_client.parser.text_string_to_metric_families) and has every family of the
 #      runtime's (NAME_events_total, NAME_state, ..., the edge-to-relay histogram) and the
@@ -21,6 +22,8 @@
 # fonts-liberation and tesseract-ocr from apt; prometheus_client and pillow from PyPI).
 # Exits non-zero with the reason on the first failed check.
 set -euo pipefail
+# The repository, where each product's package (and its packaging/checks.json) is found.
+export CONTROLLERFSM_ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: $0 HOST:PORT [SCREENSHOT.png]" >&2
@@ -50,18 +53,23 @@ curl -fsS -D "$headers" -o "$work/metrics.txt" "$base/metrics" || fail "GET $bas
 grep -qi '^content-type: text/plain; version=0.0.4' "$headers" \
     || fail "/metrics content type is not text/plain; version=0.0.4: $(grep -i '^content-type' "$headers")"
 python3 - "$work/metrics.txt" "$work/daemon.json" <<'PY' || fail "/metrics (above)"
-import json, sys
+import json, os, subprocess, sys
 from prometheus_client.parser import text_string_to_metric_families
 
-# What a product known here must show besides the runtime's families: its own gauges, event
-# kinds among its counters, /status keys and states (the diagram's nodes are checked against
-# the states /metrics names; these pin them, so a daemon serving another's page fails).
-PRODUCTS = {
-    "turnstiled": dict(gauges=["credit"], kinds=["coins", "passages", "forcedPushes", "ignored"],
-                       status_keys=["credit"], states=["locked", "unlocked", "broken", "outOfOrder", "emergency"]),
-    "barrierd": dict(gauges=[], kinds=["requests", "passages", "faults", "ignored"],
-                     status_keys=[], states=["closed", "opening", "open", "closing", "fault", "emergency"]),
-}
+# What a product must show besides the runtime's families, as its package says
+# (packaging/checks.json, "status"): its own gauges, event kinds among its counters, /status
+# keys and states (the diagram's nodes are checked against the states /metrics names; these pin
+# them, so a daemon serving another's page fails). A daemon no package declares (status-fixture)
+# gets the runtime's checks alone.
+def product_checks(daemon):
+    root = os.environ["CONTROLLERFSM_ROOT"]
+    found = subprocess.run([f"{root}/scripts/product-package.sh", daemon], capture_output=True, text=True)
+    if found.returncode != 0:
+        return None
+    try:
+        return json.load(open(f"{root}/{found.stdout.strip()}/packaging/checks.json", encoding="utf-8"))["status"]
+    except (OSError, ValueError, KeyError):
+        return None
 
 text = open(sys.argv[1], encoding="utf-8").read()
 try:
@@ -75,7 +83,8 @@ state_families = [f for f in families.values()
 if len(state_families) != 1:
     sys.exit(f"expected one NAME_state gauge with a state label, found {[f.name for f in state_families]}")
 daemon = state_families[0].name[: -len("_state")]
-product = PRODUCTS.get(daemon, dict(gauges=[], kinds=[], status_keys=[], states=None))
+known = product_checks(daemon)
+product = known or dict(gauges=[], kinds=[], statusKeys=[], states=None)
 # The parser names a counter family without its _total suffix.
 expected = {
     "events": "counter",
@@ -110,11 +119,11 @@ if not problems:
             problems.append(f'{daemon}_events_total{{kind="{kind}"}} missing')
 if problems:
     sys.exit("; ".join(problems))
-json.dump(dict(daemon=daemon, states=states, kinds=kinds, status_keys=product["status_keys"],
-               known=daemon in PRODUCTS), open(sys.argv[2], "w"))
+json.dump(dict(daemon=daemon, states=states, kinds=kinds, status_keys=product["statusKeys"],
+               known=known is not None), open(sys.argv[2], "w"))
 samples = sum(len(f.samples) for f in families.values())
 print(f"ok: {daemon}, {len(families)} families, {samples} samples, current state {current[0]}"
-      + ("" if daemon in PRODUCTS else f" (only the runtime's checks: {daemon} is not in this script's PRODUCTS)"))
+      + ("" if known else f" (only the runtime's checks: no package's packaging/checks.json says what {daemon} shows)"))
 PY
 
 echo "==> $base/status and /healthz"

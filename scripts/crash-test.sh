@@ -19,9 +19,11 @@
 #
 # DAEMON= the daemon's binary (TURNSTILED= is the same; default the debug build
 # .build/debug/turnstiled: `swift build` first; the test script gives it the shipped builds,
-# $(scripts/release-build.sh --show-bin-path)/turnstiled and .../barrierd). Which inputs it is driven with comes from the
-# table PRODUCTS below, by the name the binary gives itself (its --help's USAGE line).
-# BOARD= the board (default: the product's boards/sim.toml, with the table's edits). Needs
+# $(scripts/release-build.sh --show-bin-path)/turnstiled and .../barrierd). Which inputs it is
+# driven with comes from its package's packaging/checks.json ("crash"), the package found by the
+# name the binary gives itself (its --help's USAGE line): a new controller's package gets this
+# test by saying there what drives it.
+# BOARD= the board (default: the product's boards/sim.toml, with checks.json's edits). Needs
 # python3. SEED=N repeats a run's random choices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,50 +38,45 @@ command -v python3 >/dev/null || { echo "error: the crash test needs python3" >&
 # The product's name as the binary gives it, and the package (with its boards) that declares it.
 product=$("$daemon" --help | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
 [ -n "$product" ] || { echo "error: $daemon --help has no \"USAGE: NAME ...\" line: not a controller's daemon" >&2; exit 2; }
+package=$(scripts/product-package.sh "$product") || exit 2
+checks=$package/packaging/checks.json
+[ -f "$checks" ] || { echo "error: $checks is missing: a product's package says what drives its checks there (copy packaging/checks.json, turnstiled's)" >&2; exit 2; }
 board="${BOARD:-}"
 if [ -z "$board" ]; then
-    package=$(scripts/product-package.sh "$product") || exit 2
     board=$package/boards/sim.toml
     edit_board=1
 fi
 
-exec python3 - "$daemon" "$product" "$board" "${edit_board:-0}" "$kills" "${SEED:-}" <<'PYTHON'
+exec python3 - "$daemon" "$product" "$board" "${edit_board:-0}" "$kills" "${SEED:-}" "$checks" "$PWD/scripts/lib" <<'PYTHON'
 import hashlib, json, os, random, re, shutil, signal, sqlite3, subprocess, sys, tempfile, threading, time
 
-daemon_path, product, board, edit_board, kills, seed = sys.argv[1:7]
+daemon_path, product, board, edit_board, kills, seed, checks_path, lib = sys.argv[1:9]
+sys.path.insert(0, lib)
+import board_edits
 daemon_path, edit_board, kills = os.path.abspath(daemon_path), edit_board == "1", int(kills)
 seed = int(seed) if seed else random.randrange(1, 2**32)
 rng = random.Random(seed)
 
-# What the test drives and expects, per product. The inputs are `ctl` words chosen at random
-# (a word listed twice comes twice as often). They are a table rather than read from `ctl
-# --help`, which lists every line a simulated board takes: the limit switches there are the
-# simulated arm's own (driving them would fight it and make every travel a fault), and the
-# service key would repair the faults the test wants left alone; the mix is the product's too
-# (more coins than pushes, so credit stands at the kills). Each word is checked against
-# `ctl --help` at the start, so a renamed line fails here rather than every pulse being refused.
+# What the test drives and expects: the product's packaging/checks.json, "crash". The inputs are
+# `ctl` words chosen at random (a word listed twice comes twice as often). They are listed there
+# rather than read from `ctl --help`, which lists every line a simulated board takes: the
+# barrier's limit switches there are its simulated arm's own (driving them would fight it and
+# make every travel a fault), and the service key would repair the faults the test wants left
+# alone; the mix is the product's too (more coins than pushes, so credit stands at the kills).
+# Each word is checked against `ctl --help` at the start, so a renamed line fails here rather
+# than every pulse being refused.
 #   inputs       the `ctl` words of one random input
 #   counted      counters that must not be 0 at the end: the inputs reached the daemon
 #   summary      the counters the last line prints, with their labels
-#   board_edits  [section] key = value changes to the product's boards/sim.toml (not to a BOARD
+#   boardEdits   "section.key": value changes to the product's boards/sim.toml (not to a BOARD
 #                given): the barrier's arm travels in 0.3 s rather than 3, so vehicles pass
 #                between kills 0.2–1.5 s apart
-PRODUCTS = {
-    "turnstiled": dict(
-        inputs=[("pulse", "coin"), ("pulse", "coin"), ("pulse", "push")],
-        counted=["coins"],
-        summary=[("coins", "coins"), ("passages", "passages"), ("creditsVoidedByRestart", "voided by restart")],
-        board_edits={}),
-    "barrierd": dict(
-        inputs=[("pulse", "request"), ("pulse", "request"), ("set", "loop", "on"), ("set", "loop", "off")],
-        counted=["requests", "passages"],
-        summary=[("requests", "requests"), ("passages", "passages"), ("faults", "faults")],
-        board_edits={("sim", "travel_time"): '"300ms"', ("barrier", "close_delay"): '"250ms"'}),
-}
-if product not in PRODUCTS:
-    sys.exit(f"error: scripts/crash-test.sh does not know {product}'s inputs: add it to PRODUCTS there "
-             + f"(the `{product} ctl` words that drive it and the counters they must move)")
-spec = PRODUCTS[product]
+try:
+    spec = json.load(open(checks_path, encoding="utf-8"))["crash"]
+    spec["inputs"] = [tuple(words) for words in spec["inputs"]]
+except (OSError, ValueError, KeyError) as error:
+    sys.exit(f"error: {checks_path} has no usable \"crash\" entry ({error}): the `{product} ctl` words that drive it and the counters they must move")
+
 
 work = tempfile.mkdtemp(prefix=f"{product}-crash-")
 database = os.path.join(work, "counts.sqlite")
@@ -98,26 +95,16 @@ def fail(message):
     sys.exit(1)
 
 def edited_board(path, edits):
-    """The board at path with each [section] key's value replaced; every key must be found."""
-    lines, section, done = open(path, encoding="utf-8").read().splitlines(keepends=True), None, set()
-    for i, line in enumerate(lines):
-        header = re.match(r"\s*\[([^\]]+)\]", line)
-        if header:
-            section = header.group(1).strip()
-            continue
-        entry = re.match(r"\s*([A-Za-z0-9_]+)\s*=", line)
-        if entry and (section, entry.group(1)) in edits:
-            lines[i] = f"{entry.group(1)} = {edits[(section, entry.group(1))]}\n"
-            done.add((section, entry.group(1)))
-    missing = [f"[{s}] {k}" for s, k in edits if (s, k) not in done]
+    """The board at path with the product's changes for this test; every key must be found."""
+    text, missing = board_edits.edited(open(path, encoding="utf-8").read(), edits)
     if missing:
-        fail(f"{path} has no {', '.join(missing)} to change; update board_edits in scripts/crash-test.sh")
+        fail(f"{path} has no {', '.join(missing)} to change; update boardEdits in {checks_path}")
     edited = os.path.join(work, "board.toml")
-    open(edited, "w", encoding="utf-8").write("".join(lines))
+    open(edited, "w", encoding="utf-8").write(text)
     return edited
 
-if edit_board and spec["board_edits"]:
-    board = edited_board(board, spec["board_edits"])
+if edit_board and spec["boardEdits"]:
+    board = edited_board(board, spec["boardEdits"])
 board = os.path.abspath(board)
 
 def ctl(*words, timeout=10):
@@ -130,7 +117,7 @@ def check_inputs_exist():
         command = re.search(rf"^\s*{re.escape(words[0])} (\S+)", usage, re.MULTILINE)
         lines = command.group(1).split("|") if command else []
         if words[1] not in lines:
-            fail(f"`{product} ctl --help` has no `{words[0]} {words[1]}`; update PRODUCTS in scripts/crash-test.sh")
+            fail(f"`{product} ctl --help` has no `{words[0]} {words[1]}`; update 'crash' in {checks_path}")
 
 def status():
     reply = ctl("status", "--json")

@@ -3,9 +3,10 @@
 # repository itself: its scripts' pipelines, and that nothing refers to a file not in it):
 #   1. the builds under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each failing on
 #      any compiler warning in this repository's sources (scripts/sanitize.sh);
-#   2. every test (Swift Testing) under AddressSanitizer, then the parking barrier's
-#      (Examples/ParkingBarrier, a package of its own on the public API), built in the same
-#      folder so only the barrier's own targets are compiled for it; beside them, every test
+#   2. every test (Swift Testing) under AddressSanitizer, then each example's (every package
+#      under Examples/ with a packaging/product.conf: the parking barrier's, a package of its own
+#      on the public API), built in the same folder so only its own targets are compiled for it;
+#      beside them, every test
 #      under ThreadSanitizer (each test run keeps less than one core busy);
 #   3. the builds users ship (scripts/release-build.sh: release, static Swift runtime, every
 #      package in .build, so the runtime is compiled once for turnstiled and barrierd), each at
@@ -50,6 +51,19 @@ esac
 # The MQTT client's tests must run here, not be skipped for want of a broker (the packages below
 # bring it).
 export CONTROLLER_MQTT_REQUIRE_BROKER=1
+
+# The controllers beside the turnstile: every package under Examples/ whose packaging/product.conf
+# names its daemon (the parking barrier's today), as "PACKAGE_PATH PRODUCT". Each gets what the
+# turnstile gets below (its tests, release build, size, status page, loop allocations, crash
+# test), so a new controller's package is checked by being there; what drives its checks is in
+# its packaging/checks.json.
+examples=()
+for conf in Examples/*/packaging/product.conf; do
+    [ -f "$conf" ] || continue
+    product=$(sed -n 's/^PRODUCT=//p' "$conf")
+    [ -n "$product" ] || { echo "error: $conf has no PRODUCT= line" >&2; exit 1; }
+    examples+=("${conf%/packaging/product.conf} $product")
+done
 
 STEP_TIMES=()
 step_started=$SECONDS
@@ -107,7 +121,9 @@ if [ "$quick" = 1 ]; then
     rm -f "$build_log"
     step "every test (swift test), then the parking barrier's, built in the same folder"
     swift test --skip-build
-    swift test --package-path Examples/ParkingBarrier --scratch-path .build --disable-build-manifest-caching
+    for example in "${examples[@]}"; do
+        swift test --package-path "${example% *}" --scratch-path .build --disable-build-manifest-caching
+    done
     step "Embedded Swift check of the core"
     scripts/check-embedded.sh
     step ""
@@ -143,9 +159,11 @@ if [ "${SANITIZE:-1}" != 0 ]; then
     tsan_tests=$!
 fi
 
-step "every test under AddressSanitizer, then the parking barrier's (Examples/ParkingBarrier, a user's package on the public API), built where the runtime's build is$([ -z "${tsan_tests:-}" ] || echo "; beside them every test under ThreadSanitizer")"
+step "every test under AddressSanitizer, then each example's (Examples/*: $(for e in "${examples[@]}"; do printf '%s ' "${e#* }"; done)packages of their own on the public API), built where the runtime's build is$([ -z "${tsan_tests:-}" ] || echo "; beside them every test under ThreadSanitizer")"
 scripts/sanitize.sh address --test-only
-scripts/sanitize.sh address --package-path Examples/ParkingBarrier
+for example in "${examples[@]}"; do
+    scripts/sanitize.sh address --package-path "${example% *}"
+done
 if [ -n "${tsan_tests:-}" ]; then
     set +e
     wait "$tsan_tests"
@@ -160,12 +178,16 @@ fi
 
 step "the builds users ship: release, static Swift runtime, all in .build (scripts/release-build.sh)"
 scripts/release-build.sh turnstiled gpio-contract
-scripts/release-build.sh --package-path Examples/ParkingBarrier barrierd
+for example in "${examples[@]}"; do
+    scripts/release-build.sh --package-path "${example% *}" "${example#* }"
+done
 bin=$(scripts/release-build.sh --show-bin-path)
+# Every controller's daemon, the turnstile's first.
+daemons=(turnstiled)
+for example in "${examples[@]}"; do daemons+=("${example#* }"); done
 
 step "the shipped binaries' size: at most 25 MB each, stripped (scripts/size-check.sh)"
-scripts/size-check.sh "$bin/turnstiled"
-scripts/size-check.sh "$bin/barrierd"
+for daemon in "${daemons[@]}"; do scripts/size-check.sh "$bin/$daemon"; done
 
 step "allocation tests (release), a package of their own (AllocationTests/): only what they test built with -O"
 swift test -c release --disable-testable-imports --package-path AllocationTests
@@ -183,10 +205,10 @@ lane_a_times=$(mktemp)
         scripts/hil/run.sh --prebuilt
     fi
     if [ "${CRASH:-1}" != 0 ]; then
-        step "(lane a) crash test: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
-        DAEMON="$bin/turnstiled" scripts/crash-test.sh
-        step "(lane a) crash test of barrierd: requests and vehicles over the loop, kill -9 at random moments"
-        DAEMON="$bin/barrierd" scripts/crash-test.sh
+        for daemon in "${daemons[@]}"; do
+            step "(lane a) crash test of $daemon: kill -9 at random moments, every reported count durable (scripts/crash-test.sh)"
+            DAEMON="$bin/$daemon" scripts/crash-test.sh
+        done
     fi
     if [ "${SITE:-1}" != 0 ]; then
         step "(lane a) a site: 50 turnstiles and barriers on one broker, a site-wide emergency, fleet = every daemon's stats (scripts/site-test.sh)"
@@ -201,17 +223,16 @@ lane_a=$!
 lane_b=(nice -n 19)
 
 if [ "${STATUS:-1}" != 0 ]; then
-    step "the daemon's status endpoints: Prometheus parser, JSON, headless Chromium"
-    DAEMON="$bin/turnstiled" "${lane_b[@]}" scripts/check-status-daemon.sh
-    step "barrierd's status endpoints: the same, its page showing its own diagram"
-    DAEMON="$bin/barrierd" "${lane_b[@]}" scripts/check-status-daemon.sh
+    for daemon in "${daemons[@]}"; do
+        step "$daemon's status endpoints: Prometheus parser, JSON, its page with its own diagram in headless Chromium"
+        DAEMON="$bin/$daemon" "${lane_b[@]}" scripts/check-status-daemon.sh
+    done
 fi
 
-step "its event loop allocates nothing (scripts/check-loop-allocations.sh)"
-"${lane_b[@]}" scripts/check-loop-allocations.sh
-
-step "barrierd's event loop allocates nothing (scripts/check-loop-allocations.sh barrierd)"
-"${lane_b[@]}" scripts/check-loop-allocations.sh barrierd
+for daemon in "${daemons[@]}"; do
+    step "$daemon's event loop allocates nothing (scripts/check-loop-allocations.sh $daemon)"
+    "${lane_b[@]}" scripts/check-loop-allocations.sh "$daemon"
+done
 
 if [ "${DEB:-1}" != 0 ]; then
     step "the .debs of these builds: build, install, purge (scripts/test-deb.sh --prebuilt)"

@@ -264,6 +264,9 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
                 return "\(output.name.shown) = \(output.level)" + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
             }.joined(separator: ", "))
         }
+        if let inputs = snapshot.inputs, !inputs.isEmpty {
+            lines.append("inputs   " + inputs.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value ? "on" : "off")" }.joined(separator: ", "))
+        }
         let counters = snapshot.counters.sorted { $0.key < $1.key }.map { "\($0.key.shown) \($0.value)" }
         lines.append("counters \(counters.joined(separator: ", "))")
         if !snapshot.lastTransitions.isEmpty {

@@ -99,8 +99,9 @@ public enum TurnstileApplication: ControllerApplication {
 
     /// In the order the control protocol has always listed them (`status, repair, fault,
     /// emergency, events, pulse`): the wire's list follows this one.
-    /// Home Assistant: a `problem` binary sensor, on while the mechanism is broken.
-    public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints(faultStates: [.broken]) }
+    /// Home Assistant: a `problem` binary sensor, on while the mechanism is broken; the fire
+    /// alarm's binary sensor is a `safety` one (on: unsafe).
+    public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints(faultStates: [.broken], inputDeviceClasses: ["emergency": "safety"]) }
 
     public static let commands: [DirectCommand<Self>] = [
         DirectCommand(.repair, summary: "a repair, as the service key requests it"),

@@ -90,3 +90,45 @@ struct AlsoActiveStatusTests {
         #expect(page.script.contains("also "))
     }
 }
+
+/// Every level and condition input on `/status` and `ctl status`: the fire alarm on while its
+/// line or a command holds it.
+@Suite("Inputs on the status")
+struct InputStatusTests {
+    static func snapshot(of simulation: TurnstileSimulation) -> DaemonSnapshot {
+        let controller = simulation.controller
+        let hub = StatusHub<TurnstileApplication>(board: "sim", chip: "turnstile-sim", inbox: nil)
+        hub.publishLoop(
+            state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
+            conditionsHeldByLine: controller.conditionsHeldByLine, inputsOn: controller.inputsOn)
+        return hub.snapshot()
+    }
+
+    @Test("the fire alarm is off, then on by its line, then on by a command alone, then off; pulses are never listed")
+    func fireAlarm() throws {
+        let simulation = try TurnstileSimulation(board: .defaultSim, reporter: SimulationRecorder())
+        try simulation.start()
+        try simulation.advance(through: .zero + .milliseconds(100))
+        #expect(Self.snapshot(of: simulation).inputs == ["emergency": false])
+        try simulation.perform(.level("emergency", on: true), at: .zero + .seconds(1))
+        try simulation.advance(through: .zero + .seconds(2))
+        var snapshot = Self.snapshot(of: simulation)
+        #expect(snapshot.inputs == ["emergency": true])
+        #expect(snapshot.state == "emergency")
+        // A command declares the alarm too; the line going quiet does not end it.
+        try simulation.perform(.command(.emergencyOn), at: .zero + .seconds(3))
+        try simulation.perform(.level("emergency", on: false), at: .zero + .seconds(4))
+        try simulation.advance(through: .zero + .seconds(5))
+        snapshot = Self.snapshot(of: simulation)
+        #expect(snapshot.inputs == ["emergency": true])
+        try simulation.perform(.command(.emergencyOff), at: .zero + .seconds(6))
+        try simulation.advance(through: .zero + .seconds(7))
+        snapshot = Self.snapshot(of: simulation)
+        #expect(snapshot.inputs == ["emergency": false])
+        let json = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+        #expect(json.contains(#""inputs":{"emergency":false}"#), "\(json)")
+        #expect(try JSONDecoder().decode(DaemonSnapshot.self, from: Data(json.utf8)).inputs == snapshot.inputs)
+        let described = Ctl<TurnstileApplication>.describe(snapshot, style: Style(enabled: false))
+        #expect(described.contains("inputs   emergency off"), "\(described)")
+    }
+}

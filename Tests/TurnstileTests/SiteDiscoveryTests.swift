@@ -52,7 +52,7 @@ struct SiteDiscoveryTests {
         #expect(config["payload_available"] as? String == "online" && config["payload_not_available"] as? String == "offline")
     }
 
-    @Test("every component checked against its platform's documented keys; counters total_increasing, the state an enum of the innermost states, broken a problem")
+    @Test("every component checked against its platform's documented keys; counters total_increasing, the state an enum of the innermost states, broken a problem, the fire alarm a safety sensor")
     func components() throws {
         let components = try #require(try Self.config(Self.discovery)["cmps"] as? [String: [String: Any]])
         var platforms: [String: Int] = [:]
@@ -68,6 +68,11 @@ struct SiteDiscoveryTests {
                 #expect(component["device_class"] as? String == "enum" && component["options"] as? [String] == ["locked", "unlocked", "broken", "outOfOrder", "emergency"])
             case ("sensor", _) where object.hasPrefix("total-"):
                 #expect(component["state_class"] as? String == "total_increasing" && component["state_topic"] as? String == "nodes/node1/counters")
+            case ("binary_sensor", "input-emergency"):
+                // The fire alarm: a condition input, on while its line or a command holds it.
+                #expect(component["device_class"] as? String == "safety" && component["state_topic"] as? String == "nodes/node1/inputs")
+                #expect(component["value_template"] as? String == "{{ 'ON' if value_json.levels['emergency'] else 'OFF' }}")
+                #expect(component["payload_on"] as? String == "ON" && component["payload_off"] as? String == "OFF")
             case ("binary_sensor", _):
                 #expect(component["device_class"] as? String == "problem")
                 #expect(component["value_template"] as? String == "{{ 'ON' if value_json.state in ['broken'] else 'OFF' }}")
@@ -78,7 +83,7 @@ struct SiteDiscoveryTests {
             default: break
             }
         }
-        #expect(platforms == ["sensor": 14, "binary_sensor": 1, "event": 1, "button": 4], "\(platforms)")
+        #expect(platforms == ["sensor": 14, "binary_sensor": 2, "event": 1, "button": 4], "\(platforms)")
     }
 
     @Test("the earlier per-entity configs are cleared with an empty payload each; retiring the node clears the device config")

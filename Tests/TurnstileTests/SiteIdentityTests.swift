@@ -140,7 +140,7 @@ struct SiteIdentityTests {
             #expect(device.count == 1)
             claim(&devices, device[0], by: owner, "device identifier")
             let components = try #require(config["cmps"] as? [String: [String: Any]])
-            #expect(components.count == 20, "\(owner): \(components.count)")
+            #expect(components.count == 21, "\(owner): \(components.count)")
             for (object, component) in components {
                 #expect(Self.isDiscoveryLevel(object), "\(object)")
                 #expect(component["object_id"] == nil, "\(object): object_id is deprecated")

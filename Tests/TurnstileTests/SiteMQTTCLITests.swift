@@ -298,7 +298,7 @@ struct SiteMQTTCLITests {
         let broker = try Broker.start()
         defer { broker.stop() }
         let directory = try TemporaryDirectory()
-        let (watcher, log) = try await Self.watcher(broker, id: "site-ha", ["homeassistant/#", "nodes/node1/result"])
+        let (watcher, log) = try await Self.watcher(broker, id: "site-ha", ["homeassistant/#", "nodes/node1/result", "nodes/node1/inputs"])
         defer { watcher.stop() }
         let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
         try Self.waitReady(daemon)
@@ -336,6 +336,14 @@ struct SiteMQTTCLITests {
                     "\(press): \(Self.objects(log, topic: "nodes/node1/result"))")
         }
         #expect(components.values.filter { $0["p"] as? String == "button" }.count == 4)
+        // The fire alarm's binary sensor reads the node's inputs: the retained message names the
+        // condition, on or off, as its value template expects.
+        let sensor = try #require(components["input-emergency"], "\(components.keys.sorted())")
+        #expect(sensor["state_topic"] as? String == "nodes/node1/inputs")
+        let inputs = await log.first(within: Self.patience) { _ in !Self.objects(log, topic: "nodes/node1/inputs").isEmpty }
+        #expect(inputs != nil, "no inputs message")
+        let last = log.all.compactMap(\.receivedMessage).last { $0.topic == "nodes/node1/inputs" }.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(last.map { $0.contains(#""levels":{"emergency":false}"#) || $0.contains(#""levels":{"emergency":true}"#) } == true, "\(last ?? "none")")
 
         // Home Assistant restarts: its birth message asks every device to announce itself again.
         let (assistant, assistantLog) = try MQTTClient.logged(broker.configuration(user: "site", clientID: "site-ha-birth"))
@@ -453,7 +461,7 @@ struct SiteMQTTCLITests {
 
         let retired = try Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
         #expect(retired.status == 0, "\(retired)")
-        #expect(retired.stdout.contains("retired node2: cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/claim, \(device), nodes/node2/availability"),
+        #expect(retired.stdout.contains("retired node2: cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/inputs, nodes/node2/claim, \(device), nodes/node2/availability"),
                 "\(retired)")
         // Nothing of node2 is retained any more: a client that subscribes now gets node1 alone.
         let (late, lateLog) = try await Self.watcher(broker, id: "site-retire-late", ["nodes/#", "homeassistant/device/#"])

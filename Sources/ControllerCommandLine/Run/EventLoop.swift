@@ -105,7 +105,8 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
                 outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
                 conditionsHeldByLine: controller.conditionsHeldByLine,
-            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits)
+                outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits,
+                inputsOn: controller.inputsOn)
         }
     }
 

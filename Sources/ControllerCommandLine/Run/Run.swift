@@ -257,7 +257,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
             outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
             conditionsHeldByLine: controller.conditionsHeldByLine,
-            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits)
+            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits,
+            inputsOn: controller.inputsOn)
         reporter.publishTransition = { [control] summary in control?.publish(summary) }
         reporter.start()
 

@@ -30,7 +30,8 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
             change until interrupted.
 
             --retire NODE clears what the broker keeps of a controller gone for good (its \
-            retained availability, state, counters, health and claim, and its Home Assistant device), \
+            retained availability, state, counters, health, inputs and \
+            claim, and its Home Assistant device), \
             so neither fleet nor Home Assistant shows it again. It is refused while the node is \
             online (a running node announces itself again), and needs a login the broker lets \
             write those topics: each clearing is checked on the broker.

@@ -2,7 +2,7 @@ import ControllerHost
 import ControllerMQTT
 
 /// `fleet --retire NODE`: what the broker keeps of a node that is gone for good — its retained
-/// availability, state, counters, health and claim, and its Home Assistant device — cleared, so neither
+/// availability, state, counters, health, inputs and claim, and its Home Assistant device — cleared, so neither
 /// `fleet` nor Home Assistant shows it again. A node that is online is not retired: it would
 /// announce itself again on its next connection.
 ///
@@ -28,7 +28,7 @@ struct FleetRetirement {
         let discovery = SiteDiscovery<App>(prefix: discoveryPrefix, topics: site)
         self.node = site.node
         availabilityTopic = site.availability
-        topics = [site.state, site.counters, site.health, site.claim, discovery.retirement.topic, site.availability]
+        topics = [site.state, site.counters, site.health, site.inputs, site.claim, discovery.retirement.topic, site.availability]
     }
 
     /// Whether the node said it is online, and has not said otherwise since.

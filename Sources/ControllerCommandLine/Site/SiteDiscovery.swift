@@ -6,7 +6,7 @@ import ControllerStore
 /// 2024.11): one retained config on `DISCOVERY_PREFIX/device/NODE/config` holding the device
 /// (`dev`), the origin (`o`: this runtime and its version), the node's availability, and every
 /// entity under `cmps` with its platform (`p`): its state (an enum sensor of the innermost
-/// states), a `measurement` sensor per gauge, a `total_increasing` sensor per counted kind, an
+/// states), a binary sensor per level or condition input, a `measurement` sensor per gauge, a `total_increasing` sensor per counted kind, an
 /// event entity for the counted events, a button per direct command. Published on every
 /// connection and again when Home Assistant's birth message (`DISCOVERY_PREFIX/status` =
 /// `online`) arrives. The per-entity configs an earlier version published
@@ -181,6 +181,18 @@ struct SiteDiscovery<App: ControllerApplication> {
             entity.config.state_closed = "closed"
             entity.config.state_closing = "closing"
             entities.append(entity)
+        }
+        // Each level and condition input as a binary sensor: on while its line (or, for a
+        // condition, a command) holds it.
+        for input in App.inputs where input.binding.isLevel {
+            let role = input.role.rawValue
+            var sensor = entity("binary_sensor", "input", role, title: role)
+            sensor.config.state_topic = topics.inputs
+            sensor.config.value_template = "{{ 'ON' if value_json.levels['\(role)'] else 'OFF' }}"
+            sensor.config.payload_on = "ON"
+            sensor.config.payload_off = "OFF"
+            sensor.config.device_class = hints.inputDeviceClasses[input.role]
+            entities.append(sensor)
         }
         for gauge in App.gauges {
             var sensor = entity("sensor", "gauge", gauge.name, title: gauge.name)

@@ -57,6 +57,15 @@ enum SitePayload {
         var started: Int64
     }
 
+    /// Each level and condition input, on or off (`PREFIX/NODE/inputs`, retained): the barrier's
+    /// vehicle loop, the turnstile's fire alarm; sent when one changes. Home Assistant reads a
+    /// binary sensor per input from it.
+    struct Inputs: Codable, Equatable {
+        var node: String
+        var app: String
+        var levels: [String: Bool]
+    }
+
     /// A process's claim on its node id (`PREFIX/NODE/claim`, retained): who publishes as the
     /// node now. `instance` is 32 random hex digits made at the process's start; `since` its
     /// start in Unix nanoseconds, which orders two claims (the later start yields).

@@ -135,6 +135,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private var lastState: [UInt8] = []
     private var lastCounters: [UInt8] = []
     private var lastHealth: [UInt8] = []
+    private var lastInputs: [UInt8] = []
     /// Totals to publish once the node's claim allows (retained state and counters of a
     /// controller that turns out to be the second on the node would overwrite the first's:
     /// Home Assistant's `total_increasing` sensors would see a reset).
@@ -394,6 +395,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 lastState = []
                 lastCounters = []
                 lastHealth = []
+                lastInputs = []
                 publishControl(topics.availability, Array(SitePayload.online.utf8), retain: true)
             }
             if let totals { pendingTotals = totals }
@@ -402,6 +404,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 pendingTotals = nil
             }
             for command in commands { reply(to: command) }
+            if claimAllowsEvents() { publishInputs() }
             publishEvents()
             recordDeliveries()
             if ContinuousClock.now - lastDepthCount >= .seconds(1) {
@@ -492,6 +495,15 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         if state != lastState, publishControl(topics.state, state, retain: true) { lastState = state }
         let counters = SitePayload.counters(totals, node: topics.node, app: App.self)
         if counters != lastCounters, publishControl(topics.counters, counters, retain: true) { lastCounters = counters }
+    }
+
+    /// The inputs message, when a level changed (looked at on every wake: after each commit, and
+    /// once a second).
+    private func publishInputs() {
+        let levels = status.inputLevels
+        guard !levels.isEmpty else { return }
+        let inputs = SitePayload.encode(SitePayload.Inputs(node: topics.node, app: App.name, levels: levels))
+        if inputs != lastInputs, publishControl(topics.inputs, inputs, retain: true) { lastInputs = inputs }
     }
 
     /// The health message, when it says something new.

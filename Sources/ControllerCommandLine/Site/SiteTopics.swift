@@ -20,6 +20,8 @@ struct SiteTopics: Sendable, Equatable {
     var events: String { leaf("events") }
     /// Phase, outbox backlog and problems (retained): see ``SitePayload/Health``.
     var health: String { leaf("health") }
+    /// Each level and condition input, on or off (retained): see ``SitePayload/Inputs``.
+    var inputs: String { leaf("inputs") }
     var command: String { leaf("command") }
     var result: String { leaf("result") }
     /// Who publishes as the node (retained): see ``SitePayload/Claim``.

@@ -6,7 +6,7 @@ extension DaemonSnapshot {
     /// The snapshot's own keys, which no gauge may be called.
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
-        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates, outputs, alsoActive
+        case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates, outputs, alsoActive, inputs
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -36,7 +36,8 @@ extension DaemonSnapshot {
             heldOutputs: try container.decodeIfPresent([String: String].self, forKey: Field.heldOutputs.key) ?? [:],
             superstates: try container.decodeIfPresent([String].self, forKey: Field.superstates.key) ?? [],
             outputs: try container.decodeIfPresent([OutputStatus].self, forKey: Field.outputs.key) ?? [],
-            alsoActive: try container.decodeIfPresent([String].self, forKey: Field.alsoActive.key) ?? [])
+            alsoActive: try container.decodeIfPresent([String].self, forKey: Field.alsoActive.key) ?? [],
+            inputs: try container.decodeIfPresent([String: Bool].self, forKey: Field.inputs.key))
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -75,6 +76,7 @@ extension DaemonSnapshot {
         if !heldOutputs.isEmpty { try container.encode(heldOutputs, forKey: Field.heldOutputs.key) }
         if !outputs.isEmpty { try container.encode(outputs, forKey: Field.outputs.key) }
         if !alsoActive.isEmpty { try container.encode(alsoActive, forKey: Field.alsoActive.key) }
+        try container.encodeIfPresent(inputs, forKey: Field.inputs.key)
     }
 }
 

@@ -52,14 +52,19 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     /// declaration order: the active configuration is `state`, these, and the superstates
     /// around them. Empty without regions.
     public var alsoActive: [String]
+    /// Every level and condition input the application declares, by role: on (a level input's
+    /// line active, a condition held by its line or a command) or off. Nil for an application
+    /// with pulses alone.
+    public var inputs: [String: Bool]?
 
     public init(
         phase: String, degradedReason: String? = nil, state: String, gauges: [String: Int], counters: [String: Int],
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
         outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = [], outputs: [OutputStatus] = [],
-        alsoActive: [String] = []
+        alsoActive: [String] = [], inputs: [String: Bool]? = nil
     ) {
+        self.inputs = inputs
         self.superstates = superstates
         self.alsoActive = alsoActive
         self.outputs = outputs

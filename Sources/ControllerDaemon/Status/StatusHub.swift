@@ -66,12 +66,14 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///     (``Controller/conditionsHeldByLine``): what a command's reply says it cannot end.
     ///   - outputLevels: each output's level, bit `index` (``Controller/outputLevels``), and
     ///     `wiredOutputs`, which the board wires (``Controller/wiredOutputs``).
+    ///   - inputsOn: the level and condition inputs on now (``Controller/inputsOn``).
     public func publishLoop(
         state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
-        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0
+        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0, inputsOn: UInt64 = 0
     ) {
         let index = state.rawValue
         parts.withLock {
+            $0.inputsOn = inputsOn
             $0.activeStates = activeStates
             $0.outputLevels = outputLevels
             $0.wiredOutputs = wiredOutputs
@@ -127,6 +129,18 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     /// The machine's state when the loop last published, by name.
     public var stateName: String { parts.withLock { stateNames[$0.state] } }
 
+    /// Each level and condition input by role, on or off, when the loop last published; empty
+    /// for an application with pulses alone.
+    public var inputLevels: [String: Bool] { Self.levels(parts.withLock { $0.inputsOn }) }
+
+    private static func levels(_ inputsOn: UInt64) -> [String: Bool] {
+        var levels: [String: Bool] = [:]
+        for (index, input) in App.inputs.enumerated() where index < 64 && input.binding.isLevel {
+            levels[input.role.rawValue] = inputsOn & (1 << UInt64(index)) != 0
+        }
+        return levels
+    }
+
     public func snapshot() -> DaemonSnapshot {
         let uptime = uptimeSeconds
         let depth = inbox?.depth ?? 0
@@ -143,13 +157,15 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                     name: output.role.rawValue, level: level ? 1 : 0, meaning: output.meaning?.callsLevel(level),
                     held: reason == .none ? nil : reason.description))
             }
+            let levels = Self.levels(parts.inputsOn)
             return DaemonSnapshot(
                 phase: parts.phase.name, degradedReason: parts.degradedReason, state: stateNames[parts.state],
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
                 outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs,
-                alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] })
+                alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] },
+                inputs: levels.isEmpty ? nil : levels)
         }
     }
 }
@@ -173,6 +189,7 @@ private struct StatusParts {
     var outputOverrides = 0
     var overrideCodes: UInt64 = 0
     var conditionsHeldByLine: UInt64 = 0
+    var inputsOn: UInt64 = 0
     var outputLevels: UInt64 = 0
     /// With parallel regions, every active innermost state as bits (by raw value).
     var activeStates: UInt64 = 0

@@ -1,7 +1,9 @@
 /// What an application tells Home Assistant beyond what its declaration already says: which
-/// states are faults (a `problem` binary sensor), and whether the machine is a cover (a gate,
-/// a garage door, a barrier) opened by one of its commands. Every entity a declaration implies
-/// (the state, the counters, the gauges, the commands) is announced without hints.
+/// states are faults (a `problem` binary sensor), whether the machine is a cover (a gate, a
+/// garage door, a barrier) opened by one of its commands, and what each level input senses (its
+/// binary sensor's device class: `occupancy` for a vehicle loop, `safety` for a fire alarm).
+/// Every entity a declaration implies (the state, the counters, the gauges, the commands, a
+/// binary sensor per level or condition input) is announced without hints.
 ///
 /// ```swift
 /// static var homeAssistant: HomeAssistantHints<Self> {
@@ -39,9 +41,13 @@ public struct HomeAssistantHints<App: ControllerApplication>: Sendable {
     /// The states in which something is wrong: a `problem` binary sensor is on in them.
     public let faultStates: [App.State]
     public let cover: Cover?
+    /// Home Assistant's binary sensor device class of level and condition inputs, by role
+    /// (`occupancy`, `safety`, `door`, …); an input not named here gets none.
+    public let inputDeviceClasses: [RoleName: String]
 
-    public init(faultStates: [App.State] = [], cover: Cover? = nil) {
+    public init(faultStates: [App.State] = [], cover: Cover? = nil, inputDeviceClasses: [RoleName: String] = [:]) {
         self.faultStates = faultStates
         self.cover = cover
+        self.inputDeviceClasses = inputDeviceClasses
     }
 }

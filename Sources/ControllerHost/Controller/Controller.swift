@@ -328,6 +328,20 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         return mask
     }
 
+    /// The level and condition inputs that are on now (bit `index` of
+    /// ``ControllerApplication/inputs``, for the first 64): a level input while its line's
+    /// debounced level is active, a condition while its line or a command holds it (a pulse
+    /// is never on). What `/status` and the site's `inputs` message report, read without
+    /// allocating.
+    public var inputsOn: UInt64 {
+        var mask: UInt64 = 0
+        for (line, role) in inputRoles.enumerated() where role < 64 {
+            if case .level = App.inputs[role].binding, debouncer.level(ofLine: line) { mask |= 1 << UInt64(role) }
+        }
+        for role in 0..<Swift.min(conditions.count, 64) where conditions[role].isActive { mask |= 1 << UInt64(role) }
+        return mask
+    }
+
     /// Each of ``ControllerApplication/stateCounts`` (by index): the steps into or out of its
     /// state since start, counted as the store counts them, from the state before and after each
     /// step — so a scenario can `expect counter emergencyOn 1` as `/status` shows it.

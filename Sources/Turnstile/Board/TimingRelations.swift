@@ -23,8 +23,8 @@ import ControllerHost
 /// | scenario `push hold S`    | S > inputs.push.debounce + sim.bounce_window         | scenarios          |
 /// | scenario pulses on a line | start after the previous one ends and is seen to end | scenarios          |
 ///
-/// The first four are here (``board``, the turnstile's `SettingsDeclaration.relations`); the simulated ones are TurnstileSimulation's
-/// (`checkTimings`, `check(_:against:)`), beside the model of the inputs they protect.
+/// The first four are here (``board``, the turnstile's `SettingsDeclaration.relations`); the simulated ones are the generic simulation's (ControllerSimulation's
+/// `checkTimings`, `check(_:against:)`), beside the model of the inputs they protect.
 /// The turnstile's relations and the bounds behind them.
 package enum TurnstileRelations {
     package typealias Relation = TimingRelation<TurnstileApplication>

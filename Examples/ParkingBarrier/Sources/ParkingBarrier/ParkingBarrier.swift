@@ -89,7 +89,8 @@ public enum ParkingBarrier: ControllerApplication {
     public static var homeAssistant: HomeAssistantHints<Self> {
         HomeAssistantHints(
             faultStates: [.fault],
-            cover: .init(deviceClass: "gate", open: .request, openStates: [.open], opening: [.opening], closing: [.closing]))
+            cover: .init(deviceClass: "gate", open: .request, openStates: [.open], opening: [.opening], closing: [.closing]),
+            inputDeviceClasses: ["loop": "occupancy", "photocell": "occupancy", "emergency": "safety"])
     }
 
     public static let commands: [DirectCommand<Self>] = [

@@ -91,6 +91,13 @@ struct ParkingBarrierDeclarationTests {
         let named = Set(cover.openStates + cover.opening + cover.closing)
         #expect(named.isSubset(of: Set(BarrierMachine.table.atomicStates)), "a cover state is one the barrier rests in")
         #expect(ParkingBarrier.homeAssistant.faultStates == [.fault])
+        // The vehicle loop, the photocell and the fire alarm as binary sensors of their kind:
+        // each a level or condition input the barrier has.
+        let classes = ParkingBarrier.homeAssistant.inputDeviceClasses
+        #expect(classes == ["loop": "occupancy", "photocell": "occupancy", "emergency": "safety"])
+        for role in classes.keys {
+            #expect(ParkingBarrier.inputs.contains { $0.role == role && $0.binding.isLevel }, "\(role)")
+        }
     }
 
     @Test("each counter is declared once, under its own name, reading its own field")
