@@ -51,6 +51,8 @@ esac
 # The MQTT client's tests must run here, not be skipped for want of a broker (the packages below
 # bring it).
 export CONTROLLER_MQTT_REQUIRE_BROKER=1
+# Nor the site page's test in a browser (the core packages bring Chromium).
+export CONTROLLER_REQUIRE_BROWSER=1
 
 # The controllers beside the turnstile: every package under Examples/ whose packaging/product.conf
 # names its daemon (the parking barrier's today), as "PACKAGE_PATH PRODUCT". Each gets what the

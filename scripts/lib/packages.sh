@@ -69,6 +69,10 @@ _packages_need_core() {
     # libmosquitto at run time. Under test.sh they must run (CONTROLLER_MQTT_REQUIRE_BROKER=1):
     # without these a test run would skip them.
     _apt_unless_installed mosquitto mosquitto-clients libmosquitto1 openssl
+    # The site page's test draws it in headless Chromium (its script's redraw is what it checks),
+    # as CONTROLLER_REQUIRE_BROWSER=1 under test.sh requires.
+    command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "apt chromium"
+    _apt_unless_installed fonts-liberation
     _packages_need_mqtt_broker
     # scripts/check-references.sh reads the repository's files with Python.
     _apt_unless_command python3 python3
