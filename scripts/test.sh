@@ -121,7 +121,7 @@ if [ "$quick" = 1 ]; then
         exit 1
     fi
     rm -f "$build_log"
-    step "every test (swift test), then the parking barrier's, built in the same folder"
+    step "every test (swift test), then each example package's (Examples/*), built in the same folder"
     swift test --skip-build
     for example in "${examples[@]}"; do
         swift test --package-path "${example% *}" --scratch-path .build --disable-build-manifest-caching
