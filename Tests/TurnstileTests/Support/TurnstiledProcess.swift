@@ -170,11 +170,19 @@ final class TemporaryDirectory {
 /// output and error are collected as they come, and the test sends it signals and waits for
 /// lines or its exit.
 final class BackgroundTurnstiled: @unchecked Sendable {
-    // Safety: `stdoutText` and `stderrText` are guarded by `lock`; the rest is set in init.
+    /// What the daemon wrote, collected by the reader threads. A class of its own: the threads
+    /// hold it, not the daemon's handle, so a test that drops the handle (one that failed
+    /// half-way) ends the daemon in `deinit` instead of leaving it running behind the reader
+    /// threads' reference.
+    private final class Output: @unchecked Sendable {
+        // Safety: `stdout` and `stderr` are guarded by `lock`.
+        let lock = NSLock()
+        var stdout = ""
+        var stderr = ""
+    }
+
     private let process: Process
-    private let lock = NSLock()
-    private var stdoutText = ""
-    private var stderrText = ""
+    private let output = Output()
     private let readers = DispatchGroup()
     let arguments: [String]
 
@@ -188,13 +196,13 @@ final class BackgroundTurnstiled: @unchecked Sendable {
         env["NO_COLOR"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        let output = Pipe()
+        let outputPipe = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
+        process.standardOutput = outputPipe
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        collect(output.fileHandleForReading, isError: false)
+        collect(outputPipe.fileHandleForReading, isError: false)
         collect(errors.fileHandleForReading, isError: true)
     }
 
@@ -205,22 +213,23 @@ final class BackgroundTurnstiled: @unchecked Sendable {
 
     private func collect(_ handle: FileHandle, isError: Bool) {
         readers.enter()
-        let thread = Thread { [self] in
+        let output = output, readers = readers
+        let thread = Thread {
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
                 let text = String(decoding: data, as: UTF8.self)
-                lock.lock()
-                if isError { stderrText += text } else { stdoutText += text }
-                lock.unlock()
+                output.lock.lock()
+                if isError { output.stderr += text } else { output.stdout += text }
+                output.lock.unlock()
             }
             readers.leave()
         }
         thread.start()
     }
 
-    var stdout: String { lock.lock(); defer { lock.unlock() }; return stdoutText }
-    var stderr: String { lock.lock(); defer { lock.unlock() }; return stderrText }
+    var stdout: String { output.lock.lock(); defer { output.lock.unlock() }; return output.stdout }
+    var stderr: String { output.lock.lock(); defer { output.lock.unlock() }; return output.stderr }
     var isRunning: Bool { process.isRunning }
     /// Whether it ended by a signal's default action (after `waitForExit`).
     var killedBySignal: Bool { !process.isRunning && process.terminationReason == .uncaughtSignal }
