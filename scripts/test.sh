@@ -28,9 +28,10 @@
 #         core compiled alone in Embedded Swift for two microcontrollers; libFuzzer on the
 #         board-file, scenario and control-protocol parsers (scripts/fuzz.sh).
 #      Lane a's output is printed when both are done.
+# Every run also builds the API reference with DocC and fails on any warning (scripts/check-docs.sh).
 # With --quick, an engineer's loop instead: a debug build failing on any warning in what it
-# compiles of this repository's sources, every test, the parking barrier's, and the Embedded
-# check of the core (under 10 minutes on a 2-core machine from a warm build).
+# compiles of this repository's sources, every test, each example package's, the API reference
+# and the Embedded check of the core (under 10 minutes on a 2-core machine from a warm build).
 # Installs what it needs on a fresh Debian/Ubuntu machine, all of it before anything runs in
 # parallel (scripts/lib/packages.sh). SANITIZE=0 skips ThreadSanitizer; STATUS=0,
 # CRASH=0, DEB=0, FUZZ=0, HIL=0 and SITE=0 skip those checks of step 5. How long each step took is
@@ -126,6 +127,8 @@ if [ "$quick" = 1 ]; then
     for example in "${examples[@]}"; do
         swift test --package-path "${example% *}" --scratch-path .build --disable-build-manifest-caching
     done
+    step "the API reference: DocC over every library's public symbols, failing on any warning (scripts/check-docs.sh)"
+    scripts/check-docs.sh
     step "Embedded Swift check of the core"
     scripts/check-embedded.sh
     step ""
@@ -150,6 +153,9 @@ scripts/check-references.sh
 
 step "the build under AddressSanitizer, failing on any warning (scripts/sanitize.sh address --build-only)"
 scripts/sanitize.sh address --build-only
+
+step "the API reference: DocC over every library's public symbols, failing on any warning (scripts/check-docs.sh)"
+scripts/check-docs.sh --symbol-graphs .build-address-sanitizer/symbolgraph
 
 if [ "${SANITIZE:-1}" != 0 ]; then
     step "the build under ThreadSanitizer (scripts/sanitize.sh thread --build-only)"

@@ -19,7 +19,7 @@ extension GpiodChip {
     }
 
     /// Every GPIO chip device on this machine, in number order, as `gpiodetect` lists them.
-    /// - Throws: ``GPIOError/libraryUnavailable(library:reason:instead:)`` without libgpiod.
+    /// - Throws: `GPIOError/libraryUnavailable(library:reason:instead:)` without libgpiod.
     public static func available() throws(GPIOError) -> [Discovered] {
         let library = try GpiodLibrary.current()
         let names = (Syscalls.directoryEntries(deviceDirectory) ?? [])
@@ -46,8 +46,8 @@ extension GpiodChip {
     }
 
     /// Opens the chip a board names: by path directly, by name or label among ``available()``.
-    /// - Throws: ``GPIOError/chipNotFound(lookedFor:available:)`` listing every chip there is;
-    ///   ``GPIOError/permissionDenied(chip:path:)`` when the only chips that could match are
+    /// - Throws: `GPIOError/chipNotFound(lookedFor:available:)` listing every chip there is;
+    ///   `GPIOError/permissionDenied(chip:path:)` when the only chips that could match are
     ///   ones this user may not open.
     public static func open(_ selector: GPIOChipSelector) throws(GPIOError) -> GpiodChip {
         if case .path(let path) = selector { return try GpiodChip(path: path) }

@@ -23,9 +23,9 @@ public final class GpiodChip: GPIOChip {
     let handle: OpaquePointer
 
     /// Opens the chip at `path` (e.g. `/dev/gpiochip0`).
-    /// - Throws: ``GPIOError/permissionDenied(chip:path:)`` when this user may not open it,
-    ///   ``GPIOError/chipNotFound(lookedFor:available:)`` when there is no such chip,
-    ///   ``GPIOError/libraryUnavailable(library:reason:instead:)`` without libgpiod.
+    /// - Throws: `GPIOError/permissionDenied(chip:path:)` when this user may not open it,
+    ///   `GPIOError/chipNotFound(lookedFor:available:)` when there is no such chip,
+    ///   `GPIOError/libraryUnavailable(library:reason:instead:)` without libgpiod.
     public init(path: String) throws(GPIOError) {
         let name = GpiodChip.deviceName(path)
         library = try GpiodLibrary.current()
@@ -82,7 +82,7 @@ public final class GpiodChip: GPIOChip {
 
     /// Takes `lines` as inputs with both edges. On libgpiod 2 the kernel debounces them
     /// (``GpiodInputRequest/edgesAreDebounced`` is `true`); libgpiod 1.6 cannot ask it to, so
-    /// the caller filters raw edges with ``EdgeDebouncer``.
+    /// the caller filters raw edges with `EdgeDebouncer`.
     public func requestInputs(_ lines: [InputLineSettings], consumer: String) throws(GPIOError) -> GpiodInputRequest {
         try validate(lines.map(\.offset))
         for line in lines where line.debounce < .zero {

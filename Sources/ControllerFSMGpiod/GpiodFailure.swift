@@ -7,7 +7,7 @@ import Glibc
 import Musl
 #endif
 
-/// Turns a failed libgpiod call's `errno` into the ``GPIOError`` whose message says what to do.
+/// Turns a failed libgpiod call's `errno` into the `GPIOError` whose message says what to do.
 enum GpiodFailure {
     static func opening(path: String, chipName: String, errno code: Int32) -> GPIOError {
         switch code {

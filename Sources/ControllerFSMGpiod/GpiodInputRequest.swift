@@ -6,7 +6,7 @@ import ControllerFSM
 /// Events are read into a buffer reserved when the lines were requested (libgpiod 2's
 /// `gpiod_edge_event_buffer`, libgpiod 1.6's `gpiod_line_event_read_multiple` into a fixed
 /// array), so reading never allocates. Timestamps are the kernel's, on `CLOCK_MONOTONIC`
-/// (``MonotonicClock``'s timeline). Sequence numbers are the kernel's on libgpiod 2, so a gap is
+/// (`MonotonicClock`'s timeline). Sequence numbers are the kernel's on libgpiod 2, so a gap is
 /// a lost edge; libgpiod 1.6's kernel interface has none, and the request numbers the events it
 /// reads.
 public final class GpiodInputRequest: GPIOInputRequest {

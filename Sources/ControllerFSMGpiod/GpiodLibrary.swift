@@ -55,7 +55,7 @@ public struct GpiodLibrary: Sendable, CustomStringConvertible {
 
     /// The library this process uses, opened on first use (and the reason it cannot be, every
     /// time it is asked for).
-    /// - Throws: ``GPIOError/libraryUnavailable(library:reason:instead:)`` naming the packages to
+    /// - Throws: `GPIOError/libraryUnavailable(library:reason:instead:)` naming the packages to
     ///   install, or the variable's value when ``generationVariable`` is not `1` or `2`.
     public static func current() throws(GPIOError) -> GpiodLibrary {
         try loaded.get()

@@ -2,7 +2,7 @@ import ControllerFSM
 
 /// Fault injection: what a real chip does on a bad day.
 extension SimChip {
-    /// The next `count` input reads fail with ``GPIOError/readFailed(chip:line:errno:)``
+    /// The next `count` input reads fail with `GPIOError/readFailed(chip:line:errno:)`
     /// (`EIO`). Both ``SimInputRequest/readValue(at:)`` and
     /// ``SimInputRequest/readEdgeEvents(into:)`` count as reads; a failed event read loses
     /// nothing, the events stay buffered.
@@ -11,7 +11,7 @@ extension SimChip {
         state.withLock { $0.failingReads = count }
     }
 
-    /// Writes to `line` fail with ``GPIOError/writeFailed(chip:line:errno:)`` (`EIO`) until
+    /// Writes to `line` fail with `GPIOError/writeFailed(chip:line:errno:)` (`EIO`) until
     /// called again with `false`; the line keeps its level.
     public func failWrites(to line: GPIOLineOffset, _ failing: Bool = true) {
         let index = checkedLine(line)
@@ -19,7 +19,7 @@ extension SimChip {
     }
 
     /// The chip disappears for good, as when a USB GPIO expander is unplugged: every later
-    /// call on the chip and its requests throws ``GPIOError/chipGone(chip:path:)``. The driver
+    /// call on the chip and its requests throws `GPIOError/chipGone(chip:path:)`. The driver
     /// API still works (the devices are still there) but no events reach anyone.
     public func disappear() {
         state.withLock { $0.isGone = true }
@@ -27,7 +27,7 @@ extension SimChip {
 
     /// The chip comes back after ``disappear()``, as a re-plugged expander does: a new device
     /// with every line free and undriven. Requests made before it went stay dead (they keep
-    /// throwing ``GPIOError/chipGone(chip:path:)``); a controller must request its lines again.
+    /// throwing `GPIOError/chipGone(chip:path:)`); a controller must request its lines again.
     /// Scheduled input activity goes on: what the devices did meanwhile shows in the levels.
     public func reappear() {
         state.withLock { state in

@@ -4,7 +4,7 @@ import Synchronization
 /// An in-memory GPIO chip for tests and the simulator, in virtual time.
 ///
 /// Three faces:
-/// - the **port** (``GPIOChip``): requests, reads, edge events and writes, as a program on a
+/// - the **port** (`GPIOChip`): requests, reads, edge events and writes, as a program on a
 ///   board would use a real chip;
 /// - the **world** (the driver API in `SimChip+Driver.swift`): devices pulse and hold input
 ///   lines, with contact bounce placed by a seeded generator, at scheduled virtual times that
@@ -13,7 +13,7 @@ import Synchronization
 ///   writes, a chip that disappears, and the current level of every line.
 ///
 /// Edges are delivered **raw**: the chip ignores each input's `debounce` setting and reports
-/// every bounce, like a kernel without debounce support; filter them with ``EdgeDebouncer``
+/// every bounce, like a kernel without debounce support; filter them with `EdgeDebouncer`
 /// (``SimInputRequest/edgesAreDebounced`` is `false`). Bias is recorded but has no effect,
 /// since every simulated line has a device driving it.
 ///

@@ -7,12 +7,12 @@ import ControllerFSM
 
 /// Input lines held on a ``SimChip``, with a bounded event buffer like the kernel's.
 ///
-/// Edges are raw (``edgesAreDebounced`` is `false`): run them through ``EdgeDebouncer``.
+/// Edges are raw (``edgesAreDebounced`` is `false`): run them through `EdgeDebouncer`.
 /// Released when released explicitly or when the last reference goes away.
 public final class SimInputRequest: GPIOInputRequest, Sendable {
     /// The chip the lines are on.
     public let chip: SimChip
-    /// The lines as requested, in request order; build the ``EdgeDebouncer`` from these.
+    /// The lines as requested, in request order; build the `EdgeDebouncer` from these.
     public let settings: [InputLineSettings]
     public let offsets: [GPIOLineOffset]
     /// Who holds the lines.
@@ -61,7 +61,7 @@ public final class SimInputRequest: GPIOInputRequest, Sendable {
     }
 
     /// True as well when the chip is gone, as a removed device's descriptor polls readable in
-    /// the kernel: the read that follows is what tells the reader (``GPIOError/chipGone(chip:path:)``).
+    /// the kernel: the read that follows is what tells the reader (`GPIOError/chipGone(chip:path:)`).
     public var hasPendingEdgeEvents: Bool {
         chip.state.withLock { state in
             state.isGone(forRequest: id)

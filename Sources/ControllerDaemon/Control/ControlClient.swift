@@ -16,7 +16,7 @@ import Musl
 public final class ControlClient<App: ControllerApplication> {
     /// The default socket of an installed daemon (`/run/turnstiled/control.sock`).
     public static var defaultSocketPath: String { "/run/\(App.daemonName)/control.sock" }
-    /// The longest reply line read (``ControlClientLimits``).
+    /// The longest reply line read (`ControlClientLimits`).
     public static var maxReplyBytes: Int { ControlClientLimits.maxReplyBytes }
 
     public let path: String
@@ -116,7 +116,7 @@ enum ControlClientLimits {
 }
 
 /// Why `ctl` could not get an answer, with what to do about it. `daemon` is the daemon asked
-/// (``ControllerApplication/daemonName``, `turnstiled`), as the fix names it.
+/// (`ControllerApplication/daemonName`, `turnstiled`), as the fix names it.
 public enum ControlClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No socket at the path, or nothing listening on it.
     case notRunning(path: String, daemon: String)

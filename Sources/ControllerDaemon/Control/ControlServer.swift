@@ -50,6 +50,9 @@ public final class ControlServer: Sendable {
     /// A socket left at `path` by a daemon that died is removed first; any other file there is
     /// refused, as is a socket another process still answers on.
     /// - Parameters:
+    ///   - path: where the socket is made (`/run/turnstiled/control.sock` for an installed daemon).
+    ///   - limits: how many clients at once, how long a request may take, how much a slow
+    ///     reader may leave unread; see ``ControlServerLimits``.
     ///   - group: the group to own the socket, whose members may use it; nil leaves the socket
     ///     the daemon's group and allows only root and the daemon's user.
     ///   - handler: answers each request, in the words of the application it serves; see

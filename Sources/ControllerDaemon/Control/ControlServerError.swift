@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// Why the control socket could not be opened. Each names the path or group and the fix; `daemon`
-/// is the daemon opening it (``ControllerApplication/daemonName``, `turnstiled`), as the fix names it.
+/// is the daemon opening it (`ControllerApplication/daemonName`, `turnstiled`), as the fix names it.
 public enum ControlServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The socket's directory does not exist (or is not a directory).
     case directoryMissing(path: String, directory: String, daemon: String)

@@ -3,7 +3,7 @@ import ControllerHost
 /// The control protocol's words for application `App`, read from its declaration: the runtime's
 /// own commands (`status`, `events`, `pulse`, `set`) and the application's.
 ///
-/// Each of ``ControllerApplication/commands`` is a command of its event's name
+/// Each of `ControllerApplication/commands` is a command of its event's name
 /// (`{"command":"repair"}`), except a condition input's pair: when both its `on` and `off`
 /// events are direct commands, the condition is one command of the role's name with a boolean
 /// `on` (`{"command":"emergency","on":true}`). `pulse` takes a pulse input's name as `line`;

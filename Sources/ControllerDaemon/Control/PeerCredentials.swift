@@ -22,6 +22,7 @@ public struct PeerCredentials: Sendable, Equatable, CustomStringConvertible {
 public enum PeerAuthorization {
     /// Whether `peer` may send requests.
     /// - Parameters:
+    ///   - peer: who is at the other end of the connection, as the kernel says (`SO_PEERCRED`).
     ///   - daemonUID: the daemon's effective user.
     ///   - group: the allowed group, or nil when only root and the daemon's user may.
     ///   - groupsOfUser: the groups a user belongs to by the system's databases; asked only when

@@ -4,10 +4,10 @@ import ControllerHost
 /// among them: it is the inbox's own request (``DaemonInbox``'s `requestStop()`), never refused.
 ///
 /// It travels through the inbox's ring on the loop's path: lines are named by their index in
-/// the application's ``ControllerApplication/inputs``, so a command is plain values to move.
+/// the application's `ControllerApplication/inputs`, so a command is plain values to move.
 public enum DaemonCommand<App: ControllerApplication>: Hashable, Sendable {
     /// A direct command (`ctl repair`, `ctl emergency on`): one of the application's
-    /// ``ControllerApplication/commands``.
+    /// `ControllerApplication/commands`.
     case event(App.Event)
     /// A pulse on the simulated line of input `input` (an index in `App.inputs`), as its device
     /// would make it (simulated boards only).

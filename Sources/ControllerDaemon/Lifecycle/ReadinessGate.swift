@@ -19,7 +19,7 @@ public final class ReadinessGate: Sendable {
 
     private let state: Guarded<State>
 
-    /// - Parameter waitingFor: the services readiness waits for, by name (`"the status server"`);
+    /// - Parameter services: the services readiness waits for, by name (`"the status server"`);
     ///   none: open from the start.
     public init(waitingFor services: Set<String>) {
         state = Guarded(State(pending: services))

@@ -5,7 +5,7 @@ import ControllerHost
 /// --script` replays on the same board: a field problem becomes a test case.
 ///
 /// Each input is written in the application's own scenario words where one writes it
-/// (``ScenarioWord/writes``: the turnstile's `coin`, `push hold 3`, `emergency on`), in the
+/// (`ScenarioWord/writes`: the turnstile's `coin`, `push hold 3`, `emergency on`), in the
 /// generic verbs otherwise (`pulse ROLE`, `hold ROLE SECONDS`, `set ROLE on|off`, `event NAME`).
 ///
 /// Edges are written at the moment their line settled (the debounced edge's time less the
@@ -17,7 +17,7 @@ import ControllerHost
 /// came after it until it is released.
 ///
 /// No two inputs on one line are written closer than `simulate` accepts
-/// (``Board/lineHold(_:width:)``, the rule the daemon's simulated board spaces pulses by):
+/// (`Board/lineHold(_:width:)`, the rule the daemon's simulated board spaces pulses by):
 /// one that settled sooner after the last (its bounce was shorter) is written at the earliest
 /// time that works. Times are rounded up to the microsecond, never down, so rounding cannot
 /// bring two pulses closer either. Everything else that changes behaviour is written too: the

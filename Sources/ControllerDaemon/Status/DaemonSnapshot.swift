@@ -18,7 +18,7 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     /// In a machine with superstates, the superstates around `state`, innermost first (the
     /// active configuration is `state` and these); empty for a flat machine.
     public var superstates: [String]
-    /// The durable gauges by name (``ControllerApplication/gauges``: the turnstile's credit).
+    /// The durable gauges by name (`ControllerApplication/gauges`: the turnstile's credit).
     public var gauges: [String: Int]
     /// The durable counters, since the store was created (or since start, with no store).
     public var counters: [String: Int]

@@ -5,7 +5,7 @@ import ControllerHost
 /// (HTTP, the control socket, systemd) take a consistent ``DaemonSnapshot``. Its state, counter
 /// and gauge names are `App`'s declaration's.
 ///
-/// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:)`` — a few
+/// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:outputOverrides:overrideCodes:conditionsHeldByLine:outputLevels:wiredOutputs:activeStates:inputsOn:)`` — a few
 /// stores under a lock, no allocation (the state is kept as its index, named only when a
 /// snapshot is taken); counts and gauges come only from ``publishDurable(counters:gauges:)``,
 /// called after they were made durable.
@@ -59,14 +59,19 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
 
     /// From the event loop, after each turn.
     /// - Parameters:
+    ///   - state: the machine's state (the innermost one).
+    ///   - events: events dispatched since start.
+    ///   - lostEdges: input edges the kernel lost before they were read.
     ///   - outputOverrides: episodes of an output held at a level the machine did not ask for
-    ///     (``Controller/outputOverrides``).
-    ///   - overrideCodes: why each output is held now (``Controller/overrideCodes``).
+    ///     (`Controller/outputOverrides`).
+    ///   - overrideCodes: why each output is held now (`Controller/overrideCodes`).
     ///   - conditionsHeldByLine: the condition inputs whose line holds them now
-    ///     (``Controller/conditionsHeldByLine``): what a command's reply says it cannot end.
-    ///   - outputLevels: each output's level, bit `index` (``Controller/outputLevels``), and
-    ///     `wiredOutputs`, which the board wires (``Controller/wiredOutputs``).
-    ///   - inputsOn: the level and condition inputs on now (``Controller/inputsOn``).
+    ///     (`Controller/conditionsHeldByLine`): what a command's reply says it cannot end.
+    ///   - outputLevels: each output's level, bit `index` (`Controller/outputLevels`).
+    ///   - wiredOutputs: which outputs the board wires (`Controller/wiredOutputs`).
+    ///   - activeStates: with parallel regions, every active innermost state as bits, by raw
+    ///     value (`Controller/activeStateBits`).
+    ///   - inputsOn: the level and condition inputs on now (`Controller/inputsOn`).
     public func publishLoop(
         state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
         outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0, inputsOn: UInt64 = 0
@@ -120,7 +125,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
 
     public var phase: DaemonPhase { parts.withLock { $0.phase } }
 
-    /// Whether the line of the condition input at `index` (in ``ControllerApplication/inputs``)
+    /// Whether the line of the condition input at `index` (in `ControllerApplication/inputs`)
     /// held its condition when the loop last published.
     public func conditionIsHeldByLine(_ index: Int) -> Bool {
         index < 64 && parts.withLock { $0.conditionsHeldByLine & (1 << UInt64(index)) != 0 }

@@ -48,6 +48,7 @@ extension ObservedMachine {
     /// Explores every sequence of up to `depth` steps from this (started) machine.
     ///
     /// - Parameters:
+    ///   - depth: the longest sequence of steps tried.
     ///   - events: the events to try at each step (all of them, for a whole exploration).
     ///   - timerExpiries: also try letting time run to the next timer expiry at each step.
     ///   - key: what makes two configurations the same for the search; leave out what only

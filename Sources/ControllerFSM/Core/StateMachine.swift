@@ -28,6 +28,8 @@ where Observer.State == State, Observer.Event == Event {
     public static var defaultQueueCapacity: Int { 16 }
 
     /// - Parameters:
+    ///   - table: the machine's compiled transition table.
+    ///   - context: the data its guards and actions read and write, as it starts.
     ///   - queueCapacity: how many events actions may send during one dispatch.
     ///   - observer: what is told of every dispatch.
     public init(
@@ -430,6 +432,8 @@ public typealias TracedMachine<State: MachineSymbol, Event: MachineSymbol, Conte
 
 extension ObservedMachine where Observer == RuntimeObservers<State, Event> {
     /// - Parameters:
+    ///   - table: the machine's compiled transition table.
+    ///   - context: the data its guards and actions read and write, as it starts.
     ///   - queueCapacity: how many events actions may send during one dispatch.
     ///   - trace: a ring to record every dispatch in.
     public init(

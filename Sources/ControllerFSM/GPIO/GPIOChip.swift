@@ -9,7 +9,7 @@ public protocol GPIOChip {
     var info: GPIOChipInfo { get }
 
     /// The offset of the line called `name` (e.g. `GPIO17`).
-    /// - Throws: ``GPIOError/lineNotFound(chip:name:)`` when no line has that name.
+    /// - Throws: ``GPIOError/lineNotFound(chip:name:available:program:)`` when no line has that name.
     func offset(ofLineNamed name: String) throws(GPIOError) -> GPIOLineOffset
 
     /// What the chip says about the line at `offset`: its name, who holds it, its direction.
@@ -18,7 +18,9 @@ public protocol GPIOChip {
     func lineInfo(at offset: GPIOLineOffset) throws(GPIOError) -> GPIOLineInfo
 
     /// Takes `lines` as inputs, all or none, with edge detection on both edges.
-    /// - Parameter consumer: who holds the lines, as `gpioinfo` and busy errors will show it.
+    /// - Parameters:
+    ///   - lines: the lines to take, each with its bias, polarity and debounce.
+    ///   - consumer: who holds the lines, as `gpioinfo` and busy errors will show it.
     /// - Throws: ``GPIOError/lineBusy(chip:line:consumer:)`` when a line is held elsewhere,
     ///   ``GPIOError/offsetOutOfRange(chip:offset:lineCount:)``,
     ///   ``GPIOError/invalidRequest(chip:line:reason:)`` for an empty list or a line listed

@@ -36,7 +36,7 @@ public enum GPIOChipSelector: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The first chip that matches.
-    /// - Throws: ``GPIOError/chipNotFound(lookedFor:available:)`` listing every chip offered.
+    /// - Throws: ``GPIOError/chipNotFound(lookedFor:available:program:)`` listing every chip offered.
     public func select<Chip: GPIOChip>(from chips: [Chip]) throws(GPIOError) -> Chip {
         if let chip = chips.first(where: { matches($0.info) }) { return chip }
         throw .chipNotFound(lookedFor: description, available: chips.map(\.info))

@@ -100,6 +100,7 @@ extension ControllerApplication {
     /// an action asks for is taken, as the host takes it.
     ///
     /// - Parameters:
+    ///   - depth: the longest sequence of steps tried.
     ///   - settings: the settings the context is made from.
     ///   - levels: the input lines found active at start-up (read into the context, or a
     ///     condition begun, as the host does).

@@ -103,6 +103,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Requests the board's lines from `chip`: inputs with both edges, outputs at their declared
     /// safe initial levels.
     /// - Parameters:
+    ///   - chip: the chip the board's lines are on (libgpiod's, or the simulated one).
+    ///   - board: which line plays each role, and the application's settings.
     ///   - trace: receives every dispatch, for another thread to report.
     ///   - outputLog: receives every output write, for another thread to report.
     ///   - ledger: receives the state, gauges and counters after every step, for another
@@ -243,7 +245,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// known again when the command returns, whatever order same-time inputs came in.
     ///
     /// A command that is a condition input's on or off event is that condition's second source
-    /// beside the line (see ``ConditionSources``): it can declare the condition, never end one
+    /// beside the line (see `ConditionSources`): it can declare the condition, never end one
     /// the line still signals.
     @discardableResult
     public func send(_ event: App.Event, at now: MachineInstant) throws(GPIOError) -> CommandOutcome {
@@ -486,7 +488,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// The machine's state now.
     public var state: App.State { machine.state }
 
-    /// Every active innermost state as bits (``ObservedMachine/activeStateBits``): with parallel
+    /// Every active innermost state as bits (`ObservedMachine/activeStateBits`): with parallel
     /// regions, one per region.
     public var activeStateBits: UInt64 { machine.activeStateBits }
     /// The machine's context now (what ``ControllerApplication/invariants`` read).
@@ -711,7 +713,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     }
 }
 
-/// One output write, as ``Controller/outputLog`` records it.
+/// One output write, as the controller's output log (`init`'s `outputLog`) records it.
 public struct OutputWrite: Hashable, Sendable {
     /// When the event that caused the write happened (an edge's kernel timestamp, a deadline).
     package var time: MachineInstant

@@ -34,7 +34,7 @@ public final class Simulation<App: ControllerApplication> {
 
     /// Builds the simulated chip from `board` and requests its lines. The outputs' initial
     /// values reach `reporter` at once. With `plant` (the default) the application's
-    /// ``ControllerApplication/Plant`` drives its inputs; without, the scenario drives every
+    /// `ControllerApplication/Plant` drives its inputs; without, the scenario drives every
     /// input by hand (to reach what the mechanism would never do).
     public init(board: Board<App>, seed: UInt64 = 1, breakProbability: Double = 0, plant: Bool = true,
                 reporter: any SimulationReporter<App>) throws(GPIOError) {

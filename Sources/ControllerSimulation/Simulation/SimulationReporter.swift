@@ -40,17 +40,17 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 /// The state of the turnstile when the run ended.
 public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable {
     public var state: App.State
-    /// Every gauge at the end, in ``ControllerApplication/gauges`` order.
+    /// Every gauge at the end, in `ControllerApplication/gauges` order.
     public var gauges: CounterValues
-    /// Every counter at the end, in ``ControllerApplication/counterNames`` order.
+    /// Every counter at the end, in `ControllerApplication/counterNames` order.
     public var counterValues: CounterValues
     public var endTime: Duration
     public var failedExpectations: Int
     /// How many `expect` steps were checked.
     public var checkedExpectations: Int
-    /// Episodes of an output held at a level other than the machine's (``Controller/outputOverrides``).
+    /// Episodes of an output held at a level other than the machine's (`Controller/outputOverrides`).
     public var outputOverrides = 0
-    /// Episodes of a checked invariant not holding (``ControllerApplication/checkedInvariants``).
+    /// Episodes of a checked invariant not holding (`ControllerApplication/checkedInvariants`).
     public var brokenInvariants = 0
 
     public init(
