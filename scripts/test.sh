@@ -167,7 +167,7 @@ if [ "${SANITIZE:-1}" != 0 ]; then
     tsan_tests=$!
 fi
 
-step "every test under AddressSanitizer, then each example's (Examples/*: $(for e in "${examples[@]}"; do printf '%s ' "${e#* }"; done)packages of their own on the public API), built where the runtime's build is$([ -z "${tsan_tests:-}" ] || echo "; beside them every test under ThreadSanitizer")"
+step "every test under AddressSanitizer, then each example package's (Examples/*, packages of their own on the public API:$(for e in "${examples[@]}"; do printf ' %s' "${e#* }"; done)), built where the runtime's build is$([ -z "${tsan_tests:-}" ] || echo "; beside them every test under ThreadSanitizer")"
 scripts/sanitize.sh address --test-only
 for example in "${examples[@]}"; do
     scripts/sanitize.sh address --package-path "${example% *}"
