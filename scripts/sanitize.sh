@@ -88,9 +88,11 @@ if grep -qE "✘|recorded an issue|ThreadSanitizer|AddressSanitizer|LeakSanitize
     echo "--- failures and sanitizer reports:"
     # Each failing test's message whole (a daemon's stderr is in it, indented: a report from a
     # child process starts "  ==PID==ERROR"), and every sanitizer report with its stack.
+    # A message runs to the next line of the test runner's own (✔, ◇, ✘): an argument's value
+    # may span lines that start anywhere (a scenario's "0.5 push").
     awk '
         /✘.*recorded an issue/ { block = 1; lines = 0; print; next }
-        block && (/^[ ↳]/ || /^$/) && lines < 150 { print; lines++; next }
+        block && !/^(✔|◇|✘)/ && lines < 150 { print; lines++; next }
         { block = 0 }
         /^[ \t]*(WARNING: ThreadSanitizer|==[0-9]+==ERROR)/ { report = 40 }
         report > 0 { print; report-- }

@@ -36,9 +36,14 @@ struct TurnstiledDaemonCLITests {
         let board = try directory.file("board.toml", try Self.simBoard(replacing: #"fail_mode = "secure""#, with: #"fail_mode = "\#(failMode)""#))
         let scenario = try directory.file("s.txt", script)
         let daemon = try BackgroundTurnstiled(["run", "--board", board, "--script", scenario, "--json", "--no-http"])
+        // The transitions and the lock's write come from two rings the reporter drains in turn:
+        // the write of the last step may be printed after its transition, so both are waited for.
         let scriptDone = daemon.wait(for: Self.patience) { daemon in
-            let transitions = daemon.records.filter { $0["type"] as? String == "transition" }
+            let records = daemon.records
+            let transitions = records.filter { $0["type"] as? String == "transition" }
+            let lock = records.last { $0["type"] as? String == "output" && $0["line"] as? String == "lock" }
             return transitions.count == script.split(separator: "\n").count && transitions.last?["to"] as? String == stateAtSignal
+                && lock?["value"] as? Int == 1 - failLevel
         }
         try #require(scriptDone, "the script's transitions never came: \(daemon.description)")
         // The level before the signal is the other one, so the drive is seen to happen.
