@@ -4,33 +4,44 @@
 # archive each in .build/docs/, failing on any warning: a symbol link that goes nowhere, a
 # parameter left undocumented, a documented parameter that is not there.
 #
-#   scripts/check-docs.sh                        symbol graphs from `swift package
-#                                                dump-symbol-graph` (the debug build)
-#   scripts/check-docs.sh --symbol-graphs DIR    symbol graphs a build already wrote
-#                                                (scripts/sanitize.sh's, in the full suite)
+#   scripts/check-docs.sh                         from the debug build in .build (made first
+#                                                 when it is not there)
+#   scripts/check-docs.sh --scratch-path DIR      from the build already in DIR (the full suite
+#                                                 gives it the AddressSanitizer build's)
 #
-# A link to another module's symbol is written in code voice (`GPIOError`), not as a symbol link:
-# each library's archive is built alone, as its users see it.
+# The symbol graphs are extracted from the build's compiled modules (swift-symbolgraph-extract,
+# a second or two each), so the reference costs no build of its own. A link to another module's
+# symbol is written in code voice (`GPIOError`), not as a symbol link: each library's archive is
+# built alone, as its users see it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-graphs=""
+scratch=.build
 case "${1:-}" in
---symbol-graphs) [ $# -eq 2 ] || { echo "usage: $0 [--symbol-graphs DIR]" >&2; exit 64; }; graphs=$2 ;;
+--scratch-path) [ $# -eq 2 ] || { echo "usage: $0 [--scratch-path DIR]" >&2; exit 64; }; scratch=$2 ;;
 "") ;;
-*) echo "usage: $0 [--symbol-graphs DIR]" >&2; exit 64 ;;
+*) echo "usage: $0 [--scratch-path DIR]" >&2; exit 64 ;;
 esac
-if [ -z "$graphs" ]; then
-    swift package dump-symbol-graph --minimum-access-level public >"${TMPDIR:-/tmp}/dump-symbol-graph.log" 2>&1 \
-        || { cat "${TMPDIR:-/tmp}/dump-symbol-graph.log" >&2; exit 1; }
-    graphs=$(swift build --show-bin-path)/../symbolgraph
-fi
-[ -d "$graphs" ] || { echo "error: no symbol graphs in $graphs" >&2; exit 1; }
 
 modules=$(swift package dump-package | python3 -c '
 import json, sys
 package = json.load(sys.stdin)
 print(" ".join(t for p in package["products"] if "library" in p["type"] for t in p["targets"]))')
+bin=$(swift build --scratch-path "$scratch" --show-bin-path)
+for module in $modules; do
+    [ -f "$bin/Modules/$module.swiftmodule" ] && continue
+    # Another build folder was built with flags of its own (a sanitizer's): not built over here.
+    [ "$scratch" = .build ] || { echo "error: $bin has no compiled $module: build it first" >&2; exit 1; }
+    echo "(no compiled $module in $bin: swift build first)"
+    swift build >/dev/null
+    break
+done
+# The C modules the Swift ones import: the module maps the build made, and the packages' own.
+clang_modules=()
+while IFS= read -r map; do clang_modules+=(-Xcc "-fmodule-map-file=$(realpath "$map")"); done < <(
+    find "$bin" -maxdepth 2 -name module.modulemap
+    find "$scratch/checkouts" Sources -name module.modulemap -path "*include*" 2>/dev/null)
+
 out=.build/docs
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -39,9 +50,13 @@ status=0
 for module in $modules; do
     rm -rf "$work/graphs" && mkdir -p "$work/graphs"
     # The module's own graph and its extensions of other modules' types (MODULE@OTHER).
-    cp "$graphs/$module.symbols.json" "$work/graphs/" 2>/dev/null \
-        || { echo "error: $graphs has no symbol graph of $module (was it built?)" >&2; status=1; continue; }
-    cp "$graphs/$module"@*.symbols.json "$work/graphs/" 2>/dev/null || true
+    if ! swift-symbolgraph-extract -module-name "$module" -I "$bin/Modules" -target "$(basename "$(dirname "$bin")")" \
+        -output-dir "$work/graphs" -minimum-access-level public "${clang_modules[@]}" >"$work/log" 2>&1; then
+        echo "error: cannot read the symbols of $module from $bin:" >&2
+        cat "$work/log" >&2
+        status=1
+        continue
+    fi
     if docc convert --additional-symbol-graph-dir "$work/graphs" --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.controllerfsm.$module" --output-path "$out/$module.doccarchive" \
         --warnings-as-errors >"$work/log" 2>&1; then

@@ -49,11 +49,6 @@ flags=(--sanitize="$sanitizer" --scratch-path "$PWD/.build-$sanitizer-sanitizer"
     # Line tables are all a sanitizer's report needs (function, file, line of each frame); the
     # full debug information of every dependency is most of what an unoptimised build writes.
     -Xswiftc -gline-tables-only)
-# The AddressSanitizer build also writes every module's public symbol graph (a few seconds of
-# its build), from which scripts/check-docs.sh makes the API reference without a build of its own.
-if [ "$sanitizer" = address ]; then
-    flags+=(-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/.build-$sanitizer-sanitizer/symbolgraph")
-fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

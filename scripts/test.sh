@@ -155,7 +155,7 @@ step "the build under AddressSanitizer, failing on any warning (scripts/sanitize
 scripts/sanitize.sh address --build-only
 
 step "the API reference: DocC over every library's public symbols, failing on any warning (scripts/check-docs.sh)"
-scripts/check-docs.sh --symbol-graphs .build-address-sanitizer/symbolgraph
+scripts/check-docs.sh --scratch-path .build-address-sanitizer
 
 if [ "${SANITIZE:-1}" != 0 ]; then
     step "the build under ThreadSanitizer (scripts/sanitize.sh thread --build-only)"
