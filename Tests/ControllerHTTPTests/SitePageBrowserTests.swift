@@ -1,5 +1,4 @@
 import Foundation
-import ServiceLifecycle
 import Testing
 import ControllerFSM
 @testable import ControllerHTTP
@@ -27,20 +26,9 @@ struct SitePageBrowserTests {
             ],
             online: 2, sums: ["turnstile": ["coins": 7]], prefix: "site", connected: true)
         // The page's first request gets `served`; every later one (the script's polls) `later`.
-        let ports = PortBox()
         let requests = Guarded(0)
-        let server = SiteServer(port: 0, title: "test fleet", logger: quietLogger, onListening: { ports.continuation.yield($0) }) {
-            requests.withLock { $0 += 1; return $0 == 1 ? served : later }
-        }
-        let group = ServiceGroup(configuration: .init(services: [server], logger: quietLogger))
-        let page = try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask(executorPreference: ServerExecutor()) { try await group.run() }
-            defer { tasks.cancelAll() }
-            let port = try #require(await ports.next(), "the site server did not start")
-            let page = try Self.dumpDOM(chromium, url: "http://127.0.0.1:\(port)/")
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return page
+        let page = try await withSitePage(overview: { requests.withLock { $0 += 1; return $0 == 1 ? served : later } }) { port in
+            try Self.dumpDOM(chromium, url: "http://127.0.0.1:\(port)/")
         }
         #expect(page.contains(#"data-live="yes""#), "the script never got an answer: \(page)")
         #expect(page.contains(#"<tr data-node="north" data-available="online" data-problems="yes"><td>north</td><td>turnstile</td><td>online since 2026-11-29T06:00:00.000Z</td><td>unlocked</td><td>never</td><td>3</td><td>1 input edge(s) lost before they were read</td><td>coins 2</td></tr>"#), "\(page)")

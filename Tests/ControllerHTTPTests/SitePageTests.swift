@@ -99,14 +99,21 @@ final class OverviewSource: Sendable {
 
 /// Runs `test` against a site server on a free loopback port.
 func withSitePage<Value>(_ source: OverviewSource, _ test: @Sendable (LoopbackClient) async throws -> Value) async throws -> Value {
+    try await withSitePage(overview: { source.get() }) { port in try await test(LoopbackClient(port: port)) }
+}
+
+/// Runs `test` with the port of a site server serving `overview`, called once per request.
+func withSitePage<Value>(
+    overview: @escaping @Sendable () -> SiteOverview, _ test: @Sendable (Int) async throws -> Value
+) async throws -> Value {
     let ports = PortBox()
-    let server = SiteServer(port: 0, title: "test fleet", logger: quietLogger, onListening: { ports.continuation.yield($0) }) { source.get() }
+    let server = SiteServer(port: 0, title: "test fleet", logger: quietLogger, onListening: { ports.continuation.yield($0) }, overview: overview)
     let group = ServiceGroup(configuration: .init(services: [server], logger: quietLogger))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask(executorPreference: ServerExecutor()) { try await group.run() }
         defer { tasks.cancelAll() }
         let port = try #require(await ports.next(), "the site server did not start")
-        let value = try await test(LoopbackClient(port: port))
+        let value = try await test(port)
         await group.triggerGracefulShutdown()
         try await tasks.waitForAll()
         return value

@@ -20,7 +20,7 @@ struct OutputStatusTests {
             state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
             outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
             conditionsHeldByLine: controller.conditionsHeldByLine,
-            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs)
+            outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, inputsOn: controller.inputsOn)
         return hub.snapshot()
     }
 
@@ -95,14 +95,7 @@ struct AlsoActiveStatusTests {
 /// line or a command holds it.
 @Suite("Inputs on the status")
 struct InputStatusTests {
-    static func snapshot(of simulation: TurnstileSimulation) -> DaemonSnapshot {
-        let controller = simulation.controller
-        let hub = StatusHub<TurnstileApplication>(board: "sim", chip: "turnstile-sim", inbox: nil)
-        hub.publishLoop(
-            state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
-            conditionsHeldByLine: controller.conditionsHeldByLine, inputsOn: controller.inputsOn)
-        return hub.snapshot()
-    }
+    static func snapshot(of simulation: TurnstileSimulation) -> DaemonSnapshot { OutputStatusTests.snapshot(of: simulation) }
 
     @Test("the fire alarm is off, then on by its line, then on by a command alone, then off; pulses are never listed")
     func fireAlarm() throws {
