@@ -246,22 +246,7 @@ struct StatusPage: Sendable {
         return tr;
       }));
     }
-    async function poll() {
-      try {
-        const response = await fetch("/status", { cache: "no-store" });
-        if (!response.ok) throw new Error("HTTP " + response.status);
-        render(await response.json());
-        document.body.dataset.live = "yes";
-        $("live").textContent = "live · " + new Date().toLocaleTimeString();
-        $("live").className = "live";
-      } catch (error) {
-        $("live").textContent = "no answer from the daemon (" + error.message + ")";
-        $("live").className = "live bad";
-      } finally {
-        setTimeout(poll, \(pollMilliseconds));
-      }
-    }
-    poll();
+    \(PagePolling.loop(path: "/status", everyMilliseconds: pollMilliseconds, source: "the daemon"))
     """
     }
 }

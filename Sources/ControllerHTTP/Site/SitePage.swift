@@ -132,21 +132,6 @@ struct SitePage: Sendable {
       $("sums").replaceChildren(...Object.keys(o.sums).sort().map((app) =>
         row([app + " (" + o.controllers.filter((c) => (c.app ?? "?") === app).length + ")", counts(o.sums[app])])));
     }
-    async function poll() {
-      try {
-        const response = await fetch("/site.json", { cache: "no-store" });
-        if (!response.ok) throw new Error("HTTP " + response.status);
-        render(await response.json());
-        document.body.dataset.live = "yes";
-        $("live").textContent = "live · " + new Date().toLocaleTimeString();
-        $("live").className = "live";
-      } catch (error) {
-        $("live").textContent = "no answer from fleet (" + error.message + ")";
-        $("live").className = "live bad";
-      } finally {
-        setTimeout(poll, \(pollMilliseconds));
-      }
-    }
-    poll();
+    \(PagePolling.loop(path: "/site.json", everyMilliseconds: pollMilliseconds, source: "fleet"))
     """
 }
