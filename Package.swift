@@ -138,15 +138,68 @@ let package = Package(
         // The SCXML loader's tests and the W3C's conformance tests (W3C/, read by path:
         // `#filePath`, not bundled).
         .testTarget(name: "ControllerSCXMLTests", dependencies: ["ControllerSCXML", "ControllerFSM"], exclude: ["W3C"]),
-        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract"]),
+        .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract", "ControllerTestSupport"]),
+        // The turnstile's own tests: its machine, its scenarios, and `turnstiled` as a user runs it
+        // (the command line's surface: options, exit statuses, messages, signals).
         .testTarget(
             name: "TurnstileTests",
             dependencies: [
-                "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "ControllerMQTT", "MQTTBrokerFixture",
-                // The site's identities (SiteIdentityTests), tested in-process: @testable.
-                "ControllerCommandLine",
+                "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "ControllerMQTT",
+                // The site's topics and the control client, for the site's subprocess tests.
+                "ControllerCommandLine", "ControllerDaemon",
+                "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        // The host's contract (board files, the TOML reader, interlocks, overrides, exploration),
+        // on small applications of the tests' own and on the turnstile.
+        .testTarget(
+            name: "ControllerHostTests",
+            dependencies: [
+                "ControllerHost", "ControllerFSM", "ControllerFSMSim", "ControllerSimulation", "Turnstile",
+                "ControllerTestSupport", "TurnstileTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        // The scenario language and the simulated plant: parsing, errors, expects, same-instant
+        // order, replay, timing relations.
+        .testTarget(
+            name: "ControllerSimulationTests",
+            dependencies: [
+                "ControllerSimulation", "ControllerHost", "ControllerFSM", "ControllerFSMSim", "Turnstile",
+                "ControllerTestSupport", "TurnstileTestSupport",
+            ]
+        ),
+        // The daemon's services and the site in-process (`@testable`): the whole daemon on a
+        // simulated chip with its own signals, the store service, control, reload, the site
+        // publisher, discovery and fleet. No subprocess: those tests are the products' own.
+        .testTarget(
+            name: "ControllerCommandLineTests",
+            dependencies: [
+                "ControllerCommandLine", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore",
+                "ControllerSimulation", "ControllerFSM", "ControllerFSMSim", "Turnstile", "ControllerTestSupport", "TurnstileTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        // What the test targets share: temporary directories, the repository's files, the time
+        // bounds a test may wait, a throwaway broker, and small applications (a shuttle, a
+        // two-door interlock) for the host's generic rules.
+        .target(
+            name: "ControllerTestSupport",
+            dependencies: [
+                "ControllerFSM", "ControllerFSMSim", "ControllerHost", "ControllerSimulation", "ControllerMQTT",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/ControllerTestSupport"
+        ),
+        // The turnstile's words for the simulation and a reporter that checks its lock as a run
+        // goes, for the tests that use the turnstile as their example.
+        .target(
+            name: "TurnstileTestSupport",
+            dependencies: ["Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSM", "ControllerTestSupport"],
+            path: "Tests/TurnstileTestSupport"
         ),
         .testTarget(
             name: "ControllerHTTPTests",
@@ -164,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "ControllerDaemonTests",
             dependencies: [
-                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim",
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "ControllerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -173,9 +226,7 @@ let package = Package(
         // tests are skipped where mosquitto or libmosquitto is not installed, unless
         // CONTROLLER_MQTT_REQUIRE_BROKER=1 makes that a failure. scripts/mqtt-tests.sh builds and
         // runs this target alone.
-        .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT", "MQTTBrokerFixture"]),
-        // The throwaway broker the MQTT client's tests and the site's tests share.
-        .target(name: "MQTTBrokerFixture", dependencies: ["ControllerMQTT"], path: "Tests/MQTTBrokerFixture"),
+        .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT", "ControllerTestSupport"]),
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [

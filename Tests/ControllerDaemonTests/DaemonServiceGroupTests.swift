@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Logging
 import ServiceLifecycle
 import Testing
@@ -122,32 +123,6 @@ extension ControlServerTests {
             #expect(systemd.next() == "READY=1\nSTATUS=running: closed")
             #expect(systemd.next() == "STOPPING=1\nSTATUS=draining")
             #expect(systemd.next() == nil)
-        }
-    }
-}
-
-/// A logger whose messages a test reads back; any thread may log (a `Guarded`, as `Journal`).
-final class CapturedLog: Sendable {
-    private let messages = Guarded<[String]>([])
-
-    var lines: [String] { messages.withLock { $0 } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(log: self) }
-    }
-
-    struct Handler: LogHandler {
-        let log: CapturedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.messages.withLock { $0.append(event.message.description) }
         }
     }
 }

@@ -1,3 +1,5 @@
+import ControllerFSMSim
+import ControllerTestSupport
 import ControllerFSM
 import Testing
 
@@ -61,7 +63,7 @@ struct HierarchyModelTests {
     }
 
     static func generate(seed: UInt64) -> Spec {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let count = RS.allCases.count
         var parent = [Int](repeating: -1, count: count)
         for state in 1..<count where random.chance(0.65) {
@@ -312,7 +314,7 @@ struct HierarchyModelTests {
                 Issue.record("seed \(seed) start: runtime \(machine.context.journal) in \(machine.state), reference \(model.context.journal) in s\(model.leaf)\n\(spec)")
                 continue
             }
-            var random = SplitMix(seed: seed ^ 0x9E37_79B9)
+            var random = SplitMix64(seed: seed ^ 0x9E37_79B9)
             var sent: [Int] = []
             for _ in 0..<60 {
                 let event = random.below(RE.allCases.count)
@@ -334,17 +336,3 @@ struct HierarchyModelTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same machine anywhere.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ probability: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < probability }
-}

@@ -1,3 +1,5 @@
+import ControllerFSMSim
+import ControllerTestSupport
 import ControllerFSM
 import Testing
 
@@ -33,7 +35,7 @@ struct ParallelModelTests {
             alone.start()
             inRegion.start()
             #expect(inRegion.context.journal == alone.context.journal, "seed \(seed) start\n\(spec)")
-            var random = SplitMix(seed: seed ^ 0x5151)
+            var random = SplitMix64(seed: seed ^ 0x5151)
             for step in 0..<60 {
                 let event = Model.RE(rawValue: random.below(Model.RE.allCases.count))!
                 alone.context.journal = []

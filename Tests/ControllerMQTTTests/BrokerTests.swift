@@ -1,5 +1,5 @@
 @_spi(Testing) import ControllerMQTT
-import MQTTBrokerFixture
+import ControllerTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import ControllerMQTT
-import MQTTBrokerFixture
+import ControllerTestSupport
 import Foundation
 import Testing
 

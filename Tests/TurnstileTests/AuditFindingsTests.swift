@@ -1,3 +1,5 @@
+import ControllerTestSupport
+import TurnstileTestSupport
 import ControllerFSM
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import ControllerTestSupport
+import TurnstileTestSupport
 import Foundation
 import PropertyBased
 import Testing
@@ -15,9 +17,6 @@ import Glibc
 /// silently fallen back to defaults.
 @Suite("Board files and scenarios: a control character anywhere is refused by line and column")
 struct BoardFileControlCharacterTests {
-    /// The board files this repository ships; each must survive random bytes the same way.
-    static let shippedBoards = ["sim", "generic", "raspberry-pi-1-3", "raspberry-pi-4", "raspberry-pi-5", "hil-gpio-sim"]
-
     /// Bytes TOML forbids outside a string's escapes (every C0 control but tab and line feed,
     /// and DEL), and CR, which stands only in CR LF.
     static let forbidden: [UInt8] = Array(0x00...0x08) + [0x0B, 0x0C, 0x0D] + Array(0x0E...0x1F) + [0x7F]

@@ -1,13 +1,9 @@
+import TurnstileTestSupport
+import ControllerTestSupport
 import Foundation
 import Testing
 import ControllerHost
 import Turnstile
-
-/// The repository root, found from this file so the tests run from any working directory.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-func repositoryPath(_ relative: String) -> String { repositoryRoot.appendingPathComponent(relative).path }
 
 @Suite("Board files shipped in boards/")
 struct BoardFilesInRepoTests {

@@ -1,3 +1,4 @@
+import TurnstileTestSupport
 import Testing
 import ControllerHost
 import Turnstile

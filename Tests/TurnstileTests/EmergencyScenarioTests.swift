@@ -1,3 +1,5 @@
+import ControllerTestSupport
+import TurnstileTestSupport
 import Testing
 import ControllerHost
 import Turnstile

@@ -1,3 +1,5 @@
+import TurnstileTestSupport
+import ControllerTestSupport
 import Testing
 @testable import ControllerHost
 @testable import Turnstile

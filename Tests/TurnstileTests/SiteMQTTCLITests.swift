@@ -1,9 +1,10 @@
+import ControllerFSMSim
 @testable import ControllerCommandLine
 import ControllerDaemon
 import ControllerHost
 import ControllerMQTT
 import Foundation
-import MQTTBrokerFixture
+import ControllerTestSupport
 import Turnstile
 import Testing
 
@@ -134,7 +135,7 @@ struct SiteMQTTCLITests {
     @Test("every counted event arrives once after dedupe, in order, through broker outages and kill -9 at random moments; the retained counters equal stats")
     func nothingLostNothingDoubled() async throws {
         let seed = ProcessInfo.processInfo.environment["SITE_MQTT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let context = "seed \(seed) (SITE_MQTT_SEED=\(seed) repeats it)"
         let broker = try Broker.start()
         defer { broker.stop() }

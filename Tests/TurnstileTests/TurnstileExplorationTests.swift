@@ -1,3 +1,4 @@
+import TurnstileTestSupport
 import ControllerFSM
 import Testing
 import ControllerHost

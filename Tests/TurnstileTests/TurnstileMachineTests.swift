@@ -1,3 +1,4 @@
+import TurnstileTestSupport
 import ControllerFSM
 import PropertyBased
 import Testing

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import ControllerFSM
 import Foundation
 import Testing

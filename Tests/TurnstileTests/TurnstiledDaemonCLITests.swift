@@ -1,3 +1,6 @@
+import ControllerFSMSim
+import ControllerTestSupport
+import TurnstileTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -200,7 +203,7 @@ struct TurnstiledDaemonCLITests {
         // Each pulse starts the moment its line is free by simulate's own rule (sim.toml: 50,
         // 150 and 100 ms pulses, 3 ms bounce, 10 ms debounce): the daemon plays them exactly
         // that far apart, and each settles a different time into its bounce.
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let lines: [(action: String, hold: Int64)] = [("coin", 63_000_000), ("push", 163_000_000), ("repair", 113_000_000)]
         var free: [Int64] = [200_000_000, 200_000_000, 200_000_000]
         var steps: [(Int64, String)] = []
@@ -336,7 +339,7 @@ struct TurnstiledDaemonCLITests {
     @Test("commands within milliseconds of the inputs they follow replay in the order the run took them", arguments: 0..<3)
     func commandsNearInputsReplayInOrder(run: Int) throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
-        var random = SeededRandom(seed: seed &+ UInt64(run))
+        var random = SplitMix64(seed: seed &+ UInt64(run))
         var lines: [String] = []
         var time = 200  // milliseconds
         for _ in 0..<6 {
@@ -416,7 +419,7 @@ struct RandomDaemonScenario {
     static let duration: Int64 = 10_000_000_000
 
     static func make(seed: UInt64) -> RandomDaemonScenario {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let target = Int(random.next(in: 150...250))
         // When each line (coin, push, service, emergency) is free again.
         var free: [String: Int64] = ["coin": 0, "push": 0, "service": 0, "emergency": 0]
@@ -459,62 +462,5 @@ struct RandomDaemonScenario {
 
     static func seconds(_ nanoseconds: Int64) -> String {
         String(format: "%.3f", Double(nanoseconds) / 1e9)
-    }
-}
-
-/// SplitMix64: a seed gives the same scenario on every machine.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(in range: ClosedRange<UInt64>) -> UInt64 {
-        range.lowerBound + next() % (range.upperBound - range.lowerBound + 1)
-    }
-}
-
-/// The receiving end of sd_notify: an AF_UNIX datagram socket bound at `path`, as systemd's.
-final class NotifyListener {
-    private let socket: Int32
-
-    init(path: String) throws {
-        socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(socket >= 0, "socket: errno \(errno)")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path), "\(path) is too long for a socket address")
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0, "bind \(path): errno \(errno)")
-    }
-
-    deinit { close(socket) }
-
-    /// The next datagram that satisfies `wanted`, skipping others, or nil at `deadline`.
-    func receive(until deadline: ContinuousClock.Instant, where wanted: (String) -> Bool) -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return nil }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(Swift.max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { continue }
-            let message = String(decoding: buffer[..<count], as: UTF8.self)
-            if wanted(message) { return message }
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import ControllerTestSupport
+import TurnstileTestSupport
 import Foundation
 import Testing
 import ControllerHost

@@ -1,3 +1,5 @@
+import ControllerFSMSim
+import ControllerTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -18,7 +20,7 @@ struct TurnstiledSignalCLITests {
     @Test("random signals from spawn to the end of the drain: exit 0 after the fail-mode drive, never killed")
     func randomSignals() throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_SIGNAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let board = repositoryPath("boards/sim.toml")
         for run in 0..<Self.runs {
             let first = Self.signals[Int(random.next() % UInt64(Self.signals.count))]
@@ -87,7 +89,7 @@ struct TurnstiledSignalCLITests {
     @Test("a signal at a random moment from the program's first instruction on, nothing blocked: never the default action")
     func earliestSignals() throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_SIGNAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let board = repositoryPath("boards/sim.toml")
         for run in 0..<12 {
             let signal = run % 2 == 0 ? SIGHUP : Self.signals[Int(random.next() % UInt64(Self.signals.count))]

@@ -1,3 +1,5 @@
+import ControllerTestSupport
+import TurnstileTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

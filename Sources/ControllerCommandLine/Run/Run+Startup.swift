@@ -25,8 +25,7 @@ extension Run {
 
     /// JSON records with `--json`; under systemd (`$JOURNAL_STREAM`) a log line per step; the
     /// readable trace otherwise.
-    func makePrinter(board: Board<App>, chipText: String, logger: Logger) -> any SimulationReporter<App> {
-        let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+    func makePrinter(board: Board<App>, chipText: String, journal: Bool, logger: Logger) -> any SimulationReporter<App> {
         return json
             ? JSONReporter<App>()
             : journal ? JournalReporter<App>(logger: logger) as any SimulationReporter<App>

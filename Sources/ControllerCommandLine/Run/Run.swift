@@ -128,8 +128,6 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         case .success(let trap): signals = trap
         case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
         }
-        let boardFile = try loadRunnableBoard(App.self, board)
-        try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: database, mqtt: site.connection.url)
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         // Under systemd, records go to the journal with their fields (MESSAGE_ID, the state, the
         // event); standard error takes what the journal's socket does not.
@@ -143,7 +141,26 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         // A reader of standard output that goes away must not kill the controller mid-run
         // (without the fail-mode drive): writes then fail quietly instead.
         Syscalls.ignoreBrokenPipes()
+        try await serve(logger: logger, signals: signals.signals, journal: journal)
+    }
 
+    /// Everything `run` does except what belongs to the process (the signal handlers, the
+    /// logging system, standard output's buffering): the board loaded, the daemon's services
+    /// made and run as one group until `signals` brings SIGTERM or SIGINT (or the script ends,
+    /// with `--stop-at-end`), then the drain and the ending's report. The in-process tests run
+    /// the daemon through this, with their own signals and `printer`.
+    ///
+    /// - Parameters:
+    ///   - logger: Where the daemon's log lines go.
+    ///   - signals: The signals the daemon obeys: SIGTERM and SIGINT stop it, SIGHUP reloads.
+    ///   - journal: Whether standard error is systemd's journal (the trace then goes to `logger`).
+    ///   - printer: Where transitions, output changes and the summary go; by default standard
+    ///     output, as `--json` and `journal` say.
+    func serve(
+        logger: Logger, signals: AsyncStream<Int32>, journal: Bool = false, printer: (any SimulationReporter<App>)? = nil
+    ) async throws {
+        let boardFile = try loadRunnableBoard(App.self, board)
+        try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: database, mqtt: site.connection.url)
         switch boardFile.backend {
         case .libgpiod:
             guard script == nil else {
@@ -162,7 +179,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             let source = GpiodSource<App>(selector: boardFile.chip)
             try await runDaemon(
                 board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)], libgpiod \(chip.library.version)", source: source,
-                completionClock: MonotonicClock(), logger: logger, signals: signals) { controller in
+                completionClock: MonotonicClock(), logger: logger, signals: signals, journal: journal, printer: printer) { controller in
                 try logLines(of: boardFile, on: chip, logger: logger)
                 _ = controller
             }
@@ -178,7 +195,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
             try await runDaemon(
                 board: boardFile, chip: simulated.chip, chipText: "\(simulated.chip.info.name) [\(simulated.chip.info.label)]",
-                source: source, completionClock: SourceClock(source), logger: logger, signals: signals,
+                source: source, completionClock: SourceClock(source), logger: logger, signals: signals, journal: journal, printer: printer,
                 stopAt: stopAtEnd ? source.scriptEnd : nil) { _ in }
         }
     }
@@ -188,7 +205,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     /// shutdown is the drain.
     private func runDaemon<Source: EventSource>(
         board boardFile: Board<App>, chip: Source.Chip, chipText: String, source: Source, completionClock: any MachineClock,
-        logger: Logger, signals: SignalTrap, stopAt: MachineInstant? = nil, afterRequest: (Controller<App, Source.Chip>) throws -> Void
+        logger: Logger, signals: AsyncStream<Int32>, journal: Bool, printer: (any SimulationReporter<App>)?,
+        stopAt: MachineInstant? = nil, afterRequest: (Controller<App, Source.Chip>) throws -> Void
     ) async throws where Source.App == App {
         let parts = try makeParts(board: boardFile, chipText: chipText, logger: logger)
         // The store first: a damaged database is refused before any line is touched.
@@ -198,7 +216,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let lines = try LinesService(
             chip: chip, board: boardFile, rings: rings, completionClock: completionClock, lifecycle: parts.lifecycle, afterRequest: afterRequest)
         let controller = lines.controller
-        let printer = makePrinter(board: boardFile, chipText: chipText, logger: logger)
+        let printer = printer ?? makePrinter(board: boardFile, chipText: chipText, journal: journal, logger: logger)
         let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
         let readiness = ReadinessGate(waitingFor: noHttp ? [] : [StatusService.readinessName])
         let loop = ControllerService(
@@ -274,7 +292,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             ],
             alongside: [
                 SignalService(
-                    signals: signals.signals, logger: logger, usage: "SIGTERM or SIGINT stops \(App.daemonName), SIGHUP reloads its settings",
+                    signals: signals, logger: logger, usage: "SIGTERM or SIGINT stops \(App.daemonName), SIGHUP reloads its settings",
                     stop: { [inbox = parts.inbox] in inbox.requestStop() },
                     reload: { [reload = BoardReload<App>(
                         boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger, notifier: parts.notifier, clock: MonotonicClock())] in reload() }),

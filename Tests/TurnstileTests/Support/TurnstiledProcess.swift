@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -145,25 +146,6 @@ enum PseudoTerminal {
         else { return nil }
         return Functions(openpt: openpt, grantpt: grantpt, unlockpt: unlockpt, ptsname: ptsname)
     }()
-}
-
-/// A directory for one test's files, removed when the test is done with it.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("turnstiled-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `text` to `name` in the directory and returns its path.
-    func file(_ name: String, _ text: String) throws -> String {
-        let path = url.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
 }
 
 /// A `turnstiled` started in the background, as a supervisor starts a daemon: its standard

@@ -1,0 +1,219 @@
+import ArgumentParser
+@testable import ControllerCommandLine
+import ControllerDaemon
+import ControllerHost
+import ControllerStore
+import ControllerTestSupport
+import Foundation
+import Testing
+import Turnstile
+import TurnstileTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The whole daemon in this process: `run`'s options parsed and validated as the command line
+/// parses them, then every service `run` wires together (the lines on the simulated chip, the
+/// event loop, the reporter, the store service, the control socket, the signals, the drain),
+/// with the test's own signals, log and printer in place of the process's. Each test takes a
+/// second or two; what only a process has (its exit status, standard error, real signals) is
+/// tested on the built `turnstiled` in TurnstileTests.
+@Suite("The daemon in-process: run's services on a simulated chip", .serialized)
+struct DaemonInProcessTests {
+    typealias App = TurnstileApplication
+    static let patience = TestTimeouts.daemon
+
+    /// A daemon started by `serve`, with the signals the test sends it.
+    final class InProcessDaemon: Sendable {
+        let signals: AsyncStream<Int32>.Continuation
+        let finished: Task<Result<Void, any Error>, Never>
+        let log = CapturedLog()
+
+        /// Parses `arguments` as `run` does and serves until stopped; `printer` gets the trace.
+        init(_ arguments: [String], printer: SimulationRecorder) throws {
+            let command = try Run<App>.parse(arguments)
+            let (stream, continuation) = AsyncStream<Int32>.makeStream()
+            signals = continuation
+            let logger = log.logger
+            nonisolated(unsafe) let printer = printer
+            finished = Task {
+                do {
+                    try await command.serve(logger: logger, signals: stream, printer: printer)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+
+        func send(_ signal: Int32) { signals.yield(signal) }
+
+        /// How `serve` ended: nil when it returned, else the exit status it threw.
+        func exitCode() async -> Int32? {
+            switch await finished.value {
+            case .success: return nil
+            case .failure(let error as ExitCode): return error.rawValue
+            case .failure(let error): return -1 - Int32(truncatingIfNeeded: "\(error)".count)
+            }
+        }
+    }
+
+    /// A board file like boards/sim.toml in `directory`, with `replacing`'s texts replaced.
+    static func board(in directory: TemporaryDirectory, replacing: [String: String] = [:]) throws -> String {
+        var text = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)
+        for (old, new) in replacing {
+            try #require(text.contains(old), "boards/sim.toml has no \(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        return try directory.file("board.toml", text)
+    }
+
+    /// Sends `request` over the control socket at `path`, retrying while the socket is not there
+    /// yet; the reply.
+    static func ask(_ path: String, _ request: ControlRequest<App>) async throws -> ControlReply {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            do {
+                let client = try ControlClient<App>(path: path)
+                try client.send(ControlRequestLine(id: 1, request: request))
+                let reply = try #require(try client.nextReply(timeoutSeconds: Double(patience.components.seconds)))
+                return reply.reply
+            } catch let error as ControlClientError where ContinuousClock.now < deadline {
+                _ = error
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    /// The daemon's snapshot, once `condition` holds of it (or the last one, at the bound).
+    static func status(_ path: String, until condition: (DaemonSnapshot) -> Bool) async throws -> DaemonSnapshot {
+        let deadline = ContinuousClock.now + patience
+        while true {
+            guard case .status(let snapshot) = try await ask(path, .status) else { throw CancellationError() }
+            if condition(snapshot) || ContinuousClock.now >= deadline { return snapshot }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test("a script played to its end: every transition reported, the counts durable in the store, the lock driven locked")
+    func scriptToItsEnd() async throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.url.appendingPathComponent("counts.sqlite").path
+        let script = try directory.file("run.txt", """
+            0.05 coin
+            0.3 push
+            0.6 expect counter passages 1
+            0.7 end
+            """)
+        let recorder = SimulationRecorder()
+        let daemon = try InProcessDaemon(
+            ["--board", try Self.board(in: directory), "--script", script, "--stop-at-end", "--database", database, "--no-http"],
+            printer: recorder)
+        #expect(await daemon.exitCode() == nil, "\(daemon.log.lines)")
+
+        #expect(recorder.statePath.map(\.name) == ["locked", "unlocked", "locked"], "\(recorder.log)")
+        #expect(recorder.failures.isEmpty)
+        let summary = try #require(recorder.summary)
+        #expect(summary.counters.coins == 1 && summary.counters.passages == 1)
+        #expect(summary.checkedExpectations == 1)
+        // The lock's stop level (fail_mode secure): locked, and that is the last write.
+        #expect(recorder.changes(of: .lock).last?.value == true, "\(recorder.log)")
+        #expect(daemon.log.lines.contains { $0.hasPrefix("stopped: lock driven to 1") }, "\(daemon.log.lines)")
+        // What the summary says is what the store made durable.
+        let store = try CountStore<App>.openForReading(path: database)
+        defer { try? store.close() }
+        let totals = try store.totals()
+        #expect(totals.counters["coins"] == 1 && totals.counters["passages"] == 1, "\(totals)")
+        #expect(totals.state == .locked)
+    }
+
+    @Test("SIGTERM through its signals: the control socket's pulses counted, the drain makes them durable")
+    func stopBySignal() async throws {
+        let directory = try TemporaryDirectory()
+        let database = directory.url.appendingPathComponent("counts.sqlite").path
+        let socket = directory.url.appendingPathComponent("ctl.sock").path
+        let recorder = SimulationRecorder()
+        let daemon = try InProcessDaemon(
+            ["--board", try Self.board(in: directory), "--database", database, "--control-socket", socket, "--no-http"],
+            printer: recorder)
+
+        #expect(try await Self.ask(socket, .pulse("coin")) == .accepted("pulse coin"))
+        let unlocked = try await Self.status(socket) { $0.state == "unlocked" }
+        #expect(unlocked.state == "unlocked", "\(unlocked)")
+        #expect(try await Self.ask(socket, .pulse("push")) == .accepted("pulse push"))
+        let passed = try await Self.status(socket) { $0.counters["passages"] == 1 && $0.state == "locked" }
+        #expect(passed.counters["coins"] == 1 && passed.counters["passages"] == 1, "\(passed)")
+
+        daemon.send(SIGTERM)
+        #expect(await daemon.exitCode() == nil, "\(daemon.log.lines)")
+        #expect(recorder.summary?.counters.passages == 1)
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket is removed at the stop")
+        let store = try CountStore<App>.openForReading(path: database)
+        defer { try? store.close() }
+        #expect(try store.totals().counters["passages"] == 1)
+    }
+
+    @Test("SIGHUP through its signals: the board's new settings are taken; a board whose lines changed is refused")
+    func reloadBySignal() async throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.url.appendingPathComponent("ctl.sock").path
+        let board = try Self.board(in: directory)
+        let daemon = try InProcessDaemon(["--board", board, "--control-socket", socket, "--no-http"], printer: SimulationRecorder())
+        _ = try await Self.status(socket) { $0.phase == "running" }
+
+        let original = try String(contentsOfFile: board, encoding: .utf8)
+        try original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "7s""#)
+            .write(toFile: board, atomically: true, encoding: .utf8)
+        daemon.send(SIGHUP)
+        let deadline = ContinuousClock.now + Self.patience
+        while !daemon.log.lines.contains(where: { $0.hasPrefix("SIGHUP:") }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(daemon.log.lines.contains { $0.hasPrefix("SIGHUP: \(board) read again") && $0.contains("relock_timeout") }, "\(daemon.log.lines)")
+
+        try original.replacingOccurrences(of: #"line = "COIN""#, with: #"line = "PUSH2""#)
+            .write(toFile: board, atomically: true, encoding: .utf8)
+        daemon.send(SIGHUP)
+        while daemon.log.lines.filter({ $0.hasPrefix("SIGHUP:") }).count < 2 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(daemon.log.lines.last { $0.hasPrefix("SIGHUP:") }?.contains("the running configuration stays") == true, "\(daemon.log.lines)")
+
+        daemon.send(SIGTERM)
+        #expect(await daemon.exitCode() == nil, "\(daemon.log.lines)")
+    }
+
+    @Test("an expect that fails: the printer is told, and the run ends with status 1")
+    func failedExpectation() async throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("run.txt", "0.1 expect state unlocked\n0.2 end\n")
+        let recorder = SimulationRecorder()
+        let daemon = try InProcessDaemon(
+            ["--board", try Self.board(in: directory), "--script", script, "--stop-at-end", "--no-http"], printer: recorder)
+        #expect(await daemon.exitCode() == ExitStatus.expectationFailed.rawValue)
+        #expect(recorder.failures.count == 1, "\(recorder.failures)")
+        #expect(recorder.failures.first?.description.contains("unlocked") == true)
+    }
+
+    @Test("a damaged count database is refused (status 4) before a line is requested, and kept")
+    func damagedDatabase() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try directory.file("counts.sqlite", String(repeating: "not a database\n", count: 400))
+        let recorder = SimulationRecorder()
+        let daemon = try InProcessDaemon(
+            ["--board", try Self.board(in: directory), "--database", database, "--no-http"], printer: recorder)
+        #expect(await daemon.exitCode() == ExitStatus.storeError.rawValue)
+        #expect(recorder.outputs.isEmpty, "no output was written: \(recorder.log)")
+        #expect(try String(contentsOfFile: database, encoding: .utf8).hasPrefix("not a database"))
+    }
+
+    @Test("run's options are validated on this path as on the command line's", arguments: [
+        ["--stop-at-end"],
+        ["--retention-days", "0", "--database", "x.sqlite"],
+        ["--control-group", "users"],
+    ])
+    func sameValidation(extra: [String]) throws {
+        #expect(throws: (any Error).self) { try Run<App>.parse(["--board", "b.toml"] + extra) }
+    }
+}

@@ -1,0 +1,69 @@
+@testable import ControllerCommandLine
+import ControllerDaemon
+import ControllerHost
+import ControllerMQTT
+import ControllerStore
+import Foundation
+import Logging
+import ControllerTestSupport
+import Testing
+import Turnstile
+
+/// The site publisher in-process, on a real mosquitto and a fresh count store, without a daemon
+/// around it: the health and inputs messages it keeps retained, as the status it reads changes.
+@Suite(
+    "The site publisher in-process: health and inputs on the broker",
+    .enabled(if: Broker.enabled, "mosquitto, openssl or libmosquitto is not installed"))
+struct SitePublisherTests {
+    static let patience: Duration = TestTimeouts.daemon
+
+    static func last(_ log: EventLog, _ topic: String) -> String? {
+        log.all.compactMap(\.receivedMessage).last { $0.topic == topic }.map { String(decoding: $0.payload, as: UTF8.self) }
+    }
+
+    @Test("the fire alarm's line and a fault reach inputs and health within a wake; the stop's last health says the outbox is empty")
+    func healthAndInputs() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let store = try CountStore<TurnstileApplication>.open(path: directory.url.appendingPathComponent("node1.sqlite").path)
+        let status = StatusHub<TurnstileApplication>(board: "sim", chip: "sim", inbox: nil)
+        status.publishPhase(.running, degradedReason: nil)
+        status.publishLoop(state: .locked, events: 0, lostEdges: 0)
+        let topics = try SiteTopics(prefix: "nodes", node: "node1")
+        var logger = Logger(label: "site-publisher-test")
+        logger.logLevel = .critical
+        let publisher = SitePublisher<TurnstileApplication>(
+            store: store, topics: topics, discovery: nil, status: status, logger: logger,
+            answer: { _ in .accepted("nothing") })
+        let (watcher, log) = try MQTTClient.logged(broker.configuration(user: "reader", clientID: "publisher-watch"))
+        try watcher.subscribe("nodes/node1/#")
+        try watcher.start()
+        defer { watcher.stop() }
+        try publisher.start(configuration: broker.configuration(user: "node1", clientID: "node1-publisher"))
+        let totals = DurableTotals<TurnstileApplication>(counters: [:], gauges: ["credit": 0], state: .locked, lastEventUnixNanoseconds: nil)
+
+        // Once the claim has settled: the fire alarm off, nothing wrong.
+        let first = await log.first(within: Self.patience) { _ in Self.last(log, "nodes/node1/health") != nil && Self.last(log, "nodes/node1/inputs") != nil }
+        try #require(first != nil, "no health or inputs: \(log.all.compactMap(\.receivedMessage).map(\.topic))")
+        #expect(Self.last(log, "nodes/node1/inputs") == #"{"app":"turnstile","levels":{"emergency":false},"node":"node1"}"#)
+        #expect(Self.last(log, "nodes/node1/health")?.contains(#""outbox":0,"phase":"running","problems":[]"#) == true)
+
+        // The fire line goes active (its bit: its position among the declared inputs) and the
+        // machine breaks: a commit wakes the publisher.
+        let emergency = UInt64(1) << UInt64(TurnstileApplication.inputs.firstIndex { $0.role == "emergency" }!)
+        status.publishLoop(state: .broken, events: 2, lostEdges: 1, inputsOn: emergency)
+        publisher.committed(totals)
+        let changed = await log.first(within: Self.patience) { _ in
+            Self.last(log, "nodes/node1/inputs")?.contains(#""emergency":true"#) == true
+                && Self.last(log, "nodes/node1/health")?.contains("in broken") == true
+        }
+        #expect(changed != nil, "inputs \(Self.last(log, "nodes/node1/inputs") ?? "none"), health \(Self.last(log, "nodes/node1/health") ?? "none")")
+        #expect(Self.last(log, "nodes/node1/health")?.contains(#""problems":["in broken","1 input edge(s) lost before they were read"]"#) == true)
+
+        publisher.finish(lastTotals: totals)
+        let offline = await log.first(within: Self.patience) { _ in Self.last(log, "nodes/node1/availability") == "offline" }
+        #expect(offline != nil)
+        #expect(Self.last(log, "nodes/node1/health")?.contains(#""outbox":0"#) == true)
+    }
+}

@@ -1,0 +1,15 @@
+/// The bounds this target's tests rely on when they meet real time (issue 28, item 9): waits for
+/// a condition (each returns as soon as the condition holds, so a bound costs nothing on the
+/// happy path and only says how long a broken run takes to fail), and windows that show that
+/// something does not happen.
+///
+/// The machine they must hold on: CI runs the AddressSanitizer and ThreadSanitizer test runs at
+/// the same time on 2 cores, which makes a daemon's start, a drain or a reply 5–20 times slower
+/// than a plain debug run, and a run may be descheduled for a while at any moment.
+package enum TestTimeouts {
+    /// A daemon's start (to `ready` or `running`), a signal's or a reload's answer, a drain and
+    /// an exit, a reply through the control socket, a message through the broker. A plain debug
+    /// build does each in well under a second; 20 times that is still under 20 s, and the rest
+    /// is room for a run descheduled under load.
+    package static let daemon: Duration = .seconds(30)
+}
