@@ -49,18 +49,32 @@ LOG=$BUILD_HIL/logs/hil-$(date +%Y%m%d-%H%M%S).log
 # (2.3), and the guest's /hil/bin/v1/NAME and /hil/bin/v2/NAME run /hil/bin/NAME with
 # CONTROLLERFSM_LIBGPIOD=1 or 2 (suite.sh makes them). A stripped copy goes into the VM, and its
 # sha256 into the log. Plus the allocation counter the load scenario preloads.
-# The parking barrier's daemon comes from its own package (Examples/ParkingBarrier), built the
-# same way into the same .build.
+# The controllers beside the turnstile come from their own packages (Examples/*): each one with a
+# packaging/hil/ takes part, as its packaging/product.conf names its daemon (PRODUCT), built the
+# same way into the same .build. What the package brings to the VM, by convention:
+#   boards/hil-gpio-sim.toml      -> /hil/boards/PRODUCT.toml (its board on the gpio-sim chip)
+#   packaging/hil/*.sh            -> /hil/guest/ (its helpers, which its scenarios source)
+#   packaging/hil/scenarios/*.sh  -> /hil/guest/scenarios/ (run with the rest, by name)
+# so a third controller's package joins the harness by holding those files; nothing here names it.
 HIL_PRODUCTS=(turnstiled gpio-contract)
-BARRIER_PACKAGE=Examples/ParkingBarrier
-BARRIER_PRODUCTS=(barrierd)
+EXAMPLE_PACKAGES=()              # "PACKAGE_DIR PRODUCT", relative to the work tree
+for conf in "$PROJECT_DIR"/Examples/*/packaging/product.conf; do
+    [ -e "$conf" ] || continue
+    package=${conf%/packaging/product.conf}
+    [ -d "$package/packaging/hil" ] || continue
+    # shellcheck disable=SC1090
+    product=$(. "$conf" && echo "${PRODUCT:?}") || hil_die "$conf does not set PRODUCT"
+    [ -f "$package/boards/hil-gpio-sim.toml" ] \
+        || hil_die "$package has packaging/hil/ but no boards/hil-gpio-sim.toml, the board its scenarios run on"
+    EXAMPLE_PACKAGES+=("${package#"$PROJECT_DIR"/} $product")
+done
 
 stage_bins() {   # stage_bins BIN_DIR PRODUCT...
     local dir=$1 product
     shift
     mkdir -p "$BUILD_HIL/bin"
     for product in "$@"; do
-        [ -x "$dir/$product" ] || hil_die "$dir/$product is not built (scripts/release-build.sh; for barrierd with --package-path $BARRIER_PACKAGE)"
+        [ -x "$dir/$product" ] || hil_die "$dir/$product is not built (scripts/release-build.sh; a product of a package under Examples/ with --package-path)"
         strip -o "$BUILD_HIL/bin/$product" "$dir/$product"
         if ldd "$BUILD_HIL/bin/$product" | grep libgpiod >/dev/null; then
             hil_die "$product links libgpiod: it must open it at run time, to serve both generations"
@@ -76,10 +90,23 @@ build_project_bins() {
     bin_dir=$("$PROJECT_DIR/scripts/release-build.sh" --show-bin-path)
     if [ "$PREBUILT" = 0 ]; then
         "$PROJECT_DIR/scripts/release-build.sh" "${HIL_PRODUCTS[@]}"
-        hil_step "barrierd" \
-            "$PROJECT_DIR/scripts/release-build.sh" --package-path "$BARRIER_PACKAGE" "${BARRIER_PRODUCTS[@]}"
     fi
-    stage_bins "$bin_dir" "${HIL_PRODUCTS[@]}" "${BARRIER_PRODUCTS[@]}"
+    stage_bins "$bin_dir" "${HIL_PRODUCTS[@]}"
+    local example package product file
+    for example in "${EXAMPLE_PACKAGES[@]}"; do
+        read -r package product <<<"$example"
+        if [ "$PREBUILT" = 0 ]; then
+            hil_step "$product" "$PROJECT_DIR/scripts/release-build.sh" --package-path "$package" "$product"
+        fi
+        stage_bins "$bin_dir" "$product"
+        PROJECT_FILES+=("hil/boards/$product.toml=$PROJECT_DIR/$package/boards/hil-gpio-sim.toml")
+        for file in "$PROJECT_DIR/$package"/packaging/hil/*.sh; do
+            [ -e "$file" ] && PROJECT_FILES+=("hil/guest/$(basename "$file")=$file")
+        done
+        for file in "$PROJECT_DIR/$package"/packaging/hil/scenarios/*.sh; do
+            [ -e "$file" ] && PROJECT_FILES+=("hil/guest/scenarios/$(basename "$file")=$file")
+        done
+    done
     # Both generations where the guest's dynamic loader looks: the multiarch library directory.
     multiarch=$(gcc -print-multiarch)
     local v1_library
@@ -97,7 +124,6 @@ build_project_bins() {
         -I "$PROJECT_DIR/AllocationTests/Sources/CMallocCounter/include" "$PROJECT_DIR/AllocationTests/Sources/CMallocCounter/MallocCounter.c"
     PROJECT_FILES+=("hil/lib/libmalloccount.so=$BUILD_HIL/libmalloccount.so")
     PROJECT_FILES+=("hil/boards/hil-gpio-sim.toml=$PROJECT_DIR/boards/hil-gpio-sim.toml")
-    PROJECT_FILES+=("hil/boards/hil-barrier.toml=$PROJECT_DIR/$BARRIER_PACKAGE/boards/hil-gpio-sim.toml")
 }
 
 make_initramfs() {

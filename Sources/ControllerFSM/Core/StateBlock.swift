@@ -20,9 +20,9 @@ public struct Guard<Context> {
 ///
 /// ```swift
 /// definition.state(.unlocked) { s in
-///     s.onEntry { c, fx in c.relay.release(); fx.startTimer(.relock, after: .seconds(5), sending: .timeout) }
-///     s.onExit { _, fx in fx.cancelTimer(.relock) }
-///     s.on(.coin) { c, fx in c.credit += 1; fx.startTimer(.relock, after: .seconds(5), sending: .timeout) }
+///     s.onEntry { c, fx in c.relay.release(); fx.startTimer(GateTimer.relock, after: .seconds(5), sending: .timeout) }
+///     s.onExit { _, fx in fx.cancelTimer(GateTimer.relock) }
+///     s.on(.coin) { c, fx in c.credit += 1; fx.startTimer(GateTimer.relock, after: .seconds(5), sending: .timeout) }
 ///     s.on(.push, when: Guard("credit > 1") { $0.credit > 1 }) { c, _ in c.credit -= 1 }
 ///     s.on(.push, to: .locked) { c, _ in c.credit = 0 }
 /// }

@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// server.
 ///
 /// ```swift
-/// let server = SiteServer(host: "127.0.0.1", port: 9190, title: "turnstiled fleet") { watcher.overview() }
+/// let server = SiteServer(host: "127.0.0.1", port: 9190, title: "turnstiled fleet", logger: logger) { watcher.overview() }
 /// let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
 /// try await group.run()
 /// ```

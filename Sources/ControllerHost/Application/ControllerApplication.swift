@@ -11,7 +11,7 @@ import ControllerFSM
 /// enum Door: ControllerApplication {
 ///     static let name = "door"
 ///     static let table = try! doorDefinition().compile()
-///     static let settings = SettingsDeclaration(section: "door", defaults: DoorSettings(), keys: [
+///     static let settings = SettingsDeclaration<Door>(section: "door", defaults: DoorSettings(), keys: [
 ///         .duration("close_delay", \.closeDelay, summary: "how long the door stays open"),
 ///     ])
 ///     static func makeContext(_ settings: DoorSettings) -> DoorContext { DoorContext(settings) }

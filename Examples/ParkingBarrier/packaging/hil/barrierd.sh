@@ -2,8 +2,8 @@
 #   . /hil/guest/lib.sh; . /hil/guest/barrierd.sh
 # shellcheck shell=dash disable=SC2034
 #
-# The board is Examples/ParkingBarrier/boards/hil-gpio-sim.toml: a gpio-sim chip labelled
-# barrier-hil, inputs active-low (idle high), outputs active-high. The arm is the plant below:
+# The board is this package's boards/hil-gpio-sim.toml, which scripts/hil/run.sh puts at $BOARD:
+# a gpio-sim chip labelled barrier-hil, inputs active-low (idle high), outputs active-high. The arm is the plant below:
 # a shell loop that reads the motor lines and drives the limit switches. Every scenario runs
 # once per libgpiod generation (GENERATIONS), with /hil/bin/GEN/barrierd.
 #
@@ -36,7 +36,7 @@
 #   bd_dump              barrierd's stdout and stderr, for the log
 
 GENERATIONS=$HIL_GENERATIONS
-BOARD=/hil/boards/hil-barrier.toml
+BOARD=/hil/boards/barrierd.toml
 BARRIER_LINES="REQUEST LOOP PHOTOCELL UP_LIMIT DOWN_LIMIT SERVICE EMERGENCY MOTOR_UP MOTOR_DOWN GREEN RED ALARM"
 REQUEST=0 LOOP=1 PHOTOCELL=2 UP_LIMIT=3 DOWN_LIMIT=4 SERVICE=5 EMERGENCY=6
 MOTOR_UP=7 MOTOR_DOWN=8 GREEN=9 RED=10 ALARM=11
