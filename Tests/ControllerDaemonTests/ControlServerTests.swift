@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Testing
 @testable import ControllerDaemon
@@ -7,7 +8,7 @@ import Glibc
 #endif
 
 /// End to end over real sockets. Serialized: the fault-injection tests arm process-wide failures.
-@Suite("Control server", .serialized)
+@Suite("Control server", .serialized, .takingTurns(.injectedFaults))
 final class ControlServerTests {
     let scratch: ScratchDirectory
     let recorder = RecordingHandler()

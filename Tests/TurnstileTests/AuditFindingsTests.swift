@@ -69,23 +69,23 @@ struct AuditFindingsTests {
         ("[inputs.push]\nline = \"PUSH\"\ndebounce = \"2ms\"", "inputs.push.debounce: 0.002 s does not outlast the simulated contact bounce"),
         ("[inputs.coin]\nline = \"COIN\"\ndebounce = \"0ms\"", "inputs.coin.debounce: 0 s does not outlast"),
     ])
-    func debounceAgainstPulses(section: String, message: String) throws {
+    func debounceAgainstPulses(section: String, message: String) async throws {
         let text = "[board]\nname = \"b\"\nbackend = \"sim\"\nchip = \"c\"\n" + section + "\n"
             + (section.contains("coin") ? "[inputs.push]\nline = \"PUSH\"\n" : "[inputs.coin]\nline = \"COIN\"\n")
             + "[outputs.lock]\nline = 4\n"
         let board = try BoardFile.parse(text, file: "b.toml")
         let error = #expect(throws: BoardFileError.self) { try TurnstileSimulation.checkTimings(of: board, file: "b.toml") }
         #expect(error?.description.hasPrefix("b.toml: " + message) == true, "\(String(describing: error))")
-        let run = try Turnstiled.run(["soak", "--events", "100", "--board", directory.file("b.toml", text)])
+        let run = try await Turnstiled.run(["soak", "--events", "100", "--board", directory.file("b.toml", text)])
         #expect(run.status == 2 && run.stderr.contains(message), "soak refuses it instead of looping: \(run)")
     }
 
     // MARK: 5, 8. soak
 
     @Test("soak on a board without the optional inputs runs")
-    func soakWithoutOptionalInputs() throws {
+    func soakWithoutOptionalInputs() async throws {
         let path = try directory.file("min.toml", minimalBoard)
-        let run = try Turnstiled.run(["soak", "--events", "2000", "--board", path])
+        let run = try await Turnstiled.run(["soak", "--events", "2000", "--board", path])
         // Under AddressSanitizer (no allocation counting) freed memory is quarantined, so soak's
         // flat-memory check cannot hold there; the run itself and the money must.
         #expect(run.status == 0 || (Self.sanitized && run.status == 1), "\(run)")
@@ -93,8 +93,8 @@ struct AuditFindingsTests {
     }
 
     @Test("soak refuses an event count it cannot run", arguments: ["1000000000000000000", "1000000001", "5"])
-    func soakEventBound(events: String) throws {
-        let run = try Turnstiled.run(["soak", "--events", events])
+    func soakEventBound(events: String) async throws {
+        let run = try await Turnstiled.run(["soak", "--events", events])
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.contains("--events must be between 10 and 1000000000"), "\(run)")
     }
@@ -157,10 +157,10 @@ struct AuditFindingsTests {
         ("x = \"a\rb\"\n", "line 1, column 7"), ("x = { a = 1,\n b = 2 }\n", "line 1, column 13"),
         ("x = {\r\n}\n", "line 1, column 7"),
     ])
-    func keysTheParserWouldAbortOn(text: String, position: String) throws {
+    func keysTheParserWouldAbortOn(text: String, position: String) async throws {
         let error = #expect(throws: BoardFileError.self) { try BoardFile.parse(text, file: "x.toml") }
         #expect(error?.description.hasPrefix("x.toml: \(position): ") == true, "\(String(describing: error))")
-        let run = try Turnstiled.run(["check", "--board", directory.file("x.toml", text)])
+        let run = try await Turnstiled.run(["check", "--board", directory.file("x.toml", text)])
         #expect(run.status == 2 && !run.stderr.contains("Assertion"), "\(run)")
     }
 
@@ -180,17 +180,17 @@ struct AuditFindingsTests {
     // MARK: 11. Output that cannot be written, input without end
 
     @Test("standard output that cannot be written fails the run")
-    func fullDisk() throws {
+    func fullDisk() async throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
-        let run = try Turnstiled.run(["simulate", "--json", "--board", repositoryPath("boards/sim.toml")], environment: [:],
+        let run = try await Turnstiled.run(["simulate", "--json", "--board", repositoryPath("boards/sim.toml")], environment: [:],
                                      stdoutPath: "/dev/full")
         #expect(run.status == 74, "\(run)")
         #expect(run.stderr.contains("cannot write standard output: No space left on device"), "\(run)")
     }
 
     @Test("a scenario file without end is refused at its size limit")
-    func endlessInput() throws {
-        let run = try Turnstiled.run(["simulate", "--script", "/dev/zero"])
+    func endlessInput() async throws {
+        let run = try await Turnstiled.run(["simulate", "--script", "/dev/zero"])
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("/dev/zero: is larger than 16384 KiB"), "\(run)")
     }
@@ -207,20 +207,20 @@ struct AuditFindingsTests {
     // MARK: 13. Messages
 
     @Test("a UTF-8 byte order mark is ignored; a NUL is shown, not echoed")
-    func invisibleCharacters() throws {
-        let bom = try Turnstiled.run(["simulate", "--script", "-"], stdin: "\u{FEFF}0 coin\n1 expect state unlocked\n")
+    func invisibleCharacters() async throws {
+        let bom = try await Turnstiled.run(["simulate", "--script", "-"], stdin: "\u{FEFF}0 coin\n1 expect state unlocked\n")
         #expect(bom.status == 0, "\(bom)")
-        let nul = try Turnstiled.run(["simulate", "--script", "-"], stdin: "0 co\u{0}in\n")
+        let nul = try await Turnstiled.run(["simulate", "--script", "-"], stdin: "0 co\u{0}in\n")
         #expect(nul.status == 2, "\(nul)")
         // A NUL is refused where it stands (issue 18, item 2) rather than quoted in a token.
         #expect(nul.stderr.contains(#"<stdin>: line 1, column 5: a NUL byte (\0)"#) && !nul.stderr.contains("\u{0}"), "\(nul)")
     }
 
     @Test("a redirected standard error gets no colour codes when standard output is a terminal")
-    func colourPerStream() throws {
+    func colourPerStream() async throws {
         let script = try directory.file("fail.txt", "0 coin\n1 expect state locked\n")
         let errors = try directory.file("errors.txt", "")
-        let run = try Turnstiled.runOnTerminal(["simulate", "--script", script],
+        let run = try await Turnstiled.runOnTerminal(["simulate", "--script", script],
                                                standardError: FileHandle(forWritingTo: URL(fileURLWithPath: errors)))
         #expect(run.status == 1 && run.output.contains("\u{1B}["), "the terminal is coloured: \(run.output)")
         let text = try String(contentsOfFile: errors, encoding: .utf8)
@@ -256,16 +256,16 @@ struct AuditFindingsTests {
     }
 
     @Test("a misspelt command is named as one, with a suggestion")
-    func misspeltCommand() throws {
-        let run = try Turnstiled.run(["chek", "--board", "x"])
+    func misspeltCommand() async throws {
+        let run = try await Turnstiled.run(["chek", "--board", "x"])
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.contains(#"unknown command "chek"; did you mean "check"?"#), "\(run)")
         #expect(!run.stdout.contains("simulate"), "not simulate's usage: \(run)")
     }
 
     @Test("standard input is <stdin> in the header as in errors")
-    func stdinName() throws {
-        let run = try Turnstiled.run(["simulate", "--script", "-"], stdin: "0 coin\n")
+    func stdinName() async throws {
+        let run = try await Turnstiled.run(["simulate", "--script", "-"], stdin: "0 coin\n")
         #expect(run.stdout.contains("scenario <stdin>"), "\(run)")
     }
 }

@@ -59,11 +59,11 @@ struct BoardFileControlCharacterTests {
     }
 
     @Test("the issue's board: a NUL in a comment before [turnstile] is refused by check, exit 2")
-    func checkRefusesTruncatedBoard() throws {
+    func checkRefusesTruncatedBoard() async throws {
         let directory = try TemporaryDirectory()
         let text = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)
             .replacingOccurrences(of: "# Inputs are wired", with: "# Inputs \u{0} are wired")
-        let run = try Turnstiled.run(["check", "--board", directory.file("nul.toml", text)])
+        let run = try await Turnstiled.run(["check", "--board", directory.file("nul.toml", text)])
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("nul.toml: line 35, column 10: a NUL byte (\\0) is a control character"), "\(run)")
     }
@@ -118,12 +118,12 @@ struct BoardFileControlCharacterTests {
     }
 
     @Test("SIGHUP with a NUL in the board file is refused, and the running timings are kept")
-    func reloadRefusesNUL() throws {
+    func reloadRefusesNUL() async throws {
         let directory = try TemporaryDirectory()
         let original = try TurnstiledDaemonCLITests.simBoard(replacing: #"relock_timeout = "5s""#, with: #"relock_timeout = "2s""#)
         let board = try directory.file("board.toml", original)
         let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http"])
-        try #require(daemon.wait(for: TurnstiledDaemonCLITests.patience) { $0.records.contains { $0["type"] as? String == "ready" } },
+        try #require(await daemon.wait(for: TurnstiledDaemonCLITests.patience) { $0.records.contains { $0["type"] as? String == "ready" } },
                      "\(daemon.description)")
 
         // Before the fix the text ended at the NUL: [turnstile] fell back to its defaults
@@ -131,7 +131,7 @@ struct BoardFileControlCharacterTests {
         let truncating = original.replacingOccurrences(of: "# Inputs are wired", with: "# Inputs \u{0} are wired")
         _ = try directory.file("board.toml", truncating)
         daemon.send(SIGHUP)
-        let answered = daemon.wait(for: TurnstiledDaemonCLITests.patience) {
+        let answered = await daemon.wait(for: TurnstiledDaemonCLITests.patience) {
             $0.stderr.contains("SIGHUP:") && ($0.stderr.contains("the running configuration stays") || $0.stderr.contains("read again"))
         }
         try #require(answered, "\(daemon.description)")
@@ -139,6 +139,6 @@ struct BoardFileControlCharacterTests {
         #expect(!daemon.stderr.contains("read again"), "\(daemon.description)")
         #expect(daemon.isRunning, "\(daemon.description)")
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: TurnstiledDaemonCLITests.patience) == 0, "\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: TurnstiledDaemonCLITests.patience) == 0, "\(daemon.description)")
     }
 }

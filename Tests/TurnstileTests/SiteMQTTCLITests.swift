@@ -53,17 +53,17 @@ struct SiteMQTTCLITests {
         return (client, log)
     }
 
-    static func ctl(_ directory: TemporaryDirectory, _ words: [String], node: String = "node1") throws -> Turnstiled.Run {
-        try Turnstiled.run(["ctl", "--socket", socket(directory, node: node)] + words)
+    static func ctl(_ directory: TemporaryDirectory, _ words: [String], node: String = "node1") async throws -> Turnstiled.Run {
+        try await Turnstiled.run(["ctl", "--socket", socket(directory, node: node)] + words)
     }
 
     /// `fleet --http` on the same broker: `/site.json` lists `nodes` (the first stopped, the rest
     /// online) with each one's health (outbox, no problems, since when), the sums are `sums`,
     /// the page has a row per node; SIGTERM stops it with status 0.
-    static func expectSitePage(reader: [String], nodes: [String], sums: [String: Int]) throws {
+    static func expectSitePage(reader: [String], nodes: [String], sums: [String: Int]) async throws {
         let fleet = try BackgroundTurnstiled(["fleet", "--http", "127.0.0.1:0"] + reader.dropLast(2))
         defer { fleet.send(SIGKILL) }
-        let listening = fleet.wait(for: patience) { $0.stderr.contains("site page of") && $0.stderr.contains(" on http://127.0.0.1:") }
+        let listening = await fleet.wait(for: patience) { $0.stderr.contains("site page of") && $0.stderr.contains(" on http://127.0.0.1:") }
         try #require(listening, "\(fleet.description)")
         let port = try #require(fleet.stderr.split(separator: "http://127.0.0.1:").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(fleet.description)")
         // Each daemon sends its health within a second of connecting; the stopped one said its
@@ -91,7 +91,7 @@ struct SiteMQTTCLITests {
         for node in nodes { #expect(page.body.contains(#"<tr data-node="\#(node)""#), "\(node): \(page.body)") }
         #expect(LoopbackGet.get(port: port, path: "/healthz")?.status == 200)
         fleet.send(SIGTERM)
-        #expect(fleet.waitForExit(timeout: patience) == 0, "\(fleet.description)")
+        #expect(await fleet.waitForExit(timeout: patience) == 0, "\(fleet.description)")
     }
 
     /// Pulses `role` over `node`'s control socket; nil once the daemon took it, else what went wrong.
@@ -113,8 +113,8 @@ struct SiteMQTTCLITests {
         directory.url.appendingPathComponent("\(node.prefix(12)).sock").path
     }
 
-    static func waitReady(_ daemon: BackgroundTurnstiled) throws {
-        let ready = daemon.wait(for: patience) { $0.records.contains { $0["type"] as? String == "ready" } }
+    static func waitReady(_ daemon: BackgroundTurnstiled) async throws {
+        let ready = await daemon.wait(for: patience) { $0.records.contains { $0["type"] as? String == "ready" } }
         try #require(ready, "\(daemon.description)")
     }
 
@@ -125,14 +125,17 @@ struct SiteMQTTCLITests {
         }
     }
 
-    static func totals(ofDatabase path: String) throws -> [String: Int] {
-        let stats = try Turnstiled.run(["stats", "--database", path, "--json"])
+    static func totals(ofDatabase path: String) async throws -> [String: Int] {
+        let stats = try await Turnstiled.run(["stats", "--database", path, "--json"])
         try #require(stats.status == 0, "\(stats)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         return try #require(object["totals"] as? [String: Int], "\(stats.stdout)")
     }
 
-    @Test("every counted event arrives once after dedupe, in order, through broker outages and kill -9 at random moments; the retained counters equal stats")
+    // Its pulses go through a control client in this process: it takes turns with the tests
+    // that arm the client's faults.
+    @Test("every counted event arrives once after dedupe, in order, through broker outages and kill -9 at random moments; the retained counters equal stats",
+          .takingTurns(.injectedFaults))
     func nothingLostNothingDoubled() async throws {
         let seed = ProcessInfo.processInfo.environment["SITE_MQTT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
@@ -144,9 +147,9 @@ struct SiteMQTTCLITests {
         defer { watcher.stop() }
 
         var daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
-        try Self.waitReady(daemon)
+        try await Self.waitReady(daemon)
         // The first event is counted and acknowledged before the first outage.
-        let connected = daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }
+        let connected = await daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }
         try #require(connected, "\(daemon.description)")
         var brokerDown = false
         var outages = 0, kills = 0
@@ -169,29 +172,29 @@ struct SiteMQTTCLITests {
                 brokerDown = false
             case 2:
                 daemon.send(SIGKILL)
-                _ = daemon.waitForExit(timeout: Self.patience)
+                _ = await daemon.waitForExit(timeout: Self.patience)
                 kills += 1
                 daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
-                try Self.waitReady(daemon)
+                try await Self.waitReady(daemon)
             default: break
             }
         }
         if brokerDown { try broker.resume() }
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
         // A stop that found the broker away (or not yet reconnected after its backoff) says what
         // it left in the outbox; the next start publishes it, and stops only once the broker
         // has it all.
         daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
-        try Self.waitReady(daemon)
-        let reconnected = daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }
+        try await Self.waitReady(daemon)
+        let reconnected = await daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }
         try #require(reconnected, "\(context)\n\(daemon.description)")
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(context)\n\(daemon.description)")
         #expect(!daemon.stderr.contains("stay in the outbox"), "the last stop left nothing behind: \(daemon.stderr)")
 
         let database = directory.url.appendingPathComponent("node1.sqlite").path
-        let totals = try Self.totals(ofDatabase: database)
+        let totals = try await Self.totals(ofDatabase: database)
         let counted = totals.values.reduce(0, +)
         #expect(counted > 0, "\(context): nothing was counted")
         // The node's last run published what was left and said offline only after the broker
@@ -235,7 +238,7 @@ struct SiteMQTTCLITests {
         let (watcher, log) = try await Self.watcher(broker, id: "site-results", ["nodes/node1/result", "nodes/node1/state"])
         defer { watcher.stop() }
         let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
-        try Self.waitReady(daemon)
+        try await Self.waitReady(daemon)
         let online = await log.first(within: Self.patience) { $0.receivedMessage?.topic == "nodes/node1/state" }
         try #require(online != nil, "no retained state: \(daemon.description)")
 
@@ -291,7 +294,7 @@ struct SiteMQTTCLITests {
         #expect(!daemon.stdout.contains(#""event":"fault""#), "the refused fault never reached the controller: \(daemon.stdout)")
 
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }
 
     @Test("Home Assistant discovery: one retained device config per node (its schema is checked in SiteDiscoveryTests), the earlier per-entity configs cleared, sent again on Home Assistant's birth message; every button's payload is a command the node takes")
@@ -302,7 +305,7 @@ struct SiteMQTTCLITests {
         let (watcher, log) = try await Self.watcher(broker, id: "site-ha", ["homeassistant/#", "nodes/node1/result", "nodes/node1/inputs"])
         defer { watcher.stop() }
         let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory))
-        try Self.waitReady(daemon)
+        try await Self.waitReady(daemon)
         let deviceTopic = "homeassistant/device/nodes_2fnode1/config"
         let devices = { log.all.compactMap(\.receivedMessage).filter { $0.topic == deviceTopic && !$0.payload.isEmpty } }
         let first = await log.first(within: Self.patience) { _ in !devices().isEmpty }
@@ -355,10 +358,11 @@ struct SiteMQTTCLITests {
         let again = await log.first(within: Self.patience) { _ in devices().count >= 2 }
         #expect(again != nil, "announced again: \(devices().count)")
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }
 
-    @Test("fleet: every controller on the broker with its availability, state and totals; the site's sums equal the sum of every daemon's stats")
+    @Test("fleet: every controller on the broker with its availability, state and totals; the site's sums equal the sum of every daemon's stats",
+          .takingTurns(.injectedFaults))
     func fleet() async throws {
         let broker = try Broker.start()
         defer { broker.stop() }
@@ -369,7 +373,7 @@ struct SiteMQTTCLITests {
         var daemons: [BackgroundTurnstiled] = []
         for (node, user) in nodes {
             let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, node: node, user: user))
-            try Self.waitReady(daemon)
+            try await Self.waitReady(daemon)
             daemons.append(daemon)
         }
         for (index, (node, _)) in nodes.enumerated() {
@@ -382,12 +386,12 @@ struct SiteMQTTCLITests {
         // after its bounce and debounce: this used to be a fixed second before the stop, which
         // a loaded machine could outlast, and the stop then came before the last push).
         for (index, daemon) in daemons.enumerated() {
-            let taken = daemon.wait(for: Self.patience) { $0.records.filter { $0["type"] as? String == "transition" }.count >= 2 + index * 2 }
+            let taken = await daemon.wait(for: Self.patience) { $0.records.filter { $0["type"] as? String == "transition" }.count >= 2 + index * 2 }
             #expect(taken, "\(daemon.description)")
         }
         // The last one stops: its stop publishes what is left before it exits.
         daemons.last!.send(SIGTERM)
-        #expect(daemons.last!.waitForExit(timeout: Self.patience) == 0)
+        await #expect(daemons.last!.waitForExit(timeout: Self.patience) == 0)
         // `--wait 1`: fleet's own time to collect the retained messages, which come right after
         // its subscription (a few dozen over loopback).
         let reader = ["--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", "reader",
@@ -402,9 +406,9 @@ struct SiteMQTTCLITests {
         repeat {
             expected = [:]
             for (node, _) in nodes {
-                expected.merge(try Self.totals(ofDatabase: directory.url.appendingPathComponent("\(node).sqlite").path), uniquingKeysWith: +)
+                await expected.merge(try Self.totals(ofDatabase: directory.url.appendingPathComponent("\(node).sqlite").path), uniquingKeysWith: +)
             }
-            view = try Turnstiled.run(["fleet", "--json"] + reader)
+            view = try await Turnstiled.run(["fleet", "--json"] + reader)
             try #require(view.status == 0, "\(view)")
             site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
             let states = (site["controllers"] as? [[String: Any]])?.map { $0["state"] as? String }
@@ -416,14 +420,14 @@ struct SiteMQTTCLITests {
         #expect(controllers.allSatisfy { $0["state"] as? String == "locked" && $0["lastEventAgeSeconds"] is Double }, "\(controllers)")
         #expect(site["online"] as? Int == 2)
         #expect((site["sums"] as? [String: [String: Int]])?["turnstile"] == expected, "fleet sums \(String(describing: site["sums"])) vs stats \(expected)")
-        let table = try Turnstiled.run(["fleet"] + reader)
+        let table = try await Turnstiled.run(["fleet"] + reader)
         #expect(table.status == 0 && table.stdout.contains("site: 3 controller(s), 2 online") && table.stdout.contains(long), "\(table)")
-        try Self.expectSitePage(reader: reader, nodes: [long, "node1", "node2"], sums: expected)
+        try await Self.expectSitePage(reader: reader, nodes: [long, "node1", "node2"], sums: expected)
         for daemon in daemons.dropLast() {
             daemon.send(SIGTERM)
-            #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+            #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
         }
-        let unreachable = try Turnstiled.run(["fleet", "--mqtt", "mqtt://127.0.0.1:1", "--wait", "0.1"])
+        let unreachable = try await Turnstiled.run(["fleet", "--mqtt", "mqtt://127.0.0.1:1", "--wait", "0.1"])
         #expect(unreachable.status == 1 && unreachable.stderr.contains("cannot reach"), "\(unreachable)")
     }
 
@@ -435,7 +439,7 @@ struct SiteMQTTCLITests {
         var daemons: [BackgroundTurnstiled] = []
         for node in ["node1", "node2"] {
             let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, node: node, user: node))
-            try Self.waitReady(daemon)
+            try await Self.waitReady(daemon)
             daemons.append(daemon)
         }
         let device = "homeassistant/device/nodes_2fnode2/config"
@@ -447,20 +451,20 @@ struct SiteMQTTCLITests {
         }
         try #require(announced != nil, "node2 never announced its device")
         daemons[1].send(SIGTERM)
-        #expect(daemons[1].waitForExit(timeout: Self.patience) == 0, "\(daemons[1].description)")
+        await #expect(daemons[1].waitForExit(timeout: Self.patience) == 0, "\(daemons[1].description)")
         func login(_ user: String) -> [String] {
             ["--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", user,
              "--mqtt-password-file", broker.file("\(user).password"), "--wait", "1"]
         }
 
-        let online = try Turnstiled.run(["fleet", "--retire", "node1"] + login("site"))
+        let online = try await Turnstiled.run(["fleet", "--retire", "node1"] + login("site"))
         #expect(online.status == 1 && online.stderr.contains("node1 is online") && online.stderr.contains("stop its daemon first"), "\(online)")
         // The reader may read every topic but write none: the broker drops its clearings, and
         // fleet, watching for them, says so.
-        let reader = try Turnstiled.run(["fleet", "--retire", "node2"] + login("reader"))
+        let reader = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("reader"))
         #expect(reader.status == 1 && reader.stderr.contains("did not clear") && reader.stderr.contains("ACL"), "\(reader)")
 
-        let retired = try Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
+        let retired = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
         #expect(retired.status == 0, "\(retired)")
         #expect(retired.stdout.contains("retired node2: cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/inputs, nodes/node2/claim, \(device), nodes/node2/availability"),
                 "\(retired)")
@@ -472,19 +476,19 @@ struct SiteMQTTCLITests {
         let retained = lateLog.all.compactMap(\.receivedMessage).map(\.topic)
         #expect(!retained.contains { $0.contains("node2") }, "\(retained)")
         #expect(retained.contains("homeassistant/device/nodes_2fnode1/config"), "\(retained)")
-        let view = try Turnstiled.run(["fleet", "--json"] + login("reader"))
+        let view = try await Turnstiled.run(["fleet", "--json"] + login("reader"))
         let site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
         #expect((site["controllers"] as? [[String: Any]])?.compactMap { $0["node"] as? String } == ["node1"], "\(view)")
 
-        let again = try Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
+        let again = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
         #expect(again.status == 1 && again.stderr.contains("keeps nothing of node2"), "\(again)")
         for (arguments, message) in [(["--retire", "node2", "--json"], "neither --json nor --follow"), (["--retire", "all"], "--retire"),
                                      (["--retire", "node2", "--mqtt-discovery-prefix", "home/+"], "--mqtt-discovery-prefix")] {
-            let refused = try Turnstiled.run(["fleet"] + arguments + login("site"))
+            let refused = try await Turnstiled.run(["fleet"] + arguments + login("site"))
             #expect(refused.status == 64 && refused.stderr.contains(message), "\(arguments): \(refused)")
         }
         daemons[0].send(SIGTERM)
-        #expect(daemons[0].waitForExit(timeout: Self.patience) == 0, "\(daemons[0].description)")
+        await #expect(daemons[0].waitForExit(timeout: Self.patience) == 0, "\(daemons[0].description)")
     }
 
     @Test("over TLS: mqtts with the site's CA and a client certificate publishes; a broker whose certificate another CA signed is refused, named, and tried again")
@@ -496,26 +500,26 @@ struct SiteMQTTCLITests {
         defer { watcher.stop() }
         let certificate = ["--mqtt-cert-file", broker.file("node1.crt"), "--mqtt-key-file", broker.file("node1.key")]
         let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory, tls: ["--mqtt-ca-file", broker.file("ca.crt")] + certificate))
-        try Self.waitReady(daemon)
-        try #require(daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected to mqtts://") }, "\(daemon.description)")
-        #expect(try Self.ctl(directory, ["pulse", "coin"]).status == 0)
+        try await Self.waitReady(daemon)
+        try #require(await daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected to mqtts://") }, "\(daemon.description)")
+        await #expect(try Self.ctl(directory, ["pulse", "coin"]).status == 0)
         let event = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count == 1 }
         #expect(event != nil && Self.objects(log, topic: "nodes/node1/events").first?["kind"] as? String == "coins", "\(daemon.description)")
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
 
         let impostor = try TemporaryDirectory()
         let refused = try BackgroundTurnstiled(Self.arguments(broker, impostor, tls: ["--mqtt-ca-file", broker.file("other-ca.crt")] + certificate))
-        try Self.waitReady(refused)
-        let named = refused.wait(for: Self.patience) { $0.stderr.contains("mqtts://127.0.0.1:\(broker.tlsPort)") && $0.stderr.contains("trying again") }
+        try await Self.waitReady(refused)
+        let named = await refused.wait(for: Self.patience) { $0.stderr.contains("mqtts://127.0.0.1:\(broker.tlsPort)") && $0.stderr.contains("trying again") }
         #expect(named && !refused.stderr.contains("MQTT: connected"), "\(refused.description)")
         refused.send(SIGTERM)
-        #expect(refused.waitForExit(timeout: Self.patience) == 0, "\(refused.description)")
+        #expect(await refused.waitForExit(timeout: Self.patience) == 0, "\(refused.description)")
     }
 
     /// The snapshot's `site` object from `ctl status --json`.
-    static func siteStatus(_ directory: TemporaryDirectory) throws -> [String: Any] {
-        let status = try Self.ctl(directory, ["--json", "status"])
+    static func siteStatus(_ directory: TemporaryDirectory) async throws -> [String: Any] {
+        let status = try await Self.ctl(directory, ["--json", "status"])
         try #require(status.status == 0, "\(status)")
         let reply = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status)")
         let snapshot = (reply["status"] as? [String: Any]) ?? reply
@@ -561,24 +565,24 @@ struct SiteMQTTCLITests {
             Self.arguments(broker, directory).flatMap { $0 == "--no-http" ? ["--http", "127.0.0.1:0"] : [$0] }
         }
         let a = try BackgroundTurnstiled(arguments(first))
-        try Self.waitReady(a)
-        try #require(a.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }, "\(a.description)")
-        #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
+        try await Self.waitReady(a)
+        try #require(await a.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }, "\(a.description)")
+        await #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
         let published = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count == 1 }
         try #require(published != nil, "\(a.description)")
 
         let b = try BackgroundTurnstiled(arguments(second))
-        try Self.waitReady(b)
+        try await Self.waitReady(b)
         // b counts coins of its own at once: none may reach the broker as node1's.
-        for _ in 0..<5 { #expect(try Self.ctl(second, ["pulse", "coin"]).status == 0) }
-        let yielded = b.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("stops publishing") }
+        for _ in 0..<5 { await #expect(try Self.ctl(second, ["pulse", "coin"]).status == 0) }
+        let yielded = await b.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("stops publishing") }
         #expect(yielded, "the second says so: \(b.description)")
-        let noticed = a.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("started after this one") }
+        let noticed = await a.wait(for: Self.patience) { $0.stderr.contains("another controller uses node 'node1'") && $0.stderr.contains("started after this one") }
         #expect(noticed, "the first says so: \(a.description)")
-        let bSite = try Self.siteStatus(second)
+        let bSite = try await Self.siteStatus(second)
         let bConflict = bSite["conflict"] as? [String: Any]
         #expect(bConflict?["yielded"] as? Bool == true && bSite["connected"] as? Bool == false, "\(bSite)")
-        let aSite = try Self.siteStatus(first)
+        let aSite = try await Self.siteStatus(first)
         #expect((aSite["conflict"] as? [String: Any])?["yielded"] as? Bool == false, "\(aSite)")
         #expect((aSite["conflict"] as? [String: Any])?["instance"] as? String == bSite["instance"] as? String, "a names b: \(aSite) \(bSite)")
         let (bMetrics, aMetrics) = (try Self.metrics(b), try Self.metrics(a))
@@ -586,13 +590,13 @@ struct SiteMQTTCLITests {
         #expect(aMetrics.contains("turnstiled_mqtt_node_conflict 1"), "\(aMetrics)")
 
         // a goes on publishing; b's events stay in its outbox.
-        for _ in 0..<2 { #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0) }
+        for _ in 0..<2 { await #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0) }
         let three = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= 3 }
         #expect(three != nil, "\(a.description)")
         // b had the time a's three took and two windows more to publish what it must not.
         try await Task.sleep(for: Self.quietWindow * 2)
         b.send(SIGTERM)
-        #expect(b.waitForExit(timeout: Self.patience) == 0, "\(b.description)")
+        #expect(await b.waitForExit(timeout: Self.patience) == 0, "\(b.description)")
         // b's 5 coins at least (a slow run, under a sanitizer, may see their credit expire too:
         // relock_timeout is 5 s): none was published.
         let unpublished = b.stderr.split(separator: "\n").first { $0.contains("event(s) stay in the outbox") }
@@ -612,18 +616,18 @@ struct SiteMQTTCLITests {
         let availability = log.all.compactMap(\.receivedMessage).filter { $0.topic == "nodes/node1/availability" }.last
         #expect(availability.map { String(decoding: $0.payload, as: UTF8.self) } == "online", "b left a's availability alone")
         a.send(SIGTERM)
-        #expect(a.waitForExit(timeout: Self.patience) == 0, "\(a.description)")
+        #expect(await a.waitForExit(timeout: Self.patience) == 0, "\(a.description)")
 
         // The same node started again where it ran: its last run's claim is no conflict.
         let again = try BackgroundTurnstiled(arguments(first))
-        try Self.waitReady(again)
-        #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
+        try await Self.waitReady(again)
+        await #expect(try Self.ctl(first, ["pulse", "coin"]).status == 0)
         let before = sequences.count
         let fourth = await log.first(within: Self.patience) { _ in Self.objects(log, topic: "nodes/node1/events").count >= before + 1 }
         #expect(fourth != nil && !again.stderr.contains("another controller"), "\(again.description)")
-        #expect(try Self.siteStatus(first)["conflict"] == nil)
+        await #expect(try Self.siteStatus(first)["conflict"] == nil)
         again.send(SIGTERM)
-        #expect(again.waitForExit(timeout: Self.patience) == 0, "\(again.description)")
+        #expect(await again.waitForExit(timeout: Self.patience) == 0, "\(again.description)")
     }
 
     @Test("another client with the node's client id (the broker's takeover, again and again): the daemon counts the quick disconnects and says so in the log, /status and /metrics")
@@ -632,24 +636,24 @@ struct SiteMQTTCLITests {
         defer { broker.stop() }
         let directory = try TemporaryDirectory()
         let daemon = try BackgroundTurnstiled(Self.arguments(broker, directory).flatMap { $0 == "--no-http" ? ["--http", "127.0.0.1:0"] : [$0] })
-        try Self.waitReady(daemon)
-        try #require(daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }, "\(daemon.description)")
+        try await Self.waitReady(daemon)
+        try #require(await daemon.wait(for: Self.patience) { $0.stderr.contains("MQTT: connected") }, "\(daemon.description)")
         let id = SiteTopics.clientID(daemon: "turnstiled", prefix: "nodes", node: "node1")
         let (impostor, _) = try MQTTClient.logged(broker.configuration(user: "node1", clientID: id))
         try impostor.start()
-        let said = daemon.wait(for: Self.patience) { $0.stderr.contains("another client probably uses client id \(id)") }
+        let said = await daemon.wait(for: Self.patience) { $0.stderr.contains("another client probably uses client id \(id)") }
         impostor.stop()
         #expect(said, "\(daemon.description)")
-        let quick = try Self.siteStatus(directory)["quickDisconnects"] as? Int ?? 0
+        let quick = try await Self.siteStatus(directory)["quickDisconnects"] as? Int ?? 0
         #expect(quick >= SiteLimits.takeoverCount, "\(quick)")
         let metrics = try Self.metrics(daemon)
         #expect(metrics.contains("turnstiled_mqtt_quick_disconnects "), "\(metrics)")
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }
 
     @Test("--mqtt is refused before anything runs: without --database, with a reserved or invalid node, plain text to another host unless named, an option without --mqtt")
-    func refusals() throws {
+    func refusals() async throws {
         let directory = try TemporaryDirectory()
         let board = repositoryPath("boards/sim.toml")
         let database = directory.url.appendingPathComponent("c.sqlite").path
@@ -664,7 +668,7 @@ struct SiteMQTTCLITests {
             (["--database", database, "--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-password-file", "/nonexistent"], "user name"),
         ]
         for (options, expected) in cases {
-            let run = try Turnstiled.run(["run", "--board", board, "--no-http"] + options)
+            let run = try await Turnstiled.run(["run", "--board", board, "--no-http"] + options)
             #expect(run.status == 64, "\(options): \(run)")
             #expect(run.stderr.contains(expected), "\(options) should say \(expected): \(run)")
         }

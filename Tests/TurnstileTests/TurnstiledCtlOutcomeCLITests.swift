@@ -9,30 +9,30 @@ import Glibc
 /// fate unknown — never a bare failure for a command the daemon may have taken.
 @Suite("turnstiled ctl: a command's outcome is said plainly (CLI)")
 struct TurnstiledCtlOutcomeCLITests {
-    @Test func noDaemonMeansNotApplied() throws {
+    @Test func noDaemonMeansNotApplied() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("none.sock").path
-        let run = try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
+        let run = try await Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("pulse coin not applied (nothing was sent)"), "\(run)")
     }
 
-    @Test func aRefusalMeansNotApplied() throws {
+    @Test func aRefusalMeansNotApplied() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("c.sock").path
         let server = try OneShotServer(path: socket, reply: #"{"v":1,"ok":false,"error":{"code":"inbox_full","message":"the inbox is full"}}"# + "\n")
-        let run = try Turnstiled.run(["ctl", "--socket", socket, "fault"])
+        let run = try await Turnstiled.run(["ctl", "--socket", socket, "fault"])
         server.wait()
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("fault not applied: the inbox is full"), "\(run)")
     }
 
-    @Test func sentAndNoAnswerMeansUnknown() throws {
+    @Test func sentAndNoAnswerMeansUnknown() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("c.sock").path
         // Reads the request and hangs up without a word: the daemon may have queued it.
         let server = try OneShotServer(path: socket, reply: nil)
-        let run = try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
+        let run = try await Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
         server.wait()
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("pulse coin: fate unknown"), "\(run)")

@@ -34,7 +34,7 @@ struct TurnstiledIdleCLITests {
     static let idleWindows = 10
 
     @Test("idle with store, HTTP and control socket: few wake-ups a second; a coin after the quiet is reported and committed")
-    func idleSleeps() throws {
+    func idleSleeps() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("control.sock").path
         let database = directory.url.appendingPathComponent("counts.sqlite").path
@@ -42,26 +42,26 @@ struct TurnstiledIdleCLITests {
             "run", "--board", repositoryPath("boards/sim.toml"), "--json", "--http", "127.0.0.1:0", "--database", database,
             "--control-socket", socket,
         ])
-        try #require(daemon.wait(for: TestTimeouts.daemon) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
+        try #require(await daemon.wait(for: TestTimeouts.daemon) { $0.records.contains { $0["type"] as? String == "ready" } }, "\(daemon.description)")
         var rates: [Double] = []
         for _ in 0..<Self.idleWindows {
             let before = Self.contextSwitches(of: daemon.processIdentifier)
-            Thread.sleep(forTimeInterval: Self.idleWindow)
+            try await Task.sleep(for: .seconds(Self.idleWindow))
             let after = Self.contextSwitches(of: daemon.processIdentifier)
             rates.append(Double(after - before) / Self.idleWindow)
             if rates.last! < Double(Self.idleWakeupsPerSecond) { break }
         }
         #expect(rates.last! < Double(Self.idleWakeupsPerSecond), "wake-ups a second while idle, window by window: \(rates)")
 
-        let pulse = try Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
+        let pulse = try await Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"])
         #expect(pulse.status == 0, "\(pulse)")
-        let reported = daemon.wait(for: TestTimeouts.daemon) { daemon in
+        let reported = await daemon.wait(for: TestTimeouts.daemon) { daemon in
             daemon.records.contains { $0["type"] as? String == "transition" && $0["event"] as? String == "coin" }
         }
         #expect(reported, "the coin's transition was reported: \(daemon.description)")
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: TestTimeouts.daemon) == 0, "\(daemon.description)")
-        let stats = try Turnstiled.run(["stats", "--database", database, "--json"])
+        #expect(await daemon.waitForExit(timeout: TestTimeouts.daemon) == 0, "\(daemon.description)")
+        let stats = try await Turnstiled.run(["stats", "--database", database, "--json"])
         #expect(stats.stdout.contains(#""coins":1"#), "the coin is durable: \(stats)")
     }
 }

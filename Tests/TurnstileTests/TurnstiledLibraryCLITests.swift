@@ -14,19 +14,19 @@ struct TurnstiledLibraryCLITests {
     @Test("run on a real chip and lines exit 5 and say why", arguments: [
         ["run", "--board", "boards/raspberry-pi-4.toml", "--no-http"], ["lines"],
     ])
-    func realChipCommands(_ arguments: [String]) throws {
+    func realChipCommands(_ arguments: [String]) async throws {
         let resolved = arguments.map { $0.hasPrefix("boards/") ? repositoryPath($0) : $0 }
-        let run = try Turnstiled.run(resolved, environment: Self.refused)
+        let run = try await Turnstiled.run(resolved, environment: Self.refused)
         #expect(run.status == 5, "\(run)")
         #expect(run.stderr.contains(Self.message), "\(run)")
         #expect(!run.stderr.contains("Fatal error"), "\(run)")
     }
 
     @Test("simulate and a simulated board need no libgpiod")
-    func simulatedCommands() throws {
-        let simulate = try Turnstiled.run(["simulate"], environment: Self.refused)
+    func simulatedCommands() async throws {
+        let simulate = try await Turnstiled.run(["simulate"], environment: Self.refused)
         #expect(simulate.status == 0 && !simulate.stderr.contains("libgpiod"), "\(simulate)")
-        let check = try Turnstiled.run(["check", "--board", repositoryPath("boards/raspberry-pi-4.toml")], environment: Self.refused)
+        let check = try await Turnstiled.run(["check", "--board", repositoryPath("boards/raspberry-pi-4.toml")], environment: Self.refused)
         #expect(check.status == 0, "\(check)")
     }
 

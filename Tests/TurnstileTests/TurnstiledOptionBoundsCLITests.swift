@@ -44,13 +44,13 @@ struct TurnstiledOptionBoundsCLITests {
     ]
 
     @Test("just inside the range is accepted; just outside exits 64 naming the range", arguments: options)
-    func edges(_ bounded: Bounded) throws {
+    func edges(_ bounded: Bounded) async throws {
         for value in bounded.inside {
-            let run = try Turnstiled.run(bounded.command + ["\(bounded.option)=\(value)"])
+            let run = try await Turnstiled.run(bounded.command + ["\(bounded.option)=\(value)"])
             #expect(run.status == 2, "\(bounded.option) \(value) is accepted, and the missing file refused: \(run)")
         }
         for value in bounded.outside {
-            let run = try Turnstiled.run(bounded.command + ["\(bounded.option)=\(value)"])
+            let run = try await Turnstiled.run(bounded.command + ["\(bounded.option)=\(value)"])
             #expect(run.status == 64, "\(bounded.option) \(value): \(run)")
             #expect(run.stderr.contains(bounded.range), "\(bounded.option) \(value) names its range: \(run)")
         }

@@ -11,11 +11,11 @@ import Glibc
 @Suite("turnstiled run: ready only once its status server listens (CLI)")
 struct TurnstiledReadinessCLITests {
     @Test("with --http, the status server's line comes before running, every time", arguments: 0..<4)
-    func runningAfterTheStatusServer(run: Int) throws {
+    func runningAfterTheStatusServer(run: Int) async throws {
         let daemon = try BackgroundTurnstiled(["run", "--board", repositoryPath("boards/sim.toml"), "--http", "127.0.0.1:0", "--json"])
-        let running = daemon.wait(for: TestTimeouts.daemon) { $0.stderr.contains("running;") }
+        let running = await daemon.wait(for: TestTimeouts.daemon) { $0.stderr.contains("running;") }
         daemon.send(SIGTERM)
-        _ = daemon.waitForExit(timeout: TestTimeouts.daemon)
+        _ = await daemon.waitForExit(timeout: TestTimeouts.daemon)
         try #require(running, "\(daemon.description)")
         let stderr = daemon.stderr
         let listening = try #require(stderr.range(of: "status page and metrics on http://"), "\(daemon.description)")

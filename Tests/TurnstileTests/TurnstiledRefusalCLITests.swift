@@ -38,10 +38,10 @@ struct TurnstiledRefusalCLITests {
     ]
 
     @Test("a malformed scenario exits 2 before anything runs", arguments: scenarios, [[], ["--json"]])
-    func badScenario(_ bad: BadScenario, mode: [String]) throws {
+    func badScenario(_ bad: BadScenario, mode: [String]) async throws {
         let files = try TemporaryDirectory()
         let path = try files.file("bad.scenario", bad.text)
-        let run = try Turnstiled.run(["simulate", "--script", path] + mode)
+        let run = try await Turnstiled.run(["simulate", "--script", path] + mode)
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "nothing may run or print before the refusal: \(run)")
         #expect(run.stderr.hasPrefix("turnstiled: \(path): \(bad.location)"), "\(run)")
@@ -54,31 +54,31 @@ struct TurnstiledRefusalCLITests {
     }
 
     @Test("a malformed scenario on standard input is named <stdin>; check refuses it too")
-    func badScenarioOnStandardInput() throws {
-        let simulate = try Turnstiled.run(["simulate", "--script", "-"], stdin: "0 coin\n1 dance\n")
+    func badScenarioOnStandardInput() async throws {
+        let simulate = try await Turnstiled.run(["simulate", "--script", "-"], stdin: "0 coin\n1 dance\n")
         #expect(simulate.status == 2 && simulate.stdout.isEmpty, "\(simulate)")
         #expect(simulate.stderr.hasPrefix(#"turnstiled: <stdin>: line 2: unknown action "dance""#), "\(simulate)")
 
-        let check = try Turnstiled.run(["check", "--board", repositoryPath("boards/sim.toml"), "--script", "-"],
+        let check = try await Turnstiled.run(["check", "--board", repositoryPath("boards/sim.toml"), "--script", "-"],
                                        stdin: "3 coin\n2 coin\n")
         #expect(check.status == 2, "\(check)")
         #expect(check.stderr.hasPrefix("turnstiled: <stdin>: line 2: time 2 is earlier than 3 on line 1"), "\(check)")
     }
 
     @Test("a scenario that drives a line the board does not have is refused")
-    func scenarioNeedsALineTheBoardLacks() throws {
+    func scenarioNeedsALineTheBoardLacks() async throws {
         let files = try TemporaryDirectory()
         let board = try files.file("no-emergency.toml", BoardFile.defaultSimText.replacingOccurrences(
             of: "[inputs.emergency]\nline = \"EMERGENCY\"\nactive_low = true\nbias = \"pull-up\"\ndebounce = \"10ms\"\n", with: ""))
         let script = try files.file("fire.scenario", "0 coin\n5 emergency on\n")
-        let run = try Turnstiled.run(["simulate", "--board", board, "--script", script])
+        let run = try await Turnstiled.run(["simulate", "--board", board, "--script", script])
         #expect(run.status == 2 && run.stdout.isEmpty, "\(run)")
         #expect(run.stderr.hasPrefix("turnstiled: \(script): line 2: this board has no emergency input"), "\(run)")
     }
 
     @Test("a file that cannot be read exits 2 naming it", arguments: [["--board"], ["--script"]])
-    func missingFile(option: [String]) throws {
-        let run = try Turnstiled.run(["simulate"] + option + ["/nonexistent/file"])
+    func missingFile(option: [String]) async throws {
+        let run = try await Turnstiled.run(["simulate"] + option + ["/nonexistent/file"])
         #expect(run.status == 2 && run.stdout.isEmpty, "\(run)")
         #expect(run.stderr == "turnstiled: /nonexistent/file: cannot open: No such file or directory\n", "\(run)")
     }
@@ -113,12 +113,12 @@ struct TurnstiledRefusalCLITests {
 
     @Test("a malformed board exits 2 before anything runs, naming the file, the key or line, and the reason",
           arguments: boards, [["simulate"], ["simulate", "--json"], ["check"]])
-    func badBoard(_ bad: BadBoard, command: [String]) throws {
+    func badBoard(_ bad: BadBoard, command: [String]) async throws {
         let text = BoardFile.defaultSimText
         try #require(text.contains(bad.replace), "the built-in board has no \(bad.replace)")
         let files = try TemporaryDirectory()
         let path = try files.file("bad.toml", text.replacingOccurrences(of: bad.replace, with: bad.with))
-        let run = try Turnstiled.run(command + ["--board", path])
+        let run = try await Turnstiled.run(command + ["--board", path])
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty, "nothing may run or print before the refusal: \(run)")
         // A syntax error is placed by line: the line the replacement landed on.

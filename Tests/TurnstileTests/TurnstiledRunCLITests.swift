@@ -12,8 +12,8 @@ struct TurnstiledRunCLITests {
         ("boards/raspberry-pi-4.toml", "label \"pinctrl-bcm2711\""),
         ("boards/raspberry-pi-5.toml", "label \"pinctrl-rp1\""),
     ])
-    func runWithoutTheChip(board: String, lookedFor: String) throws {
-        let run = try Turnstiled.run(["run", "--board", repositoryPath(board)])
+    func runWithoutTheChip(board: String, lookedFor: String) async throws {
+        let run = try await Turnstiled.run(["run", "--board", repositoryPath(board)])
         #expect(run.status == 3, "\(run)")
         #expect(run.stderr.contains("GPIO chip not found: looked for \(lookedFor)"), "\(run)")
         #expect(run.stderr.contains("turnstiled lines"), "the message says how to list the chips: \(run)")
@@ -22,17 +22,17 @@ struct TurnstiledRunCLITests {
     }
 
     @Test("run refuses --script on a board with real lines, and says why")
-    func scriptNeedsASimulatedBoard() throws {
+    func scriptNeedsASimulatedBoard() async throws {
         let directory = try TemporaryDirectory()
         let script = try directory.file("s.txt", "1 coin\n")
-        let run = try Turnstiled.run(["run", "--board", repositoryPath("boards/raspberry-pi-4.toml"), "--script", script])
+        let run = try await Turnstiled.run(["run", "--board", repositoryPath("boards/raspberry-pi-4.toml"), "--script", script])
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains("simulated board"), "\(run)")
     }
 
     @Test("lines for a chip that is not there exits 3 and lists what there is")
-    func linesForAMissingChip() throws {
-        let run = try Turnstiled.run(["lines", "--chip", "no-such-chip"])
+    func linesForAMissingChip() async throws {
+        let run = try await Turnstiled.run(["lines", "--chip", "no-such-chip"])
         #expect(run.status == 3, "\(run)")
         // Without libgpiod on the test machine, the refusal is that it is missing (exit 3 too).
         #expect(run.stderr.contains("no-such-chip") || run.stderr.contains("no GPIO chips")

@@ -18,7 +18,7 @@ struct TurnstiledSignalCLITests {
     static let runs = 12
 
     @Test("random signals from spawn to the end of the drain: exit 0 after the fail-mode drive, never killed")
-    func randomSignals() throws {
+    func randomSignals() async throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_SIGNAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
         let board = repositoryPath("boards/sim.toml")
@@ -45,19 +45,19 @@ struct TurnstiledSignalCLITests {
                 try BackgroundTurnstiled(["run", "--board", board, "--no-http"])
             }
             if !blockedAtSpawn {
-                let started = daemon.wait(for: Self.patience) { !$0.stderr.isEmpty }
+                let started = await daemon.wait(for: Self.patience) { !$0.stderr.isEmpty }
                 try #require(started, "no first line: \(context)\n\(daemon.description)")
             }
             if firstDelay > 0 { usleep(firstDelay) }
             daemon.send(first)
             if first != SIGTERM && first != SIGINT {
-                let running = daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
+                let running = await daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
                 #expect(running && daemon.isRunning, "\(context)\n\(daemon.description)")
                 daemon.send(SIGTERM)
             }
             usleep(drainDelay)
             daemon.send(drainSignal)
-            let status = daemon.waitForExit(timeout: Self.patience)
+            let status = await daemon.waitForExit(timeout: Self.patience)
             #expect(!daemon.killedBySignal, "killed by a signal's default action: \(context)\n\(daemon.description)")
             #expect(status == 0, "\(context)\n\(daemon.description)")
             #expect(daemon.stderr.contains("stopped: lock driven to 1 (fail_mode secure)"), "no fail-mode drive: \(context)\n\(daemon.description)")
@@ -87,7 +87,7 @@ struct TurnstiledSignalCLITests {
     /// dynamic loader's own mapping of the libraries comes before that entry, and no program
     /// can act there; the bound this test relies on is that the mask shows within `patience`.
     @Test("a signal at a random moment from the program's first instruction on, nothing blocked: never the default action")
-    func earliestSignals() throws {
+    func earliestSignals() async throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_SIGNAL_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
         let board = repositoryPath("boards/sim.toml")
@@ -96,16 +96,16 @@ struct TurnstiledSignalCLITests {
             let delay = UInt32(random.next() % 60_000)
             let context = "seed \(seed) (TURNSTILED_SIGNAL_SEED=\(seed) repeats it), run \(run): signal \(signal) \(delay) µs after SIGHUP is caught"
             let daemon = try Self.spawning(blocked: []) { try BackgroundTurnstiled(["run", "--board", board, "--no-http"]) }
-            let caught = daemon.wait(for: Self.patience) { _ in Self.catches(SIGHUP, pid: daemon.processIdentifier) }
+            let caught = await daemon.wait(for: Self.patience) { _ in Self.catches(SIGHUP, pid: daemon.processIdentifier) }
             try #require(caught, "SIGHUP never caught: \(context)\n\(daemon.description)")
             usleep(delay)
             daemon.send(signal)
             if signal != SIGTERM && signal != SIGINT {
-                let running = daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
+                let running = await daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
                 #expect(running && daemon.isRunning, "\(context)\n\(daemon.description)")
                 daemon.send(SIGTERM)
             }
-            let status = daemon.waitForExit(timeout: Self.patience)
+            let status = await daemon.waitForExit(timeout: Self.patience)
             #expect(!daemon.killedBySignal, "killed by a signal's default action: \(context)\n\(daemon.description)")
             #expect(status == 0, "\(context)\n\(daemon.description)")
             if signal == SIGHUP {
@@ -135,7 +135,7 @@ struct TurnstiledSignalCLITests {
     /// which the trap takes: the test then shows less, and still passes.
     @Test("a signal while the libraries initialise, before main: noted and applied, never the default action",
           arguments: [SIGHUP, SIGTERM, SIGUSR1])
-    func signalBeforeMain(signal: Int32) throws {
+    func signalBeforeMain(signal: Int32) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slow-init-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -159,15 +159,15 @@ struct TurnstiledSignalCLITests {
                 ["run", "--board", board, "--no-http"],
                 environment: ["LD_PRELOAD": library, "ASAN_OPTIONS": asan + "verify_asan_link_order=0"])
         }
-        let caught = daemon.wait(for: Self.patience) { _ in Self.catches(signal, pid: daemon.processIdentifier) }
+        let caught = await daemon.wait(for: Self.patience) { _ in Self.catches(signal, pid: daemon.processIdentifier) }
         try #require(caught, "\(signal) never caught: \(daemon.description)")
         daemon.send(signal)
         if signal != SIGTERM {
-            let running = daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
+            let running = await daemon.wait(for: Self.patience) { $0.stderr.contains("running;") }
             #expect(running && daemon.isRunning, "\(daemon.description)")
             daemon.send(SIGTERM)
         }
-        let status = daemon.waitForExit(timeout: Self.patience)
+        let status = await daemon.waitForExit(timeout: Self.patience)
         #expect(!daemon.killedBySignal, "killed by a signal's default action before main:\n\(daemon.description)")
         #expect(status == 0, "\(daemon.description)")
         #expect(daemon.stderr.contains("stopped: lock driven to 1 (fail_mode secure)"), "\(daemon.description)")

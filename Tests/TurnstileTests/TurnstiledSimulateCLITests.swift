@@ -20,8 +20,8 @@ struct TurnstiledSimulateCLITests {
 
     @Test("the demo (the default command) exits 0, visits all five states and prints the counters",
           arguments: [[], ["simulate"]])
-    func demoText(arguments: [String]) throws {
-        let run = try Turnstiled.run(arguments)
+    func demoText(arguments: [String]) async throws {
+        let run = try await Turnstiled.run(arguments)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.isEmpty, "\(run)")
         for state in TurnstileMachine.table.atomicStates {
@@ -34,8 +34,8 @@ struct TurnstiledSimulateCLITests {
     }
 
     @Test("--json: every line is a JSON object; outputs first, transitions visit every state, the summary has every counter")
-    func demoJSON() throws {
-        let run = try Turnstiled.run(["simulate", "--json"])
+    func demoJSON() async throws {
+        let run = try await Turnstiled.run(["simulate", "--json"])
         #expect(run.status == 0, "\(run)")
         let records = try Self.jsonLines(run.stdout)
         try #require(records.count > 10)
@@ -68,8 +68,8 @@ struct TurnstiledSimulateCLITests {
     }
 
     @Test("--script - reads the scenario from standard input")
-    func scriptFromStandardInput() throws {
-        let run = try Turnstiled.run(["simulate", "--json", "--script", "-"], stdin: """
+    func scriptFromStandardInput() async throws {
+        let run = try await Turnstiled.run(["simulate", "--json", "--script", "-"], stdin: """
             0     coin
             0.5   push
             1     expect state locked
@@ -83,7 +83,7 @@ struct TurnstiledSimulateCLITests {
 
     @Test("a failed expect exits 1, reports each failure on standard error and runs to the end",
           arguments: [[], ["--json"]])
-    func failedExpect(mode: [String]) throws {
+    func failedExpect(mode: [String]) async throws {
         let files = try TemporaryDirectory()
         let path = try files.file("fails.scenario", """
             0     coin
@@ -93,7 +93,7 @@ struct TurnstiledSimulateCLITests {
             2     expect counter coins 3
             6     end
             """)
-        let run = try Turnstiled.run(["simulate", "--script", path] + mode)
+        let run = try await Turnstiled.run(["simulate", "--script", path] + mode)
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("\(path): line 3: at 1 s: expected state locked, but the turnstile is unlocked in inService in operating"), "\(run)")
         #expect(run.stderr.contains("\(path): line 5: at 2 s: expected counter coins to be 3, but it is 1"), "\(run)")
@@ -103,18 +103,18 @@ struct TurnstiledSimulateCLITests {
     }
 
     @Test("--break-probability: 1 breaks after the first passage, 0 never", arguments: [("1", 0), ("0", 1)] as [(String, Int32)])
-    func breakProbability(probability: String, status: Int32) throws {
-        let run = try Turnstiled.run(["simulate", "--script", "-", "--break-probability", probability],
+    func breakProbability(probability: String, status: Int32) async throws {
+        let run = try await Turnstiled.run(["simulate", "--script", "-", "--break-probability", probability],
                                      stdin: "0 coin\n0.5 push\n1 expect state broken\n1 expect counter faults 1\n")
         #expect(run.status == status, "\(run)")
     }
 
     @Test("--seed: the same seed repeats the run; another moves the contact bounce")
-    func seed() throws {
+    func seed() async throws {
         let script = "0 coin\n0.5 push\n1 coin\n"
-        let first = try Turnstiled.run(["simulate", "--json", "--script", "-", "--seed", "5"], stdin: script)
-        let again = try Turnstiled.run(["simulate", "--json", "--script", "-", "--seed", "5"], stdin: script)
-        let other = try Turnstiled.run(["simulate", "--json", "--script", "-", "--seed", "6"], stdin: script)
+        let first = try await Turnstiled.run(["simulate", "--json", "--script", "-", "--seed", "5"], stdin: script)
+        let again = try await Turnstiled.run(["simulate", "--json", "--script", "-", "--seed", "5"], stdin: script)
+        let other = try await Turnstiled.run(["simulate", "--json", "--script", "-", "--seed", "6"], stdin: script)
         #expect(first.status == 0 && !first.stdout.isEmpty, "\(first)")
         #expect(first.stdout == again.stdout)
         #expect(first.stdout != other.stdout, "the seed does not reach the bounce generator")
@@ -125,8 +125,8 @@ struct TurnstiledSimulateCLITests {
         (["simulate", "--frobnicate"], "--frobnicate"),
         (["graph", "--format", "svg"], "svg"),
     ])
-    func usageError(arguments: [String], message: String) throws {
-        let run = try Turnstiled.run(arguments)
+    func usageError(arguments: [String], message: String) async throws {
+        let run = try await Turnstiled.run(arguments)
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.contains(message), "\(run)")
         #expect(run.stdout.isEmpty, "\(run)")

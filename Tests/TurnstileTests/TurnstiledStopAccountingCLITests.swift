@@ -16,27 +16,31 @@ struct TurnstiledStopAccountingCLITests {
     static let pulses = 20
 
     @Test("accepted simulated pulses still waiting at SIGTERM are named, and with the coins counted make up every one")
-    func waitingPulsesAreNamedAtTheStop() throws {
+    func waitingPulsesAreNamedAtTheStop() async throws {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("control.sock").path
         // A coin pulse of a second: the pulses queue behind the line however slowly the `ctl`s
         // come (an instrumented build starts each in a good part of a second).
         let board = try directory.file("board.toml", TurnstiledDaemonCLITests.simBoard(replacing: #"coin_pulse = "50ms""#, with: #"coin_pulse = "1s""#))
         let daemon = try BackgroundTurnstiled(["run", "--board", board, "--json", "--no-http", "--control-socket", socket])
-        try #require(daemon.wait(for: TurnstiledDaemonCLITests.patience) { $0.records.contains { $0["type"] as? String == "ready" } },
+        try #require(await daemon.wait(for: TurnstiledDaemonCLITests.patience) { $0.records.contains { $0["type"] as? String == "ready" } },
                      "\(daemon.description)")
 
         // Counted from many threads at once: a `Guarded`, whose lock ThreadSanitizer sees also
         // when two of them meet (the standard library's `Mutex` then sleeps on a futex it
         // cannot see).
         let accepted = Guarded(0)
-        DispatchQueue.concurrentPerform(iterations: Self.pulses) { _ in
-            if (try? Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"]))?.status == 0 {
-                accepted.withLock { $0 += 1 }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<Self.pulses {
+                group.addTask {
+                    if (try? await Turnstiled.run(["ctl", "--socket", socket, "pulse", "coin"]))?.status == 0 {
+                        accepted.withLock { $0 += 1 }
+                    }
+                }
             }
         }
         daemon.send(SIGTERM)
-        #expect(daemon.waitForExit(timeout: TurnstiledDaemonCLITests.patience) == 0, "\(daemon.description)")
+        #expect(await daemon.waitForExit(timeout: TurnstiledDaemonCLITests.patience) == 0, "\(daemon.description)")
 
         let summary = try #require(TurnstiledDaemonCLITests.summary(daemon.stdout), "\(daemon.description)")
         let coins = summary.counters["coins", default: 0]

@@ -52,7 +52,13 @@ enum Turnstiled {
     /// - Parameter stdoutPath: a file to give the process as standard output instead of a pipe
     ///   (`/dev/full`, to see a write fail); `stdout` is then empty.
     static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-                    stdoutPath: String? = nil) throws -> Run {
+                    stdoutPath: String? = nil) async throws -> Run {
+        try await offThePool { try runBlocking(arguments, stdin: stdin, environment: environment, stdoutPath: stdoutPath) }
+    }
+
+    /// `run`, on the calling thread until the child exits.
+    private static func runBlocking(_ arguments: [String], stdin: String?, environment: [String: String],
+                                    stdoutPath: String?) throws -> Run {
         let process = try prepare(arguments, environment: environment)
         let output = Pipe()
         let errors = Pipe()
@@ -84,7 +90,14 @@ enum Turnstiled {
     /// - Parameter standardError: where standard error goes (a file, to see what a redirected
     ///   stream gets); nowhere when nil.
     static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:], standardError: FileHandle? = nil,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, output: String) {
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws -> (status: Int32, output: String) {
+        try await offThePool {
+            try runOnTerminalBlocking(arguments, environment: environment, standardError: standardError, sourceLocation: sourceLocation)
+        }
+    }
+
+    private static func runOnTerminalBlocking(_ arguments: [String], environment: [String: String], standardError: FileHandle?,
+                                              sourceLocation: SourceLocation) throws -> (status: Int32, output: String) {
         let pty = try #require(PseudoTerminal.functions, "libc lacks posix_openpt, grantpt, unlockpt or ptsname",
                                sourceLocation: sourceLocation)
         let master = pty.openpt(O_RDWR | O_NOCTTY)
@@ -230,18 +243,23 @@ final class BackgroundTurnstiled: @unchecked Sendable {
     /// Polls until `condition` holds or `timeout` passes; whether it held. Returns as soon as
     /// it holds: give a bound from `TestTimeouts`, with its reason.
     @discardableResult
-    func wait(for timeout: Duration, until condition: (BackgroundTurnstiled) -> Bool) -> Bool {
+    func wait(for timeout: Duration, until condition: (BackgroundTurnstiled) async -> Bool) async -> Bool {
+        await poll(for: timeout) { await condition(self) }
+    }
+
+    /// SIGTERM, then up to `timeout` for the exit (then SIGKILL), on the calling thread: for a
+    /// `defer`, which cannot wait asynchronously.
+    func stop(timeout: Duration) {
+        send(SIGTERM)
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(self) { return true }
-            usleep(10_000)
-        }
-        return condition(self)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// Waits up to `timeout` for the daemon to exit; its status, or nil (then it is killed).
-    func waitForExit(timeout: Duration) -> Int32? {
-        guard wait(for: timeout, until: { !$0.isRunning }) else {
+    func waitForExit(timeout: Duration) async -> Int32? {
+        guard await wait(for: timeout, until: { !$0.isRunning }) else {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             return nil
