@@ -224,8 +224,8 @@ let package = Package(
         ),
         // Against a real broker (scripts/mqtt-broker.sh starts Debian's mosquitto); the broker's
         // tests are skipped where mosquitto or libmosquitto is not installed, unless
-        // CONTROLLER_MQTT_REQUIRE_BROKER=1 makes that a failure. scripts/mqtt-tests.sh builds and
-        // runs this target alone.
+        // CONTROLLER_MQTT_REQUIRE_BROKER=1 makes that a failure. `swift test --filter
+        // ControllerMQTTTests` runs this target alone.
         .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT", "ControllerTestSupport"]),
         .testTarget(
             name: "ControllerStoreTests",

@@ -5,7 +5,12 @@
 #      (`file.md#heading`, `#heading`) names a heading that file has, as GitHub makes its anchor;
 #   2. every `docs/NAME` (or `docs/FOLDER/NAME`) a tracked text file mentions is in docs/;
 #   3. no file cites the design notes the project was started from (DESIGN.md): what a user or
-#      the next engineer needs is written here, in docs/ and the READMEs.
+#      the next engineer needs is written here, in docs/ and the READMEs;
+#   4. every path into the repository a tracked text file mentions (`scripts/…`, `boards/…`,
+#      `packaging/…`, `Sources/…`, `Tests/…`, `Examples/…`, `AllocationTests/…`, `Benchmarks/…`,
+#      `Fuzz/…`, `.ci/…`, ending in a file's extension) is a file: from the repository's root,
+#      the root of the package the mentioning file is in, or its folder. A file named `x.EXT`
+#      is an example in a message, not a reference.
 # usage: scripts/check-references.sh   (from anywhere; exits 1 naming each dangling reference)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +24,18 @@ problems = []
 link = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 docs = re.compile(r"(?<![\w./-])docs/(?:[A-Za-z0-9_-]+/)*[A-Za-z0-9_.-]+\.(?:md|png|svg|html)")
 fence = re.compile(r"^(```|~~~)")
+path_mention = re.compile(
+    r"(?<![\w./$-])((?:scripts|boards|packaging|Sources|Tests|Examples|AllocationTests|Benchmarks|Fuzz|\.ci)/"
+    r"(?:[A-Za-z0-9_+-]+/)*[A-Za-z0-9_.+-]+\.(?:sh|py|swift|toml|json|txt|conf|md|c|h))\b")
+
+def package_root(path):
+    """The folder of the nearest Package.swift above `path` ("" for the repository's)."""
+    folder = os.path.dirname(path)
+    while folder:
+        if os.path.exists(os.path.join(folder, "Package.swift")):
+            return folder
+        folder = os.path.dirname(folder)
+    return ""
 
 def anchors(path):
     """The anchors GitHub gives the headings of the Markdown file `path` (outside code blocks)."""
@@ -56,6 +73,12 @@ for path in files:
                 problems.append(f"{path}: links to {target}, but {resolved} has no heading whose anchor is #{anchor}")
     for mention in set(docs.findall(text)):
         if not os.path.exists(mention):
+            problems.append(f"{path}: mentions {mention}, which is not in the repository")
+    for mention in set(path_mention.findall(text)):
+        if os.path.basename(mention).startswith("x."):
+            continue
+        places = [mention, os.path.join(package_root(path), mention), os.path.join(os.path.dirname(path), mention)]
+        if not any(os.path.exists(place) for place in places):
             problems.append(f"{path}: mentions {mention}, which is not in the repository")
 for problem in sorted(problems):
     print(problem, file=sys.stderr)

@@ -6,7 +6,7 @@ import Glibc
 
 /// Every system call the count store makes itself (SQLite makes the rest), behind one thin layer
 /// as the daemon's and the loaders' are: one place to read what the store asks of the kernel,
-/// and one place where a test makes a call fail (``failing``) to see the error the store then
+/// and one place where a test makes a call fail (`faults`) to see the error the store then
 /// reports. It holds money counts: an error that names the wrong cause sends the operator the
 /// wrong way.
 enum StoreSyscalls {
@@ -20,17 +20,16 @@ enum StoreSyscalls {
         case write
     }
 
-    /// The calls that fail, with the `errno` each sets, for the current task only. Task-local,
-    /// as the loaders' are: `CountStore.open` and `openForReading` make these calls on their
-    /// caller's task, and the store's tests run in parallel in one process. (The recorder's
-    /// thread, which checks the file's identity before each write, runs no task and sees none.)
-    @TaskLocal static var failing: [Call: Int32] = [:]
+    /// The calls that fail, for a test: `faults.failing([.stat: EIO]) { ... }` fails them for
+    /// the current task only, as the loaders' tests do: `CountStore.open` and `openForReading`
+    /// make these calls on their caller's task, and the store's tests run in parallel in one
+    /// process. (The recorder's thread, which checks the file's identity before each write, runs
+    /// no task and sees none.)
+    static let faults = SyscallFaults<Call>()
 
     /// True, with `errno` set, when a test made `call` fail.
     private static func fails(_ call: Call) -> Bool {
-        guard let code = failing[call] else { return false }
-        SystemErrno.current = code
-        return true
+        faults.fails(call)
     }
 
     /// What `stat` says of `path` (following links), or nil with `errno` set.

@@ -49,12 +49,15 @@ struct DaemonInProcessTests {
 
         func send(_ signal: Int32) { signals.yield(signal) }
 
-        /// How `serve` ended: nil when it returned, else the exit status it threw.
-        func exitCode() async -> Int32? {
+        /// How `serve` ended: nil when it returned, else the exit status it threw (any other
+        /// error is the test's issue, and -1).
+        func exitCode(sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
             switch await finished.value {
             case .success: return nil
             case .failure(let error as ExitCode): return error.rawValue
-            case .failure(let error): return -1 - Int32(truncatingIfNeeded: "\(error)".count)
+            case .failure(let error):
+                Issue.record("serve threw \(error), not an exit status", sourceLocation: sourceLocation)
+                return -1
             }
         }
     }
@@ -79,18 +82,23 @@ struct DaemonInProcessTests {
                 try client.send(ControlRequestLine(id: 1, request: request))
                 let reply = try #require(try client.nextReply(timeoutSeconds: Double(patience.components.seconds)))
                 return reply.reply
-            } catch let error as ControlClientError where ContinuousClock.now < deadline {
-                _ = error
+            } catch is ControlClientError where ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
+    }
+
+    struct UnexpectedReply: Error, CustomStringConvertible {
+        var reply: ControlReply
+        var description: String { "status was answered with \(reply)" }
     }
 
     /// The daemon's snapshot, once `condition` holds of it (or the last one, at the bound).
     static func status(_ path: String, until condition: (DaemonSnapshot) -> Bool) async throws -> DaemonSnapshot {
         let deadline = ContinuousClock.now + patience
         while true {
-            guard case .status(let snapshot) = try await ask(path, .status) else { throw CancellationError() }
+            let reply = try await ask(path, .status)
+            guard case .status(let snapshot) = reply else { throw UnexpectedReply(reply: reply) }
             if condition(snapshot) || ContinuousClock.now >= deadline { return snapshot }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -138,10 +146,16 @@ struct DaemonInProcessTests {
             ["--board", try Self.board(in: directory), "--database", database, "--control-socket", socket, "--no-http"],
             printer: recorder)
 
-        #expect(try await Self.ask(socket, .pulse("coin")) == .accepted("pulse coin"))
+        // The socket answers from the start; commands are taken once the daemon runs (before,
+        // they are refused as `not_running`, as `ctl` is told).
+        let running = try await Self.status(socket) { $0.phase == "running" }
+        #expect(running.phase == "running", "\(running)")
+        let coin = try await Self.ask(socket, .pulse("coin"))
+        #expect(coin == .accepted("pulse coin"), "\(coin)")
         let unlocked = try await Self.status(socket) { $0.state == "unlocked" }
         #expect(unlocked.state == "unlocked", "\(unlocked)")
-        #expect(try await Self.ask(socket, .pulse("push")) == .accepted("pulse push"))
+        let push = try await Self.ask(socket, .pulse("push"))
+        #expect(push == .accepted("pulse push"), "\(push)")
         let passed = try await Self.status(socket) { $0.counters["passages"] == 1 && $0.state == "locked" }
         #expect(passed.counters["coins"] == 1 && passed.counters["passages"] == 1, "\(passed)")
 

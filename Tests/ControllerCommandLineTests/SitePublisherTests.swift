@@ -1,5 +1,6 @@
 @testable import ControllerCommandLine
 import ControllerDaemon
+import ControllerFSM
 import ControllerHost
 import ControllerMQTT
 import ControllerStore
@@ -66,4 +67,52 @@ struct SitePublisherTests {
         #expect(offline != nil)
         #expect(Self.last(log, "nodes/node1/health")?.contains(#""outbox":0"#) == true)
     }
+
+    @Test("the stop publishes what is left in the outbox while the thread still hands events to the broker: every event acknowledged, the mark at the newest")
+    func stopWhileEventsFlow() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let directory = try TemporaryDirectory()
+        let store = try CountStore<TurnstileApplication>.open(path: directory.url.appendingPathComponent("node2.sqlite").path)
+        _ = try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date())
+        let status = StatusHub<TurnstileApplication>(board: "sim", chip: "sim", inbox: nil)
+        status.publishPhase(.running, degradedReason: nil)
+        var logger = Logger(label: "site-publisher-test")
+        logger.logLevel = .critical
+        let topics = try SiteTopics(prefix: "nodes", node: "node2")
+        let publisher = SitePublisher<TurnstileApplication>(
+            store: store, topics: topics, discovery: nil, status: status, logger: logger, answer: { _ in .accepted("nothing") })
+        let (watcher, log) = try MQTTClient.logged(broker.configuration(user: "reader", clientID: "publisher-watch-2"))
+        try watcher.subscribe("nodes/node2/events")
+        try watcher.start()
+        defer { watcher.stop() }
+        try publisher.start(configuration: broker.configuration(user: "node2", clientID: "node2-publisher"))
+
+        // Coins in batches, each committed as the store service commits them, and the stop
+        // straight after the last: the outbox thread is still handing events over.
+        var counters = TurnstileCounters()
+        var totals: DurableTotals<TurnstileApplication>?
+        for batch in 0..<Self.batches {
+            var entries: [LedgerEntry<TurnstileApplication>] = []
+            for step in 0..<Self.coinsPerBatch {
+                counters.coins += 1
+                let time = MachineInstant(nanoseconds: Int64(batch * Self.coinsPerBatch + step + 1) * 1_000_000)
+                entries.append(LedgerEntry(time: time, state: .unlocked, credit: counters.coins, counters: counters, cause: .edge(.coin, active: true)))
+            }
+            totals = try store.append(entries)
+            publisher.committed(totals!)
+        }
+        publisher.finish(lastTotals: totals)
+
+        let mark = try store.deliveryMark(of: "mqtt nodes/node2")
+        #expect(mark.delivered == mark.newest, "the stop waited for every acknowledgement: \(mark)")
+        let events = await log.first(within: Self.patience) { _ in
+            log.all.compactMap(\.receivedMessage).filter { $0.topic == "nodes/node2/events" }.count >= Self.batches * Self.coinsPerBatch
+        }
+        #expect(events != nil, "\(log.all.compactMap(\.receivedMessage).filter { $0.topic == "nodes/node2/events" }.count) events reached the broker")
+    }
+
+    static let batches = 20
+    static let coinsPerBatch = 10
 }
+

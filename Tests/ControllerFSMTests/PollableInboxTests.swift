@@ -29,13 +29,11 @@ final class PollableInboxTests {
     static var patience: DispatchTime { .now() + .seconds(60) }
 
     init() {
-        WakeUpSyscalls.makeFailures.disarm()
-        WakeUpSyscalls.ringFailures.disarm()
+        WakeUpSyscalls.faults.disarmAll()
     }
 
     deinit {
-        WakeUpSyscalls.makeFailures.disarm()
-        WakeUpSyscalls.ringFailures.disarm()
+        WakeUpSyscalls.faults.disarmAll()
     }
 
     @Test("entries come out in the order posted; a full inbox refuses and counts; a stop is never refused and comes before what is queued")
@@ -132,8 +130,9 @@ final class PollableInboxTests {
 
     @Test("a descriptor that cannot be made says what to raise")
     func aDescriptorThatCannotBeMadeSaysWhatToRaise() {
-        WakeUpSyscalls.makeFailures.arm(errno: EMFILE)
-        let error = #expect(throws: WakeUpError.self) { try PollableInbox<Int>(capacity: 4) }
+        let error = #expect(throws: WakeUpError.self) {
+            try WakeUpSyscalls.faults.failing([.make: EMFILE]) { try PollableInbox<Int>(capacity: 4) }
+        }
         #expect(error?.description == "cannot make the event loop's wake-up descriptor (eventfd): Too many open files; the process has all the descriptors it may: raise LimitNOFILE= in its unit (or ulimit -n)")
     }
 
@@ -141,15 +140,15 @@ final class PollableInboxTests {
     func aFailedWakeUpStillDeliversTheEntry() throws {
         let inbox = try PollableInbox<Int>(capacity: 4)
         // The loop is awake already, or takes the entry at its next turn.
-        WakeUpSyscalls.ringFailures.arm(errno: EAGAIN)
+        WakeUpSyscalls.faults.arm(.ring(descriptor: inbox.pollDescriptor), errno: EAGAIN)
         #expect(inbox.post(7))
-        #expect(WakeUpSyscalls.ringFailures.pending == 0, "the post tried to wake the loop")
+        #expect(WakeUpSyscalls.faults.pending(.ring(descriptor: inbox.pollDescriptor)) == 0, "the post tried to wake the loop")
         #expect(inbox.depth == 1)
         #expect(inbox.take() == 7)
 
-        WakeUpSyscalls.ringFailures.arm(errno: EAGAIN)
+        WakeUpSyscalls.faults.arm(.ring(descriptor: inbox.pollDescriptor), errno: EAGAIN)
         inbox.requestStop()
-        #expect(WakeUpSyscalls.ringFailures.pending == 0)
+        #expect(WakeUpSyscalls.faults.pending(.ring(descriptor: inbox.pollDescriptor)) == 0)
         #expect(inbox.isStopRequested && inbox.take() == nil)
     }
 

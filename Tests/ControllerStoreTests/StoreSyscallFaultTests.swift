@@ -8,7 +8,7 @@ import Glibc
 
 /// System calls the store makes on its file and directory, failed on purpose: each error names
 /// the file, the system's reason and a fix, and no failure leaves the file's descriptor (or its
-/// lock) behind. The failures are task-local (`StoreSyscalls.failing`), so these run alongside
+/// lock) behind. The failures are task-local (`StoreSyscalls.faults.failing`), so these run alongside
 /// the tests that open real files; and they are the only way to see a refusal here, since the
 /// tests run as root, whom a file's permissions refuse nothing.
 @Suite("CountStore: system call faults")
@@ -26,7 +26,7 @@ struct StoreSyscallFaultTests {
         failing calls: [StoreSyscalls.Call: Int32], reading: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
     ) -> StoreError? {
         #expect(throws: StoreError.self, sourceLocation: sourceLocation) {
-            try StoreSyscalls.$failing.withValue(calls) {
+            try StoreSyscalls.faults.failing(calls) {
                 reading ? try TurnstileStore.openForReading(path: path) : try TurnstileStore.open(path: path)
             }
         }
@@ -123,7 +123,7 @@ struct StoreSyscallFaultTests {
         tape.coin()
         let entries = tape.take()
         #expect(throws: StoreError.system(path: path, operation: "check", errno: EIO)) {
-            try StoreSyscalls.$failing.withValue([.stat: EIO]) { try store.append(entries) }
+            try StoreSyscalls.faults.failing([.stat: EIO]) { try store.append(entries) }
         }
         #expect(try store.append(entries)["coins"] == 1, "the batch is written once the disk answers")
         try store.close()

@@ -94,6 +94,9 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         var controlInFlight: Set<MQTTMessageID> = []
         /// Sequences handed to the client, oldest first, from `head`.
         var published: [Int64] = []
+        /// The last sequence handed to the client: the thread's `cursor`, for `finish` to read
+        /// while the thread still runs (the cursor itself is the thread's alone).
+        var handedUpTo: Int64 = 0
         var head = 0
         var acknowledged: Set<Int64> = []
         var totals: DurableTotals<App>?
@@ -172,6 +175,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         let mark = try store.deliveryMark(of: consumer)
         delivered = mark.delivered
         cursor = mark.delivered
+        shared.withLock { $0.handedUpTo = mark.delivered }
         startNewest = mark.newest
         // Both come from the file (a hand edit may leave a negative id): the depth saturates and
         // is never below 0, so no stored value can trap here.
@@ -453,6 +457,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                         let id = try client.publish(topic: topics.events, payload: payload, qos: .atLeastOnce)
                         shared.inFlight[id] = event.sequence
                         shared.published.append(event.sequence)
+                        shared.handedUpTo = event.sequence
                         return true
                     } catch {
                         return false
@@ -575,8 +580,10 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         if let lastTotals { committed(lastTotals) }
         let deadline = ContinuousClock.now + SiteLimits.drainPatience
         while ContinuousClock.now < deadline {
-            let settled = shared.withLock { $0.connected && $0.inFlight.isEmpty && $0.controlInFlight.isEmpty && !$0.work }
-            let depthUnknownOrEmpty = (try? store.eventCount(after: cursor)) == 0
+            let (settled, handedUpTo) = shared.withLock {
+                ($0.connected && $0.inFlight.isEmpty && $0.controlInFlight.isEmpty && !$0.work, $0.handedUpTo)
+            }
+            let depthUnknownOrEmpty = (try? store.eventCount(after: handedUpTo)) == 0
             if settled && depthUnknownOrEmpty { break }
             ended.sleep(nanoseconds: 20_000_000) { false }
         }

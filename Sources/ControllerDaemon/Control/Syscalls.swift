@@ -9,7 +9,8 @@ import Musl
 /// Every system call the daemon library makes (the control socket and its client, the flight
 /// recorder, the systemd notifier, the log handler), behind one thin layer
 /// (as in the GPIO backend and swift-system): one place to read what it asks of the kernel, and
-/// one place where a test makes a call fail (``InjectedFaults``) to see the daemon survive it.
+/// one place where a test makes a call fail (`injected`, ControllerFSM's `SyscallFaults`) to see
+/// the daemon survive it.
 /// Nothing outside this layer calls libc; the others use its constants and types only.
 enum Syscalls {
     /// The calls a test can make fail.
@@ -36,8 +37,9 @@ enum Syscalls {
         case reserve
     }
 
-    /// Failures tests arm; each fires once, in the order armed.
-    static let injected = InjectedFaults()
+    /// Failures tests arm; each fires once, in the order armed. Process-wide: the server's and
+    /// the notifier's calls are made on threads no task reaches.
+    static let injected = SyscallFaults<Call>()
 
     static var errno: Int32 {
         get { SystemErrno.current }
@@ -46,9 +48,7 @@ enum Syscalls {
 
     /// -1 with `errno` set when a test armed a failure of `call`.
     static func fails(_ call: Call) -> Bool {
-        guard let code = injected.take(call) else { return false }
-        errno = code
-        return true
+        injected.fails(call)
     }
 
     static func close(_ descriptor: Int32) {

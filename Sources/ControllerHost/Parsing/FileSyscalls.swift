@@ -10,7 +10,7 @@ import Darwin
 
 /// The system calls the board and scenario loaders make, behind one thin layer as the daemon's
 /// and the GPIO backend's are: one place to read what they ask of the kernel, and one place
-/// where a test makes a call fail (``failing``) to see the failure reported. `errno` and its
+/// where a test makes a call fail (`faults`) to see the failure reported. `errno` and its
 /// text are ControllerFSM's `SystemErrno`, which the other targets' layers share.
 enum FileSyscalls {
     /// The calls a test can make fail.
@@ -18,16 +18,15 @@ enum FileSyscalls {
         case open, read
     }
 
-    /// The calls that fail, with the `errno` each sets, for the current task only. Task-local
-    /// rather than process-wide (as the daemon's are): the loaders' tests run in parallel in one
-    /// process, and a failure armed for one must not be taken by another reading its own file.
-    @TaskLocal static var failing: [Call: Int32] = [:]
+    /// The calls that fail, for a test: `faults.failing([.read: EIO]) { ... }` fails them for
+    /// the current task only, not process-wide (as the daemon's must be): the loaders' tests run
+    /// in parallel in one process, and a failure for one must not be taken by another reading
+    /// its own file.
+    static let faults = SyscallFaults<Call>()
 
     /// True, with `errno` set, when a test made `call` fail.
     private static func fails(_ call: Call) -> Bool {
-        guard let code = failing[call] else { return false }
-        SystemErrno.current = code
-        return true
+        faults.fails(call)
     }
 
     /// `path` opened for reading, close-on-exec; -1 with `errno` set.

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// System calls the board and scenario loaders make, failed on purpose: the error names the
-/// file and says what the system said. The failures are task-local (`FileSyscalls.failing`), so
+/// file and says what the system said. The failures are task-local (`FileSyscalls.faults.failing`), so
 /// these run alongside the tests that read real files.
 @Suite("Loader system call faults")
 struct LoaderSyscallFaultTests {
@@ -26,7 +26,7 @@ struct LoaderSyscallFaultTests {
 
     @Test func aFailingReadNamesTheBoardFileAndTheReason() throws {
         let error = try #require(throws: BoardFileError.self) {
-            try FileSyscalls.$failing.withValue([.read: EIO]) { try BoardFile.load(path: board) }
+            try FileSyscalls.faults.failing([.read: EIO]) { try BoardFile.load(path: board) }
         }
         #expect(error.description == "\(board): cannot read: Input/output error")
         #expect(error.location == .file)
@@ -35,14 +35,14 @@ struct LoaderSyscallFaultTests {
     @Test func aRefusedOpenNamesTheBoardFileAndTheReason() throws {
         // The tests run as root, for whom a real file's permissions refuse nothing.
         let error = try #require(throws: BoardFileError.self) {
-            try FileSyscalls.$failing.withValue([.open: EACCES]) { try BoardFile.load(path: board) }
+            try FileSyscalls.faults.failing([.open: EACCES]) { try BoardFile.load(path: board) }
         }
         #expect(error.description == "\(board): cannot open: Permission denied")
     }
 
     @Test func aFailingReadNamesTheScenarioFileAndTheReason() throws {
         let error = try #require(throws: ScenarioError.self) {
-            try FileSyscalls.$failing.withValue([.read: EIO]) {
+            try FileSyscalls.faults.failing([.read: EIO]) {
                 try Scenario<TurnstileApplication>.load(path: scenario, vocabulary: turnstileVocabulary)
             }
         }

@@ -1,0 +1,87 @@
+import Synchronization
+
+/// The one way a test makes a system call fail, which every target's system call layer asks
+/// before it calls the kernel (the runtime's wake-ups, the daemon's sockets and files, the count
+/// store's, the loaders'): `if faults.fails(.open) { return -1 }`, with `errno` set as the
+/// kernel would set it. swift-system's `Internals/Syscalls.swift` is the model: one thin layer
+/// per boundary, and one place to fail a call.
+///
+/// Two scopes, for the two places calls are made:
+/// - `failing(_:_:)`: every listed call fails while `body` runs, when made on its
+///   task (or a task it starts): tests running in parallel in one process each see their own.
+/// - `arm(_:errno:count:)`: the next `count` calls, on any thread, fail once each: for calls
+///   made where no task reaches (a server's thread, an event loop's). Process-wide, so the tests
+///   that arm them take turns with every test whose code makes those calls.
+///
+/// With nothing armed or scoped, which is always outside tests, asking costs two atomic loads
+/// and allocates nothing (some layers ask on the event path).
+package final class SyscallFaults<Call: Hashable & Sendable>: @unchecked Sendable {
+    // Safety: `armed` is read and written only under `lock`; the counts are atomics.
+    private let lock = MutexLock()
+    private var armed: [Call: [Int32]] = [:]
+    /// How many failures are armed in all; changed under `lock`, read without it.
+    private let armedCount = Atomic<Int>(0)
+    /// How many `failing` scopes are open, on any task: none, and no task-local is read.
+    private let openScopes = Atomic<Int>(0)
+    private let scoped = TaskLocal<[Call: Int32]>(wrappedValue: [:])
+
+    package init() {}
+
+    /// Runs `body` with each of `calls` failing with its `errno`, for calls made on this task.
+    package func failing<R>(_ calls: [Call: Int32], _ body: () throws -> R) rethrows -> R {
+        openScopes.add(1, ordering: .releasing)
+        defer { openScopes.subtract(1, ordering: .releasing) }
+        return try scoped.withValue(calls, operation: body)
+    }
+
+    /// Runs `body` with each of `calls` failing with its `errno`, for calls made on this task
+    /// and the tasks it starts.
+    package func failing<R>(_ calls: [Call: Int32], _ body: () async throws -> R) async rethrows -> R {
+        openScopes.add(1, ordering: .releasing)
+        defer { openScopes.subtract(1, ordering: .releasing) }
+        return try await scoped.withValue(calls, operation: body)
+    }
+
+    /// Makes the next `times` calls of `call`, on any thread, fail with `code`.
+    package func arm(_ call: Call, errno code: Int32, count times: Int = 1) {
+        lock.withLock {
+            armed[call, default: []] += Array(repeating: code, count: times)
+            armedCount.add(times, ordering: .releasing)
+        }
+    }
+
+    /// Forgets every armed failure.
+    package func disarmAll() {
+        lock.withLock {
+            armed = [:]
+            armedCount.store(0, ordering: .releasing)
+        }
+    }
+
+    /// How many armed failures of `call` are still to be taken: a test's check that a caller
+    /// made the call once, not again and again.
+    package func pending(_ call: Call) -> Int {
+        lock.withLock { armed[call]?.count ?? 0 }
+    }
+
+    /// The `errno` this call of `call` fails with, if a test made it fail: the scope's first,
+    /// then the next armed one (taken).
+    package func take(_ call: Call) -> Int32? {
+        if openScopes.load(ordering: .acquiring) > 0, let code = scoped.get()[call] { return code }
+        guard armedCount.load(ordering: .acquiring) > 0 else { return nil }
+        return lock.withLock {
+            guard var codes = armed[call], !codes.isEmpty else { return nil }
+            let code = codes.removeFirst()
+            armed[call] = codes
+            armedCount.subtract(1, ordering: .releasing)
+            return code
+        }
+    }
+
+    /// True, with `errno` set to the failure's, when a test made this call of `call` fail.
+    package func fails(_ call: Call) -> Bool {
+        guard let code = take(call) else { return false }
+        SystemErrno.current = code
+        return true
+    }
+}
