@@ -43,6 +43,24 @@ readonly START_ATTEMPTS=5
 # Certificates live two days: long enough for any test run, short if a directory is left behind.
 readonly CERT_DAYS=2
 
+# start_daemon DIR COMMAND...: runs the daemonising COMMAND with nothing of ours open but its
+# standard streams, which go nowhere (errors to DIR/mosquitto.stderr). Ours must not stay open in
+# the daemon: a caller reading our output to its end would wait for the broker. Nor may anything
+# else we inherited: a test process that starts two of these scripts at once gives each the
+# other's pipes (its process library does not close them in the child), and a broker holding
+# one kept that other script's caller waiting, for as long as the broker ran.
+start_daemon() {
+    local dir=$1
+    shift
+    (
+        for fd in /proc/self/fd/*; do
+            fd=${fd##*/}
+            if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+        done
+        exec "$@"
+    ) </dev/null >/dev/null 2>>"$dir/mosquitto.stderr" || true
+}
+
 port_in_use() { ss -Hltn "sport = :$1" | grep . >/dev/null; }
 
 # Whether process $1 runs: a zombie does not (the daemonised broker's parent is PID 1, which in a
@@ -196,9 +214,7 @@ start() {
         [ "$plain" = "$tls" ] && continue
         write_config "$dir" "$plain" "$tls"
         rm -f "$dir/mosquitto.pid"
-        # Its standard streams away from ours: a caller reading our output to its end would
-        # otherwise wait for the daemonised broker, which keeps them open.
-        "$mosquitto" -c "$dir/mosquitto.conf" -d </dev/null >/dev/null 2>>"$dir/mosquitto.stderr" || true
+        start_daemon "$dir" "$mosquitto" -c "$dir/mosquitto.conf" -d
         for _ in $(seq 1 "$START_WAIT_TENTHS"); do
             pid=$(cat "$dir/mosquitto.pid" 2>/dev/null || true)
             if [ -n "$pid" ] && ! alive "$pid"; then pid=""; break; fi
@@ -236,7 +252,7 @@ resume() {
     # The ports were ours a moment ago; another process may take one meanwhile (rare).
     for attempt in $(seq 1 "$START_ATTEMPTS"); do
         rm -f "$dir/mosquitto.pid"
-        "$mosquitto" -c "$dir/mosquitto.conf" -d </dev/null >/dev/null 2>>"$dir/mosquitto.stderr" || true
+        start_daemon "$dir" "$mosquitto" -c "$dir/mosquitto.conf" -d
         for _ in $(seq 1 "$START_WAIT_TENTHS"); do
             pid=$(cat "$dir/mosquitto.pid" 2>/dev/null || true)
             if [ -n "$pid" ] && ! alive "$pid"; then pid=""; break; fi

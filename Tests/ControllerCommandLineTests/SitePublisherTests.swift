@@ -18,6 +18,26 @@ import Turnstile
 struct SitePublisherTests {
     static let patience: Duration = TestTimeouts.daemon
 
+    /// A publisher for `node` as the daemon makes one (no discovery; commands answered with
+    /// nothing), its log quiet.
+    static func publisher(
+        node: String, store: CountStore<TurnstileApplication>, status: StatusHub<TurnstileApplication>
+    ) throws -> SitePublisher<TurnstileApplication> {
+        var logger = Logger(label: "site-publisher-test")
+        logger.logLevel = .critical
+        return SitePublisher<TurnstileApplication>(
+            store: store, topics: try SiteTopics(prefix: "nodes", node: node), discovery: nil, status: status, logger: logger,
+            answer: { _ in .accepted("nothing") })
+    }
+
+    /// A client of `broker`'s, started, that logs what arrives on `filter`.
+    static func watch(_ broker: Broker, _ filter: String, clientID: String) throws -> (MQTTClient, EventLog) {
+        let (watcher, log) = try MQTTClient.logged(broker.configuration(user: "reader", clientID: clientID))
+        try watcher.subscribe(filter)
+        try watcher.start()
+        return (watcher, log)
+    }
+
     static func last(_ log: EventLog, _ topic: String) -> String? {
         log.all.compactMap(\.receivedMessage).last { $0.topic == topic }.map { String(decoding: $0.payload, as: UTF8.self) }
     }
@@ -31,15 +51,8 @@ struct SitePublisherTests {
         let status = StatusHub<TurnstileApplication>(board: "sim", chip: "sim", inbox: nil)
         status.publishPhase(.running, degradedReason: nil)
         status.publishLoop(state: .locked, events: 0, lostEdges: 0)
-        let topics = try SiteTopics(prefix: "nodes", node: "node1")
-        var logger = Logger(label: "site-publisher-test")
-        logger.logLevel = .critical
-        let publisher = SitePublisher<TurnstileApplication>(
-            store: store, topics: topics, discovery: nil, status: status, logger: logger,
-            answer: { _ in .accepted("nothing") })
-        let (watcher, log) = try MQTTClient.logged(broker.configuration(user: "reader", clientID: "publisher-watch"))
-        try watcher.subscribe("nodes/node1/#")
-        try watcher.start()
+        let publisher = try Self.publisher(node: "node1", store: store, status: status)
+        let (watcher, log) = try Self.watch(broker, "nodes/node1/#", clientID: "publisher-watch")
         defer { watcher.stop() }
         try publisher.start(configuration: broker.configuration(user: "node1", clientID: "node1-publisher"))
         let totals = DurableTotals<TurnstileApplication>(counters: [:], gauges: ["credit": 0], state: .locked, lastEventUnixNanoseconds: nil)
@@ -77,14 +90,8 @@ struct SitePublisherTests {
         _ = try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date())
         let status = StatusHub<TurnstileApplication>(board: "sim", chip: "sim", inbox: nil)
         status.publishPhase(.running, degradedReason: nil)
-        var logger = Logger(label: "site-publisher-test")
-        logger.logLevel = .critical
-        let topics = try SiteTopics(prefix: "nodes", node: "node2")
-        let publisher = SitePublisher<TurnstileApplication>(
-            store: store, topics: topics, discovery: nil, status: status, logger: logger, answer: { _ in .accepted("nothing") })
-        let (watcher, log) = try MQTTClient.logged(broker.configuration(user: "reader", clientID: "publisher-watch-2"))
-        try watcher.subscribe("nodes/node2/events")
-        try watcher.start()
+        let publisher = try Self.publisher(node: "node2", store: store, status: status)
+        let (watcher, log) = try Self.watch(broker, "nodes/node2/events", clientID: "publisher-watch-2")
         defer { watcher.stop() }
         try publisher.start(configuration: broker.configuration(user: "node2", clientID: "node2-publisher"))
 
