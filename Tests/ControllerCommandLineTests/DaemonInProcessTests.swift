@@ -180,18 +180,13 @@ struct DaemonInProcessTests {
         try original.replacingOccurrences(of: #"relock_timeout = "5s""#, with: #"relock_timeout = "7s""#)
             .write(toFile: board, atomically: true, encoding: .utf8)
         daemon.send(SIGHUP)
-        let deadline = ContinuousClock.now + Self.patience
-        while !daemon.log.lines.contains(where: { $0.hasPrefix("SIGHUP:") }) && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await poll(for: Self.patience) { daemon.log.lines.contains { $0.hasPrefix("SIGHUP:") } }
         #expect(daemon.log.lines.contains { $0.hasPrefix("SIGHUP: \(board) read again") && $0.contains("relock_timeout") }, "\(daemon.log.lines)")
 
         try original.replacingOccurrences(of: #"line = "COIN""#, with: #"line = "PUSH2""#)
             .write(toFile: board, atomically: true, encoding: .utf8)
         daemon.send(SIGHUP)
-        while daemon.log.lines.filter({ $0.hasPrefix("SIGHUP:") }).count < 2 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await poll(for: Self.patience) { daemon.log.lines.filter { $0.hasPrefix("SIGHUP:") }.count >= 2 }
         #expect(daemon.log.lines.last { $0.hasPrefix("SIGHUP:") }?.contains("the running configuration stays") == true, "\(daemon.log.lines)")
 
         daemon.send(SIGTERM)
