@@ -128,6 +128,15 @@ let package = Package(
         .target(name: "ControllerSCXML", dependencies: ["ControllerFSM", "CLibXML2"]),
         // `scxml-run FILE...`: runs each document, one line per file.
         .executableTarget(name: "scxml-run", dependencies: ["ControllerSCXML"]),
+        // The checks CI runs on each controller's shipped daemon (`controller-checks crash`: kill -9
+        // at random moments, every reported count durable), driven by its package's
+        // packaging/checks.json. It names no application: a third controller's package gets them
+        // by saying there what drives them.
+        .target(name: "ControllerChecks", dependencies: ["ControllerCommandLine", "ControllerStore", "ControllerFSMSim", "CLinux"]),
+        .executableTarget(
+            name: "controller-checks",
+            dependencies: ["ControllerChecks", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The GPIO port's contract: checks every backend must pass, run against SimChip in the
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
         .target(name: "GPIOPortContract", dependencies: ["ControllerFSM"]),
@@ -147,6 +156,8 @@ let package = Package(
                 "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "ControllerMQTT",
                 // The site's topics and the control client, for the site's subprocess tests.
                 "ControllerCommandLine", "ControllerDaemon",
+                // The crash check, run on the debug build.
+                "ControllerChecks",
                 "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -226,6 +237,7 @@ let package = Package(
         // tests are skipped where mosquitto or libmosquitto is not installed, unless
         // CONTROLLER_MQTT_REQUIRE_BROKER=1 makes that a failure. `swift test --filter
         // ControllerMQTTTests` runs this target alone.
+        .testTarget(name: "ControllerChecksTests", dependencies: ["ControllerChecks", "ControllerTestSupport"]),
         .testTarget(name: "ControllerMQTTTests", dependencies: ["ControllerMQTT", "ControllerTestSupport"]),
         .testTarget(
             name: "ControllerStoreTests",

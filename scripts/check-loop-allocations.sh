@@ -39,38 +39,15 @@ work=$(mktemp -d)
 pid=""
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# What drives it comes from the product's package (packaging/checks.json, "loop"): its scenario,
-# when the scenario's last step comes, the input `ctl` pulses and the counter they add to, the
-# counts the summary must show, and changes to its boards/sim.toml. A new controller's package
-# gets this check by saying there what drives it.
-package=$(scripts/product-package.sh "$product") || exit 1
-checks=$package/packaging/checks.json
-[ -f "$checks" ] || { echo "error: $checks is missing: a product's package says what drives its checks there (copy packaging/checks.json, turnstiled's)" >&2; exit 1; }
-board=$package/boards/sim.toml
-settings=$(python3 - "$checks" "$package" "$CTL_PULSES" "$board" "$work/board.toml" "$PWD/scripts/lib" <<'EOF'
-import json, shlex, sys
-checks, package, ctl_pulses, board, edited_board, lib = sys.argv[1:7]
-sys.path.insert(0, lib)
-import board_edits
-try:
-    loop = json.load(open(checks, encoding="utf-8"))["loop"]
-    counts = dict(loop["expectedCounts"])
-    counts[loop["ctlPulsesCount"]] = counts.get(loop["ctlPulsesCount"], 0) + int(ctl_pulses)
-    script, duration, pulse, edits = f"{package}/{loop['script']}", float(loop["lastStepSeconds"]), loop["ctlPulse"], loop["boardEdits"]
-except (OSError, ValueError, KeyError, TypeError) as error:
-    sys.exit(f"error: {checks} has no usable \"loop\" entry ({error})")
-if edits:
-    text, missing = board_edits.edited(open(board, encoding="utf-8").read(), edits)
-    if missing:
-        sys.exit(f"error: {board} has no {', '.join(missing)} to change; update boardEdits in {checks}")
-    open(edited_board, "w", encoding="utf-8").write(text)
-    board = edited_board
-print(f"board={shlex.quote(board)} script_source={shlex.quote(script)} ctl_pulse={shlex.quote(pulse)} duration={duration}")
-print("expected_counts=" + shlex.quote(" ".join(f"{name}={count}" for name, count in counts.items())))
-EOF
-) || exit 1
+# What drives it comes from the product's package (packaging/checks.json, "loop", read by
+# `controller-checks loop-settings`): its scenario, when the scenario's last step comes, the input
+# `ctl` pulses and the counter they add to, the counts the summary must show, and changes to its
+# boards/sim.toml. A new controller's package gets this check by saying there what drives it.
+. scripts/lib/controller-checks.sh
+find_controller_checks "$daemon"
+settings=$("$controller_checks" loop-settings "$product" --pulses "$CTL_PULSES" --edited-board "$work/board.toml") || exit 1
 eval "$settings"
-[ -f "$script_source" ] || { echo "error: $script_source (the \"loop\" script of $checks) is missing" >&2; exit 1; }
+[ -f "$script_source" ] || { echo "error: $script_source (the \"loop\" script of $product's packaging/checks.json) is missing" >&2; exit 1; }
 cp "$script_source" "$work/script.txt"
 
 cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c

@@ -202,7 +202,7 @@ if [ -n "${tsan_tests:-}" ]; then
 fi
 
 step "the builds users ship: release, static Swift runtime, all in .build (scripts/release-build.sh)"
-scripts/release-build.sh turnstiled gpio-contract
+scripts/release-build.sh turnstiled gpio-contract controller-checks
 for example in "${examples[@]}"; do
     scripts/release-build.sh --package-path "${example% *}" "${example#* }"
 done

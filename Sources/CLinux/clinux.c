@@ -181,3 +181,11 @@ int clinux_signal_realtime_max(void)
 {
     return SIGRTMAX;
 }
+
+int clinux_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}

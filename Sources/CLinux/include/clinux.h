@@ -2,12 +2,13 @@
  * clinux.h — the Linux calls that Swift's Glibc module does not export (they sit behind
  * _GNU_SOURCE, in headers it leaves out, or behind the variadic syscall(2)): the futex the
  * runtime's lock sleeps on, the eventfd its event loops are woken through, and for turnstiled's
- * event loop ppoll and standard output's buffering.
+ * event loop ppoll and standard output's buffering; for the checks, a pipe and a spawn that leak nothing.
  */
 #ifndef CLINUX_H
 #define CLINUX_H
 
 #include <poll.h>
+#include <spawn.h>
 #include <signal.h>
 #include <stdint.h>
 #include <time.h>
@@ -49,5 +50,14 @@ int clinux_signal_trap_install(const int *signals, int count, const int *ignored
 /* The realtime signals' range as this C library reserves it (SIGRTMIN and SIGRTMAX are calls). */
 int clinux_signal_realtime_min(void);
 int clinux_signal_realtime_max(void);
+
+/* pipe2(2) with O_CLOEXEC: a pipe no child started later inherits by accident. Returns 0, or -1
+ * with errno set. */
+int clinux_pipe_cloexec(int fds[2]);
+
+/* posix_spawn_file_actions_addclosefrom_np(3): the child closes every descriptor from `lowest`
+ * on, so it holds nothing of its parent's but what the file actions gave it. Returns 0 or the
+ * error. */
+int clinux_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif

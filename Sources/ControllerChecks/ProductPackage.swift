@@ -1,0 +1,72 @@
+import Foundation
+
+/// The Swift package that declares a controller's daemon as an executable product (this
+/// repository's root for `turnstiled`, `Examples/ParkingBarrier` for `barrierd`, any package
+/// under `Examples/` for the next), and what its `packaging/checks.json` says drives the checks.
+public struct ProductPackage: Sendable {
+    public let product: String
+    /// The package's folder.
+    public let path: String
+
+    /// The package under `repository` (its root, then each `Examples/*`) whose Package.swift
+    /// declares `.executable(name: "PRODUCT"`.
+    public init(declaring product: String, in repository: String) throws(CheckFailure) {
+        let examples = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/Examples")) ?? []
+        let candidates = [repository] + examples.sorted().map { repository + "/Examples/" + $0 }
+        let declaration = ".executable(name:\"\(product)\""
+        for candidate in candidates {
+            guard let manifest = try? String(contentsOfFile: candidate + "/Package.swift", encoding: .utf8) else { continue }
+            if manifest.replacingOccurrences(of: #"name:\s+"#, with: "name:", options: .regularExpression).contains(declaration) {
+                self.product = product
+                self.path = candidate
+                return
+            }
+        }
+        throw CheckFailure("no Package.swift in \(repository) or under its Examples/ declares .executable(name: \"\(product)\", ...); a product's checks are found through its package")
+    }
+
+    /// Its `packaging/checks.json`.
+    public var checksPath: String { path + "/packaging/checks.json" }
+
+    /// Its simulated board, `boards/sim.toml`.
+    public var simulatedBoardPath: String { path + "/boards/sim.toml" }
+
+    /// Its simulated board with `edits` made (see ``BoardEdits``), written to `path`; the board
+    /// itself when there are none.
+    public func simulatedBoard(editedWith edits: [String: String], writingTo path: String) throws(CheckFailure) -> String {
+        let source = simulatedBoardPath
+        guard !edits.isEmpty else { return source }
+        guard let text = try? String(contentsOfFile: source, encoding: .utf8) else { throw CheckFailure("cannot read \(source)") }
+        let (edited, missing) = BoardEdits.edited(text, edits)
+        guard missing.isEmpty else {
+            throw CheckFailure("\(source) has no \(missing.joined(separator: ", ")) to change; update boardEdits in \(checksPath)")
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(edited.utf8)) else { throw CheckFailure("cannot write \(path)") }
+        return path
+    }
+
+    /// The checks.json entry `name` ("crash", "loop"), decoded.
+    public func check<Entry: Decodable>(_ name: String, as type: Entry.Type) throws(CheckFailure) -> Entry {
+        guard let data = FileManager.default.contents(atPath: checksPath) else {
+            throw CheckFailure("\(checksPath) is missing: a product's package says what drives its checks there (copy packaging/checks.json, turnstiled's)")
+        }
+        do {
+            // Each check decodes its own entry only: the others have shapes of their own.
+            guard let entries = try JSONSerialization.jsonObject(with: data) as? [String: Any], let entry = entries[name] else {
+                throw CheckFailure("no \"\(name)\" entry")
+            }
+            return try JSONDecoder().decode(Entry.self, from: JSONSerialization.data(withJSONObject: entry))
+        } catch {
+            throw CheckFailure("\(checksPath) has no usable \"\(name)\" entry (\(error)): see the \"about\" there for what it holds")
+        }
+    }
+
+    /// The name a daemon binary gives itself: its `--help`'s `USAGE: NAME ...` line.
+    public static func productName(ofDaemon daemon: String) throws(CheckFailure) -> String {
+        let help = try ChildProcess.run([daemon, "--help"], timeout: .seconds(30))
+        for line in help.output.split(separator: "\n") where line.hasPrefix("USAGE: ") {
+            if let name = line.dropFirst("USAGE: ".count).split(separator: " ").first, !name.isEmpty { return String(name) }
+        }
+        throw CheckFailure("\(daemon) --help has no \"USAGE: NAME ...\" line: not a controller's daemon")
+    }
+}

@@ -1,0 +1,57 @@
+import ControllerChecks
+import ControllerHost
+import ControllerTestSupport
+import Foundation
+import Testing
+import Turnstile
+
+/// The crash check (`controller-checks crash`, which CI runs on the shipped binaries with 50
+/// kills) on the debug build with a few: it passes on turnstiled, and it fails, naming the seed,
+/// when the money rule it is given does not hold.
+@Suite struct TurnstiledCrashCheckCLITests {
+    let package: ProductPackage
+    let spec: CrashCheckSpec
+
+    init() throws {
+        package = try ProductPackage(declaring: "turnstiled", in: repositoryRoot.path)
+        spec = try package.check("crash", as: CrashCheckSpec.self)
+    }
+
+    @Test func everyReportedCountSurvivesEveryKill() async throws {
+        let daemon = try Turnstiled.executable.get().path
+        let lines = try await offThePool { [package, spec] in
+            try CrashTest(daemon: daemon, package: package, spec: spec, kills: 3, seed: 11, board: nil).run()
+        }
+        let last = try #require(lines.last)
+        #expect(last.hasPrefix("crash test of turnstiled: 3 kills,"), "\(lines)")
+        #expect(last.contains("every balance held"))
+    }
+
+    /// The money rule checks.json gives is the turnstile's own (its `durableInvariants`, whose
+    /// last part is the standing credit).
+    @Test func theMoneyRuleIsTheTurnstilesOwn() throws {
+        let money = try #require(TurnstileApplication.durableInvariants.first { $0.name == "money" })
+        let balance = try #require(spec.balances.first)
+        #expect(balance.total == money.total)
+        #expect(balance.parts + [balance.standing] == money.parts)
+    }
+
+    @Test func aBalanceThatDoesNotHoldFailsNamingTheSeed() async throws {
+        let daemon = try Turnstiled.executable.get().path
+        let wrong = try JSONDecoder().decode(CrashCheckSpec.self, from: Data(#"""
+            {"inputs": [["pulse", "coin"]], "counted": ["coins"], "summary": [],
+             "balances": [{"total": "coins", "parts": ["passages"], "standing": "credit", "voidedByRestart": "creditsVoidedByRestart"}]}
+            """#.utf8))
+        let failure = await #expect(throws: CheckFailure.self) {
+            try await offThePool { [package] in
+                try CrashTest(daemon: daemon, package: package, spec: wrong, kills: 2, seed: 5, board: nil).run()
+            }
+        }
+        let message = try #require(failure?.message)
+        #expect(message.hasPrefix("crash test FAILED (seed 5: SEED=5 repeats it; files kept in "), "\(message)")
+        #expect(message.contains("coins does not balance"), "\(message)")
+        if let folder = message.split(separator: "files kept in ").last?.split(separator: ")").first {
+            try? FileManager.default.removeItem(atPath: String(folder))
+        }
+    }
+}
