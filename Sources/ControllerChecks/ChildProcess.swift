@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// A program the checks start: standard input from /dev/null, and nothing else of this process
-/// open in it but the standard streams it is given. (A child that inherits another child's pipe —
-/// Foundation's `Process` closes nothing — keeps that pipe's reader waiting until it ends: a
-/// daemon started while a `ctl` runs would hold the `ctl`'s output open for its whole life.)
+/// open in it but the standard streams it is given (posix_spawn closes every descriptor from 3 up
+/// in the child, whatever another thread has open at that moment: a daemon holding a `ctl`'s
+/// output pipe would keep the `ctl`'s reader waiting for as long as the daemon runs). Its reads
+/// are bounded by a deadline, so a child that hangs fails the check instead of stalling it.
 public struct ChildProcess: Sendable {
     public let pid: pid_t
     public let arguments: [String]
