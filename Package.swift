@@ -191,6 +191,7 @@ let package = Package(
                 "ControllerSimulation", "ControllerFSM", "ControllerFSMSim", "Turnstile", "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -92,17 +92,18 @@ _packages_need_arm64() { _apt_unless_installed qemu-user-static libc6-dev-arm64-
 
 _packages_need_size() { _apt_unless_command nm binutils; _apt_unless_command strip binutils; }
 
-# scripts/check-loop-allocations.sh: a C compiler for its malloc counter, python3 for the
-# verdict, and the site's broker (required under test.sh) with mosquitto_pub.
+# scripts/check-loop-allocations.sh: a C compiler for its malloc counter, and the site's broker
+# (required under test.sh) with mosquitto_pub. Its settings come from controller-checks, built
+# with the daemons.
 _packages_need_loop_allocations() {
     _apt_unless_command cc gcc
-    _apt_unless_command python3 python3
     _apt_unless_installed mosquitto-clients
     _packages_need_mqtt_broker
 }
 
-# scripts/crash-test.sh: python3 (with its sqlite3 module, part of Debian's python3).
-_packages_need_crash() { _apt_unless_command python3 python3; }
+# scripts/crash-test.sh: nothing the build does not need. It runs controller-checks, built with
+# the daemons, which opens the SQLite the count store opens.
+_packages_need_crash() { :; }
 
 # scripts/site-test.sh and site-load.sh: python3, mosquitto_pub and mosquitto_sub, the broker.
 _packages_need_site() {

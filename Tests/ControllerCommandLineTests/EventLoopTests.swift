@@ -1,0 +1,128 @@
+import ControllerDaemon
+import ControllerFSM
+import ControllerFSMSim
+import ControllerHost
+import ControllerSimulation
+import ControllerTestSupport
+import Foundation
+import Testing
+import Turnstile
+import TurnstileTestSupport
+@testable import ControllerCommandLine
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's event loop below the assembled daemon: its own thread on a simulated chip whose
+/// time the test sets, told what to do through the command inbox as `ctl` tells it. What it
+/// owes: a chip that goes away degrades the daemon and is taken back by itself when it returns;
+/// an interrupted wait is taken again; any other failed wait ends the loop, naming its errno.
+@Suite struct EventLoopTests {
+    typealias App = TurnstileApplication
+
+    /// Time as the test sets it; the chip, the loop's and the controller's.
+    /// Generic as the daemon's sources are (a source of the turnstile alone would have a plant
+    /// action of type `Never`, and a body the compiler warns it never runs).
+    final class ManualSource<SourceApp: ControllerApplication>: EventSource, @unchecked Sendable {
+        typealias App = SourceApp
+        // Safety: `time` is guarded; the chip is thread-safe.
+        let chip: SimChip
+        private let time = Guarded(MachineInstant.zero)
+
+        init(chip: SimChip) { self.chip = chip }
+
+        func set(_ instant: MachineInstant) { time.withLock { $0 = instant } }
+        func now() -> MachineInstant { time.withLock { $0 } }
+        func startInstant() -> MachineInstant { .zero }
+        var nextDeadline: MachineInstant? { nil }
+        func advance(to now: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) { chip.advance(to: now) }
+        func pulse(input index: Int, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+        func setLevel(input index: Int, active: Bool, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+        func perform(plant action: App.Plant.Action, controller: Controller<App, SimChip>, at now: MachineInstant) -> PulseOutcome { .notDrivable }
+        func unstartedPulses(at now: MachineInstant) -> [(role: RoleName, count: Int)] { [] }
+        func reopen() -> SimChip? { chip.isGone ? nil : chip }
+        var expectations: ScriptExpectations { ScriptExpectations() }
+    }
+
+    /// A started controller on the simulated board, its parts running, and a loop over them.
+    struct Fixture: @unchecked Sendable {
+        // Safety: the loop and the controller are touched by the loop's thread only once it runs.
+        let log = CapturedLog()
+        let parts: DaemonParts<App>
+        let source: ManualSource<App>
+        let loop: EventLoop<ManualSource<App>>
+
+        init() throws {
+            let board = try simBoard()
+            let simulated = SimulatedBoard(board: board, clock: ManualClock(), seed: 1) { _ in }
+            source = ManualSource(chip: simulated.chip)
+            parts = try DaemonParts<App>(program: "turnstiled", board: "test", chip: "sim", logger: log.logger)
+            let controller = try Controller<App, SimChip>(chip: simulated.chip, board: board, completionClock: ManualClock())
+            try controller.start(at: .zero)
+            _ = parts.lifecycle.send(.linesRequested)
+            _ = parts.lifecycle.send(.selfTestPassed)
+            loop = EventLoop(
+                controller: controller, source: source, inbox: parts.inbox, status: parts.status, lifecycle: parts.lifecycle,
+                notifier: parts.notifier, warnings: parts.warnings, stopAt: nil)
+        }
+
+        /// The loop run on a thread of its own to its end, told as text (`Ending` is the loop's).
+        func run() -> Task<String, any Error> {
+            let loop = self.loop
+            return Task {
+                try await offThePool {
+                    switch loop.run() {
+                    case .stopped: "stopped"
+                    case .gpioError(let error): "gpioError: \(error)"
+                    case .waitFailed(let code): "waitFailed: \(code)"
+                    }
+                }
+            }
+        }
+
+        func post(_ command: DaemonCommand<App>) {
+            #expect(parts.inbox.post(command))
+        }
+    }
+
+    @Test func aChipThatGoesAwayDegradesTheDaemonAndIsTakenBackWhenItReturns() async throws {
+        let fixture = try Fixture()
+        let ending = fixture.run()
+        fixture.source.chip.disappear()
+        fixture.source.set(.zero + .milliseconds(100))
+        fixture.post(.event(.coin))
+        #expect(await poll(for: TestTimeouts.daemon) { fixture.parts.lifecycle.phase == .degraded }, "\(fixture.log.lines)")
+        #expect(fixture.log.lines.contains { $0.contains("degraded, looking for the chip every second") }, "\(fixture.log.lines)")
+
+        // Looked for again a second later: still gone, still degraded; a command meanwhile is refused.
+        fixture.source.set(.zero + .milliseconds(1_200))
+        fixture.post(.event(.coin))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fixture.parts.lifecycle.phase == .degraded)
+
+        // Back: at the next look the lines are requested again and the daemon runs.
+        fixture.source.chip.reappear()
+        fixture.source.set(.zero + .milliseconds(2_300))
+        fixture.post(.event(.coin))
+        #expect(await poll(for: TestTimeouts.daemon) { fixture.parts.lifecycle.phase == .running }, "\(fixture.log.lines)")
+        #expect(fixture.log.lines.contains("the GPIO chip is back: lines requested again, running"), "\(fixture.log.lines)")
+
+        fixture.parts.inbox.requestStop()
+        #expect(try await ending.value == "stopped")
+    }
+
+    @Test func anInterruptedWaitIsTakenAgain() async throws {
+        let fixture = try Fixture()
+        Syscalls.faults.arm(.wait(firstDescriptor: fixture.parts.inbox.pollDescriptor), errno: EINTR, count: 3)
+        let ending = fixture.run()
+        fixture.parts.inbox.requestStop()
+        #expect(try await ending.value == "stopped")
+    }
+
+    @Test func aWaitThatFailsOtherwiseEndsTheLoopNamingItsErrno() async throws {
+        let fixture = try Fixture()
+        Syscalls.faults.arm(.wait(firstDescriptor: fixture.parts.inbox.pollDescriptor), errno: EBADF)
+        #expect(try await fixture.run().value == "waitFailed: \(EBADF)")
+    }
+}
