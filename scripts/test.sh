@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as README.md gives it and .ci/run calls it (after two quick checks of the
-# repository itself: its scripts' pipelines, and that nothing refers to a file not in it):
+# The whole test suite, as README.md gives it and .ci/run calls it (after a quick check of the
+# repository itself: its scripts' pipelines; that nothing refers to a file not in it is a test,
+# RepositoryReferencesTests):
 #   1. the builds under AddressSanitizer (with LeakSanitizer) and ThreadSanitizer, each failing on
 #      any compiler warning in this repository's sources (scripts/sanitize.sh);
 #   2. every test (Swift Testing) under AddressSanitizer, then each example's (every package
@@ -112,8 +113,6 @@ if [ "$quick" = 1 ]; then
     packages_repair
     packages_ensure core
 
-    step "nothing in the repository refers to a file not in it (scripts/check-references.sh)"
-    scripts/check-references.sh
     step "debug build, failing on any warning in what it compiles of this repository's sources"
     build_log=$(mktemp)
     swift build --build-tests 2>&1 | tee "$build_log"
@@ -149,9 +148,6 @@ packages_ensure "${checks[@]}"
 
 step "the scripts' pipelines read to the end under pipefail (scripts/check-pipes.sh)"
 scripts/check-pipes.sh
-
-step "nothing in the repository refers to a file not in it (scripts/check-references.sh)"
-scripts/check-references.sh
 
 step "the build under AddressSanitizer, failing on any warning (scripts/sanitize.sh address --build-only)"
 scripts/sanitize.sh address --build-only

@@ -74,7 +74,7 @@ _packages_need_core() {
     command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "apt chromium"
     _apt_unless_installed fonts-liberation
     _packages_need_mqtt_broker
-    # scripts/check-references.sh reads the repository's files with Python.
+    # scripts/check-docs.sh reads the package's library products with Python.
     _apt_unless_command python3 python3
 }
 
