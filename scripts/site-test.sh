@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# A site on one broker: N simulated controllers (turnstiles and parking barriers alternately, the
-# release binaries) on a throwaway mosquitto on loopback (scripts/mqtt-broker.sh), each with
-# random traffic for S seconds; then
+# A site on one broker: N simulated controllers (the release binaries of every product whose
+# packaging/checks.json has a "site" entry, in turn: turnstiles and parking barriers alternately)
+# on a throwaway mosquitto on loopback (scripts/mqtt-broker.sh), each with random traffic of its
+# product's for S seconds (`controller-checks site-plan` writes each node's scenario); then
 #   - one site-wide `emergency on` (PREFIX/all/command): every controller must take it within
 #     1 s of its publication, measured from just before mosquitto_pub starts to each daemon's
 #     emergency step (its outputs are written in that step: the turnstile's lock released, the
 #     barrier's arm lifting), by the daemon's own trace (`t` since its `originUnixNanoseconds`);
 #   - the site page (`turnstiled fleet --http`) in headless Chromium, while they run: after its
-#     script ran, a row per controller, every one online and in emergency, nothing in an outbox, and both applications' sums (a screenshot of it
-#     to SITE_PAGE_SCREENSHOT when set: docs/site-page.png is one);
+#     script ran, a row per controller, every one online and in its emergency state, nothing in
+#     an outbox, and each application's sums (a screenshot of it to SITE_PAGE_SCREENSHOT when
+#     set: docs/site-page.png is one);
 #   - every daemon stopped (SIGTERM), then `turnstiled fleet --json`: its sums per application
 #     must equal the sums of every daemon's `stats --json` totals, and every node must be listed,
 #     offline.
 #
 # usage: scripts/site-test.sh [--nodes N] [--seconds S] [--bin-dir DIR]
 #   defaults: 50 nodes, 60 s of traffic, the release builds (scripts/release-build.sh
-#   --show-bin-path; build turnstiled and barrierd first).
+#   --show-bin-path; build each product and controller-checks first).
 # Needs mosquitto, mosquitto_pub, openssl, python3, chromium and libmosquitto1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,9 +32,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$bin_dir" ] || bin_dir=$(scripts/release-build.sh --show-bin-path)
-for tool in turnstiled barrierd; do
-    [ -x "$bin_dir/$tool" ] || { echo "error: $bin_dir/$tool is not built (scripts/release-build.sh ...)" >&2; exit 1; }
-done
+. scripts/lib/controller-checks.sh
+find_controller_checks "$bin_dir/turnstiled"
 # How long the emergency may take to reach the slowest controller.
 readonly EMERGENCY_LIMIT_MS=1000
 
@@ -52,41 +53,17 @@ broker_dir=$MQTT_BROKER_DIR
 url="mqtt://127.0.0.1:$MQTT_PLAIN_PORT"
 echo "site-test: $nodes controllers on $url, $seconds s of traffic"
 
-# Each node's traffic, at random: a turnstile takes coins and passages, a barrier serves cars.
-python3 - "$work" "$nodes" "$seconds" <<'PY'
-import random, sys
-work, nodes, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-for i in range(1, nodes + 1):
-    rng = random.Random(i)
-    lines, t = [], 0.5 + rng.random()
-    if i % 2:
-        while t < seconds:
-            lines.append(f"{t:.3f} coin")
-            t += rng.uniform(0.3, 1.5)
-            lines.append(f"{t:.3f} push")
-            t += rng.uniform(0.5, 3.0)
-    else:
-        while t + 8 < seconds:
-            lines.append(f"{t:.3f} pulse request")
-            lines.append(f"{t + 4:.3f} set loop on")
-            lines.append(f"{t + 6:.3f} set loop off")
-            t += rng.uniform(12, 20)
-    open(f"{work}/node{i}.txt", "w").write("\n".join(lines) + "\n")
-PY
-
-for i in $(seq 1 "$nodes"); do
-    if [ $((i % 2)) = 1 ]; then
-        tool=turnstiled board=boards/sim.toml
-    else
-        tool=barrierd board=Examples/ParkingBarrier/boards/sim.toml
-    fi
-    "$bin_dir/$tool" run --board "$board" --script "$work/node$i.txt" --json --no-http \
+# Each node's product and its traffic, at random (seeded by the node's number).
+"$controller_checks" site-plan --nodes "$nodes" --seconds "$seconds" --folder "$work" >"$work/plan.tsv"
+while IFS=$'\t' read -r i product board _ _; do
+    [ -x "$bin_dir/$product" ] || { echo "error: $bin_dir/$product is not built (scripts/release-build.sh ...)" >&2; exit 1; }
+    "$bin_dir/$product" run --board "$board" --script "$work/node$i.txt" --json --no-http \
         --database "$work/node$i.sqlite" --mqtt "$url" --mqtt-prefix nodes --mqtt-node "gate-$i" \
         --mqtt-username site --mqtt-password-file "$broker_dir/site.password" \
-        >"$work/node$i.out" 2>"$work/node$i.err" &
+        </dev/null >"$work/node$i.out" 2>"$work/node$i.err" &
     pids+=($!)
-    echo "$tool" >"$work/node$i.tool"
-done
+    echo "$product" >"$work/node$i.tool"
+done <"$work/plan.tsv"
 
 # Every one ready and connected.
 for _ in $(seq 1 300); do
@@ -125,9 +102,11 @@ chromium_flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-d
     --window-size=1400,1000 --virtual-time-budget=3000)
 "$chromium_bin" "${chromium_flags[@]}" --dump-dom "http://127.0.0.1:$page_port/" >"$work/site-page.html" 2>"$work/chromium.log" \
     || { cat "$work/chromium.log" >&2; echo "error: chromium could not load the site page" >&2; exit 1; }
-python3 - "$work/site-page.html" "$nodes" <<'PY2'
+python3 - "$work/site-page.html" "$nodes" "$work/plan.tsv" <<'PY2'
 import re, sys
 dom, nodes = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
+# Each node's application and the state it shows after the site-wide emergency, from the plan.
+plan = {f"gate-{n}": (app, state) for n, _, _, app, state in (line.rstrip("\n").split("\t") for line in open(sys.argv[3]))}
 failures = []
 if 'data-live="yes"' not in dom:
     failures.append("the page's script never got an answer from /site.json (body is not data-live=yes)")
@@ -137,21 +116,22 @@ if sorted(cells) != sorted(f"gate-{i}" for i in range(1, nodes + 1)):
     failures.append(f"the page lists {len(cells)} nodes, not gate-1 to gate-{nodes}: {sorted(cells)[:5]}...")
 for node, available, problems, _ in rows:
     row = cells[node]
-    turnstile = int(node.split("-")[1]) % 2 == 1
+    app, state = plan.get(node, ("?", "?"))
     if available != "online" or not row[2].startswith("online since "):
         failures.append(f"{node} is shown {row[2]!r}, not online since its start")
-    if (row[1], row[3]) != ("turnstile" if turnstile else "barrier", "emergency"):
-        failures.append(f"{node} is shown {row[1]} in {row[3]!r}, not a {'turnstile' if turnstile else 'barrier'} in emergency after the site-wide alarm")
+    if (row[1], row[3]) != (app, state):
+        failures.append(f"{node} is shown {row[1]} in {row[3]!r}, not a {app} in {state} after the site-wide alarm")
     if row[5] != "0":
         failures.append(f"{node}'s outbox is shown as {row[5]!r}, not 0")
 if f"{nodes} controllers, {nodes} online" not in dom:
     failures.append(f"the summary does not say {nodes} controllers, {nodes} online")
 sums = dict(re.findall(r"<tr><td>([a-z]+) \((\d+)\)</td>", dom))
-if sums != {"barrier": str(nodes // 2), "turnstile": str(nodes - nodes // 2)}:
+apps = [app for app, _ in plan.values()]
+if sums != {app: str(apps.count(app)) for app in set(apps)}:
     failures.append(f"the site's sums name {sums}")
 if failures:
     sys.exit("site page: " + "\n  ".join(failures))
-print(f"site-test: the site page in Chromium lists all {nodes} controllers online and in emergency, every outbox empty")
+print(f"site-test: the site page in Chromium lists all {nodes} controllers online and in their emergency state, every outbox empty")
 PY2
 if [ -n "${SITE_PAGE_SCREENSHOT:-}" ]; then
     "$chromium_bin" "${chromium_flags[@]}" --screenshot="$SITE_PAGE_SCREENSHOT" "http://127.0.0.1:$page_port/" >"$work/chromium.log" 2>&1 \

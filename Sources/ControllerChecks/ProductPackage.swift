@@ -25,6 +25,35 @@ public struct ProductPackage: Sendable {
         throw CheckFailure("no Package.swift in \(repository) or under its Examples/ declares .executable(name: \"\(product)\", ...); a product's checks are found through its package")
     }
 
+    /// Every controller's package under `repository`: its root's, then each under `Examples/` in
+    /// name order, each that has a `packaging/product.conf` (`PRODUCT=name`), as the test script
+    /// finds them.
+    public static func all(in repository: String) throws(CheckFailure) -> [ProductPackage] {
+        let examples = ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/Examples")) ?? []).sorted()
+        var packages: [ProductPackage] = []
+        for folder in [repository] + examples.map({ repository + "/Examples/" + $0 }) {
+            let conf = folder + "/packaging/product.conf"
+            guard let text = try? String(contentsOfFile: conf, encoding: .utf8) else { continue }
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRODUCT=") }) else {
+                throw CheckFailure("\(conf) has no PRODUCT= line: it names the daemon the package ships")
+            }
+            packages.append(ProductPackage(product: String(line.dropFirst("PRODUCT=".count)), path: folder))
+        }
+        return packages
+    }
+
+    private init(product: String, path: String) {
+        self.product = product
+        self.path = path
+    }
+
+    /// Whether its checks.json has an entry `name`.
+    public func hasCheck(_ name: String) -> Bool {
+        guard let data = FileManager.default.contents(atPath: checksPath),
+              let entries = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return entries[name] != nil
+    }
+
     /// Its `packaging/checks.json`.
     public var checksPath: String { path + "/packaging/checks.json" }
 

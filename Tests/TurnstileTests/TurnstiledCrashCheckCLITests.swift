@@ -36,6 +36,13 @@ import Turnstile
         #expect(balance.parts + [balance.standing] == money.parts)
     }
 
+    /// The site test's expectations of a turnstile are the turnstile's own words.
+    @Test func theSiteEntryNamesTheTurnstilesApplicationAndState() throws {
+        let site = try package.check("site", as: SiteCheckSpec.self)
+        #expect(site.app == TurnstileApplication.name)
+        #expect(site.emergencyState == TurnstileState.emergency.name)
+    }
+
     @Test func aBalanceThatDoesNotHoldFailsNamingTheSeed() async throws {
         let daemon = try Turnstiled.executable.get().path
         let wrong = try JSONDecoder().decode(CrashCheckSpec.self, from: Data(#"""
