@@ -12,6 +12,16 @@ struct ControllerChecksCommand: ParsableCommand {
         subcommands: [Crash.self, LoopSettings.self, SitePlanCommand.self])
 }
 
+/// Runs a check's `body`; a failure is said on standard error, and the exit status is 1.
+func reportingFailure(_ body: () throws(CheckFailure) -> Void) throws {
+    do {
+        try body()
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
 /// Where the repository is, and the product a daemon binary is.
 struct Repository: ParsableArguments {
     @Option(help: "The repository's root, whose Package.swift or Examples/*/Package.swift declares the product.")
@@ -49,15 +59,12 @@ extension ControllerChecksCommand {
         }
 
         func run() throws {
-            do {
+            try reportingFailure { () throws(CheckFailure) in
                 let package = try repository.package(ofDaemon: daemon)
                 let test = CrashTest(
                     daemon: daemon, package: package, spec: try package.check("crash", as: CrashCheckSpec.self),
                     kills: kills, seed: seed ?? UInt64.random(in: 1..<(1 << 32)), board: board)
                 for line in try test.run() { print(line) }
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-                throw ExitCode.failure
             }
         }
     }
@@ -77,14 +84,11 @@ extension ControllerChecksCommand {
         @OptionGroup var repository: Repository
 
         func run() throws {
-            do {
+            try reportingFailure { () throws(CheckFailure) in
                 let package = try ProductPackage(declaring: product, in: repository.repository)
                 let spec = try package.check("loop", as: LoopCheckSpec.self)
                 let board = try package.simulatedBoard(editedWith: spec.boardEdits, writingTo: editedBoard)
                 print(spec.shellAssignments(package: package, board: board, pulses: pulses))
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-                throw ExitCode.failure
             }
         }
     }
@@ -114,7 +118,7 @@ extension ControllerChecksCommand {
         }
 
         func run() throws {
-            do throws(CheckFailure) {
+            try reportingFailure { () throws(CheckFailure) in
                 for node in try SitePlan(nodes: nodes, repository: repository.repository).nodes {
                     let path = "\(folder)/node\(node.number).txt"
                     let script = SiteTraffic.script(node.spec, seed: UInt64(node.number), seconds: seconds)
@@ -124,9 +128,6 @@ extension ControllerChecksCommand {
                     print([String(node.number), node.package.product, node.package.simulatedBoardPath, node.spec.app, node.spec.emergencyState]
                         .joined(separator: "\t"))
                 }
-            } catch {
-                FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-                throw ExitCode.failure
             }
         }
     }
