@@ -67,18 +67,28 @@ import Glibc
                 notifier: parts.notifier, warnings: parts.warnings, stopAt: nil)
         }
 
-        /// The loop run on a thread of its own to its end, told as text (`Ending` is the loop's).
-        func run() -> Task<String, any Error> {
+        /// Starts the loop on a thread of its own, at once (not from a task, which waits for a
+        /// thread of Swift's pool, and those other tests may hold); its ending, told as text
+        /// (`Ending` is the loop's), is awaited with `ending(of:)`.
+        func start() -> Guarded<String?> {
+            let ending = Guarded<String?>(nil)
             let loop = self.loop
-            return Task {
-                try await offThePool {
-                    switch loop.run() {
-                    case .stopped: "stopped"
-                    case .gpioError(let error): "gpioError: \(error)"
-                    case .waitFailed(let code): "waitFailed: \(code)"
-                    }
+            let thread = Thread {
+                let text = switch loop.run() {
+                case .stopped: "stopped"
+                case .gpioError(let error): "gpioError: \(error)"
+                case .waitFailed(let code): "waitFailed: \(code)"
                 }
+                ending.withLock { $0 = text }
             }
+            thread.start()
+            return ending
+        }
+
+        /// How the loop started by `start()` ended, once it has (nil if not within the bound).
+        func ending(of run: Guarded<String?>) async -> String? {
+            _ = await poll(for: TestTimeouts.daemon) { run.withLock { $0 } != nil }
+            return run.withLock { $0 }
         }
 
         func post(_ command: DaemonCommand<App>) {
@@ -88,7 +98,7 @@ import Glibc
 
     @Test func aChipThatGoesAwayDegradesTheDaemonAndIsTakenBackWhenItReturns() async throws {
         let fixture = try Fixture()
-        let ending = fixture.run()
+        let run = fixture.start()
         fixture.source.chip.disappear()
         fixture.source.set(.zero + .milliseconds(100))
         fixture.post(.event(.coin))
@@ -109,20 +119,20 @@ import Glibc
         #expect(fixture.log.lines.contains("the GPIO chip is back: lines requested again, running"), "\(fixture.log.lines)")
 
         fixture.parts.inbox.requestStop()
-        #expect(try await ending.value == "stopped")
+        #expect(await fixture.ending(of: run) == "stopped")
     }
 
     @Test func anInterruptedWaitIsTakenAgain() async throws {
         let fixture = try Fixture()
         Syscalls.faults.arm(.wait(firstDescriptor: fixture.parts.inbox.pollDescriptor), errno: EINTR, count: 3)
-        let ending = fixture.run()
+        let run = fixture.start()
         fixture.parts.inbox.requestStop()
-        #expect(try await ending.value == "stopped")
+        #expect(await fixture.ending(of: run) == "stopped")
     }
 
     @Test func aWaitThatFailsOtherwiseEndsTheLoopNamingItsErrno() async throws {
         let fixture = try Fixture()
         Syscalls.faults.arm(.wait(firstDescriptor: fixture.parts.inbox.pollDescriptor), errno: EBADF)
-        #expect(try await fixture.run().value == "waitFailed: \(EBADF)")
+        #expect(await fixture.ending(of: fixture.start()) == "waitFailed: \(EBADF)")
     }
 }
