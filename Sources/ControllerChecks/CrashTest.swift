@@ -61,6 +61,7 @@ public struct CrashTest: Sendable {
     /// Runs the test; its report's lines. A failure names the seed that repeats it and the
     /// folder its files are kept in.
     public func run() throws(CheckFailure) -> [String] {
+        guard kills >= 1 else { throw CheckFailure("a crash test needs at least one kill, not \(kills)") }
         let work = try Self.temporaryFolder(prefix: "\(product)-crash-")
         do {
             let lines = try Run(test: self, work: work).run()

@@ -44,4 +44,13 @@ import Testing
         #expect(counts[loop.ctlPulsesCount] == loop.expectedCounts[loop.ctlPulsesCount, default: 0] + 5)
         #expect(Shell.quoted("a'b") == #"'a'\''b'"#)
     }
+
+    @Test func aCrashTestWithoutKillsIsRefusedBeforeItStartsAnything() throws {
+        let package = try ProductPackage(declaring: "turnstiled", in: root)
+        let spec = try package.check("crash", as: CrashCheckSpec.self)
+        let failure = #expect(throws: CheckFailure.self) {
+            try CrashTest(daemon: "/nonexistent/turnstiled", package: package, spec: spec, kills: 0, seed: 1, board: nil).run()
+        }
+        #expect(failure?.message == "a crash test needs at least one kill, not 0")
+    }
 }
