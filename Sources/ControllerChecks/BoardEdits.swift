@@ -1,14 +1,19 @@
 /// A product's board with the changes its checks.json lists for a check: each `"section.key":
 /// value` (the value as TOML writes it: `"\"300ms\""`) replaces the line `key = ...` of
-/// `[section]`. Every key must be found, so a renamed setting fails the check that relies on it
+/// `[section]` (`inputs.coin.debounce`: `debounce` in `[inputs.coin]`). Every key must be found, so a renamed setting fails the check that relies on it
 /// instead of running the check on the wrong board.
 public enum BoardEdits {
     /// The board's text with each change made, and the changes not found (`[section] key`).
     public static func edited(_ text: String, _ edits: [String: String]) -> (text: String, missing: [String]) {
         var wanted: [String: String] = [:]
         for (name, value) in edits {
-            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-            wanted[parts.count == 2 ? "[\(parts[0])] \(parts[1])" : "[] \(name)"] = value
+            // The key is after the last dot: a section's name may have dots of its own
+            // (`inputs.coin.debounce` is `debounce` in `[inputs.coin]`); a key has none.
+            if let dot = name.lastIndex(of: ".") {
+                wanted["[\(name[..<dot])] \(name[name.index(after: dot)...])"] = value
+            } else {
+                wanted["[] \(name)"] = value
+            }
         }
         var section = ""
         var done: Set<String> = []

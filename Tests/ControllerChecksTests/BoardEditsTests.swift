@@ -31,4 +31,11 @@ import Testing
     @Test func noEditsLeavesTheTextAsItWas() {
         #expect(BoardEdits.edited(board, [:]) == (board, []))
     }
+
+    @Test func aSectionsNameMayHaveDots() {
+        let board = "[inputs.coin]\ndebounce = \"10ms\"\n[inputs.push]\ndebounce = \"10ms\"\n"
+        let (text, missing) = BoardEdits.edited(board, ["inputs.coin.debounce": #""300us""#])
+        #expect(missing.isEmpty)
+        #expect(text == "[inputs.coin]\ndebounce = \"300us\"\n[inputs.push]\ndebounce = \"10ms\"\n")
+    }
 }

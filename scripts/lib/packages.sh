@@ -105,7 +105,8 @@ _packages_need_loop_allocations() {
 # the daemons, which opens the SQLite the count store opens.
 _packages_need_crash() { :; }
 
-# scripts/site-test.sh and site-load.sh: python3, mosquitto_pub and mosquitto_sub, the broker.
+# scripts/site-test.sh and site-load.sh: mosquitto_pub and mosquitto_sub, the broker, and python3
+# for the site test's page and sums checks.
 _packages_need_site() {
     _apt_unless_command python3 python3
     _apt_unless_installed mosquitto-clients
