@@ -95,31 +95,45 @@ private struct Run {
         var checked = 0
         var inputsSent = 0
         var truncation: [String] = []
-        var daemon = try start(board: board).0
-        for kill in 1...test.kills {
-            let stream = InputStream(run: self, seed: random.next())
-            stream.start()
-            usleep(UInt32(Self.uniform(CrashTest.killWindowSeconds, &random) * 1_000_000))
-            if kill == max(1, test.kills / 2) && truncation.isEmpty { truncation = try truncatedCopyIsRefused(board: board) }
-            guard let reported = status() else { throw CheckFailure("kill \(kill): `ctl status --json` failed while the daemon ran; its log: \(logPath)") }
-            try CrashRules.balancesHold(test.spec.balances, in: reported, where: "kill \(kill), reported before it")
-            daemon.signal(SIGKILL)
-            _ = daemon.waitForExit()
-            inputsSent += stream.stop()
+        // The daemon and the input stream of the moment: a failure stops both before it is
+        // reported, so no daemon of a failed run is left running.
+        var running: ChildProcess? = try start(board: board).0
+        var stream: InputStream?
+        do throws(CheckFailure) {
+            for kill in 1...test.kills {
+                stream = InputStream(run: self, seed: random.next())
+                stream?.start()
+                usleep(UInt32(Self.uniform(CrashTest.killWindowSeconds, &random) * 1_000_000))
+                if kill == max(1, test.kills / 2) && truncation.isEmpty { truncation = try truncatedCopyIsRefused(board: board) }
+                guard let reported = status() else { throw CheckFailure("kill \(kill): `ctl status --json` failed while the daemon ran; its log: \(logPath)") }
+                try CrashRules.balancesHold(test.spec.balances, in: reported, where: "kill \(kill), reported before it")
+                running?.signal(SIGKILL)
+                _ = running?.waitForExit()
+                running = nil
+                inputsSent += stream?.stop() ?? 0
+                stream = nil
 
-            let durable = try stats()
-            try CrashRules.statsBalancesHold(durable, expectingSome: !test.spec.balances.isEmpty, where: "kill \(kill)")
-            try CrashRules.balancesHold(test.spec.balances, in: durable, where: "kill \(kill), stats after it")
-            checked += try CrashRules.kept(reported: reported.counts, after: durable.counts, where: "kill \(kill), stats after it")
+                let durable = try stats()
+                try CrashRules.statsBalancesHold(durable, expectingSome: !test.spec.balances.isEmpty, where: "kill \(kill)")
+                try CrashRules.balancesHold(test.spec.balances, in: durable, where: "kill \(kill), stats after it")
+                checked += try CrashRules.kept(reported: reported.counts, after: durable.counts, where: "kill \(kill), stats after it")
 
-            let restarted: CountSnapshot
-            (daemon, restarted) = try start(board: board)
-            try CrashRules.balancesHold(test.spec.balances, in: restarted, where: "kill \(kill), status after the restart")
-            checked += try CrashRules.kept(reported: reported.counts, after: restarted.counts, where: "kill \(kill), status after the restart")
-            try CrashRules.standingVoidedByRestart(test.spec.balances, durable: durable, restarted: restarted, where: "kill \(kill)")
+                let (restartedDaemon, restarted) = try start(board: board)
+                running = restartedDaemon
+                try CrashRules.balancesHold(test.spec.balances, in: restarted, where: "kill \(kill), status after the restart")
+                checked += try CrashRules.kept(reported: reported.counts, after: restarted.counts, where: "kill \(kill), status after the restart")
+                try CrashRules.standingVoidedByRestart(test.spec.balances, durable: durable, restarted: restarted, where: "kill \(kill)")
+            }
+        } catch {
+            _ = stream?.stop()
+            running?.signal(SIGKILL)
+            _ = running?.waitForExit()
+            throw error
         }
-        daemon.signal(SIGTERM)
-        let ending = try Self.exitStatus(of: daemon, within: CrashTest.commandTimeout)
+        // The last one stops as a daemon is told to; `exitStatus` ends it if it does not.
+        guard let last = running else { throw CheckFailure("no daemon ran after the last kill") }
+        last.signal(SIGTERM)
+        let ending = try Self.exitStatus(of: last, within: CrashTest.commandTimeout)
         guard ending == 0 else { throw CheckFailure("the last daemon exited \(ending) after SIGTERM; its log: \(logPath)") }
         let final = try stats()
         try CrashRules.statsBalancesHold(final, expectingSome: !test.spec.balances.isEmpty, where: "after the last run")

@@ -57,8 +57,18 @@ import Turnstile
         let message = try #require(failure?.message)
         #expect(message.hasPrefix("crash test FAILED (seed 5: SEED=5 repeats it; files kept in "), "\(message)")
         #expect(message.contains("coins does not balance"), "\(message)")
-        if let folder = message.split(separator: "files kept in ").last?.split(separator: ")").first {
-            try? FileManager.default.removeItem(atPath: String(folder))
+        let folder = try #require(message.split(separator: "files kept in ").last?.split(separator: ")").first.map(String.init))
+        #expect(processes(mentioning: folder).isEmpty, "a failed run left its daemon running: \(processes(mentioning: folder))")
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The command lines of the processes running with `text` in them (from /proc).
+    func processes(mentioning text: String) -> [String] {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { $0.allSatisfy(\.isNumber) } ?? []
+        return pids.compactMap { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+            let command = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return command.contains(text) ? command : nil
         }
     }
 }
