@@ -54,6 +54,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
         // Twice as often as systemd checks: one late turn must not look like a hang.
         watchdogPeriod = notifier.watchdogInterval.map { $0.nanosecondCount / 2 }
         descriptors = .allocate(capacity: 2)
+        // The wait asks the system call layer's faults first: made here, on the starting thread
+        // (a static is made on first use, and making it allocates), not on the loop's first turn.
+        _ = Syscalls.faults
     }
 
     deinit {
