@@ -70,6 +70,22 @@ public struct ChildProcess: Sendable {
         return Self.shellStatus(status)
     }
 
+    /// Waits up to `timeout` for the process to end: its exit status, or nil when it had not
+    /// ended, and was then killed (SIGKILL) and waited for.
+    public func waitForExit(within timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = exitStatusIfEnded() { return status }
+            usleep(Self.pollMicroseconds)
+        }
+        signal(SIGKILL)
+        _ = waitForExit()
+        return nil
+    }
+
+    /// How often ``waitForExit(within:)`` looks.
+    static let pollMicroseconds: UInt32 = 20_000
+
     /// The exit status if the process has ended, else nil (it is left running).
     public func exitStatusIfEnded() -> Int32? {
         var status: Int32 = 0

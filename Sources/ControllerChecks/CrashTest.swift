@@ -130,10 +130,12 @@ private struct Run {
             _ = running?.waitForExit()
             throw error
         }
-        // The last one stops as a daemon is told to; `exitStatus` ends it if it does not.
+        // The last one stops as a daemon is told to; killed if it does not.
         guard let last = running else { throw CheckFailure("no daemon ran after the last kill") }
         last.signal(SIGTERM)
-        let ending = try Self.exitStatus(of: last, within: CrashTest.commandTimeout)
+        guard let ending = last.waitForExit(within: CrashTest.commandTimeout) else {
+            throw CheckFailure("the last daemon did not end within \(CrashTest.commandTimeout) of SIGTERM; its log: \(logPath)")
+        }
         guard ending == 0 else { throw CheckFailure("the last daemon exited \(ending) after SIGTERM; its log: \(logPath)") }
         let final = try stats()
         try CrashRules.statsBalancesHold(final, expectingSome: !test.spec.balances.isEmpty, where: "after the last run")
@@ -230,17 +232,6 @@ private struct Run {
         }
         let refusal = message.split(separator: "\n").first { $0.contains("damaged") }.map { String($0.prefix(200)) } ?? message
         return ["a copy cut from \(size) to \(cut) bytes refused with exit 4, the file unchanged: \(refusal)"]
-    }
-
-    static func exitStatus(of process: ChildProcess, within timeout: Duration) throws(CheckFailure) -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = process.exitStatusIfEnded() { return status }
-            usleep(CrashTest.startPollMicroseconds)
-        }
-        process.signal(SIGKILL)
-        _ = process.waitForExit()
-        throw CheckFailure("\(process.arguments[0]) did not end within \(timeout) of SIGTERM")
     }
 
     static func uniform(_ range: ClosedRange<Double>, _ random: inout SplitMix64) -> Double {

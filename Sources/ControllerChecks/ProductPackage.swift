@@ -47,13 +47,6 @@ public struct ProductPackage: Sendable {
         self.path = path
     }
 
-    /// Whether its checks.json has an entry `name`.
-    public func hasCheck(_ name: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: checksPath),
-              let entries = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-        return entries[name] != nil
-    }
-
     /// Its `packaging/checks.json`.
     public var checksPath: String { path + "/packaging/checks.json" }
 
@@ -76,14 +69,25 @@ public struct ProductPackage: Sendable {
 
     /// The checks.json entry `name` ("crash", "loop"), decoded.
     public func check<Entry: Decodable>(_ name: String, as type: Entry.Type) throws(CheckFailure) -> Entry {
-        guard let data = FileManager.default.contents(atPath: checksPath) else {
+        guard FileManager.default.fileExists(atPath: checksPath) else {
             throw CheckFailure("\(checksPath) is missing: a product's package says what drives its checks there (copy packaging/checks.json, turnstiled's)")
         }
+        guard let entry = try checkIfPresent(name, as: type) else {
+            throw CheckFailure("\(checksPath) has no usable \"\(name)\" entry (no \"\(name)\" entry): see the \"about\" there for what it holds")
+        }
+        return entry
+    }
+
+    /// The checks.json entry `name`, decoded; nil when the package has no checks.json or the
+    /// file no such entry (a check the product does not take part in).
+    public func checkIfPresent<Entry: Decodable>(_ name: String, as type: Entry.Type) throws(CheckFailure) -> Entry? {
+        guard let data = FileManager.default.contents(atPath: checksPath) else { return nil }
         do {
             // Each check decodes its own entry only: the others have shapes of their own.
-            guard let entries = try JSONSerialization.jsonObject(with: data) as? [String: Any], let entry = entries[name] else {
-                throw CheckFailure("no \"\(name)\" entry")
+            guard let entries = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw CheckFailure("not a JSON object")
             }
+            guard let entry = entries[name] else { return nil }
             return try JSONDecoder().decode(Entry.self, from: JSONSerialization.data(withJSONObject: entry))
         } catch {
             throw CheckFailure("\(checksPath) has no usable \"\(name)\" entry (\(error)): see the \"about\" there for what it holds")

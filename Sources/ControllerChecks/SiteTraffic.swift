@@ -39,8 +39,8 @@ public struct SitePlan {
     public init(nodes count: Int, repository: String) throws(CheckFailure) {
         var products: [(ProductPackage, SiteCheckSpec)] = []
         for package in try ProductPackage.all(in: repository) {
-            guard FileManager.default.fileExists(atPath: package.checksPath), package.hasCheck("site") else { continue }
-            products.append((package, try package.check("site", as: SiteCheckSpec.self)))
+            guard let spec = try package.checkIfPresent("site", as: SiteCheckSpec.self) else { continue }
+            products.append((package, spec))
         }
         guard !products.isEmpty else { throw CheckFailure("no product's packaging/checks.json has a \"site\" entry: the site test has nothing to run") }
         nodes = (1...max(1, count)).map { number in
