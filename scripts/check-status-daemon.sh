@@ -36,7 +36,8 @@ for _ in $(seq 1 150); do
 done
 [ -n "$port" ] || { cat "$work/err" >&2; echo "$name did not serve HTTP within 15 s" >&2; exit 1; }
 ctl() { "$daemon" ctl --socket "$work/control.sock" "$@"; }
-state() { ctl status --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["status"]["state"])'; }
+# The innermost state: the second word of `ctl status`' first line ("state    locked in ...").
+state() { ctl status | awk '$1 == "state" { print $2; exit }'; }
 # The state before the fault, then the one it leads to once the controller has taken it.
 before=$(state)
 ctl fault >/dev/null
@@ -45,7 +46,7 @@ for _ in $(seq 1 50); do
     sleep 0.1
 done
 [ "$(state)" != "$before" ] || { echo "$name is still $before 5 s after \`ctl fault\`" >&2; exit 1; }
-scripts/check-status-endpoints.sh "127.0.0.1:$port" "$@"
+DAEMON=$daemon scripts/check-status-endpoints.sh "127.0.0.1:$port" "$@"
 kill -TERM "$pid"
 wait "$pid"
 echo "status endpoints of the running $name: ok"

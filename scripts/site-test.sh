@@ -18,7 +18,7 @@
 # usage: scripts/site-test.sh [--nodes N] [--seconds S] [--bin-dir DIR]
 #   defaults: 50 nodes, 60 s of traffic, the release builds (scripts/release-build.sh
 #   --show-bin-path; build each product and controller-checks first).
-# Needs mosquitto, mosquitto_pub, openssl, python3, chromium and libmosquitto1.
+# Needs mosquitto, mosquitto_pub, openssl, chromium and libmosquitto1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -102,37 +102,7 @@ chromium_flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-d
     --window-size=1400,1000 --virtual-time-budget=3000)
 "$chromium_bin" "${chromium_flags[@]}" --dump-dom "http://127.0.0.1:$page_port/" >"$work/site-page.html" 2>"$work/chromium.log" \
     || { cat "$work/chromium.log" >&2; echo "error: chromium could not load the site page" >&2; exit 1; }
-python3 - "$work/site-page.html" "$nodes" "$work/plan.tsv" <<'PY2'
-import re, sys
-dom, nodes = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
-# Each node's application and the state it shows after the site-wide emergency, from the plan.
-plan = {f"gate-{n}": (app, state) for n, _, _, app, state in (line.rstrip("\n").split("\t") for line in open(sys.argv[3]))}
-failures = []
-if 'data-live="yes"' not in dom:
-    failures.append("the page's script never got an answer from /site.json (body is not data-live=yes)")
-rows = re.findall(r'<tr data-node="([^"]+)" data-available="([^"]*)" data-problems="([^"]*)">(.*?)</tr>', dom)
-cells = {node: re.findall(r"<td>([^<]*)</td>", body) for node, _, _, body in rows}
-if sorted(cells) != sorted(f"gate-{i}" for i in range(1, nodes + 1)):
-    failures.append(f"the page lists {len(cells)} nodes, not gate-1 to gate-{nodes}: {sorted(cells)[:5]}...")
-for node, available, problems, _ in rows:
-    row = cells[node]
-    app, state = plan.get(node, ("?", "?"))
-    if available != "online" or not row[2].startswith("online since "):
-        failures.append(f"{node} is shown {row[2]!r}, not online since its start")
-    if (row[1], row[3]) != (app, state):
-        failures.append(f"{node} is shown {row[1]} in {row[3]!r}, not a {app} in {state} after the site-wide alarm")
-    if row[5] != "0":
-        failures.append(f"{node}'s outbox is shown as {row[5]!r}, not 0")
-if f"{nodes} controllers, {nodes} online" not in dom:
-    failures.append(f"the summary does not say {nodes} controllers, {nodes} online")
-sums = dict(re.findall(r"<tr><td>([a-z]+) \((\d+)\)</td>", dom))
-apps = [app for app, _ in plan.values()]
-if sums != {app: str(apps.count(app)) for app in set(apps)}:
-    failures.append(f"the site's sums name {sums}")
-if failures:
-    sys.exit("site page: " + "\n  ".join(failures))
-print(f"site-test: the site page in Chromium lists all {nodes} controllers online and in their emergency state, every outbox empty")
-PY2
+"$controller_checks" site-page --dom "$work/site-page.html" --plan "$work/plan.tsv"
 if [ -n "${SITE_PAGE_SCREENSHOT:-}" ]; then
     "$chromium_bin" "${chromium_flags[@]}" --screenshot="$SITE_PAGE_SCREENSHOT" "http://127.0.0.1:$page_port/" >"$work/chromium.log" 2>&1 \
         || { cat "$work/chromium.log" >&2; echo "error: chromium could not take a screenshot of the site page" >&2; exit 1; }
@@ -159,42 +129,5 @@ head -n 7 "$work/fleet.txt"
 echo "..."
 tail -n 4 "$work/fleet.txt"
 
-python3 - "$work" "$nodes" "$published" "$EMERGENCY_LIMIT_MS" <<'PY'
-import json, sys
-work, nodes, published, limit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-latencies, sums, failures = [], {}, []
-fleet = json.load(open(f"{work}/fleet.json"))
-app_of = {c["node"]: c.get("app") for c in fleet["controllers"]}
-for i in range(1, nodes + 1):
-    records = [json.loads(line) for line in open(f"{work}/node{i}.out") if line.startswith("{")]
-    origin = next(r["originUnixNanoseconds"] for r in records if r["type"] == "ready")
-    steps = [r for r in records if r["type"] == "transition" and r["event"] == "emergencyOn"]
-    if not steps:
-        failures.append(f"gate-{i} never took the emergency")
-        continue
-    latencies.append((origin + int(steps[0]["t"] * 1e9) - published) / 1e6)
-    app = app_of.get(f"gate-{i}") or "?"
-    totals = json.load(open(f"{work}/node{i}.stats"))["totals"]
-    for kind, n in totals.items():
-        sums.setdefault(app, {}).setdefault(kind, 0)
-        sums[app][kind] += n
-listed = [c["node"] for c in fleet["controllers"]]
-if sorted(listed) != sorted(f"gate-{i}" for i in range(1, nodes + 1)):
-    failures.append(f"fleet lists {len(listed)} nodes, not the {nodes}")
-if any(c.get("availability") != "offline" for c in fleet["controllers"]):
-    failures.append("a stopped node is not offline")
-if fleet["sums"] != sums:
-    failures.append(f"fleet sums {fleet['sums']} != the daemons' stats {sums}")
-latencies.sort()
-if latencies:
-    p50 = latencies[len(latencies) // 2]
-    print(f"site-test: emergency on, from publication to each controller's emergency step: "
-          f"p50 {p50:.1f} ms, slowest {latencies[-1]:.1f} ms over {len(latencies)} controllers (limit {limit:.0f} ms)")
-    if latencies[-1] > limit:
-        failures.append(f"the slowest took {latencies[-1]:.1f} ms")
-counted = sum(sum(t.values()) for t in sums.values())
-print(f"site-test: fleet sums equal the {nodes} daemons' stats ({counted} counts: {sums})" if not failures else "")
-for failure in failures:
-    print("error: " + failure, file=sys.stderr)
-sys.exit(1 if failures else 0)
-PY
+"$controller_checks" site-results --folder "$work" --nodes "$nodes" --published "$published" \
+    --limit-milliseconds "$EMERGENCY_LIMIT_MS"

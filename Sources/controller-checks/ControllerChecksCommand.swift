@@ -9,7 +9,8 @@ struct ControllerChecksCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "controller-checks",
         abstract: "The checks CI runs on a controller's daemon, driven by its package's packaging/checks.json.",
-        subcommands: [Crash.self, LoopSettings.self, SitePlanCommand.self, LoadPlan.self, OutboxOrder.self])
+        subcommands: [Crash.self, LoopSettings.self, SitePlanCommand.self, SitePageCommand.self, SiteResultsCommand.self,
+                      LoadPlan.self, OutboxOrder.self, Status.self])
 }
 
 /// Runs a check's `body`; a failure is said on standard error, and the exit status is 1.

@@ -16,7 +16,7 @@ extension ControllerChecksCommand {
 
         func run() throws {
             try reportingFailure { () throws(CheckFailure) in
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw CheckFailure("cannot read \(file)") }
+                let text = try read(file)
                 let (messages, events, inOrder) = OutboxLoad.received(text, expected: expected)
                 print("  received \(messages) messages, \(events) events, in order from 1: \(inOrder)")
                 guard inOrder else { throw CheckFailure("\(file): the events received are not 1 to \(expected), each once, in order") }

@@ -105,10 +105,9 @@ _packages_need_loop_allocations() {
 # the daemons, which opens the SQLite the count store opens.
 _packages_need_crash() { :; }
 
-# scripts/site-test.sh and site-load.sh: mosquitto_pub and mosquitto_sub, the broker, and python3
-# for the site test's page and sums checks.
+# scripts/site-test.sh and site-load.sh: mosquitto_pub and mosquitto_sub, and the broker (the
+# page's and the sums' checks are controller-checks', built with the daemons).
 _packages_need_site() {
-    _apt_unless_command python3 python3
     _apt_unless_installed mosquitto-clients
     _packages_need_mqtt_broker
     # The site page (`fleet --http`) is drawn by Chromium, in the fonts the status page uses.
