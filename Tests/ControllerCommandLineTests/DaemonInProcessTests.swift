@@ -19,7 +19,7 @@ import Glibc
 /// with the test's own signals, log and printer in place of the process's. Each test takes a
 /// second or two; what only a process has (its exit status, standard error, real signals) is
 /// tested on the built `turnstiled` in TurnstileTests.
-@Suite("The daemon in-process: run's services on a simulated chip", .serialized, .takingTurns(.injectedFaults))
+@Suite("The daemon in-process: run's services on a simulated chip", .serialized)
 struct DaemonInProcessTests {
     typealias App = TurnstileApplication
     static let patience = TestTimeouts.daemon

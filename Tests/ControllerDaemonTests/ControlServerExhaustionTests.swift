@@ -48,8 +48,8 @@ extension ControlServerTests {
         defer { server.stop() }
         // The process has no descriptor left: accept fails, and so does taking the reserve back
         // after it was given up for the waiting client.
-        Syscalls.injected.arm(.accept, errno: EMFILE)
-        Syscalls.injected.arm(.reserve, errno: EMFILE)
+        Syscalls.arm(.accept, at: place, errno: EMFILE)
+        Syscalls.arm(.reserve, at: place, errno: EMFILE)
         let unlucky = try RawClient(path: scratch.socket)
         unlucky.send(#"{"v":1,"command":"pulse","line":"coin"}"# + "\n")
         let reply = try unlucky.reply()

@@ -7,18 +7,20 @@ import Testing
 import Glibc
 #endif
 
-/// End to end over real sockets. Serialized: the fault-injection tests arm process-wide failures.
-@Suite("Control server", .serialized, .takingTurns(.injectedFaults))
+/// End to end over real sockets. The fault-injection tests fail calls at their own socket
+/// (`place`), so the tests run alongside each other and every other server in the process.
+@Suite("Control server")
 final class ControlServerTests {
     let scratch: ScratchDirectory
     let recorder = RecordingHandler()
+    /// Where this test's server and clients make their calls: its socket.
+    var place: Syscalls.Place { .path(scratch.socket) }
 
     init() throws {
         scratch = try ScratchDirectory()
-        Syscalls.injected.disarmAll()
     }
 
-    deinit { Syscalls.injected.disarmAll() }
+    deinit { Syscalls.disarm(at: place) }
 
     /// A server on the scratch socket (used by the extensions' tests too).
     /// The longest a `publish` may take while a follower reads nothing. A publish that waited
@@ -242,28 +244,48 @@ final class ControlServerTests {
     }
 
     @Test func aFailedChownLeavesNoSocketBehind() throws {
-        Syscalls.injected.arm(.chown, errno: EPERM)
+        Syscalls.arm(.chown, at: place, errno: EPERM)
         #expect(throws: ControlServerError.systemCall(call: "chown", path: scratch.socket, errno: EPERM, daemon: "turnstiled")) { try self.start(group: "daemon") }
         #expect(!FileManager.default.fileExists(atPath: scratch.socket))
         #expect(ControlServerError.systemCall(call: "chown", path: "/x", errno: EPERM, daemon: "turnstiled").description.contains("membership of the control group"))
+    }
+
+    @Test func aFaultArmedAtOneSocketIsNotTakenByAnotherServer() throws {
+        let other = scratch.path + "/other.sock"
+        defer { Syscalls.disarm(at: .path(other)) }
+        let server = try start()
+        defer { server.stop() }
+        let otherServer = try ControlServer(path: other, group: nil, handler: recorder.handler)
+        defer { otherServer.stop() }
+        Syscalls.arm(.read, at: .path(other), errno: EIO)
+        // This test's server reads on: the failure waits for the other's next read.
+        let client = try TurnstileClient(path: scratch.socket)
+        try client.send(TurnstileRequestLine(request: .status))
+        #expect(try client.nextReply(timeoutSeconds: TestTimeouts.reply)?.reply == .status(Fixtures.snapshot))
+        #expect(Syscalls.pending(.read, at: .path(other)) == 1)
+        // The other's read fails, and closes that connection only.
+        let broken = try RawClient(path: other)
+        broken.send(#"{"v":1,"command":"status"}"# + "\n")
+        #expect(broken.isClosed())
+        #expect(Syscalls.pending(.read, at: .path(other)) == 0)
     }
 
     @Test func failingAcceptReadAndWriteDoNotStopTheServer() throws {
         let server = try start()
         defer { server.stop() }
         // Out of descriptors: the server pauses, then accepts the waiting connection.
-        Syscalls.injected.arm(.accept, errno: EMFILE)
+        Syscalls.arm(.accept, at: place, errno: EMFILE)
         let patient = try RawClient(path: scratch.socket)
         patient.send(#"{"v":1,"command":"status"}"# + "\n")
         #expect(try patient.reply().reply == .status(Fixtures.snapshot))
         #expect(server.statistics.systemCallFailures == 1)
 
         // A read error closes that connection only.
-        Syscalls.injected.arm(.read, errno: EIO)
+        Syscalls.arm(.read, at: place, errno: EIO)
         let broken = try RawClient(path: scratch.socket)
         broken.send(#"{"v":1,"command":"status"}"# + "\n")
         #expect(broken.isClosed())
-        Syscalls.injected.arm(.write, errno: EPIPE)
+        Syscalls.arm(.write, at: place, errno: EPIPE)
         let unlucky = try RawClient(path: scratch.socket)
         unlucky.send(#"{"v":1,"command":"status"}"# + "\n")
         #expect(unlucky.isClosed())

@@ -12,7 +12,7 @@ import Glibc
 /// `turnstiled ctl` prints what a daemon sent, and a daemon's reply is untrusted input to the
 /// client (issue 18, item 11): a terminal control sequence or a line break in any string of
 /// it is shown escaped, never sent raw to the terminal.
-@Suite("turnstiled ctl escapes what the daemon sent", .takingTurns(.injectedFaults))
+@Suite("turnstiled ctl escapes what the daemon sent")
 struct CtlEscapingTests {
     /// Clears the screen, sets the title, recolours, breaks the line and starts a forged one.
     static let hostile = "x\u{1B}[2J\u{1B}]0;owned\u{07}\u{9B}31m\nstate    unlocked"

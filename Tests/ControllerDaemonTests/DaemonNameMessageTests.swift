@@ -12,7 +12,7 @@ import Glibc
 
 /// The control socket's messages name the daemon of the application they serve: the gate's
 /// (`gated`) for the gate, the turnstile's texts as they were. In the control server's suite:
-/// they use its scratch socket and must not meet its process-wide faults.
+/// they use its scratch socket, at which its faults are armed.
 extension ControlServerTests {
     @Test func aClientOfTheGateNamesGated() throws {
         let notRunning = #expect(throws: ControlClientError.self) { try ControlClient<Gate>(path: scratch.socket) }
@@ -25,7 +25,7 @@ extension ControlServerTests {
         let server = try startGate()
         defer { server.stop() }
         let client = try ControlClient<Gate>(path: scratch.socket)
-        Syscalls.injected.arm(.clientSend, errno: EPIPE)
+        Syscalls.arm(.clientSend, at: place, errno: EPIPE)
         let sendError = #expect(throws: ControlClientError.self) { try client.send(ControlRequestLine<Gate>(request: .status)) }
         #expect(sendError == .system(path: scratch.socket, call: "send", errno: EPIPE, daemon: "gated"))
         #expect(sendError?.description == "cannot talk to gated on \(scratch.socket): send failed: Broken pipe")

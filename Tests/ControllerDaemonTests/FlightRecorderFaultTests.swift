@@ -11,20 +11,20 @@ import Glibc
 
 extension ControlServerTests {
     /// The flight recorder's file calls, failed on purpose: the recording stops with the
-    /// system's reason and the caller goes on. Nested in the control server's suite so that its
-    /// serialization covers these too: both arm process-wide failures, and its set-up disarms
-    /// every one.
+    /// system's reason and the caller goes on. Failed at this test's recording only.
     @Suite("Flight recorder faults")
     final class FlightRecorderFaultTests {
         let scratch: ScratchDirectory
         var file: String { scratch.path + "/recording.txt" }
 
+        /// Where the recorder's calls are failed: its file.
+        var place: Syscalls.Place { .path(file) }
+
         init() throws {
             scratch = try ScratchDirectory()
-            Syscalls.injected.disarmAll()
         }
 
-        deinit { Syscalls.injected.disarmAll() }
+        deinit { Syscalls.disarm(at: place) }
 
         private func start() throws -> FlightRecorder<TurnstileApplication> {
             try FlightRecorder<TurnstileApplication>(path: file, board: .defaultSim, boardPath: "sim.toml", origin: MachineInstant(nanoseconds: 0))
@@ -36,7 +36,7 @@ extension ControlServerTests {
 
         @Test func aFullDiskStopsTheRecordingWithTheReason() throws {
             let recorder = try start()
-            Syscalls.injected.arm(.fileWrite, errno: ENOSPC)
+            Syscalls.arm(.fileWrite, at: place, errno: ENOSPC)
             recorder.take(fault(atSecond: 1))
             #expect(recorder.failure == "\(file): No space left on device; the recording stopped here (the controller goes on)")
 
@@ -59,7 +59,7 @@ extension ControlServerTests {
 
         @Test func aFailedSyncSaysTheRecordingMayBeIncomplete() throws {
             let recorder = try start()
-            Syscalls.injected.arm(.fsync, errno: EIO)
+            Syscalls.arm(.fsync, at: place, errno: EIO)
             recorder.finish(at: MachineInstant(nanoseconds: 1_000_000_000))
             #expect(recorder.failure == "\(file): Input/output error making it durable; the recording may be incomplete")
         }
@@ -103,7 +103,7 @@ extension ControlServerTests {
 
         @Test func aFailedRotationIsRefusedWithTheReason() throws {
             _ = try start()
-            Syscalls.injected.arm(.rename, errno: EROFS)
+            Syscalls.arm(.rename, at: place, errno: EROFS)
             #expect {
                 try self.start()
             } throws: { error in
@@ -145,7 +145,7 @@ extension ControlServerTests {
         }
 
         @Test func aFileThatCannotBeCreatedIsRefusedWithTheReason() {
-            Syscalls.injected.arm(.open, errno: EACCES)
+            Syscalls.arm(.open, at: place, errno: EACCES)
             #expect {
                 try self.start()
             } throws: { error in

@@ -8,8 +8,8 @@ import Glibc
 
 extension ControlServerTests {
     /// The log handler's write to standard error, failed on purpose: a line that cannot be
-    /// written is dropped after one try, never retried in a loop. Nested in the control
-    /// server's suite for its serialization.
+    /// written is dropped after one try, never retried in a loop. Failed at the handler's own
+    /// descriptor: every other logger in the process writes on.
     @Suite("Log handler faults")
     final class PlainLogHandlerFaultTests {
         /// Standard error, as the handler sees it: a pipe the test reads.
@@ -25,11 +25,13 @@ extension ControlServerTests {
             _ = fcntl(stderrRead, F_SETFL, O_NONBLOCK)
             let descriptor = stderrWrite
             logger = Logger(label: "test") { PlainLogHandler(label: $0, journal: true, descriptor: descriptor) }
-            Syscalls.injected.disarmAll()
         }
 
+        /// Where the handler's writes are failed: its descriptor.
+        var place: Syscalls.Place { .descriptor(stderrWrite) }
+
         deinit {
-            Syscalls.injected.disarmAll()
+            Syscalls.disarm(at: place)
             close(stderrRead)
             close(stderrWrite)
         }
@@ -42,18 +44,18 @@ extension ControlServerTests {
         }
 
         @Test func aLineThatCannotBeWrittenIsDroppedAfterOneTry() {
-            Syscalls.injected.arm(.logWrite, errno: EPIPE, count: 3)
+            Syscalls.arm(.logWrite, at: place, errno: EPIPE, count: 3)
             logger.warning("lost")
-            #expect(Syscalls.injected.pending(.logWrite) == 2, "one write, not a retry loop")
+            #expect(Syscalls.pending(.logWrite, at: place) == 2, "one write, not a retry loop")
             #expect(written() == "")
 
-            Syscalls.injected.disarmAll()
+            Syscalls.disarm(at: place)
             logger.warning("after")
             #expect(written() == "<4>after\n")
         }
 
         @Test func aWriteInterruptedByASignalIsMadeAgain() {
-            Syscalls.injected.arm(.logWrite, errno: EINTR)
+            Syscalls.arm(.logWrite, at: place, errno: EINTR)
             logger.error("interrupted")
             #expect(written() == "<3>interrupted\n")
         }

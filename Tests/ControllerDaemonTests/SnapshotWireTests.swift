@@ -9,7 +9,7 @@ import Turnstile
 /// A snapshot's gauges travel as keys of their own: the turnstile's `ctl status` (text and
 /// `--json`) and the control protocol's status reply are what they were when the credit was a
 /// field of the snapshot, and any application's gauges read back by name.
-@Suite("The snapshot on the wire", .takingTurns(.injectedFaults))
+@Suite("The snapshot on the wire")
 struct SnapshotWireTests {
     static let snapshot = DaemonSnapshot(
         phase: "degraded", degradedReason: "store lost: /var/lib/turnstiled/counts.sqlite is read-only", state: "unlocked",

@@ -10,7 +10,7 @@ import Glibc
 extension ControlServerTests {
     /// systemd's notify socket, failed on purpose and for real (a queue nobody reads): the
     /// notifier never blocks the event loop, and counts what systemd did not get so the daemon
-    /// can say so. Nested in the control server's suite for its serialization.
+    /// can say so. Failed at this test's notify socket only.
     @Suite("systemd notifier faults")
     final class SystemdNotifierFaultTests {
         let scratch: ScratchDirectory
@@ -19,10 +19,12 @@ extension ControlServerTests {
         init() throws {
             scratch = try ScratchDirectory()
             systemd = try DatagramReceiver(path: scratch.path + "/notify.sock")
-            Syscalls.injected.disarmAll()
         }
 
-        deinit { Syscalls.injected.disarmAll() }
+        /// Where this test's notifier makes its calls: the socket it is given.
+        var place: Syscalls.Place { .path(systemd.path) }
+
+        deinit { Syscalls.disarm(at: place) }
 
         private func notifier() -> SystemdNotifier {
             SystemdNotifier(environment: ["NOTIFY_SOCKET": systemd.path, "WATCHDOG_USEC": "2000000"])
@@ -31,7 +33,7 @@ extension ControlServerTests {
         @Test func aFailedSendIsCountedWithItsReasonAndTheNextOneGoes() {
             let notifier = notifier()
             #expect(notifier.isActive && notifier.failedSends == 0 && notifier.lastFailureReason == nil)
-            Syscalls.injected.arm(.notifySend, errno: EAGAIN)
+            Syscalls.arm(.notifySend, at: place, errno: EAGAIN)
             notifier.watchdog()
             #expect(notifier.failedSends == 1)
             #expect(notifier.lastFailureReason == "Resource temporarily unavailable")
@@ -39,7 +41,7 @@ extension ControlServerTests {
 
             notifier.watchdog()
             #expect(systemd.next() == "WATCHDOG=1")
-            Syscalls.injected.arm(.notifySend, errno: ECONNREFUSED)
+            Syscalls.arm(.notifySend, at: place, errno: ECONNREFUSED)
             notifier.ready(status: "running")
             #expect(notifier.failedSends == 2)
             #expect(notifier.lastFailureReason == "Connection refused")
@@ -48,7 +50,7 @@ extension ControlServerTests {
         }
 
         @Test func aSocketThatCannotBeMadeIsCountedAsAFailure() {
-            Syscalls.injected.arm(.notifySocket, errno: EMFILE)
+            Syscalls.arm(.notifySocket, at: place, errno: EMFILE)
             let notifier = notifier()
             #expect(!notifier.isActive)
             #expect(notifier.failedSends == 1)

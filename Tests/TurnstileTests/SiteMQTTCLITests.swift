@@ -132,10 +132,7 @@ struct SiteMQTTCLITests {
         return try #require(object["totals"] as? [String: Int], "\(stats.stdout)")
     }
 
-    // Its pulses go through a control client in this process: it takes turns with the tests
-    // that arm the client's faults.
-    @Test("every counted event arrives once after dedupe, in order, through broker outages and kill -9 at random moments; the retained counters equal stats",
-          .takingTurns(.injectedFaults))
+    @Test("every counted event arrives once after dedupe, in order, through broker outages and kill -9 at random moments; the retained counters equal stats")
     func nothingLostNothingDoubled() async throws {
         let seed = ProcessInfo.processInfo.environment["SITE_MQTT_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
@@ -361,8 +358,7 @@ struct SiteMQTTCLITests {
         #expect(await daemon.waitForExit(timeout: Self.patience) == 0, "\(daemon.description)")
     }
 
-    @Test("fleet: every controller on the broker with its availability, state and totals; the site's sums equal the sum of every daemon's stats",
-          .takingTurns(.injectedFaults))
+    @Test("fleet: every controller on the broker with its availability, state and totals; the site's sums equal the sum of every daemon's stats")
     func fleet() async throws {
         let broker = try Broker.start()
         defer { broker.stop() }

@@ -27,7 +27,7 @@ public final class ControlClient<App: ControllerApplication> {
     public init(path: String) throws(ControlClientError) {
         self.path = path
         guard let address = Syscalls.unixAddress(path) else { throw .pathTooLong(path: path) }
-        let descriptor = Syscalls.unixStreamSocket()
+        let descriptor = Syscalls.unixStreamSocket(at: .path(path))
         guard descriptor >= 0 else { throw .system(path: path, call: "socket", errno: Syscalls.errno, daemon: App.daemonName) }
         guard Syscalls.connect(descriptor, address) == 0 else {
             let code = Syscalls.errno
@@ -48,7 +48,7 @@ public final class ControlClient<App: ControllerApplication> {
         let bytes = request.encoded()
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Syscalls.clientSend(descriptor, $0) }
+            let written = bytes[offset...].withUnsafeBytes { Syscalls.clientSend(descriptor, $0, at: .path(path)) }
             if written < 0 && Syscalls.errno == EINTR { continue }
             guard written > 0 else {
                 // Taken now: the look for a refusal below makes calls of its own.
@@ -90,13 +90,13 @@ public final class ControlClient<App: ControllerApplication> {
             guard buffered.count <= Self.maxReplyBytes else { throw .badReply(path: path, .requestTooLong(limit: Self.maxReplyBytes), daemon: App.daemonName) }
             var waiting = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
             let milliseconds = timeoutSeconds.map(Self.pollMilliseconds) ?? -1
-            let ready = Syscalls.poll(&waiting, milliseconds: milliseconds, fault: .clientPoll)
+            let ready = Syscalls.poll(&waiting, milliseconds: milliseconds, fault: .clientPoll, at: .path(path))
             if ready < 0 && Syscalls.errno == EINTR { continue }
             guard ready > 0 else {
                 if ready == 0 { throw .timedOut(path: path, seconds: timeoutSeconds ?? 0, daemon: App.daemonName) }
                 throw .system(path: path, call: "poll", errno: Syscalls.errno, daemon: App.daemonName)
             }
-            let count = chunk.withUnsafeMutableBytes { Syscalls.read(descriptor, into: $0, fault: .clientRead) }
+            let count = chunk.withUnsafeMutableBytes { Syscalls.read(descriptor, into: $0, fault: .clientRead, at: .path(path)) }
             if count < 0 && Syscalls.errno == EINTR { continue }
             if count < 0 && Syscalls.errno == ECONNRESET { return nil }
             guard count >= 0 else { throw .system(path: path, call: "read", errno: Syscalls.errno, daemon: App.daemonName) }

@@ -81,7 +81,8 @@ public final class ControlServer: Sendable {
         let groupID = resolvedGroup
         try Self.removeStaleSocket(at: path, address: address, daemon: App.daemonName)
 
-        let listener = Syscalls.unixStreamSocket()
+        let place = Syscalls.Place.path(path)
+        let listener = Syscalls.unixStreamSocket(at: place)
         guard listener >= 0 else { throw .systemCall(call: "socket", path: path, errno: Syscalls.errno, daemon: App.daemonName) }
         func fail(_ call: String, unlinking: Bool) -> ControlServerError {
             let code = Syscalls.errno
@@ -92,17 +93,17 @@ public final class ControlServer: Sendable {
         // Linux gives the bound file the socket's own mode (less the umask): set it first, so
         // the file is never more open than 0660, not even between bind and chmod.
         Syscalls.setMode(listener, Self.socketMode)
-        guard Syscalls.bind(listener, address) == 0 else { throw fail("bind", unlinking: false) }
+        guard Syscalls.bind(listener, address, at: place) == 0 else { throw fail("bind", unlinking: false) }
         if let groupID {
             guard Syscalls.chown(path, group: groupID) == 0 else { throw fail("chown", unlinking: true) }
         }
         // The umask may have taken the group's bits; the mode is the socket's contract.
         guard Syscalls.chmod(path, Self.socketMode) == 0 else { throw fail("chmod", unlinking: true) }
-        guard Syscalls.listen(listener, backlog: Self.listenBacklog) == 0 else { throw fail("listen", unlinking: true) }
+        guard Syscalls.listen(listener, backlog: Self.listenBacklog, at: place) == 0 else { throw fail("listen", unlinking: true) }
         guard Syscalls.makeNonBlocking(listener), let bound = Syscalls.fileStatus(path) else { throw fail("fcntl", unlinking: true) }
-        guard let wake = Syscalls.wakePipe() else { throw fail("pipe", unlinking: true) }
+        guard let wake = Syscalls.wakePipe(at: place) else { throw fail("pipe", unlinking: true) }
         // Opened now, while there are descriptors to spare; the loop owns it from here.
-        let reserve = Syscalls.openReserve()
+        let reserve = Syscalls.openReserve(at: place)
 
         self.path = path
         self.groupID = groupID
@@ -115,7 +116,7 @@ public final class ControlServer: Sendable {
         let daemonUID = Syscalls.effectiveUserID
         DetachedThread.start(name: "\(App.daemonName)-control") {
             let loop = ControlServerLoop(
-                listener: listener, wake: wake.read, reserve: reserve, shared: shared, answer: answer,
+                listener: listener, wake: wake.read, reserve: reserve, place: place, shared: shared, answer: answer,
                 authorize: { peer in
                     PeerAuthorization.isAllowed(peer, daemonUID: daemonUID, group: groupID, groupsOfUser: Syscalls.groups(ofUser:))
                 },
@@ -129,7 +130,7 @@ public final class ControlServer: Sendable {
     private static func removeStaleSocket(at path: String, address: sockaddr_un, daemon: String) throws(ControlServerError) {
         guard let existing = Syscalls.fileStatus(path) else { return }
         guard Syscalls.isSocket(existing) else { throw .notASocket(path: path, daemon: daemon) }
-        let probe = Syscalls.unixStreamSocket()
+        let probe = Syscalls.unixStreamSocket(at: .path(path))
         if probe >= 0 {
             let answered = Syscalls.connect(probe, address) == 0
             Syscalls.close(probe)
@@ -148,7 +149,7 @@ public final class ControlServer: Sendable {
                 return
             }
             shared.pending.append(event)
-            if shared.pending.count == 1 { Syscalls.wake(wake.write) }
+            if shared.pending.count == 1 { Syscalls.wake(wake.write, at: .path(path)) }
         }
     }
 
@@ -157,7 +158,7 @@ public final class ControlServer: Sendable {
     public func stop() {
         let first = shared.lock.withLock {
             defer { shared.stopping = true }
-            if !shared.stopping { Syscalls.wake(wake.write) }
+            if !shared.stopping { Syscalls.wake(wake.write, at: .path(path)) }
             return !shared.stopping
         }
         guard first else { return }

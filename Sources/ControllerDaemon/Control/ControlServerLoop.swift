@@ -42,6 +42,8 @@ final class ControlServerLoop {
 
     private let listener: Int32
     private let wake: Int32
+    /// Where its calls are made, as a test fails them: the socket's path.
+    private let place: Syscalls.Place
     private let shared: ControlServerShared
     private let limits: ControlServerLimits
     private let answer: ControlServer.Answer
@@ -58,10 +60,11 @@ final class ControlServerLoop {
     /// command's fate unknown); -1 while it could not be opened again.
     private var reserve: Int32
 
-    init(listener: Int32, wake: Int32, reserve: Int32, shared: ControlServerShared, answer: @escaping ControlServer.Answer,
+    init(listener: Int32, wake: Int32, reserve: Int32, place: Syscalls.Place, shared: ControlServerShared, answer: @escaping ControlServer.Answer,
          authorize: @escaping (PeerCredentials) -> Bool, group: String?, daemon: String, onDrop: @escaping @Sendable (String) -> Void) {
         self.listener = listener
         self.wake = wake
+        self.place = place
         self.shared = shared
         self.limits = shared.limits
         self.answer = answer
@@ -88,7 +91,7 @@ final class ControlServerLoop {
                 if !connection.output.isEmpty { events |= Int32(POLLOUT) }
                 descriptors.append(pollfd(fd: connection.descriptor, events: Int16(events), revents: 0))
             }
-            if Syscalls.poll(&descriptors, milliseconds: pollTimeout(now: now, accepting: accepting)) < 0 {
+            if Syscalls.poll(&descriptors, milliseconds: pollTimeout(now: now, accepting: accepting), at: place) < 0 {
                 if Syscalls.errno != EINTR { pauseAfterFailure() }
                 continue
             }
@@ -139,7 +142,7 @@ final class ControlServerLoop {
     // MARK: Requests
 
     private func readRequests(_ connection: inout Connection, chunk: inout [UInt8]) {
-        let count = chunk.withUnsafeMutableBytes { Syscalls.read(connection.descriptor, into: $0) }
+        let count = chunk.withUnsafeMutableBytes { Syscalls.read(connection.descriptor, into: $0, at: place) }
         if connection.dropping && count > 0 { return }
         if count == 0 {
             connection.readClosed = true
@@ -248,7 +251,7 @@ final class ControlServerLoop {
 
     private func acceptConnections() {
         for _ in 0..<Self.maxAcceptsPerWake {
-            var descriptor = Syscalls.accept(listener)
+            var descriptor = Syscalls.accept(listener, at: place)
             if descriptor < 0 {
                 switch Syscalls.errno {
                 case EAGAIN, EWOULDBLOCK: return
@@ -261,7 +264,7 @@ final class ControlServerLoop {
                     return
                 }
             }
-            guard let peer = Syscalls.peerCredentials(descriptor) else {
+            guard let peer = Syscalls.peerCredentials(descriptor, at: place) else {
                 refuse(descriptor, ControlFailure(code: "internal", message: "\(daemon) could not read the connection's credentials (SO_PEERCRED); try again"))
                 continue
             }
@@ -294,14 +297,14 @@ final class ControlServerLoop {
             Syscalls.close(reserve)
             reserve = -1
         }
-        let descriptor = Syscalls.accept(listener)
-        reserve = Syscalls.openReserve()
+        let descriptor = Syscalls.accept(listener, at: place)
+        reserve = Syscalls.openReserve(at: place)
         guard descriptor >= 0 else { return -1 }
         if reserve >= 0 { return descriptor }
         refuse(descriptor, ControlFailure(
             code: "out_of_descriptors",
             message: "\(daemon) has no file descriptor left (\(Syscalls.describe(code))); nothing was done. See its log, and raise LimitNOFILE if it is reached in normal use"))
-        reserve = Syscalls.openReserve()
+        reserve = Syscalls.openReserve(at: place)
         return -1
     }
 
@@ -325,7 +328,7 @@ final class ControlServerLoop {
     /// One error reply, written once (a fresh connection's socket buffer takes it whole), then closed.
     private func refuse(_ descriptor: Int32, _ failure: ControlFailure) {
         let bytes = ControlReplyLine(reply: .failure(failure)).encoded(daemon: daemon)
-        _ = bytes.withUnsafeBytes { Syscalls.write(descriptor, $0) }
+        _ = bytes.withUnsafeBytes { Syscalls.write(descriptor, $0, at: place) }
         Syscalls.close(descriptor)
     }
 
@@ -349,7 +352,7 @@ final class ControlServerLoop {
 
     private func flush(_ connection: inout Connection) {
         while !connection.output.isEmpty {
-            let written = connection.output.withUnsafeBytes { Syscalls.write(connection.descriptor, $0) }
+            let written = connection.output.withUnsafeBytes { Syscalls.write(connection.descriptor, $0, at: place) }
             if written > 0 {
                 connection.output.removeFirst(written)
             } else {

@@ -8,8 +8,8 @@ import Musl
 /// written to its pipe.
 extension Syscalls {
     /// A pipe whose ends are non-blocking and close-on-exec; nil with `errno` set.
-    static func wakePipe() -> (read: Int32, write: Int32)? {
-        if fails(.pipe) { return nil }
+    static func wakePipe(at place: Place) -> (read: Int32, write: Int32)? {
+        if fails(.pipe, at: place) { return nil }
         var ends: [Int32] = [0, 0]
         guard Glibc.pipe(&ends) == 0 else { return nil }
         guard makeNonBlocking(ends[0]), makeNonBlocking(ends[1]) else {
@@ -25,8 +25,8 @@ extension Syscalls {
     /// Writes one byte to the wake pipe. A failed write needs no retry: a full pipe (`EAGAIN`)
     /// already has a wake-up waiting, and whatever the byte announced is queued before it
     /// (its reader takes it at its next turn in any case).
-    static func wake(_ writeEnd: Int32) {
-        if fails(.wake) { return }
+    static func wake(_ writeEnd: Int32, at place: Place) {
+        if fails(.wake, at: place) { return }
         var byte: UInt8 = 1
         _ = Glibc.write(writeEnd, &byte, 1)
     }

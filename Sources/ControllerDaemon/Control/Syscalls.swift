@@ -9,9 +9,15 @@ import Musl
 /// Every system call the daemon library makes (the control socket and its client, the flight
 /// recorder, the systemd notifier, the log handler), behind one thin layer
 /// (as in the GPIO backend and swift-system): one place to read what it asks of the kernel, and
-/// one place where a test makes a call fail (`injected`, ControllerFSM's `SyscallFaults`) to see
-/// the daemon survive it.
+/// one place where a test makes a call fail (`arm(_:at:errno:count:)`, on ControllerFSM's
+/// `SyscallFaults`) to see the daemon survive it.
 /// Nothing outside this layer calls libc; the others use its constants and types only.
+///
+/// A failure is armed at a ``Place``: the socket or file of the object under test (a control
+/// server, its client, a flight recorder, a notifier) or the descriptor a log handler writes to.
+/// Every call an object makes names its place, so a test fails its own server's `accept` while
+/// the other servers in the process (other tests', in-process daemons') accept on: the tests
+/// need not take turns.
 enum Syscalls {
     /// The calls a test can make fail.
     enum Call: Hashable, Sendable {
@@ -37,18 +43,50 @@ enum Syscalls {
         case reserve
     }
 
-    /// Failures tests arm; each fires once, in the order armed. Process-wide: the server's and
-    /// the notifier's calls are made on threads no task reaches.
-    static let injected = SyscallFaults<Call>()
+    /// Where a call is made, as a test names it to fail it there.
+    enum Place: Hashable, Sendable {
+        /// The control socket (the server's and its client's calls), the flight recorder's
+        /// file, the notifier's or the journal's socket.
+        case path(String)
+        /// A log handler's descriptor.
+        case descriptor(Int32)
+    }
+
+    /// A call at its place: what a test arms.
+    struct Fault: Hashable, Sendable {
+        let call: Call
+        let place: Place
+    }
+
+    /// Failures tests arm; each fires once, in the order armed. Armed, not scoped to a task: the
+    /// server's and the notifier's calls are made on threads no task reaches.
+    static let injected = SyscallFaults<Fault>()
+
+    /// Makes the next `count` calls of `call` at `place` fail with `code`, on whichever thread.
+    static func arm(_ call: Call, at place: Place, errno code: Int32, count: Int = 1) {
+        injected.arm(Fault(call: call, place: place), errno: code, count: count)
+    }
+
+    /// How many armed failures of `call` at `place` are still to be taken.
+    static func pending(_ call: Call, at place: Place) -> Int {
+        injected.pending(Fault(call: call, place: place))
+    }
+
+    /// Forgets every failure armed at `place` (a test's own, at its end).
+    static func disarm(at place: Place) {
+        injected.disarm { $0.place == place }
+    }
 
     static var errno: Int32 {
         get { SystemErrno.current }
         set { SystemErrno.current = newValue }
     }
 
-    /// -1 with `errno` set when a test armed a failure of `call`.
-    static func fails(_ call: Call) -> Bool {
-        injected.fails(call)
+    /// True, with `errno` set, when a test armed a failure of `call` at `place`. The place is
+    /// made only then: a log line's write asks without allocating.
+    static func fails(_ call: Call, at place: @autoclosure () -> Place) -> Bool {
+        guard injected.mayFail else { return false }
+        return injected.fails(Fault(call: call, place: place()))
     }
 
     static func close(_ descriptor: Int32) {
@@ -63,8 +101,8 @@ enum Syscalls {
     static var processID: Int32 { getpid() }
 
     /// A new close-on-exec Unix stream socket.
-    static func unixStreamSocket() -> Int32 {
-        if fails(.socket) { return -1 }
+    static func unixStreamSocket(at place: Place) -> Int32 {
+        if fails(.socket, at: place) { return -1 }
         return Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     }
 
@@ -84,8 +122,8 @@ enum Syscalls {
     /// The longest socket path the kernel takes.
     static var maxSocketPathBytes: Int { MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1 }
 
-    static func bind(_ descriptor: Int32, _ address: sockaddr_un) -> Int32 {
-        if fails(.bind) { return -1 }
+    static func bind(_ descriptor: Int32, _ address: sockaddr_un, at place: Place) -> Int32 {
+        if fails(.bind, at: place) { return -1 }
         var address = address
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -103,14 +141,14 @@ enum Syscalls {
         }
     }
 
-    static func listen(_ descriptor: Int32, backlog: Int32) -> Int32 {
-        if fails(.listen) { return -1 }
+    static func listen(_ descriptor: Int32, backlog: Int32, at place: Place) -> Int32 {
+        if fails(.listen, at: place) { return -1 }
         return Glibc.listen(descriptor, backlog)
     }
 
     /// The next connection, non-blocking and close-on-exec; -1 with `errno` (`EAGAIN` when none waits).
-    static func accept(_ descriptor: Int32) -> Int32 {
-        if fails(.accept) { return -1 }
+    static func accept(_ descriptor: Int32, at place: Place) -> Int32 {
+        if fails(.accept, at: place) { return -1 }
         let connection = Glibc.accept(descriptor, nil, nil)
         guard connection >= 0 else { return -1 }
         guard makeNonBlocking(connection) else {
@@ -124,8 +162,8 @@ enum Syscalls {
 
     /// A descriptor held only to be given up when the process runs out (`/dev/null`, read-only,
     /// close-on-exec); -1 with `errno` set.
-    static func openReserve() -> Int32 {
-        if fails(.reserve) { return -1 }
+    static func openReserve(at place: Place) -> Int32 {
+        if fails(.reserve, at: place) { return -1 }
         return Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
@@ -143,44 +181,44 @@ enum Syscalls {
 
     /// Waits for `descriptors` up to `milliseconds` (-1: without limit). `fault`: the armed
     /// failure it takes (the client passes its own).
-    static func poll(_ descriptors: inout [pollfd], milliseconds: Int32, fault: Call = .poll) -> Int32 {
-        if fails(fault) { return -1 }
+    static func poll(_ descriptors: inout [pollfd], milliseconds: Int32, fault: Call = .poll, at place: Place) -> Int32 {
+        if fails(fault, at: place) { return -1 }
         return descriptors.withUnsafeMutableBufferPointer {
             Glibc.poll($0.baseAddress, nfds_t($0.count), milliseconds)
         }
     }
 
     /// `fault`: the armed failure it takes (the client passes its own).
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, fault: Call = .read) -> Int {
-        if fails(fault) { return -1 }
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, fault: Call = .read, at place: Place) -> Int {
+        if fails(fault, at: place) { return -1 }
         return Glibc.read(descriptor, buffer.baseAddress, buffer.count)
     }
 
     /// Writes without ever raising `SIGPIPE` (a client that hung up is an error return, not the
     /// daemon's death) and without blocking.
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        if fails(.write) { return -1 }
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at place: Place) -> Int {
+        if fails(.write, at: place) { return -1 }
         return Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
     }
 
     /// The client's send: blocking (it has nothing else to do), and without `SIGPIPE` either (a
     /// daemon that hung up is an error to report, not the end of `turnstiled ctl`).
-    static func clientSend(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        if fails(.clientSend) { return -1 }
+    static func clientSend(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at place: Place) -> Int {
+        if fails(.clientSend, at: place) { return -1 }
         return Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
     }
 
     /// A non-blocking, close-on-exec Unix datagram socket: the systemd notifier's.
-    static func unixDatagramSocket() -> Int32 {
-        if fails(.notifySocket) { return -1 }
+    static func unixDatagramSocket(at place: Place) -> Int32 {
+        if fails(.notifySocket, at: place) { return -1 }
         let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         return Glibc.socket(AF_UNIX, type, 0)
     }
 
     /// One datagram to `address` (of `length` bytes: an abstract name is shorter than the
     /// structure); how many bytes went, or -1 with `errno` set.
-    static func sendDatagram(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to address: UnsafePointer<sockaddr_un>, length: socklen_t) -> Int {
-        if fails(.notifySend) { return -1 }
+    static func sendDatagram(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to address: UnsafePointer<sockaddr_un>, length: socklen_t, at place: Place) -> Int {
+        if fails(.notifySend, at: place) { return -1 }
         return address.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             Glibc.sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, length)
         }
@@ -188,8 +226,8 @@ enum Syscalls {
 
     /// The connected peer's process, user and group as the kernel recorded them at `connect`
     /// (`SO_PEERCRED`), or nil with `errno` set.
-    static func peerCredentials(_ descriptor: Int32) -> PeerCredentials? {
-        if fails(.peerCredentials) { return nil }
+    static func peerCredentials(_ descriptor: Int32, at place: Place) -> PeerCredentials? {
+        if fails(.peerCredentials, at: place) { return nil }
         // struct ucred { pid_t pid; uid_t uid; gid_t gid; }: Glibc's module hides it behind
         // _GNU_SOURCE, and its layout is fixed by the kernel ABI.
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
@@ -200,17 +238,17 @@ enum Syscalls {
     }
 
     static func chown(_ path: String, group: UInt32) -> Int32 {
-        if fails(.chown) { return -1 }
+        if fails(.chown, at: .path(path)) { return -1 }
         return Glibc.chown(path, uid_t.max, group)  // uid -1: the owner stays
     }
 
     static func chmod(_ path: String, _ mode: mode_t) -> Int32 {
-        if fails(.chmod) { return -1 }
+        if fails(.chmod, at: .path(path)) { return -1 }
         return Glibc.chmod(path, mode)
     }
 
     static func unlink(_ path: String) -> Int32 {
-        if fails(.unlink) { return -1 }
+        if fails(.unlink, at: .path(path)) { return -1 }
         return Glibc.unlink(path)
     }
 

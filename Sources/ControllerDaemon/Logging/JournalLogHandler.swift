@@ -134,10 +134,12 @@ final class JournalSocket: @unchecked Sendable {
     // Safety: set in init, only read after; sendto on one socket from several threads is safe.
     private let socket: Int32
     private let destination: UnixDatagramAddress
+    private let place: Syscalls.Place
 
     init?(path: String) {
         guard let destination = UnixDatagramAddress(path) else { return nil }
-        let socket = Syscalls.unixDatagramSocket()
+        place = .path(path)
+        let socket = Syscalls.unixDatagramSocket(at: place)
         guard socket >= 0 else { return nil }
         self.socket = socket
         self.destination = destination
@@ -148,7 +150,7 @@ final class JournalSocket: @unchecked Sendable {
     /// Whether the journal took the datagram.
     func send(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { raw in
-            withUnsafePointer(to: destination.address) { Syscalls.sendDatagram(socket, raw, to: $0, length: destination.length) } == raw.count
+            withUnsafePointer(to: destination.address) { Syscalls.sendDatagram(socket, raw, to: $0, length: destination.length, at: place) } == raw.count
         }
     }
 }

@@ -48,7 +48,7 @@ public struct PlainLogHandler: LogHandler {
             line.withUTF8 { bytes in
                 var offset = 0
                 while offset < bytes.count {
-                    let written = Syscalls.writeFile(descriptor, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])), fault: .logWrite)
+                    let written = Syscalls.writeFile(descriptor, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset...])), fault: .logWrite, at: .descriptor(descriptor))
                     if written < 0 && Syscalls.errno == EINTR { continue }   // a signal came first: the line still goes
                     if written <= 0 { break }   // nowhere to log to (EPIPE, EBADF): drop the line, never retry
                     offset += written

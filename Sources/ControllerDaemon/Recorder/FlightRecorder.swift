@@ -40,7 +40,7 @@ public final class FlightRecorder<App: ControllerApplication> {
         try Self.makeRoom(at: path)
         descriptor = Syscalls.createNew(path, mode: 0o644)
         guard descriptor >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno, daemon: App.daemonName) }
-        let status = Syscalls.descriptorStatus(descriptor)
+        let status = Syscalls.descriptorStatus(descriptor, at: .path(path))
         identity = (UInt64(status?.st_dev ?? 0), UInt64(status?.st_ino ?? 0))
         nextFileCheck = clock.now() + Self.fileCheckInterval
         transcriber = ScenarioTranscriber(board: board, origin: origin)
@@ -64,7 +64,7 @@ public final class FlightRecorder<App: ControllerApplication> {
         guard failure == nil else { return }
         for line in transcriber.finish(at: end) { write(line + "\n") }
         guard descriptor >= 0 else { return }
-        if Syscalls.fsync(descriptor) != 0 {
+        if Syscalls.fsync(descriptor, at: .path(path)) != 0 {
             // The bytes were written but may not be on the disk: say so rather than leave a
             // recording that looks complete.
             failure = "\(path): \(Syscalls.describe(Syscalls.errno)) making it durable; the recording may be incomplete"
@@ -86,7 +86,7 @@ public final class FlightRecorder<App: ControllerApplication> {
     private func verifyFile() {
         guard failure == nil, descriptor >= 0 else { return }
         // A status that cannot be read says nothing either way: the writes will tell.
-        guard let open = Syscalls.descriptorStatus(descriptor) else { return }
+        guard let open = Syscalls.descriptorStatus(descriptor, at: .path(path)) else { return }
         let named = Syscalls.followedStatus(path)
         let replaced = named.map { UInt64($0.st_dev) != identity.device || UInt64($0.st_ino) != identity.inode } ?? false
         let gone = !replaced && (open.st_nlink == 0 || (named == nil && Syscalls.errno == ENOENT))
@@ -109,7 +109,7 @@ public final class FlightRecorder<App: ControllerApplication> {
             // The oldest generation falls away only if it is ours too.
             try checkReplaceable(older)
             try checkReplaceable(newer)
-            guard Syscalls.rename(newer, to: older) == 0 else {
+            guard Syscalls.rename(newer, to: older, at: .path(path)) == 0 else {
                 throw RecorderError(path: path, reason: "keeping the earlier recording as \(older) failed: \(Syscalls.describe(Syscalls.errno))")
             }
         }
@@ -131,7 +131,7 @@ public final class FlightRecorder<App: ControllerApplication> {
         var head = [UInt8](repeating: 0, count: signature.utf8.count)
         var count = 0
         while count < head.count {
-            let read = head.withUnsafeMutableBytes { Syscalls.readFile(descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            let read = head.withUnsafeMutableBytes { Syscalls.readFile(descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[count...]), at: .path(path)) }
             if read < 0 && Syscalls.errno == EINTR { continue }
             guard read >= 0 else { throw RecorderError(path: path, errno: Syscalls.errno, daemon: App.daemonName) }
             if read == 0 { break }
@@ -150,7 +150,7 @@ public final class FlightRecorder<App: ControllerApplication> {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Syscalls.writeFile(descriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            let written = bytes.withUnsafeBytes { Syscalls.writeFile(descriptor, UnsafeRawBufferPointer(rebasing: $0[offset...]), at: .path(path)) }
             if written < 0 {
                 if Syscalls.errno == EINTR { continue }
                 failure = "\(path): \(Syscalls.describe(Syscalls.errno)); the recording stopped here (the controller goes on)"

@@ -21,6 +21,8 @@ public final class SystemdNotifier: @unchecked Sendable {
     private let socket: Int32
     private let address: sockaddr_un
     private let addressLength: socklen_t
+    /// Where a test fails its calls: the socket it was given.
+    private let place: Syscalls.Place
     /// How often systemd wants `WATCHDOG=1` (`$WATCHDOG_USEC`), if it watches.
     public let watchdogInterval: Duration?
     private let failures = Atomic<Int>(0)
@@ -28,6 +30,7 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`; `environment` is for tests.
     public init(environment: [String: String]) {
+        place = .path(environment["NOTIFY_SOCKET"] ?? "")
         guard let destination = UnixDatagramAddress(environment["NOTIFY_SOCKET"] ?? "") else {
             socket = -1
             address = sockaddr_un()
@@ -37,7 +40,7 @@ public final class SystemdNotifier: @unchecked Sendable {
         }
         address = destination.address
         addressLength = destination.length
-        socket = Syscalls.unixDatagramSocket()
+        socket = Syscalls.unixDatagramSocket(at: place)
         let socketFailure = socket < 0 ? Syscalls.errno : 0
         // WATCHDOG_PID, when set, must be ours: a child would otherwise feed its parent's dog.
         let forUs = environment["WATCHDOG_PID"].map { Int32($0) == Syscalls.processID } ?? true
@@ -112,7 +115,7 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// Sends once, never waits: a failure is counted and the caller goes on.
     private func deliver(_ bytes: UnsafeRawBufferPointer) {
         guard socket >= 0 else { return }
-        let sent = withUnsafePointer(to: address) { Syscalls.sendDatagram(socket, bytes, to: $0, length: addressLength) }
+        let sent = withUnsafePointer(to: address) { Syscalls.sendDatagram(socket, bytes, to: $0, length: addressLength, at: place) }
         if sent < 0 { record(failure: Syscalls.errno) }
     }
 

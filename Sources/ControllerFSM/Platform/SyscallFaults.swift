@@ -10,8 +10,9 @@ import Synchronization
 /// - `failing(_:_:)`: every listed call fails while `body` runs, when made on its
 ///   task (or a task it starts): tests running in parallel in one process each see their own.
 /// - `arm(_:errno:count:)`: the next `count` calls, on any thread, fail once each: for calls
-///   made where no task reaches (a server's thread, an event loop's). Process-wide, so the tests
-///   that arm them take turns with every test whose code makes those calls.
+///   made where no task reaches (a server's thread, an event loop's). Process-wide: a layer makes
+///   its `Call` name where the call is made (the event loop's wait by its first descriptor, the
+///   daemon's calls by their socket or file), so that tests running at once arm each its own.
 ///
 /// With nothing armed or scoped, which is always outside tests, asking costs two atomic loads
 /// and allocates nothing (some layers ask on the event path).
@@ -47,6 +48,22 @@ package final class SyscallFaults<Call: Hashable & Sendable>: @unchecked Sendabl
         lock.withLock {
             armed[call, default: []] += Array(repeating: code, count: times)
             armedCount.add(times, ordering: .releasing)
+        }
+    }
+
+    /// Whether any call may fail now: false (two atomic loads) outside tests, and a layer need
+    /// not even make the call's key.
+    package var mayFail: Bool {
+        openScopes.load(ordering: .acquiring) > 0 || armedCount.load(ordering: .acquiring) > 0
+    }
+
+    /// Forgets the armed failures of the calls `matching` picks (a test's own, at its end).
+    package func disarm(where matching: (Call) -> Bool) {
+        lock.withLock {
+            for call in armed.keys where matching(call) {
+                armedCount.subtract(armed[call]?.count ?? 0, ordering: .releasing)
+                armed[call] = nil
+            }
         }
     }
 

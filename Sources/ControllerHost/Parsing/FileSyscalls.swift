@@ -19,9 +19,9 @@ enum FileSyscalls {
     }
 
     /// The calls that fail, for a test: `faults.failing([.read: EIO]) { ... }` fails them for
-    /// the current task only, not process-wide (as the daemon's must be): the loaders' tests run
-    /// in parallel in one process, and a failure for one must not be taken by another reading
-    /// its own file.
+    /// the current task only (the daemon's, made on threads no task reaches, are armed at a
+    /// place instead): the loaders' tests run in parallel in one process, and a failure for one
+    /// must not be taken by another reading its own file.
     static let faults = SyscallFaults<Call>()
 
     /// True, with `errno` set, when a test made `call` fail.
