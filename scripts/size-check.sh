@@ -11,10 +11,14 @@
 set -euo pipefail
 
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [MAX_MB]" >&2; exit 64; }
-binary=$1
+binary=$(realpath -m "$1")
 limit_mb=${2:-${SIZE_LIMIT_MB:-25}}
 [ -f "$binary" ] || { echo "error: $binary not found (build it first: scripts/release-build.sh)" >&2; exit 66; }
 command -v nm >/dev/null && command -v strip >/dev/null || { echo "error: nm and strip (binutils) are needed" >&2; exit 69; }
+cd "$(dirname "$0")/.."
+# controller-checks sums the symbols: beside the binary (the release build), else the debug build's.
+. scripts/lib/controller-checks.sh
+find_controller_checks "$binary"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,30 +35,7 @@ echo "--- its largest sections (size -A):"
 size -A "$stripped" | awk 'NR > 2 && $1 != "Total" && $2 > 0 { printf "    %8.2f MB  %s\n", $2 / 1e6, $1 }' | sort -rn | sed -n 1,6p
 
 echo "--- largest contributors (symbol bytes in $binary, by Swift module or C/C++ symbol):"
-nm --print-size --size-sort --radix=d "$binary" 2>/dev/null | python3 -c '
-import re, sys
-totals = {}
-for line in sys.stdin:
-    parts = line.split()
-    if len(parts) < 4:
-        continue
-    size, name = int(parts[1]), parts[3]
-    # Swift: $s<length><module>... ; the standard library abbreviates itself as $ss / $sS.
-    m = re.match(r"^\$s(\d+)", name)
-    if m:
-        length = int(m.group(1))
-        start = m.end()
-        key = "Swift module " + name[start:start + length]
-    elif name.startswith(("$ss", "$sS")):
-        key = "Swift module Swift (standard library)"
-    elif name.startswith("_Z"):
-        key = "C++ " + name[:48]
-    else:
-        key = "C " + name[:48]
-    totals[key] = totals.get(key, 0) + size
-for key, size in sorted(totals.items(), key=lambda kv: -kv[1])[:15]:
-    print(f"    {size / 1e6:8.2f} MB  {key}")
-'
+nm --print-size --size-sort --radix=d "$binary" 2>/dev/null | "$controller_checks" symbol-sizes
 
 if [ "$bytes" -gt "$limit" ]; then
     echo "error: $(basename "$binary") is $bytes bytes stripped, above the ceiling of $limit_mb MB ($limit bytes): the contributors above say what grew" >&2

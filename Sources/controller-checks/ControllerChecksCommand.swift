@@ -10,7 +10,7 @@ struct ControllerChecksCommand: ParsableCommand {
         commandName: "controller-checks",
         abstract: "The checks CI runs on a controller's daemon, driven by its package's packaging/checks.json.",
         subcommands: [Crash.self, LoopSettings.self, SitePlanCommand.self, SitePageCommand.self, SiteResultsCommand.self,
-                      LoadPlan.self, OutboxOrder.self, Status.self])
+                      LoadPlan.self, OutboxOrder.self, Status.self, SymbolSizesCommand.self])
 }
 
 /// Runs a check's `body`; a failure is said on standard error, and the exit status is 1.
