@@ -75,6 +75,14 @@ public struct SiteResults: Sendable {
         return "p50 \(median.formatted(digits: 1)) ms, slowest \(slowest.formatted(digits: 1)) ms over \(latencies.count) controllers"
     }
 
+    /// The sums as a line: each application's non-zero counts (`barrier: passages 3; turnstile: coins 10, passages 10`).
+    public var sumsSummary: String {
+        sums.sorted { $0.key < $1.key }.map { app, counts in
+            let counted = counts.filter { $0.value != 0 }.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            return "\(app): " + (counted.isEmpty ? "nothing counted" : counted.joined(separator: ", "))
+        }.joined(separator: "; ")
+    }
+
     /// Every count the sums hold.
     public var countedTotal: Int { sums.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
 

@@ -65,7 +65,7 @@ extension ControllerChecksCommand {
                                               published: published, limitMilliseconds: limitMilliseconds)
                 print("site-test: emergency on, from publication to each controller's emergency step: \(results.latencySummary) (limit \(Int(limitMilliseconds)) ms)")
                 guard results.problems.isEmpty else { throw CheckFailure(results.problems.joined(separator: "\nerror: ")) }
-                print("site-test: fleet sums equal the \(nodes) daemons' stats (\(results.countedTotal) counts: \(results.sums.sorted { $0.key < $1.key }))")
+                print("site-test: fleet sums equal the \(nodes) daemons' stats (\(results.countedTotal) counts: \(results.sumsSummary))")
             }
         }
     }

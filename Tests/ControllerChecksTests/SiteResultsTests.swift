@@ -26,6 +26,7 @@ import Testing
         #expect(results.latencies.map { ($0 * 1000).rounded() / 1000 } == [50, 300])
         #expect(results.sums == ["turnstile": ["coins": 5, "passages": 4], "barrier": ["entries": 2]])
         #expect(results.countedTotal == 11)
+        #expect(results.sumsSummary == "barrier: entries 2; turnstile: coins 5, passages 4")
         #expect(results.latencySummary == "p50 300.0 ms, slowest 300.0 ms over 2 controllers")
     }
 
