@@ -37,7 +37,7 @@ done
 [ -n "$port" ] || { cat "$work/err" >&2; echo "$name did not serve HTTP within 15 s" >&2; exit 1; }
 ctl() { "$daemon" ctl --socket "$work/control.sock" "$@"; }
 # The innermost state: the second word of `ctl status`' first line ("state    locked in ...").
-state() { ctl status | awk '$1 == "state" { print $2; exit }'; }
+state() { ctl status | awk '$1 == "state" && !found { print $2; found = 1 }'; }
 # The state before the fault, then the one it leads to once the controller has taken it.
 before=$(state)
 ctl fault >/dev/null

@@ -114,7 +114,7 @@ PY
 tesseract "$work/ocr-input.png" "$work/ocr" >/dev/null 2>&1 || fail "tesseract could not read $narrow"
 # The state is the only line that is one word, a state's name; OCR reads a capital inside a word
 # (the turnstile's outOfOrder) as either case, so the letters are what matter.
-sed 's/^[[:space:]]*//; s/[[:space:]]*$//' "$work/ocr.txt" | grep -qixF -- "$state" \
+sed 's/^[[:space:]]*//; s/[[:space:]]*$//' "$work/ocr.txt" | grep -ixF -- "$state" >/dev/null \
     || fail "OCR does not find '$state' on a line of its own in the screenshot; it reads: $(grep -v '^[[:space:]]*$' "$work/ocr.txt" | tr '\n' '|')"
 echo "ok: the screenshot reads '$state' as the state"
 echo "all status endpoint checks passed"
