@@ -20,8 +20,8 @@ extension ControllerChecksCommand {
 
         func run() throws {
             try reportingFailure { () throws(CheckFailure) in
-                let nodes = try SitePage.PlannedNode.plan(try read(plan))
-                let problems = SitePage.problems(dom: try read(dom), plan: nodes)
+                let nodes = try SitePageCheck.PlannedNode.plan(try read(plan))
+                let problems = SitePageCheck.problems(dom: try read(dom), plan: nodes)
                 guard problems.isEmpty else { throw CheckFailure("site page: " + problems.joined(separator: "\n  ")) }
                 print("site-test: the site page in Chromium lists all \(nodes.count) controllers online and in their emergency state, every outbox empty")
             }

@@ -37,6 +37,8 @@ public final class ControlServer: Sendable {
 
     /// The socket's path.
     public let path: String
+    /// Where its calls are made, as a test fails them (its path).
+    private let place: Syscalls.Place
     /// The allowed group, when one was given.
     public let groupID: UInt32?
     private let shared: ControlServerShared
@@ -106,6 +108,7 @@ public final class ControlServer: Sendable {
         let reserve = Syscalls.openReserve(at: place)
 
         self.path = path
+        self.place = place
         self.groupID = groupID
         self.listener = listener
         self.wake = wake
@@ -149,7 +152,7 @@ public final class ControlServer: Sendable {
                 return
             }
             shared.pending.append(event)
-            if shared.pending.count == 1 { Syscalls.wake(wake.write, at: .path(path)) }
+            if shared.pending.count == 1 { Syscalls.wake(wake.write, at: place) }
         }
     }
 
@@ -158,7 +161,7 @@ public final class ControlServer: Sendable {
     public func stop() {
         let first = shared.lock.withLock {
             defer { shared.stopping = true }
-            if !shared.stopping { Syscalls.wake(wake.write, at: .path(path)) }
+            if !shared.stopping { Syscalls.wake(wake.write, at: place) }
             return !shared.stopping
         }
         guard first else { return }

@@ -1,7 +1,7 @@
 /// The site page (`fleet --http`) as a browser drew it, checked against the site test's plan:
 /// a row per node, each online, showing its application and the state the site-wide emergency
 /// put it in, nothing waiting in its outbox, and the application sums counting each node once.
-public enum SitePage {
+public enum SitePageCheck {
     /// A node of the site test, as `controller-checks site-plan` printed it (a tab-separated line:
     /// number, product, board, application, emergency state).
     public struct PlannedNode: Sendable, Equatable {

@@ -1,10 +1,10 @@
 import ControllerChecks
 import Testing
 
-@Suite struct SitePageTests {
+@Suite struct SitePageCheckTests {
     let plan = [
-        SitePage.PlannedNode(number: 1, app: "turnstile", emergencyState: "emergency"),
-        SitePage.PlannedNode(number: 2, app: "barrier", emergencyState: "emergency"),
+        SitePageCheck.PlannedNode(number: 1, app: "turnstile", emergencyState: "emergency"),
+        SitePageCheck.PlannedNode(number: 2, app: "barrier", emergencyState: "emergency"),
     ]
 
     /// A row as the page's script draws it: node, application, availability, state, last event,
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aPageShowingEveryNodeOnlineInItsEmergencyStatePasses() {
-        #expect(SitePage.problems(dom: page(rows: [row("gate-1", "turnstile"), row("gate-2", "barrier")]), plan: plan) == [])
+        #expect(SitePageCheck.problems(dom: page(rows: [row("gate-1", "turnstile"), row("gate-2", "barrier")]), plan: plan) == [])
     }
 
     @Test func eachWayAPageCanBeWrongIsNamed() {
@@ -40,15 +40,15 @@ import Testing
             (page(rows: [row("gate-1", "turnstile"), row("gate-2", "barrier")], sums: ["turnstile (2)"]), "the site's sums name turnstile (2), the plan's nodes are barrier (1), turnstile (1)"),
         ]
         for (dom, expected) in cases {
-            let problems = SitePage.problems(dom: dom, plan: plan)
+            let problems = SitePageCheck.problems(dom: dom, plan: plan)
             #expect(problems.contains { $0.contains(expected) }, "\(expected): \(problems)")
         }
     }
 
     @Test func thePlanIsReadFromSitePlansLines() throws {
-        let nodes = try SitePage.PlannedNode.plan("1\tturnstiled\t./boards/sim.toml\tturnstile\temergency\n2\tbarrierd\tExamples/ParkingBarrier/boards/sim.toml\tbarrier\temergency\n")
+        let nodes = try SitePageCheck.PlannedNode.plan("1\tturnstiled\t./boards/sim.toml\tturnstile\temergency\n2\tbarrierd\tExamples/ParkingBarrier/boards/sim.toml\tbarrier\temergency\n")
         #expect(nodes == plan)
         #expect(nodes.map(\.node) == ["gate-1", "gate-2"])
-        #expect(throws: CheckFailure.self) { try SitePage.PlannedNode.plan("1\tturnstiled\tturnstile\temergency\n") }
+        #expect(throws: CheckFailure.self) { try SitePageCheck.PlannedNode.plan("1\tturnstiled\tturnstile\temergency\n") }
     }
 }
