@@ -90,7 +90,10 @@ public struct StatusEndpoints: Sendable {
     /// Checks `/status`' body; its state.
     @discardableResult
     public func checkStatus(json: String) throws(CheckFailure) -> String {
-        let status = try Self.statusObject(json)
+        try checkStatus(try Self.statusObject(json))
+    }
+
+    private func checkStatus(_ status: [String: Any]) throws(CheckFailure) -> String {
         let missing = Self.runtimeStatusKeys.union(product?.statusKeys ?? []).subtracting(status.keys).sorted()
         guard missing.isEmpty else { throw CheckFailure("/status lacks \(missing.joined(separator: ", "))") }
         let counters = (status["counters"] as? [String: Any]).map { Array($0.keys) } ?? []
@@ -112,8 +115,9 @@ public struct StatusEndpoints: Sendable {
     /// Checks the page `dom` (Chromium's `--dump-dom` after its script ran) against `/status`'
     /// body `statusJSON`; a line saying what it found.
     public func checkPage(dom: String, statusJSON: String) throws(CheckFailure) -> String {
-        let state = try checkStatus(json: statusJSON)
-        let counters = ((try Self.statusObject(statusJSON))["counters"] as? [String: Any]).map { $0.keys.sorted() } ?? []
+        let status = try Self.statusObject(statusJSON)
+        let state = try checkStatus(status)
+        let counters = (status["counters"] as? [String: Any]).map { $0.keys.sorted() } ?? []
         guard dom.contains(#"data-live="yes""#) else {
             throw CheckFailure("the page's script never got an answer from /status (body is not data-live=yes)")
         }

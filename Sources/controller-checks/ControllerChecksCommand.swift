@@ -23,6 +23,12 @@ func reportingFailure(_ body: () throws(CheckFailure) -> Void) throws {
     }
 }
 
+/// The text of `path`, a file a check reads.
+func read(_ path: String) throws(CheckFailure) -> String {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CheckFailure("cannot read \(path)") }
+    return text
+}
+
 /// A product, named on the command line, and the package under the repository that ships it.
 struct ProductArgument: ParsableArguments {
     @Argument(help: "The product (turnstiled, barrierd).")

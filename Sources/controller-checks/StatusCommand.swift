@@ -72,9 +72,3 @@ extension ControllerChecksCommand {
         }
     }
 }
-
-/// The text of `path`.
-func read(_ path: String) throws(CheckFailure) -> String {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CheckFailure("cannot read \(path)") }
-    return text
-}

@@ -82,11 +82,10 @@ enum Syscalls {
         set { SystemErrno.current = newValue }
     }
 
-    /// True, with `errno` set, when a test armed a failure of `call` at `place`. The place is
-    /// made only then: a log line's write asks without allocating.
+    /// True, with `errno` set, when a test armed a failure of `call` at `place` (made only
+    /// when something is armed).
     static func fails(_ call: Call, at place: @autoclosure () -> Place) -> Bool {
-        guard injected.mayFail else { return false }
-        return injected.fails(Fault(call: call, place: place()))
+        injected.fails(Fault(call: call, place: place()))
     }
 
     static func close(_ descriptor: Int32) {

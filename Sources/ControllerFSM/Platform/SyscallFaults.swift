@@ -60,8 +60,8 @@ package final class SyscallFaults<Call: Hashable & Sendable>: @unchecked Sendabl
     /// Forgets the armed failures of the calls `matching` picks (a test's own, at its end).
     package func disarm(where matching: (Call) -> Bool) {
         lock.withLock {
-            for call in armed.keys where matching(call) {
-                armedCount.subtract(armed[call]?.count ?? 0, ordering: .releasing)
+            for (call, codes) in armed where matching(call) {
+                armedCount.subtract(codes.count, ordering: .releasing)
                 armed[call] = nil
             }
         }
@@ -82,8 +82,11 @@ package final class SyscallFaults<Call: Hashable & Sendable>: @unchecked Sendabl
     }
 
     /// The `errno` this call of `call` fails with, if a test made it fail: the scope's first,
-    /// then the next armed one (taken).
-    package func take(_ call: Call) -> Int32? {
+    /// then the next armed one (taken). `call` is made only when something may fail: a key that
+    /// names its place (a path) costs nothing outside tests.
+    package func take(_ call: @autoclosure () -> Call) -> Int32? {
+        guard mayFail else { return nil }
+        let call = call()
         if openScopes.load(ordering: .acquiring) > 0, let code = scoped.get()[call] { return code }
         guard armedCount.load(ordering: .acquiring) > 0 else { return nil }
         return lock.withLock {
@@ -96,8 +99,8 @@ package final class SyscallFaults<Call: Hashable & Sendable>: @unchecked Sendabl
     }
 
     /// True, with `errno` set to the failure's, when a test made this call of `call` fail.
-    package func fails(_ call: Call) -> Bool {
-        guard let code = take(call) else { return false }
+    package func fails(_ call: @autoclosure () -> Call) -> Bool {
+        guard let code = take(call()) else { return false }
         SystemErrno.current = code
         return true
     }
