@@ -14,11 +14,28 @@
 #   press OFFSET MS      hold an active-low input active (low) for MS ms and release it (high)
 #   output OFFSET        print what a consumer drives on a line of the current chip: 0 or 1
 #   wait_output OFFSET VALUE TIMEOUT_S
-#                        wait until an output line of the current chip reads VALUE
+#                        wait until an output line of the current chip reads VALUE. Only for a
+#                        level that holds until the scenario's next step: a level the daemon
+#                        drives for a while (a motor's run, a credit's release before its relock)
+#                        is checked from the records or a plant's log, which keep it; a poll on
+#                        a loaded guest can start after it ended
+#   transition_t FILE FROM EVENT TO [N [WAIT_S]]
+#                        the time (s, the daemon's clock) of the Nth (default 1st) transition
+#                        record FROM --EVENT--> TO in FILE, empty if none came. Waits for it up
+#                        to WAIT_S (default RECORD_LAG_S): the daemon's reporter writes a step's
+#                        records on its own thread after the step drove the lines
+#   outputs_at FILE T    the output records in FILE stamped T (a transition's time): the lines
+#                        that step drove, "NAME=VALUE " each, in the order driven
+#   within T0 T1 MIN SLACK
+#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK;
+#                        a timer's record is stamped with its deadline, so T1 - T0 is MIN
+#                        exactly, give or take the decimals' rounding (RECORD_EPSILON_S)
 #   pass NAME            print "HIL PASS NAME"
 #   fail NAME REASON     print "HIL FAIL NAME: REASON"; returns 1
 #   check NAME 'COND' [REASON]
-#                        pass or fail NAME as the shell condition COND holds
+#                        pass or fail NAME as the shell condition COND holds. REASON is expanded
+#                        when check is called, before COND runs: what the state was after a
+#                        failure goes after it, `check ... || bd_dump`
 #   wait_for TIMEOUT_S 'COND'
 #                        poll COND every POLL_MS until it holds (0) or TIMEOUT_S passes (1)
 #   now_ms               milliseconds since boot (from /proc/uptime: 10 ms resolution)
@@ -41,6 +58,8 @@ HIL_CONFIGFS=/sys/kernel/config/gpio-sim
 HIL_STATE=/tmp/hil
 HIL_RESULTS=$HIL_STATE/results
 POLL_MS=10                      # wait_for's polling period
+RECORD_LAG_S=5                  # how long a record may trail the lines it reports (loaded TCG)
+RECORD_EPSILON_S=0.000002       # two record times' rounding (microseconds) and awk's doubles
 
 mkdir -p "$HIL_STATE/chips"
 
@@ -149,3 +168,25 @@ output() { cat "$CHIP_SYSFS/sim_gpio$1/value"; }
 press() { drive "$1" low; sleep_ms "$2"; drive "$1" high; }
 
 wait_output() { wait_for "$3" "[ \"\$(output $1)\" = $2 ]"; }
+
+transition_t() {
+    local file=$1 row="\"from\":\"$2\",\"event\":\"$3\",\"to\":\"$4\"" n=${5:-1} t deadline
+    deadline=$(( $(now_ms) + ${6:-$RECORD_LAG_S} * 1000 ))
+    while :; do
+        t=$(grep '"type":"transition"' "$file" | grep -F "$row" | sed -n "${n}s/.*\"t\":\([0-9.]*\).*/\1/p")
+        [ -z "$t" ] && [ "$(now_ms)" -lt "$deadline" ] || break
+        usleep $(( POLL_MS * 1000 ))
+    done
+    echo "$t"
+}
+
+outputs_at() {
+    grep '"type":"output"' "$1" | grep -F "\"t\":$2," |
+        sed 's/.*"line":"\([^"]*\)","value":\([01]\).*/\1=\2/' | tr '\n' ' '
+}
+
+within() {
+    [ -n "$1" ] && [ -n "$2" ] &&
+        awk -v a="$1" -v b="$2" -v min="$3" -v slack="$4" -v e=$RECORD_EPSILON_S \
+            'BEGIN { exit !(b - a >= min - e && b - a <= min + slack) }'
+}

@@ -13,6 +13,13 @@
 #   pulse LINE [MS]         press (lib.sh) an input for MS ms, default PULSE_MS
 #   counter NAME            a counter from the summary record (after ts_stop)
 #   record TYPE             the records of that type from $TS_OUT
+#   ts_transition_t FROM EVENT TO [N [WAIT_S]]
+#                           lib.sh's transition_t on $TS_OUT: the Nth such transition's time (s),
+#                           waited for
+#   board_relocking_after TIMEOUT FILE
+#                           writes $BOARD with relock_timeout TIMEOUT (e.g. 30s) to FILE: a
+#                           credit that stands while the harness (a process start per look under
+#                           TCG) checks the released lock, which the board's 1 s would relock
 
 GENERATIONS=$HIL_GENERATIONS
 BOARD=/hil/boards/hil-gpio-sim.toml
@@ -49,6 +56,10 @@ ts_stop() {
 pulse() { press "$1" "${2:-$PULSE_MS}"; }
 
 record() { grep "\"type\":\"$1\"" "$TS_OUT"; }
+
+ts_transition_t() { transition_t "$TS_OUT" "$@"; }
+
+board_relocking_after() { sed "s/^relock_timeout = .*/relock_timeout = \"$1\"/" "$BOARD" >"$2"; }
 
 counter() { record summary | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 

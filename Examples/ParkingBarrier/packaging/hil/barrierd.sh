@@ -15,7 +15,16 @@
 #                        rises, while MOTOR_DOWN alone is on it falls, taking PLANT_TRAVEL_MS
 #                        from rest to the top; DOWN_LIMIT is active exactly at the rest and
 #                        UP_LIMIT exactly at the top. Each sample with both motors on is a line
-#                        in $PLANT_BOTH_ON.
+#                        in $PLANT_BOTH_ON. Each change of the motors it samples is a line
+#                        "MS UPDOWN" in $PLANT_LOG (10: up alone, 01: down alone, 00: off), so a
+#                        run the arm made is kept after it ended
+#   plant_obstacle       the next closing meets an obstacle: once the arm has come down
+#                        OBSTACLE_AT_MS of its travel, the plant breaks the photocell beam for
+#                        OBSTACLE_MS (lines "MS beam-broken", "MS beam-clear" in $PLANT_LOG) —
+#                        at the arm's own position, whatever the harness's shell is doing
+#   plant_saw AFTER UPDOWN
+#                        the plant's log has UPDOWN after the first AFTER line (beam-broken, a
+#                        mark) or after the time AFTER (ms since boot, now_ms)
 #   plant_stick / plant_free
 #                        the arm stops moving, whatever the motors do / moves again
 #   bd_start GEN [ARGS]  start `barrierd run --board $BOARD --json --no-http ARGS` in the
@@ -26,14 +35,12 @@
 #                        --control-socket "$BD_SOCK" to have one)
 #   bd_record TYPE       the records of that type from $BD_OUT
 #   bd_counter NAME      a counter from the summary record (after bd_stop)
-#   bd_transition_t FROM EVENT TO [N]
-#                        the time (s) of the Nth (default 1st) such transition, empty if none
-#   within T0 T1 MIN SLACK
-#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK;
-#                        a timer's record is stamped with its deadline, so T1 - T0 is MIN
-#                        exactly, give or take the decimals' rounding (RECORD_EPSILON_S)
+#   bd_transition_t FROM EVENT TO [N [WAIT_S]]
+#                        lib.sh's transition_t on $BD_OUT: the Nth such transition's time (s),
+#                        waited for
 #   motors_both_on       the output records' times at which both motors were on (empty: never)
 #   bd_dump              barrierd's stdout and stderr, for the log
+#   plant_dump           the plant's log, for the log
 
 GENERATIONS=$HIL_GENERATIONS
 BOARD=/hil/boards/barrierd.toml
@@ -44,9 +51,11 @@ READY_TIMEOUT_S=20              # start-up, under TCG
 PULSE_MS=60                     # a request or service pulse: well over the 10 ms debounce
 PLANT_TRAVEL_MS=600             # rest to top: well under the board's motor_timeout (4 s)
 PLANT_TICK_MS=10                # the plant's sampling period (plus a process start under TCG)
-RECORD_EPSILON_S=0.000002      # two record times' rounding (microseconds) and awk's doubles
+OBSTACLE_AT_MS=150              # into the arm's closing travel when the obstacle breaks the beam
+OBSTACLE_MS=100                 # how long the obstacle stands in the beam
 PLANT_DIR=$HIL_STATE/plant
 PLANT_BOTH_ON=$PLANT_DIR/both-on
+PLANT_LOG=$PLANT_DIR/log
 
 barrier_up() {
     chip_create barrier barrier-hil 12 "$BARRIER_LINES" >/dev/null || return 1
@@ -59,7 +68,7 @@ barrier_down() { chip_destroy barrier; }
 # The arm. Its position is in ms of travel from the rest (0) to the top (PLANT_TRAVEL_MS); the
 # clock is /proc/uptime, read in the loop itself (no process start per sample).
 plant() {
-    local pos=0 up down up_lim=0 down_lim=1 want last now t
+    local pos=0 up down up_lim=0 down_lim=1 want last now t motors=00 obstacle=0
     read -r t _ </proc/uptime
     last=$(( ${t%.*} * 1000 + 1${t#*.} * 10 - 1000 ))
     while [ ! -e "$PLANT_DIR/stop" ]; do
@@ -68,6 +77,7 @@ plant() {
         read -r t _ </proc/uptime
         now=$(( ${t%.*} * 1000 + 1${t#*.} * 10 - 1000 ))
         [ "$up$down" != 11 ] || echo "$now" >>"$PLANT_BOTH_ON"
+        [ "$up$down" = $motors ] || { motors=$up$down; echo "$now $motors" >>"$PLANT_LOG"; }
         if [ ! -e "$PLANT_DIR/stuck" ]; then
             if [ "$up$down" = 10 ]; then
                 pos=$(( pos + now - last )); [ $pos -le $PLANT_TRAVEL_MS ] || pos=$PLANT_TRAVEL_MS
@@ -76,6 +86,14 @@ plant() {
             fi
         fi
         last=$now
+        if [ $obstacle = 0 ] && [ "$up$down" = 01 ] && [ -e "$PLANT_DIR/obstacle" ] &&
+            [ $pos -le $(( PLANT_TRAVEL_MS - OBSTACLE_AT_MS )) ]; then
+            rm -f "$PLANT_DIR/obstacle"; drive $PHOTOCELL low; obstacle=$now
+            echo "$now beam-broken" >>"$PLANT_LOG"
+        elif [ $obstacle != 0 ] && [ $(( now - obstacle )) -ge $OBSTACLE_MS ]; then
+            drive $PHOTOCELL high; obstacle=0
+            echo "$now beam-clear" >>"$PLANT_LOG"
+        fi
         want=0; [ $pos -lt $PLANT_TRAVEL_MS ] || want=1
         if [ $want != $up_lim ]; then
             if [ $want = 1 ]; then drive $UP_LIMIT low; else drive $UP_LIMIT high; fi
@@ -91,7 +109,7 @@ plant() {
 }
 
 plant_start() {
-    rm -rf "$PLANT_DIR"; mkdir -p "$PLANT_DIR"; : >"$PLANT_BOTH_ON"
+    rm -rf "$PLANT_DIR"; mkdir -p "$PLANT_DIR"; : >"$PLANT_BOTH_ON"; : >"$PLANT_LOG"
     plant &
     PLANT_PID=$!
 }
@@ -103,6 +121,14 @@ plant_stop() {
 
 plant_stick() { touch "$PLANT_DIR/stuck"; }
 plant_free() { rm -f "$PLANT_DIR/stuck"; }
+plant_obstacle() { touch "$PLANT_DIR/obstacle"; }
+
+plant_saw() {
+    awk -v after="$1" -v motors="$2" '
+        !seen && ($2 == after || (after ~ /^[0-9]+$/ && $1 >= after)) { seen = 1; if ($2 == after) next }
+        seen && $2 == motors { found = 1 }
+        END { exit !found }' "$PLANT_LOG"
+}
 
 pulse() { press "$1" "${2:-$PULSE_MS}"; }
 
@@ -129,16 +155,7 @@ bd_record() { grep "\"type\":\"$1\"" "$BD_OUT"; }
 
 bd_counter() { bd_record summary | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 
-bd_transition_t() {
-    bd_record transition | grep "\"from\":\"$1\",\"event\":\"$2\",\"to\":\"$3\"" |
-        sed -n "${4:-1}s/.*\"t\":\([0-9.]*\).*/\1/p"
-}
-
-within() {
-    [ -n "$1" ] && [ -n "$2" ] &&
-        awk -v a="$1" -v b="$2" -v min="$3" -v slack="$4" -v e=$RECORD_EPSILON_S \
-            'BEGIN { exit !(b - a >= min - e && b - a <= min + slack) }'
-}
+bd_transition_t() { transition_t "$BD_OUT" "$@"; }
 
 motors_both_on() {
     bd_record output | awk -F'[:,}]' '
@@ -152,3 +169,5 @@ bd_dump() {
     info "--- barrierd stdout"; sed 's/^/HIL INFO   /' "$BD_OUT"
     info "--- barrierd stderr"; sed 's/^/HIL INFO   /' "$BD_ERR"
 }
+
+plant_dump() { info "--- the plant's log"; sed 's/^/HIL INFO   /' "$PLANT_LOG"; }

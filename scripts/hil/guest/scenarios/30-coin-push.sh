@@ -5,6 +5,10 @@
 . /hil/guest/lib.sh
 . /hil/guest/turnstiled.sh
 
+# A credit stands until the push uses it: the released lock is a level the checks can wait for.
+board_relocking_after 30s /tmp/coin-push.toml
+BOARD=/tmp/coin-push.toml
+
 for gen in $GENERATIONS; do
     board_up
     ts_start $gen || { fail "$gen/coin-push" "turnstiled did not start"; ts_dump; board_down; continue; }

@@ -11,23 +11,27 @@
 SAMPLES=/tmp/lock-samples
 
 RELOADED_RELOCK_S=3             # the relock timeout SIGHUP brings in (the board says 1 s)
+# The stops below signal the daemon with the arm released: a credit that stands until then (the
+# board's 1 s would relock it while the sampler starts on a loaded guest).
+board_relocking_after 30s /tmp/standing-credit.toml
 
 sample_lock() { while :; do cat "$CHIP_SYSFS/sim_gpio$LOCK/value"; done >"$SAMPLES"; }
 
-# relock_ms: a coin, then how long the arm stays released until the relock timeout locks it.
-relock_ms() {
-    local t0
+# credit_s N: a coin, then the Nth credit's length in seconds (3 decimals), from its coin's record
+# to its relock's (a timer's record is stamped with its deadline: the timeout in use, exactly).
+credit_s() {
+    local released relocked
     pulse $COIN
-    wait_output $LOCK 0 5 || { echo 0; return; }
-    t0=$(now_ms)
-    wait_output $LOCK 1 $((RELOADED_RELOCK_S + 3))
-    echo $(( $(now_ms) - t0 ))
+    relocked=$(ts_transition_t unlocked timeout locked $1 $(( RELOADED_RELOCK_S + RECORD_LAG_S )))
+    released=$(ts_transition_t locked coin unlocked $1)
+    [ -n "$released" ] && [ -n "$relocked" ] &&
+        awk -v a="$released" -v b="$relocked" 'BEGIN { printf "%.3f\n", b - a }'
 }
 
 for gen in $GENERATIONS; do
     for mode in secure safe; do
         board_up
-        sed "s/^fail_mode = .*/fail_mode = \"$mode\"/" "$BOARD" >/tmp/fail-$mode.toml
+        sed "s/^fail_mode = .*/fail_mode = \"$mode\"/" /tmp/standing-credit.toml >/tmp/fail-$mode.toml
         if [ $mode = secure ]; then fail_level=1 rest=low rest_level=0; else fail_level=0 rest=high rest_level=1; fi
         drive $LOCK $rest                    # the level the line falls to once released
         BOARD=/tmp/fail-$mode.toml ts_start $gen || { fail "$gen/sigterm-$mode" "did not start"; ts_dump; board_down; continue; }
@@ -53,7 +57,7 @@ done
 for gen in $GENERATIONS; do
     board_up
     drive $LOCK low                          # secure: fail level 1, released line falls to 0
-    ts_start $gen || { fail "$gen/sigINT" "did not start"; ts_dump; board_down; continue; }
+    BOARD=/tmp/standing-credit.toml ts_start $gen || { fail "$gen/sigINT" "did not start"; ts_dump; board_down; continue; }
     pulse $COIN
     wait_output $LOCK 0 5
     sample_lock & sampler=$!
@@ -76,25 +80,24 @@ for gen in $GENERATIONS; do
     board_up
     cp "$BOARD" /tmp/hup.toml
     BOARD=/tmp/hup.toml ts_start $gen || { fail "$gen/sighup" "did not start"; ts_dump; board_down; continue; }
-    before=$(relock_ms)
+    before=$(credit_s 1)
     sed -i "s/^relock_timeout = .*/relock_timeout = \"${RELOADED_RELOCK_S}s\"/" /tmp/hup.toml
     kill -HUP $TS_PID
     check "$gen/sighup-reads-timings-again" 'wait_for 5 "grep -q \"SIGHUP: /tmp/hup.toml read again: relock_timeout $RELOADED_RELOCK_S\" \"$TS_ERR\""' \
         "no reload line in the log" || ts_dump
-    after=$(relock_ms)
-    info "$gen SIGHUP: relocked after $before ms before the reload, $after ms after"
-    check "$gen/sighup-new-relock-timeout" '[ $before -le 2500 ] && [ $after -ge $((RELOADED_RELOCK_S * 1000 - 200)) ] &&
-        [ $after -le $((RELOADED_RELOCK_S * 1000 + 1500)) ] && kill -0 $TS_PID' \
-        "relocked after $before ms, then $after ms (relock_timeout 1 s, then ${RELOADED_RELOCK_S} s)"
+    after=$(credit_s 2)
+    info "$gen SIGHUP: a credit lasted ${before} s before the reload, ${after} s after"
+    check "$gen/sighup-new-relock-timeout" '[ "$before" = 1.000 ] && [ "$after" = $RELOADED_RELOCK_S.000 ] && kill -0 $TS_PID' \
+        "credits of ${before:-no} s, then ${after:-no} s (relock_timeout 1 s, then ${RELOADED_RELOCK_S} s)" || ts_dump
 
     sed -i 's/^line = "PUSH"/line = "INHIBIT-TYPO"/; s/^relock_timeout = .*/relock_timeout = "1s"/' /tmp/hup.toml
     kill -HUP $TS_PID
     check "$gen/sighup-refuses-changed-lines" 'wait_for 5 "grep -q \"SIGHUP: /tmp/hup.toml refused: the \[inputs\] lines changed\" \"$TS_ERR\""' \
         "no refusal in the log" || ts_dump
     sleep_ms 200
-    after=$(relock_ms)
-    check "$gen/sighup-refused-keeps-running" 'kill -0 $TS_PID && [ $after -ge $((RELOADED_RELOCK_S * 1000 - 200)) ]' \
-        "after the refused reload: relocked after $after ms (the running ${RELOADED_RELOCK_S} s should stay)"
+    after=$(credit_s 3)
+    check "$gen/sighup-refused-keeps-running" 'kill -0 $TS_PID && [ "$after" = $RELOADED_RELOCK_S.000 ]' \
+        "after the refused reload: a credit of ${after:-no} s (the running ${RELOADED_RELOCK_S} s should stay)" || ts_dump
     ts_stop
     check "$gen/sighup-then-sigterm-exit-0" '[ $TS_RC = 0 ] && [ "$(counter coins)" = 3 ] && [ "$(counter expiredCredits)" = 3 ]' "exit $TS_RC, coins $(counter coins), expiredCredits $(counter expiredCredits)" || ts_dump
     board_down

@@ -17,7 +17,7 @@ SAMPLES=/tmp/daemon-lock-samples
 # A credit stands until it is used: the released arm must not relock by itself while ctl and
 # the sampler (each a process start under TCG) look at it.
 RELOCK_TIMEOUT=30s
-sed "s/^relock_timeout = .*/relock_timeout = \"$RELOCK_TIMEOUT\"/" "$BOARD" >/tmp/daemon.toml
+board_relocking_after $RELOCK_TIMEOUT /tmp/daemon.toml
 BOARD=/tmp/daemon.toml
 
 ctl() { /hil/bin/$gen/turnstiled ctl --socket "$SOCK" --json "$@"; }
