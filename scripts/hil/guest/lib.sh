@@ -27,9 +27,10 @@
 #   outputs_at FILE T    the output records in FILE stamped T (a transition's time): the lines
 #                        that step drove, "NAME=VALUE " each, in the order driven
 #   within T0 T1 MIN SLACK
-#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK;
-#                        a timer's record is stamped with its deadline, so T1 - T0 is MIN
-#                        exactly, give or take the decimals' rounding (RECORD_EPSILON_S)
+#                        T1 - T0 (seconds, from the records) is at least MIN, at most MIN + SLACK,
+#                        each give or take RECORD_EPSILON_S; a timer's record is stamped with its
+#                        deadline, so T1 - T0 is MIN exactly but for the decimals' rounding and
+#                        awk's doubles (2.537999 - 1.537999 is a little over 1): SLACK 0 is exact
 #   pass NAME            print "HIL PASS NAME"
 #   fail NAME REASON     print "HIL FAIL NAME: REASON"; returns 1
 #   check NAME 'COND' [REASON]
@@ -188,5 +189,5 @@ outputs_at() {
 within() {
     [ -n "$1" ] && [ -n "$2" ] &&
         awk -v a="$1" -v b="$2" -v min="$3" -v slack="$4" -v e=$RECORD_EPSILON_S \
-            'BEGIN { exit !(b - a >= min - e && b - a <= min + slack) }'
+            'BEGIN { exit !(b - a >= min - e && b - a <= min + slack + e) }'
 }
