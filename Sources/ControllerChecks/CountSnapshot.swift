@@ -43,24 +43,6 @@ public struct CountSnapshot: Sendable, Equatable {
     }
 
     private static func fields(_ json: String, what: String) throws(CheckFailure) -> [String: JSONField] {
-        do {
-            return try JSONDecoder().decode([String: JSONField].self, from: Data(json.utf8))
-        } catch {
-            throw CheckFailure("\(what) is not a JSON object (\(error)): \(json.prefix(300))")
-        }
-    }
-}
-
-/// A JSON value, as far as the checks read one.
-indirect enum JSONField: Decodable, Sendable {
-    case integer(Int), flag(Bool), text(String), object([String: JSONField]), other
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Int.self) { self = .integer(value) }
-        else if let value = try? container.decode(Bool.self) { self = .flag(value) }
-        else if let value = try? container.decode(String.self) { self = .text(value) }
-        else if let value = try? container.decode([String: JSONField].self) { self = .object(value) }
-        else { self = .other }
+        try decodeJSON(json, what: what, expected: "a JSON object")
     }
 }

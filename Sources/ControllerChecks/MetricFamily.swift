@@ -45,10 +45,6 @@ public struct MetricFamily: Decodable, Sendable, Equatable {
 
     /// The parser's output.
     public static func decode(_ json: String) throws(CheckFailure) -> [MetricFamily] {
-        do {
-            return try JSONDecoder().decode([MetricFamily].self, from: Data(json.utf8))
-        } catch {
-            throw CheckFailure("the Prometheus parser's families are not a JSON list of {name, type, samples} (\(error))")
-        }
+        try decodeJSON(json, what: "the Prometheus parser's output", expected: "a JSON list of families {name, type, samples}")
     }
 }

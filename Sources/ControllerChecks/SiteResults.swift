@@ -28,16 +28,14 @@ public struct SiteResults: Sendable {
     /// `fleet`: `fleet --json`'s output; `event`: the trace's event of the emergency
     /// (`emergencyOn`); `published`: when the command was published (Unix nanoseconds).
     public init(fleet: String, nodes: [Node], event: String, published: Int64, limitMilliseconds: Double) throws(CheckFailure) {
-        let listing: FleetListing = try Self.decode(fleet, what: "`fleet --json`'s output")
+        let listing: FleetListing = try decodeJSON(fleet, what: "`fleet --json`'s output", expected: "a listing with controllers and sums")
         let appOfNode = Dictionary(listing.controllers.map { ($0.node, $0.app ?? "?") }, uniquingKeysWith: { first, _ in first })
         for node in nodes {
             let name = "gate-\(node.number)"
             var origin: Int64?
             var emergencyStep: Double?
             for line in node.trace.split(separator: "\n") where line.hasPrefix("{") {
-                guard let record = try? JSONDecoder().decode(TraceRecord.self, from: Data(line.utf8)) else {
-                    throw CheckFailure("\(name)'s trace has a line that is not a record: \(line.prefix(200))")
-                }
+                let record: TraceRecord = try decodeJSON(String(line), what: "a line of \(name)'s trace", expected: "a record")
                 if record.type == "ready", origin == nil { origin = record.originUnixNanoseconds }
                 if record.type == "transition", record.event == event, emergencyStep == nil { emergencyStep = record.t }
             }
@@ -47,7 +45,7 @@ public struct SiteResults: Sendable {
                 continue
             }
             latencies.append(Double(origin + Int64((emergencyStep * 1e9).rounded()) - published) / 1e6)
-            let stats: StatsTotals = try Self.decode(node.stats, what: "\(name)'s `stats --json`")
+            let stats: StatsTotals = try decodeJSON(node.stats, what: "\(name)'s `stats --json`", expected: "an object with totals")
             let app = appOfNode[name] ?? "?"
             for (kind, count) in stats.totals { sums[app, default: [:]][kind, default: 0] += count }
         }
@@ -85,14 +83,6 @@ public struct SiteResults: Sendable {
 
     /// Every count the sums hold.
     public var countedTotal: Int { sums.values.reduce(0) { $0 + $1.values.reduce(0, +) } }
-
-    private static func decode<Value: Decodable>(_ text: String, what: String) throws(CheckFailure) -> Value {
-        do {
-            return try JSONDecoder().decode(Value.self, from: Data(text.utf8))
-        } catch {
-            throw CheckFailure("\(what) is not what it should be (\(error)): \(text.prefix(300))")
-        }
-    }
 }
 
 private struct FleetListing: Decodable {

@@ -93,20 +93,22 @@ public struct StatusEndpoints: Sendable {
         try checkStatus(try Self.statusObject(json))
     }
 
-    private func checkStatus(_ status: [String: Any]) throws(CheckFailure) -> String {
+    private func checkStatus(_ status: [String: JSONField]) throws(CheckFailure) -> String {
         let missing = Self.runtimeStatusKeys.union(product?.statusKeys ?? []).subtracting(status.keys).sorted()
         guard missing.isEmpty else { throw CheckFailure("/status lacks \(missing.joined(separator: ", "))") }
-        let counters = (status["counters"] as? [String: Any]).map { Array($0.keys) } ?? []
-        let unknown = counters.filter { !kinds.contains($0) }.sorted()
+        let unknown = Self.counters(status).filter { !kinds.contains($0) }
         guard unknown.isEmpty else {
             throw CheckFailure("/status counts \(unknown.joined(separator: ", ")), which /metrics has no \(daemon)_events_total kind for")
         }
-        guard let state = status["state"] as? String, states.contains(state) else {
-            throw CheckFailure("/status says state \(status["state"].map { "\($0)" } ?? "nothing"), which is not among /metrics' states \(states)")
+        guard case .text(let state) = status["state"], states.contains(state) else {
+            let said = switch status["state"] { case .text(let text): text; case let other?: "\(other)"; case nil: "nothing" }
+            throw CheckFailure("/status says state \(said), which is not among /metrics' states \(states)")
         }
-        for transition in status["lastTransitions"] as? [Any] ?? [] {
-            guard let fields = transition as? [String: Any], Self.transitionKeys.isSubset(of: fields.keys) else {
-                throw CheckFailure("/status has a transition without time, from, event and to: \(transition)")
+        if case .list(let transitions) = status["lastTransitions"] {
+            for transition in transitions {
+                guard case .object(let fields) = transition, Self.transitionKeys.isSubset(of: fields.keys) else {
+                    throw CheckFailure("/status has a transition without time, from, event and to: \(transition)")
+                }
             }
         }
         return state
@@ -117,7 +119,7 @@ public struct StatusEndpoints: Sendable {
     public func checkPage(dom: String, statusJSON: String) throws(CheckFailure) -> String {
         let status = try Self.statusObject(statusJSON)
         let state = try checkStatus(status)
-        let counters = (status["counters"] as? [String: Any]).map { $0.keys.sorted() } ?? []
+        let counters = Self.counters(status)
         guard dom.contains(#"data-live="yes""#) else {
             throw CheckFailure("the page's script never got an answer from /status (body is not data-live=yes)")
         }
@@ -143,10 +145,13 @@ public struct StatusEndpoints: Sendable {
         return "the rendered page is \(daemon)'s, its diagram's \(nodes.count) states with \(state) highlighted, \(counters.count) counters"
     }
 
-    private static func statusObject(_ json: String) throws(CheckFailure) -> [String: Any] {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
-            throw CheckFailure("/status is not a JSON object: \(json.prefix(300))")
-        }
-        return object
+    private static func statusObject(_ json: String) throws(CheckFailure) -> [String: JSONField] {
+        try decodeJSON(json, what: "/status", expected: "a JSON object")
+    }
+
+    /// The names `/status`' counters object holds, sorted.
+    private static func counters(_ status: [String: JSONField]) -> [String] {
+        guard case .object(let counters) = status["counters"] else { return [] }
+        return counters.keys.sorted()
     }
 }
