@@ -99,6 +99,18 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
         nextDeadline = earliest
     }
 
+    /// Stops every armed timer due at or before `limit`; returns how many.
+    @inlinable
+    mutating func stopTimers(dueBy limit: Int64) -> Int {
+        var stopped = 0
+        for index in 0..<slotsInUse where timers[index].armed && timers[index].deadline <= limit {
+            timers[index].armed = false
+            stopped &+= 1
+        }
+        if stopped > 0 { recomputeNextDeadline() }
+        return stopped
+    }
+
     /// Takes the earliest armed timer whose deadline is at or before `limit`, disarms it and
     /// returns its slot; `nil` when none is due.
     @inlinable

@@ -31,6 +31,11 @@ public struct MachineStatistics: Sendable, Equatable {
     /// Times an event's eventless rows were still being taken after
     /// ``MachineLimits/maximumMicrosteps`` of them, and the machine stopped taking them.
     public var microstepLimitHits = 0
+    /// Steps that reached one of ``MachineLimits``' bounds and were ended there
+    /// (``ObservedMachine/lastUnsettledStep`` names the last one's cycle).
+    public var unsettledSteps = 0
+    /// Events still queued when an unsettled step was ended, and discarded with it.
+    public var discardedEvents = 0
 
     public init() {}
 }

@@ -90,11 +90,14 @@ extension ObservedMachine {
             if regions.selectedCount == 0 { return }
             if steps == MachineLimits.maximumMicrosteps {
                 counts.microstepLimitHits &+= 1
+                endUnsettledStep(.eventlessMicrosteps)
                 return
             }
             steps &+= 1
+            let from = effects.currentState
             _ = takeSelectedRows()
             counts.eventlessSteps &+= 1
+            unsettled.note(from: from.index, event: -1, to: effects.currentState.index)
         }
     }
 

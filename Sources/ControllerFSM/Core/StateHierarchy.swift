@@ -1,17 +1,3 @@
-/// The bounds of a hierarchical machine, fixed so that dispatch needs no storage of its own.
-public enum MachineLimits {
-    /// How deep superstates may nest: a state at the top has depth 0, its children depth 1.
-    /// Entering a remembered deep history walks up from the leaf at most this many times per
-    /// level, so the bound keeps that walk short; eight levels are more than any controller here
-    /// uses (the turnstile needs three).
-    public static let maximumDepth = 8
-    /// How many eventless rows one event may take one after another (SCXML's microsteps) before
-    /// the machine stops taking them and counts it (``MachineStatistics/microstepLimitHits``): a
-    /// chain longer than this is a loop whose guards never all turn false. A definition whose
-    /// unguarded eventless rows loop is refused outright by `compile()`.
-    public static let maximumMicrosteps = 64
-}
-
 /// A remembered history pseudo-state as written: `definition.history(_:of:deep:default:)`.
 struct HistorySpec<State: MachineSymbol, Event: MachineSymbol, Context> {
     var state: State

@@ -22,6 +22,8 @@ where Observer.State == State, Observer.Event == Event {
     @usableFromInline var counts = MachineStatistics()
     /// The configuration of a machine with parallel regions (empty without them).
     @usableFromInline var regions: RegionWorkspace
+    /// A step's last dispatches, and the report of the last step that did not settle.
+    @usableFromInline var unsettled = UnsettledStepRecorder()
 
     /// Room for events actions send during one dispatch, unless `init` is told otherwise: more
     /// than any reasonable chain of follow-on events, small enough to sit in a cache line or two.
@@ -130,6 +132,29 @@ where Observer.State == State, Observer.Event == Event {
         return result
     }
 
+    /// The last step that reached one of ``MachineLimits``' bounds and was ended there: what
+    /// repeated, and what was discarded. `nil` while every step has settled; compare
+    /// ``MachineStatistics/unsettledSteps`` before and after a call to tell whether that call's
+    /// step was one (``sendToCompletion(_:at:)`` does, and throws it).
+    public var lastUnsettledStep: UnsettledStep<State, Event>? { unsettled.unsettledStep(State.self, Event.self) }
+
+    /// ``send(_:at:)``, throwing when the step (or a timer expiry due before it) did not settle:
+    /// the machine ended it at the bound and stays where the last dispatch left it.
+    @discardableResult
+    public mutating func sendToCompletion(_ event: Event, at time: MachineInstant) throws(UnsettledStep<State, Event>) -> DispatchOutcome {
+        let before = counts.unsettledSteps
+        let outcome = send(event, at: time)
+        if counts.unsettledSteps != before, let step = lastUnsettledStep { throw step }
+        return outcome
+    }
+
+    /// ``advance(to:)``, throwing when a timer expiry's step did not settle.
+    public mutating func advanceToCompletion(to time: MachineInstant) throws(UnsettledStep<State, Event>) {
+        let before = counts.unsettledSteps
+        advance(to: time)
+        if counts.unsettledSteps != before, let step = lastUnsettledStep { throw step }
+    }
+
     /// The earliest deadline of a running timer.
     public var nextDeadline: MachineInstant? {
         !isStarted || effects.nextDeadline == .max ? nil : MachineInstant(nanoseconds: effects.nextDeadline)
@@ -187,22 +212,62 @@ where Observer.State == State, Observer.Event == Event {
 
     @inlinable @inline(never)
     mutating func fireTimers(upTo limit: Int64) {
+        var instant = Int64.min
+        var expiriesAtInstant = 0
         while let slot = effects.takeDueTimer(upTo: limit) {
             // An expiry happens at its deadline, which is never later than `limit`.
             let deadline = effects.timers[slot].deadline
+            if deadline != instant {
+                instant = deadline
+                expiriesAtInstant = 0
+                unsettled.beginStep()
+            }
+            if expiriesAtInstant == MachineLimits.maximumTimerExpiriesPerInstant {
+                // Time stands still while timers restart each other with no delay: stop every
+                // one still due now (this one was disarmed when taken), and say so.
+                let stopped = 1 &+ effects.stopTimers(dueBy: deadline)
+                endUnsettledStep(.timerExpiriesAtOneInstant, stoppedTimers: stopped)
+                continue
+            }
+            expiriesAtInstant &+= 1
             effects.currentTime = deadline
-            _ = dispatch(effects.timers[slot].event)
-            if !effects.queue.isEmpty { drainQueue() }
+            let from = effects.currentState
+            let event = effects.timers[slot].event
+            _ = dispatch(event)
+            unsettled.note(from: from.index, event: event.index, to: effects.currentState.index, isTimer: true)
+            if !effects.queue.isEmpty { drainQueue(continuingStep: true) }
         }
         effects.currentTime = limit
     }
 
-    /// Events that actions sent, at the time of the event that sent them.
+    /// Events that actions sent, at the time of the event that sent them: at most
+    /// ``MachineLimits/maximumInternalEvents`` of them, after which the step is ended.
     @inlinable @inline(never)
-    mutating func drainQueue() {
+    mutating func drainQueue(continuingStep: Bool = false) {
+        if !continuingStep { unsettled.beginStep() }
+        var taken = 0
         while let next = effects.queue.pop() {
+            if taken == MachineLimits.maximumInternalEvents {
+                endUnsettledStep(.internalEvents, discarding: 1)
+                return
+            }
+            taken &+= 1
+            let from = effects.currentState
             _ = dispatch(next)
+            unsettled.note(from: from.index, event: next.index, to: effects.currentState.index)
         }
+    }
+
+    /// Ends a step that reached `bound`: the events still queued are discarded (`discarding`
+    /// counts those already taken off it), the step's last dispatches kept as its report, and
+    /// the step counted. Out of line and allocation-free: it runs on the event path.
+    @inlinable @inline(never)
+    mutating func endUnsettledStep(_ bound: UnsettledStep<State, Event>.Bound, discarding taken: Int = 0, stoppedTimers: Int = 0) {
+        var discarded = taken
+        while effects.queue.pop() != nil { discarded &+= 1 }
+        counts.unsettledSteps &+= 1
+        counts.discardedEvents &+= discarded
+        unsettled.report(bound.rawValue, at: effects.currentTime, discarded: discarded, stoppedTimers: stoppedTimers)
     }
 
     /// One event, at `effects.currentTime`: find the first row whose guard holds, run exit,
@@ -302,6 +367,7 @@ extension ObservedMachine {
             if candidate < 0 { return }
             if steps == MachineLimits.maximumMicrosteps {
                 counts.microstepLimitHits &+= 1
+                endUnsettledStep(.eventlessMicrosteps)
                 return
             }
             steps &+= 1
@@ -313,6 +379,7 @@ extension ObservedMachine {
                 }
                 counts.eventlessSteps &+= 1
             }
+            unsettled.note(from: from.index, event: -1, to: effects.currentState.index)
         }
     }
 
