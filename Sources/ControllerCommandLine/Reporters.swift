@@ -41,7 +41,7 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
     package func finished(_ summary: SimulationSummary<App>) {
         let gauges = summary.namedGauges.map { #","\#($0.name)":\#($0.value)"# }.joined()
         let counters = summary.namedCounters.map { #""\#($0.name)":\#($0.value)"# }.joined(separator: ",")
-        print(#"{"type":"summary","state":"\#(summary.state.name)"\#(gauges),"counters":{\#(counters)},"outputOverrides":\#(summary.outputOverrides),"brokenInvariants":\#(summary.brokenInvariants)}"#)
+        print(#"{"type":"summary","state":"\#(summary.state.name)"\#(gauges),"counters":{\#(counters)},"outputOverrides":\#(summary.outputOverrides),"brokenInvariants":\#(summary.brokenInvariants),"unsettledSteps":\#(summary.unsettledSteps)}"#)
     }
 
     private func seconds(_ time: MachineInstant) -> String {
@@ -124,6 +124,9 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
         }
         if summary.brokenInvariants > 0 {
             print(style.red("\(summary.brokenInvariants) time(s) an invariant did not hold"))
+        }
+        if summary.unsettledSteps > 0, let report = summary.unsettledReport {
+            print(style.red("\(summary.unsettledSteps) step(s) did not settle; the last: \(report)"))
         }
         if summary.failedExpectations > 0 {
             print(style.red("\(summary.failedExpectations) expect(s) failed"))

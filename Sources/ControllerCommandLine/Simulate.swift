@@ -78,8 +78,9 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
                 failedExpectations: 0))
             throw ExitStatus.gpioError
         }
-        // A machine the host had to override, or whose invariants broke, did not run as declared.
-        if summary.failedExpectations > 0 || summary.brokenInvariants > 0 || summary.outputOverrides > 0 {
+        // A machine the host had to override, whose invariants broke, or that did not settle,
+        // did not run as declared.
+        if summary.failedExpectations > 0 || summary.brokenInvariants > 0 || summary.outputOverrides > 0 || summary.unsettledSteps > 0 {
             throw ExitStatus.expectationFailed
         }
     }

@@ -33,6 +33,8 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     /// The command inbox, then the input request's descriptor while the chip is there.
     private let descriptors: UnsafeMutablePointer<pollfd>
     private var chipLost = false
+    /// The controller's unsettled steps already reported.
+    private var unsettledReported = 0
     private var nextReopen = Int64.max
     private var nextWatchdog = Int64.min
     private let watchdogPeriod: Int64?
@@ -104,13 +106,25 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 return .stopped
             }
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
+            reportUnsettledSteps()
             status.publishLoop(
                 state: controller.state, events: controller.statistics.dispatched, lostEdges: controller.lostEdges,
                 outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
                 conditionsHeldByLine: controller.conditionsHeldByLine,
                 outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits,
-                inputsOn: controller.inputsOn)
+                inputsOn: controller.inputsOn, unsettledSteps: controller.unsettledSteps)
         }
+    }
+
+    /// A machine step that did not settle degrades the daemon, naming what repeated (the
+    /// controller already holds its outputs at their fail-safe levels); the loop, the control
+    /// socket and the status page go on. One comparison when nothing happened.
+    private func reportUnsettledSteps() {
+        let count = controller.unsettledSteps
+        guard count != unsettledReported, let report = controller.unsettledReport else { return }
+        unsettledReported = count
+        lifecycle.machineDidNotSettle(report)
+        warnings.machineUnsettled(report)
     }
 
     /// One turn: what the source has due, then every edge and deadline up to `now`.

@@ -16,7 +16,8 @@ public enum DaemonPhase: Int, MachineSymbol {
     case selfTest
     /// Taking events.
     case running
-    /// Running without something it needs (the chip is gone, or the store cannot write): the
+    /// Running without something it needs (the chip is gone, or the store cannot write), or
+    /// with a machine that did not settle (its outputs held at their fail-safe levels): the
     /// relay stays at the safest level the daemon can hold, and status says why.
     case degraded
     /// Told to stop: finishing the event in hand, driving the fail-mode level, making every
@@ -35,6 +36,10 @@ public enum DaemonLifecycleEvent: Int, MachineSymbol {
     /// in memory is committed.
     case storeRecovered
     case recovered
+    /// A step of the controller's machine reached a bound and was ended
+    /// (``DaemonLifecycleContext/unsettledMachine`` says what repeated). Nothing heals it but a
+    /// restart with a fixed definition: the daemon stays degraded until then.
+    case machineUnsettled
     case stopRequested
     case drained
 }
@@ -43,14 +48,25 @@ public enum DaemonLifecycleEvent: Int, MachineSymbol {
 public struct DaemonLifecycleContext: Sendable {
     public var chipLost = false
     public var storeLost = false
+    /// What the controller's machine repeated in its last step that did not settle, once one
+    /// did (``DaemonLifecycleEvent/machineUnsettled``).
+    public var unsettledMachine: String?
+
+    public init() {}
+
+    /// Whether nothing keeps the daemon degraded.
+    public var isWhole: Bool { !chipLost && !storeLost && unsettledMachine == nil }
 
     public var degradedReason: String? {
+        var reasons: [String] = []
+        if let unsettledMachine { reasons.append(unsettledMachine) }
         switch (chipLost, storeLost) {
-        case (false, false): nil
-        case (true, false): "the GPIO chip is gone; retrying"
-        case (false, true): "the count store cannot write; counts are not being made durable"
-        case (true, true): "the GPIO chip is gone and the count store cannot write"
+        case (false, false): break
+        case (true, false): reasons.append("the GPIO chip is gone; retrying")
+        case (false, true): reasons.append("the count store cannot write; counts are not being made durable")
+        case (true, true): reasons.append("the GPIO chip is gone and the count store cannot write")
         }
+        return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
     }
 }
 
@@ -94,18 +110,21 @@ public enum DaemonLifecycle {
         definition.state(.running) { s in
             s.on(.chipLost, to: .degraded) { c, _ in c.chipLost = true }
             s.on(.storeLost, to: .degraded) { c, _ in c.storeLost = true }
+            s.on(.machineUnsettled, to: .degraded)
             s.on(.stopRequested, to: .draining)
         }
 
         definition.state(.degraded) { s in
             s.on(.chipLost) { c, _ in c.chipLost = true }
             s.on(.storeLost) { c, _ in c.storeLost = true }
-            // Each comes back by itself: the chip when it is found again, the store when a
-            // retried write commits. The daemon runs again once neither is missing.
-            s.on(.recovered, when: Guard("store is fine") { !$0.storeLost }, to: .running) { c, _ in c.chipLost = false }
-            s.on(.recovered, when: Guard("store lost") { $0.storeLost }) { c, _ in c.chipLost = false }
-            s.on(.storeRecovered, when: Guard("chip is fine") { !$0.chipLost }, to: .running) { c, _ in c.storeLost = false }
-            s.on(.storeRecovered, when: Guard("chip lost") { $0.chipLost }) { c, _ in c.storeLost = false }
+            // The chip and the store each come back by themselves: the chip when it is found
+            // again, the store when a retried write commits. The daemon runs again once nothing
+            // is missing; a machine that did not settle keeps it degraded until a restart.
+            s.on(.recovered, when: Guard("nothing else missing") { !$0.storeLost && $0.unsettledMachine == nil }, to: .running) { c, _ in c.chipLost = false }
+            s.on(.recovered) { c, _ in c.chipLost = false }
+            s.on(.storeRecovered, when: Guard("nothing else missing") { !$0.chipLost && $0.unsettledMachine == nil }, to: .running) { c, _ in c.storeLost = false }
+            s.on(.storeRecovered) { c, _ in c.storeLost = false }
+            s.on(.machineUnsettled) { _, _ in }
             s.on(.stopRequested, to: .draining)
         }
 

@@ -25,11 +25,20 @@ public final class LifecycleHolder: Sendable {
                 machine.send(event, at: .zero)
                 return (before, machine.state, machine.context)
             }
-            if before != after || event == .chipLost || event == .storeLost || event == .recovered || event == .storeRecovered {
+            if before != after || event == .chipLost || event == .storeLost || event == .recovered || event == .storeRecovered
+                || event == .machineUnsettled {
                 onChange(after, context)
             }
             return after
         }
+    }
+
+    /// The controller's machine did not settle (`report` says what it repeated): degraded, for
+    /// good. Each report is told, so the reason follows the latest.
+    @discardableResult
+    public func machineDidNotSettle(_ report: String) -> DaemonPhase {
+        machine.withLock { $0.context.unsettledMachine = report }
+        return send(.machineUnsettled)
     }
 
     public var phase: DaemonPhase { machine.withLock { $0.state } }

@@ -18,6 +18,7 @@ public final class DaemonWarnings: Sendable {
     private let chip = RateLimiter(burst: burst, period: period)
     private let systemd = RateLimiter(burst: burst, period: period)
     private let overrides = RateLimiter(burst: burst, period: period)
+    private let unsettled = RateLimiter(burst: burst, period: period)
 
     public init(logger: Logger, program: String) {
         self.logger = logger
@@ -45,6 +46,10 @@ public final class DaemonWarnings: Sendable {
     }
 
     public func chipLost(_ error: String) { warn("\(error); degraded, looking for the chip every second", limiter: chip, kind: .fault) }
+
+    /// A step of the machine did not settle (`report` names the cycle): told every time, rate
+    /// limited as every warning.
+    public func machineUnsettled(_ report: String) { warn("degraded: \(report)", limiter: unsettled, kind: .fault) }
 
     public func chipBack() { logger.notice("the GPIO chip is back: lines requested again, running") }
 

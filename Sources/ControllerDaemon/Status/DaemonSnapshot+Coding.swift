@@ -7,6 +7,7 @@ extension DaemonSnapshot {
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
         case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates, outputs, alsoActive, inputs
+        case unsettledSteps
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -37,7 +38,8 @@ extension DaemonSnapshot {
             superstates: try container.decodeIfPresent([String].self, forKey: Field.superstates.key) ?? [],
             outputs: try container.decodeIfPresent([OutputStatus].self, forKey: Field.outputs.key) ?? [],
             alsoActive: try container.decodeIfPresent([String].self, forKey: Field.alsoActive.key) ?? [],
-            inputs: try container.decodeIfPresent([String: Bool].self, forKey: Field.inputs.key))
+            inputs: try container.decodeIfPresent([String: Bool].self, forKey: Field.inputs.key),
+            unsettledSteps: try container.decodeIfPresent(Int.self, forKey: Field.unsettledSteps.key) ?? 0)
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -77,6 +79,7 @@ extension DaemonSnapshot {
         if !outputs.isEmpty { try container.encode(outputs, forKey: Field.outputs.key) }
         if !alsoActive.isEmpty { try container.encode(alsoActive, forKey: Field.alsoActive.key) }
         try container.encodeIfPresent(inputs, forKey: Field.inputs.key)
+        if unsettledSteps != 0 { try container.encode(unsettledSteps, forKey: Field.unsettledSteps.key) }
     }
 }
 

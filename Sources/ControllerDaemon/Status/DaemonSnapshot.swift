@@ -44,6 +44,9 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     /// Episodes in which the host held an output at a level other than the one the machine
     /// asked for (an interlock, a failed write), since start.
     public var outputOverrides: Int
+    /// Steps of the machine that reached a bound of `MachineLimits` and were ended, since start
+    /// (the first one degraded the daemon: `degradedReason` names what repeated).
+    public var unsettledSteps: Int
     /// The outputs held so now, each with why (`"held off by its interlock"`).
     public var heldOutputs: [String: String]
     /// Every output the board wires, in declaration order: its level now and what that means.
@@ -62,8 +65,9 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
         outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = [], outputs: [OutputStatus] = [],
-        alsoActive: [String] = [], inputs: [String: Bool]? = nil
+        alsoActive: [String] = [], inputs: [String: Bool]? = nil, unsettledSteps: Int = 0
     ) {
+        self.unsettledSteps = unsettledSteps
         self.inputs = inputs
         self.superstates = superstates
         self.alsoActive = alsoActive

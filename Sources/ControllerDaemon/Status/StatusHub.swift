@@ -72,13 +72,16 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///   - activeStates: with parallel regions, every active innermost state as bits, by raw
     ///     value (`Controller/activeStateBits`).
     ///   - inputsOn: the level and condition inputs on now (`Controller/inputsOn`).
+    ///   - unsettledSteps: the machine's steps that did not settle (`Controller/unsettledSteps`).
     public func publishLoop(
         state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
-        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0, inputsOn: UInt64 = 0
+        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0, inputsOn: UInt64 = 0,
+        unsettledSteps: Int = 0
     ) {
         let index = state.rawValue
         parts.withLock {
             $0.inputsOn = inputsOn
+            $0.unsettledSteps = unsettledSteps
             $0.activeStates = activeStates
             $0.outputLevels = outputLevels
             $0.wiredOutputs = wiredOutputs
@@ -170,7 +173,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
                 outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs,
                 alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] },
-                inputs: levels.isEmpty ? nil : levels)
+                inputs: levels.isEmpty ? nil : levels, unsettledSteps: parts.unsettledSteps)
         }
     }
 }
@@ -191,6 +194,7 @@ private struct StatusParts {
     var state: Int
     var events = 0
     var lostEdges = 0
+    var unsettledSteps = 0
     var outputOverrides = 0
     var overrideCodes: UInt64 = 0
     var conditionsHeldByLine: UInt64 = 0

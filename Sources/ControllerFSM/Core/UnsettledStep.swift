@@ -8,9 +8,10 @@
 /// taken, never run for ever.
 ///
 /// ```swift
-/// machine.send(.coin, at: now)
-/// if let unsettled = machine.lastUnsettledStep, machine.statistics.unsettledSteps > seen {
-///     print(unsettled)  // "did not settle at 0.000000 s: ... repeating locked --coin--> locked"
+/// do {
+///     try machine.sendToCompletion(.again, at: now)
+/// } catch {
+///     cycles.append(error.cycle) // ... [a --again--> a]: a's entry raises the event re-entering a
 /// }
 /// ```
 public struct UnsettledStep<State: MachineSymbol, Event: MachineSymbol>: Error, Sendable, Equatable, CustomStringConvertible {

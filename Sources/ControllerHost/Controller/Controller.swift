@@ -96,6 +96,17 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     private let interlockYields: [(@Sendable (App.State, App.Context) -> Bool)?]
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
     package private(set) var lostEdges = 0
+    /// Steps of the machine that reached a bound of ``MachineLimits`` and were ended there
+    /// (``ObservedMachine/lastUnsettledStep``). The first one puts the controller in its fail
+    /// safe: every wired output at its stop level (its safe initial level when it declares
+    /// none), held there whatever the machine asks from then on; a machine that did not settle
+    /// once has a defect in its definition, which no later event can be trusted to undo.
+    package private(set) var unsettledSteps = 0
+    /// What the last unsettled step repeated, in the core's words (``UnsettledStep``), and
+    /// that the outputs are held.
+    package private(set) var unsettledReport: String?
+    /// Set by the first unsettled step: the outputs stay at their fail-safe levels.
+    package private(set) var holdsFailSafe = false
     /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
     /// so edges lost before the first read are counted too.
     private var expectedSequence: UInt64 = 0
@@ -440,7 +451,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         var levels = outputSettings
         for index in App.outputs.indices {
             guard let slot = slot(of: index) else { continue }
-            levels[slot].initialValue = wantedLevel(index)
+            levels[slot].initialValue = holdsFailSafe ? failSafeLevel(index) : wantedLevel(index)
         }
         let newOutputs = try chip.requestOutputs(levels, consumer: board.consumer)
         let newInputs: Chip.Inputs
@@ -618,10 +629,12 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// too long must not let it stay, raise that sensor's event again.
     private func settle(at time: Int64) {
         countStateChange()
+        noteUnsettledSteps(at: time)
         applyOutputs(at: time)
         for (role, stuck) in heldTooLong.enumerated() where stuck {
             guard let held = App.inputs[role].heldTooLong, held.again(machine.state) else { continue }
             machine.send(held.event, at: MachineInstant(nanoseconds: time))
+            noteUnsettledSteps(at: time)
             applyOutputs(at: time)
         }
         ledger?.record(LedgerEntry(
@@ -629,10 +642,57 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             counters: counterValues, cause: cause))
     }
 
+    /// After a step: when the machine reached a bound of ``MachineLimits`` in it, the step's
+    /// report is kept and, the first time, the outputs go to their fail-safe levels. Costs one
+    /// comparison when nothing happened; what it does otherwise allocates (the report's text),
+    /// once per unsettled step.
+    private func noteUnsettledSteps(at time: Int64) {
+        let count = machine.statistics.unsettledSteps
+        guard count != unsettledSteps else { return }
+        unsettledSteps = count
+        let step = machine.lastUnsettledStep.map { "\($0)" } ?? "the machine did not settle"
+        unsettledReport = "\(step); every output is held at its stop level (or its safe initial level) until the \(App.daemonName) is restarted"
+        if !holdsFailSafe {
+            holdsFailSafe = true
+            driveFailSafeLevels(at: MachineInstant(nanoseconds: time))
+        }
+    }
+
+    /// Drives every wired output to its stop level, or to its safe initial level when it
+    /// declares none: where a controller whose machine cannot be trusted holds its plant.
+    private func driveFailSafeLevels(at now: MachineInstant) {
+        let outputs = App.outputs
+        for index in 0..<outputs.count {
+            guard let slot = slot(of: index) else { continue }
+            let output = outputs[index]
+            let level = failSafeLevel(index)
+            pulseEnds[index] = .min
+            guard written[slot] != level || lastWriteFailed[slot] else { continue }
+            do {
+                try self.outputs.write(level, at: slot)
+                written[slot] = level
+                lastWriteFailed[slot] = false
+                outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
+            } catch {
+                outputWriteFailures += 1
+                lastWriteFailed[slot] = true
+            }
+        }
+        noteStopOverrides()
+    }
+
+    private func failSafeLevel(_ index: Int) -> Bool {
+        let output = App.outputs[index]
+        return output.stopLevel?(settings) ?? output.initialLevel
+    }
+
     /// Starts any pulse an action asked for, ends those due, then writes each output whose
     /// wanted level differs from the last one written. A failed write to an output that
     /// declares a failure event sends it (the machine's answer drives the outputs again).
+    /// Once the controller holds its fail safe, nothing is written: the levels stay put, and
+    /// each output the machine would move is noted as held.
     private func applyOutputs(at time: Int64) {
+        if holdsFailSafe { return noteStopOverrides() }
         let outputs = App.outputs
         for index in 0..<outputs.count {
             if let pulse = outputs[index].pulse, pulse.takeRequest(&machine.context) {

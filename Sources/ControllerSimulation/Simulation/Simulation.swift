@@ -186,6 +186,8 @@ public final class Simulation<App: ControllerApplication> {
             endTime: end.duration(since: .zero), failedExpectations: failures, checkedExpectations: checked)
         summary.outputOverrides = controller.outputOverrides
         summary.brokenInvariants = brokenInvariants
+        summary.unsettledSteps = controller.unsettledSteps
+        summary.unsettledReport = controller.unsettledReport
         reporter.finished(summary)
         return summary
     }

@@ -52,6 +52,10 @@ public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable
     public var outputOverrides = 0
     /// Episodes of a checked invariant not holding (`ControllerApplication/checkedInvariants`).
     public var brokenInvariants = 0
+    /// Steps of the machine that reached a bound of `MachineLimits` and were ended
+    /// (`Controller/unsettledSteps`), and what the last one repeated.
+    public var unsettledSteps = 0
+    public var unsettledReport: String?
 
     public init(
         state: App.State, gauges: CounterValues, counters: CounterValues, endTime: Duration, failedExpectations: Int,
