@@ -75,14 +75,15 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
     }
 
     /// What stops a run as an error rather than an outcome.
+    /// A step that did not settle (the core ended it at a bound of `MachineLimits`, naming the
+    /// cycle) comes first: it is the cause when the internal queue also overflowed.
     private static func problem(in machine: StateMachine<DocumentState, DocumentEvent, SCXMLContext<Model>>) -> String? {
-        if machine.context.internalQueueOverflowed || machine.statistics.droppedSends > 0 {
-            return "more than \(SCXMLLimits.internalQueueCapacity) internal events were raised in one step; the internal queue overflowed"
+        let overflowed = machine.context.internalQueueOverflowed || machine.statistics.droppedSends > 0
+        let overflow = "more than \(SCXMLLimits.internalQueueCapacity) internal events were raised in one step; the internal queue overflowed"
+        if machine.statistics.unsettledSteps > 0, let step = machine.lastUnsettledStep {
+            return "\(step)" + (overflowed ? "; \(overflow)" : "")
         }
-        if machine.statistics.microstepLimitHits > 0 {
-            return "eventless transitions were still enabled after \(MachineLimits.maximumMicrosteps) microsteps; the machine never settles"
-        }
-        return nil
+        return overflowed ? overflow : nil
     }
 
     /// The external queue and the delayed sends, in virtual time.
