@@ -195,7 +195,8 @@ struct UnsettledStepRecorder {
             source &+= 1
             if source == recent.count { source = 0 }
         }
-        held = 0
+        // The notes stay: a second bound reached in the same step (the expiries' after a raised
+        // events' one at the last expiry) is named by the same dispatches.
     }
 
     /// The report as its public value (off the event path: it allocates).
