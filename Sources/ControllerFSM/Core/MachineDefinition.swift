@@ -275,22 +275,28 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         return problems.isEmpty ? hierarchy : nil
     }
 
+    /// One pass over the rows, each trigger's first unguarded row remembered (a scan of the
+    /// rows per event was cubic in a chart's wildcard rows). Problems come out by trigger, in
+    /// the order of the event enum, as they always have.
     private func checkRows(of block: StateBlock<State, Event, Context>, into problems: inout [DefinitionProblem]) {
-        for event in Event.allCases.map(Optional.some) + [nil] {
-            let what = event.map { $0.name } ?? "always (no event)"
-            var unguarded: RowSpec<State, Event, Context>?
-            for row in block.rows where row.event == event {
-                if let earlier = unguarded {
-                    let kind: DefinitionProblem.Kind = row.guard == nil ? .duplicateRow : .unreachableRow
-                    let problem = row.guard == nil
-                        ? "answers \(what) twice without a guard (at \(earlier.location) and \(row.location)); give the first a guard or remove one"
-                        : "has a row for \(what) at \(row.location) that can never run: the unguarded row at \(earlier.location) comes first; move the unguarded row last"
-                    problems.append(DefinitionProblem(kind: kind, state: block.state.name, event: event?.name, message: "\(row.location): state \(block.state.name) \(problem)"))
-                } else if row.guard == nil {
-                    unguarded = row
-                }
+        let eventless = Event.allCases.count
+        var unguarded = [Int](repeating: -1, count: eventless + 1)
+        var found = [[DefinitionProblem]](repeating: [], count: eventless + 1)
+        for (position, row) in block.rows.enumerated() {
+            let trigger = row.event?.index ?? eventless
+            guard unguarded[trigger] >= 0 else {
+                if row.guard == nil { unguarded[trigger] = position }
+                continue
             }
+            let earlier = block.rows[unguarded[trigger]]
+            let what = row.event.map { $0.name } ?? "always (no event)"
+            let kind: DefinitionProblem.Kind = row.guard == nil ? .duplicateRow : .unreachableRow
+            let problem = row.guard == nil
+                ? "answers \(what) twice without a guard (at \(earlier.location) and \(row.location)); give the first a guard or remove one"
+                : "has a row for \(what) at \(row.location) that can never run: the unguarded row at \(earlier.location) comes first; move the unguarded row last"
+            found[trigger].append(DefinitionProblem(kind: kind, state: block.state.name, event: row.event?.name, message: "\(row.location): state \(block.state.name) \(problem)"))
         }
+        for list in found { problems += list }
     }
 
     /// A row's several targets must be able to be active together: each in another region of

@@ -227,6 +227,15 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
         func isFinal(_ state: Int) -> Bool { blockOfState[state] >= 0 && definition.blocks[blockOfState[state]].isFinal }
         let triggers: [Event?] = events.map(Optional.some) + [nil]
+        // Each block's rows by trigger (the eventless ones last), in the order written: the
+        // table is built in one pass over the rows, not a scan of a block's rows for every
+        // state and event inside it (a chart's wildcard rows made that cubic).
+        let eventless = events.count
+        let rowsByTrigger: [[[Int]]] = definition.blocks.map { block in
+            var byTrigger = [[Int]](repeating: [], count: triggers.count)
+            for (position, spec) in block.rows.enumerated() { byTrigger[spec.event?.index ?? eventless].append(position) }
+            return byTrigger
+        }
         rowStart.reserveCapacity(states.count * triggers.count + 1)
         let hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
         for state in states {
@@ -236,7 +245,8 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
                 var source = blockOfState[state.index] >= 0 ? state.index : -1
                 while source >= 0 {
                     let block = definition.blocks[blockOfState[source]]
-                    for (position, spec) in block.rows.enumerated() where spec.event == event {
+                    for position in rowsByTrigger[blockOfState[source]][event?.index ?? eventless] {
+                        let spec = block.rows[position]
                         let row: Row
                         let written = Int32(writtenBase[blockOfState[source]] + position)
                         if let target = spec.target {
@@ -271,7 +281,8 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         for state in states where blockOfState[state.index] >= 0 {
             let block = definition.blocks[blockOfState[state.index]]
             for event in triggers {
-                for spec in block.rows where spec.event == event {
+                for position in rowsByTrigger[blockOfState[state.index]][event?.index ?? eventless] {
+                    let spec = block.rows[position]
                     written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, targets: spec.targets, location: spec.location, kind: spec.kind))
                 }
             }
