@@ -216,6 +216,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         if problems.isEmpty {
             checkEventlessLoops(blockOfState: blockOfState, historyOfState: historyOfState, hierarchy: hierarchy, into: &problems)
         }
+        if problems.isEmpty { checkSendLoops(blockOfState: blockOfState, hierarchy: hierarchy, into: &problems) }
         if historyOfState[initial.index] >= 0 {
             problems.append(DefinitionProblem(
                 kind: .badInitial, state: initial.name, event: nil,
@@ -546,7 +547,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         return warnings
     }
 
-    private func name(of state: Int) -> String {
+    func name(of state: Int) -> String {
         State.allCases[State.allCases.index(State.allCases.startIndex, offsetBy: state)].name
     }
 

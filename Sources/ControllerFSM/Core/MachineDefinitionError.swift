@@ -39,6 +39,9 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case badHistory
         /// Eventless rows that would be taken for ever.
         case eventlessLoop
+        /// Rows and entry or exit work whose declared sends (`sends:`) keep the machine
+        /// dispatching for ever once one of the rows is taken, no guard able to break it.
+        case sendLoop
         /// A final state with rows or children, or a done event without a final state.
         case badFinal
         /// A row's or initial's targets that cannot be active together (two in one region, or

@@ -37,6 +37,9 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     let location: SourceLocation
     var entry: MachineAction<State, Event, Context>?
     var exit: MachineAction<State, Event, Context>?
+    /// What the entry and exit work declare they send (`sends:`); nil when undeclared.
+    var entrySends: [Event]?
+    var exitSends: [Event]?
     var rows: [RowSpec<State, Event, Context>] = []
     /// A superstate's initial child, chosen when the superstate itself is the target: the first
     /// whose guard holds, in the order written (the last one unguarded).
@@ -94,24 +97,35 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     }
 
     /// Work done every time the machine enters this state (not on internal transitions).
+    ///
+    /// `sends`, when given, declares the events the work sends each time it runs, in order, and
+    /// that it sends no others: `compile()` then refuses a loop those sends make certain (an
+    /// entry sending the event its own state answers by re-entering itself, with no guard to
+    /// break it), which would otherwise be ended only at run time, at
+    /// ``MachineLimits/maximumInternalEvents``. Work without a declaration is not looked into.
     public mutating func onEntry(
+        sends: [Event]? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         _ action: @escaping MachineAction<State, Event, Context>
     ) {
         let location = SourceLocation(file: file, line: line)
         if let first = entryLocation { return refuseSecond("entry", at: location, first: first) }
         entry = action
+        entrySends = sends
         entryLocation = location
     }
 
     /// Work done every time the machine leaves this state (not on internal transitions).
+    /// `sends` declares what it sends, as for ``onEntry(sends:file:line:_:)``.
     public mutating func onExit(
+        sends: [Event]? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         _ action: @escaping MachineAction<State, Event, Context>
     ) {
         let location = SourceLocation(file: file, line: line)
         if let first = exitLocation { return refuseSecond("exit", at: location, first: first) }
         exit = action
+        exitSends = sends
         exitLocation = location
     }
 
@@ -129,15 +143,18 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
     /// itself (or whose guards are all false). A row whose target is inside this state is
     /// `.local` unless told otherwise: this state is neither left nor re-entered, only the states
     /// below it are. `.external` leaves and re-enters it (SCXML's default).
+    ///
+    /// `sends` declares what the action sends, as for ``onEntry(sends:file:line:_:)``.
     public mutating func on(
         _ event: Event,
         when guard: Guard<Context>? = nil,
         to target: State? = nil,
         kind: TransitionKind = .local,
+        sends: [Event]? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
-        addRow(event, `guard`, target.map { [$0] } ?? [], kind, action, SourceLocation(file: file, line: line))
+        addRow(event, `guard`, target.map { [$0] } ?? [], kind, action, SourceLocation(file: file, line: line), sends: sends)
     }
 
     /// Answers `event` by moving to several states at once, one in each of some parallel
@@ -147,20 +164,21 @@ public struct StateBlock<State: MachineSymbol, Event: MachineSymbol, Context> {
         when guard: Guard<Context>? = nil,
         to targets: [State],
         kind: TransitionKind = .local,
+        sends: [Event]? = nil,
         file: StaticString = #fileID, line: UInt = #line,
         _ action: MachineAction<State, Event, Context>? = nil
     ) {
         let location = SourceLocation(file: file, line: line)
         if targets.isEmpty { return refuseEmptyTargets("a row for \(event.name)", at: location) }
-        addRow(event, `guard`, targets, kind, action, location)
+        addRow(event, `guard`, targets, kind, action, location, sends: sends)
     }
 
     /// Every row, with or without an event, one target or several, is written here.
     mutating func addRow(
         _ event: Event?, _ guard: Guard<Context>?, _ targets: [State], _ kind: TransitionKind,
-        _ action: MachineAction<State, Event, Context>?, _ location: SourceLocation
+        _ action: MachineAction<State, Event, Context>?, _ location: SourceLocation, sends: [Event]? = nil
     ) {
-        rows.append(RowSpec(event: event, guard: `guard`, targets: targets, kind: kind, action: action, location: location))
+        rows.append(RowSpec(event: event, guard: `guard`, targets: targets, kind: kind, action: action, location: location, sends: sends))
     }
 }
 
@@ -226,6 +244,8 @@ struct RowSpec<State: MachineSymbol, Event: MachineSymbol, Context> {
     var kind: TransitionKind = .local
     var action: MachineAction<State, Event, Context>?
     var location: SourceLocation
+    /// What the action declares it sends (`sends:`); nil when undeclared.
+    var sends: [Event]? = nil
     /// The first target: the only one outside parallel regions.
     var target: State? { targets.first }
 }
