@@ -46,6 +46,21 @@ struct GenericExplorationTests {
         let merged = Hatch.explore(key: { _, _ in 0 }, allows: { step, _ in step != .level("guard", on: true) }, check: twice)
         #expect(merged.violation == nil, "\(merged)")
         #expect(merged.statesSeen == Set(Hatch.State.allCases) && merged.depthReached < 12, "\(merged)")
+        #expect(merged.isSaturated && merged.stillChanging.isEmpty, "\(merged)")
+    }
+
+    @Test("a search that reaches its depth still finding new configurations says so, and what kept changing")
+    func saturation() {
+        // The runs counter is in the key and only grows: no depth exhausts it.
+        let closedOnly = { (step: ExplorationStep<Hatch>, _: ExploredConfiguration<Hatch>) in step != .level("guard", on: true) }
+        let runaway = Hatch.explore(depth: 8, key: { _, c in c.runs }, allows: closedOnly)
+        #expect(runaway.violation == nil)
+        #expect(!runaway.isSaturated, "\(runaway)")
+        #expect(runaway.stillChanging == ["context"], "\(runaway)")
+        #expect("\(runaway)".contains("not saturated: still finding new configurations at depth 8 (new values of context)"), "\(runaway)")
+        // Without it, the same search runs out of new configurations: it checked them all.
+        let whole = Hatch.explore(depth: 8, key: { _, _ in 0 }, allows: closedOnly)
+        #expect(whole.isSaturated && !"\(whole)".contains("not saturated"), "\(whole)")
     }
 
     @Test("a condition follows both its sources: a command cannot end a stop the line holds")

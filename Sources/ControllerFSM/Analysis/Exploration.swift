@@ -34,9 +34,19 @@ extension ObservedMachine {
         /// The first invariant violation, on the shortest sequence found: the steps from the
         /// start and the invariant's message.
         public var violation: (steps: [ExplorationStep], message: String)?
+        /// Whether the search ran out of new configurations before its depth: every one the
+        /// steps reach was checked. `false` when the last level still found new ones (a part of
+        /// the key that only grows): a passing search then says only that nothing broke within
+        /// the depth, and a test relying on a whole search requires saturation.
+        public var isSaturated = false
+        /// When not saturated: how many new configurations the last level found.
+        public var newAtLastLevel = 0
 
         public var description: String {
             var text = "\(configurations) configurations, \(stepsRun) steps, depth \(depthReached)"
+            if violation == nil && !isSaturated {
+                text += "; not saturated: \(newAtLastLevel) new configurations at depth \(depthReached)"
+            }
             if let violation {
                 text += "; violated after " + violation.steps.map(\.description).joined(separator: ", ")
                     + ": \(violation.message)"
@@ -99,7 +109,11 @@ extension ObservedMachine {
                 }
             }
             report.depthReached = level
-            if next.isEmpty { break }
+            if next.isEmpty {
+                report.isSaturated = true
+                break
+            }
+            report.newAtLastLevel = next.count
             frontier = next
         }
         report.configurations = seen.count

@@ -65,10 +65,23 @@ public struct ExplorationReport<App: ControllerApplication>: CustomStringConvert
     /// How many start-ups were explored (one per combination of level inputs with
     /// `exploreEveryStart`).
     public var starts = 1
+    /// Whether the search ran out of new configurations before its depth: every configuration
+    /// the steps can reach was checked. `false` when the last level still found new ones — a
+    /// counter that runs away, a part of the key that only grows — and then a passing search
+    /// says only that nothing broke within the depth. A test that relies on the search being
+    /// whole requires it.
+    public var isSaturated = false
+    /// When not saturated: the parts of the key whose values the last level found new
+    /// (`state`, `active states`, `histories`, `levels`, `conditions`, `timer`, `context`).
+    public var stillChanging: [String] = []
 
     public var description: String {
         var text = "\(configurations) configurations, \(stepsRun) steps, depth \(depthReached), \(statesSeen.count) states"
         if starts > 1 { text += ", \(starts) starts" }
+        if violation == nil && !isSaturated {
+            text += "; not saturated: still finding new configurations at depth \(depthReached)"
+            if !stillChanging.isEmpty { text += " (new values of \(stillChanging.joined(separator: ", ")))" }
+        }
         if let violation {
             let active = violationStart.filter(\.value).map(\.key.rawValue).sorted()
             let start = starts > 1 || !active.isEmpty ? " from a start with \(active.isEmpty ? "no line" : active.joined(separator: ", ")) active" : ""
@@ -177,10 +190,15 @@ extension ControllerApplication {
             if seen.insert(nodeKey(start)).inserted { frontier.append(start) }
         }
         report.configurations = seen.count
-        guard depth > 0 else { return report }
+        guard depth > 0 else {
+            report.isSaturated = frontier.isEmpty
+            return report
+        }
         let steps = explorationSteps
         for level in 1...depth {
             var next: [ExploredConfiguration<Self>] = []
+            // What was seen before the last level, to say what that level still found new.
+            let earlier = level == depth ? ExplorationKeyParts(seen) : nil
             for configuration in frontier {
                 for step in steps where allows(step, configuration) {
                     guard let after = take(step, from: configuration) else { continue }
@@ -197,7 +215,11 @@ extension ControllerApplication {
                 }
             }
             report.depthReached = level
-            if next.isEmpty { break }
+            if next.isEmpty {
+                report.isSaturated = true
+                break
+            }
+            if let earlier { report.stillChanging = earlier.partsChanged(by: next.map(nodeKey)) }
             frontier = next
         }
         report.configurations = seen.count
@@ -302,6 +324,43 @@ extension InputDeclaration {
     var conditionEvents: (on: App.Event, off: App.Event)? {
         if case .condition(let on, let off) = binding { return (on, off) }
         return nil
+    }
+}
+
+/// The keys of a search seen before its last level: to say, of a search that did not saturate,
+/// which parts of the key made its last level's configurations new. A part made a key new when
+/// the key with that part set aside (given one fixed value) was already seen: the rest of it
+/// was old.
+struct ExplorationKeyParts<App: ControllerApplication, Context: Hashable> {
+    static var partNames: [String] { ["state", "active states", "histories", "levels", "conditions", "timer", "context"] }
+    let seen: Set<ExplorationKey<App, Context>>
+
+    init(_ seen: Set<ExplorationKey<App, Context>>) { self.seen = seen }
+
+    /// `key` with part `part` set to the value `neutral` has there.
+    static func setAside(_ part: Int, of key: ExplorationKey<App, Context>, as neutral: ExplorationKey<App, Context>) -> ExplorationKey<App, Context> {
+        var key = key
+        switch part {
+        case 0: key.state = neutral.state
+        case 1: key.active = neutral.active
+        case 2: key.remembered = neutral.remembered
+        case 3: key.levels = neutral.levels
+        case 4: key.conditions = neutral.conditions
+        case 5: key.timerLeft = neutral.timerLeft
+        default: key.context = neutral.context
+        }
+        return key
+    }
+
+    /// The parts that made `keys` new; none when no part did alone (several changed together).
+    func partsChanged(by keys: [ExplorationKey<App, Context>]) -> [String] {
+        guard let neutral = seen.first ?? keys.first else { return [] }
+        var changed: [String] = []
+        for part in Self.partNames.indices {
+            let projected = Set(seen.map { Self.setAside(part, of: $0, as: neutral) })
+            if keys.contains(where: { projected.contains(Self.setAside(part, of: $0, as: neutral)) }) { changed.append(Self.partNames[part]) }
+        }
+        return changed
     }
 }
 
