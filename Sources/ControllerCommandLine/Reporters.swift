@@ -13,16 +13,18 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
     package init() {}
 
     package func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
-        print(#"{"type":"output","t":\#(seconds(time)),"line":"\#(name.rawValue)","value":\#(value ? 1 : 0)}"#)
+        print(JSONLine(type: "output").seconds("t", since(time)).string("line", name.rawValue).level("value", value).text)
     }
 
     package func dispatched(_ record: DispatchRecord<App.State, App.Event>) {
         if record.outcome == .ignored {
-            print(#"{"type":"ignored","t":\#(seconds(record.time)),"state":"\#(record.from.name)","event":"\#(record.event.name)"}"#)
+            print(JSONLine(type: "ignored").seconds("t", since(record.time)).string("state", record.from.name).string("event", record.event.name).text)
         } else {
             // "row": where the row taken was written, when a superstate's (absent for a flat machine).
-            let row = App.table.rowOf(record).map { #","row":"\#($0.name)""# } ?? ""
-            print(#"{"type":"transition","t":\#(seconds(record.time)),"from":"\#(record.from.name)","event":"\#(record.event.name)","to":"\#(record.to.name)"\#(row)}"#)
+            var line = JSONLine(type: "transition").seconds("t", since(record.time))
+                .string("from", record.from.name).string("event", record.event.name).string("to", record.to.name)
+            if let row = App.table.rowOf(record) { line = line.string("row", row.name) }
+            print(line.text)
         }
     }
 
@@ -31,22 +33,23 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
     }
 
     package func outputOverridden(_ role: RoleName, reason: String, at time: MachineInstant) {
-        print(#"{"type":"override","t":\#(seconds(time)),"line":"\#(role.rawValue)","reason":"\#(reason)"}"#)
+        print(JSONLine(type: "override").seconds("t", since(time)).string("line", role.rawValue).string("reason", reason).text)
     }
 
     package func invariantBroken(_ name: String, in state: String, at time: MachineInstant) {
-        print(#"{"type":"invariant","t":\#(seconds(time)),"state":"\#(state)","broken":"\#(JSONText.escaped(name))"}"#)
+        print(JSONLine(type: "invariant").seconds("t", since(time)).string("state", state).string("broken", name).text)
     }
 
     package func finished(_ summary: SimulationSummary<App>) {
-        let gauges = summary.namedGauges.map { #","\#($0.name)":\#($0.value)"# }.joined()
-        let counters = summary.namedCounters.map { #""\#($0.name)":\#($0.value)"# }.joined(separator: ",")
-        print(#"{"type":"summary","state":"\#(summary.state.name)"\#(gauges),"counters":{\#(counters)},"outputOverrides":\#(summary.outputOverrides),"brokenInvariants":\#(summary.brokenInvariants),"unsettledSteps":\#(summary.unsettledSteps)}"#)
+        var line = JSONLine(type: "summary").string("state", summary.state.name)
+        for gauge in summary.namedGauges { line = line.int(gauge.name, gauge.value) }
+        let counters = summary.namedCounters.reduce(JSONLine()) { $0.int($1.name, $1.value) }
+        line = line.object("counters", counters).int("outputOverrides", summary.outputOverrides)
+            .int("brokenInvariants", summary.brokenInvariants).int("unsettledSteps", summary.unsettledSteps)
+        print(line.text)
     }
 
-    private func seconds(_ time: MachineInstant) -> String {
-        time.duration(since: .zero).secondsText
-    }
+    private func since(_ time: MachineInstant) -> Duration { time.duration(since: .zero) }
 }
 
 /// The readable trace: one line per transition, ignored event and output change, then a summary.

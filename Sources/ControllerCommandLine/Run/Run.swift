@@ -329,7 +329,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
             + (stop.choices.isEmpty ? "" : ": " + stop.choices.joined(separator: ", ")) + ")"
         return {
             if json {
-                print(#"{"type":"ready","state":"\#(state.name)","chip":"\#(chipText)","originUnixNanoseconds":\#(originUnixNanoseconds)}"#)
+                print(JSONLine(type: "ready").string("state", state.name).string("chip", chipText).int("originUnixNanoseconds", originUnixNanoseconds).text)
             }
             logger.info("running; SIGTERM or SIGINT stops\(stopping), SIGHUP reloads the settings")
         }

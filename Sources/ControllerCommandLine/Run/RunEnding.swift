@@ -50,13 +50,16 @@ struct RunEnding<Source: EventSource> {
         let loopAllocations = loop.loopAllocations
         let latencyRole = reporter.latencyRole.map(\.rawValue) ?? ""
         if json {
-            let allocations: String = loopAllocations.map { #","loopAllocations":\#($0)"# } ?? ""
-            var latency = ""
+            var line = JSONLine(type: "stopped").string("reason", reason)
+            for (output, level) in stop.outputs { line = line.level(output.role.rawValue, level) }
+            line = line.int("lostEdges", controller.lostEdges).int("outputWriteFailures", controller.outputWriteFailures)
+                .int("events", controller.statistics.dispatched)
+            if controller.unsettledSteps > 0 { line = line.int("unsettledSteps", controller.unsettledSteps) }
+            if let loopAllocations { line = line.int("loopAllocations", loopAllocations) }
             if let l = reporter.writeLatency {
-                latency = #","\#(latencyRole)LatencyMicroseconds":{"samples":\#(l.samples),"p50":\#(l.p50),"p99":\#(l.p99),"max":\#(l.max)}"#
+                line = line.object(latencyRole + "LatencyMicroseconds", JSONLine().int("samples", l.samples).int("p50", l.p50).int("p99", l.p99).int("max", l.max))
             }
-            let levels = stop.outputs.map { #""\#($0.output.role)":\#($0.level ? 1 : 0),"# }.joined()
-            print(#"{"type":"stopped","reason":"\#(reason)",\#(levels)"lostEdges":\#(controller.lostEdges),"outputWriteFailures":\#(controller.outputWriteFailures),"events":\#(controller.statistics.dispatched)\#(allocations)\#(latency)}"#)
+            print(line.text)
         } else {
             let driven = stop.outputs.map { "\($0.output.role) driven to \($0.level ? 1 : 0)" }.joined(separator: ", ")
             var line = "\(reason): " + (driven.isEmpty ? "" : driven + stop.choicesInParentheses + ", ") + "lines released"

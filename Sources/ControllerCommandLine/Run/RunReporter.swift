@@ -240,6 +240,6 @@ extension RunReporter {
 extension SimulationReporter {
     /// JSON reporters print lost edges as a record of their own; others leave it to the log.
     func lostEdges(new: Int, total: Int) {
-        if self is JSONReporter<App> { print(#"{"type":"lost","edges":\#(new),"total":\#(total)}"#) }
+        if self is JSONReporter<App> { print(JSONLine(type: "lost").int("edges", new).int("total", total).text) }
     }
 }
