@@ -96,13 +96,13 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     private let interlockYields: [(@Sendable (App.State, App.Context) -> Bool)?]
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
     package private(set) var lostEdges = 0
-    /// Steps of the machine that reached a bound of ``MachineLimits`` and were ended there
-    /// (``ObservedMachine/lastUnsettledStep``). The first one puts the controller in its fail
+    /// Steps of the machine that reached a bound of `MachineLimits` and were ended there
+    /// (`ObservedMachine.lastUnsettledStep`). The first one puts the controller in its fail
     /// safe: every wired output at its stop level (its safe initial level when it declares
     /// none), held there whatever the machine asks from then on; a machine that did not settle
     /// once has a defect in its definition, which no later event can be trusted to undo.
     package private(set) var unsettledSteps = 0
-    /// What the last unsettled step repeated, in the core's words (``UnsettledStep``), and
+    /// What the last unsettled step repeated, in the core's words (`UnsettledStep`), and
     /// that the outputs are held.
     package private(set) var unsettledReport: String?
     /// Set by the first unsettled step: the outputs stay at their fail-safe levels.
@@ -642,7 +642,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
             counters: counterValues, cause: cause))
     }
 
-    /// After a step: when the machine reached a bound of ``MachineLimits`` in it, the step's
+    /// After a step: when the machine reached a bound of `MachineLimits` in it, the step's
     /// report is kept and, the first time, the outputs go to their fail-safe levels. Costs one
     /// comparison when nothing happened; what it does otherwise allocates (the report's text),
     /// once per unsettled step.
