@@ -454,7 +454,7 @@ struct SiteMQTTCLITests {
         }
 
         let online = try await Turnstiled.run(["fleet", "--retire", "node1"] + login("site"))
-        #expect(online.status == 1 && online.stderr.contains("node1 is online") && online.stderr.contains("stop its daemon first"), "\(online)")
+        #expect(online.status == 1 && online.stderr.contains("'node1' is online") && online.stderr.contains("stop its daemon first"), "\(online)")
         // The reader may read every topic but write none: the broker drops its clearings, and
         // fleet, watching for them, says so.
         let reader = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("reader"))
@@ -462,7 +462,7 @@ struct SiteMQTTCLITests {
 
         let retired = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
         #expect(retired.status == 0, "\(retired)")
-        #expect(retired.stdout.contains("retired node2: cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/inputs, nodes/node2/claim, \(device), nodes/node2/availability"),
+        #expect(retired.stdout.contains("retired 'node2': cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/inputs, nodes/node2/claim, \(device), nodes/node2/availability"),
                 "\(retired)")
         // Nothing of node2 is retained any more: a client that subscribes now gets node1 alone.
         let (late, lateLog) = try await Self.watcher(broker, id: "site-retire-late", ["nodes/#", "homeassistant/device/#"])
@@ -477,7 +477,7 @@ struct SiteMQTTCLITests {
         #expect((site["controllers"] as? [[String: Any]])?.compactMap { $0["node"] as? String } == ["node1"], "\(view)")
 
         let again = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
-        #expect(again.status == 1 && again.stderr.contains("keeps nothing of node2"), "\(again)")
+        #expect(again.status == 1 && again.stderr.contains("keeps nothing of 'node2'"), "\(again)")
         for (arguments, message) in [(["--retire", "node2", "--json"], "neither --json nor --follow"), (["--retire", "all"], "--retire"),
                                      (["--retire", "node2", "--mqtt-discovery-prefix", "home/+"], "--mqtt-discovery-prefix")] {
             let refused = try await Turnstiled.run(["fleet"] + arguments + login("site"))
