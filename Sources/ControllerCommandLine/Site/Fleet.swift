@@ -171,9 +171,12 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         }
     }
 
-    /// fleet's client: a clean session.
+    /// fleet's client: a clean session that takes at most ``FleetLimits/maxPayloadBytes`` of any
+    /// message (the rest stays in libmosquitto's buffer; ``FleetView`` says it was not read).
     func readerConfiguration(_ broker: MQTTBrokerURL) throws -> MQTTConfiguration {
-        try connection.configuration(broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        var configuration = try connection.configuration(broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        configuration.maxReceivedPayloadBytes = FleetLimits.maxPayloadBytes
+        return configuration
     }
 
     /// A client on `filters`, connected and subscribed, each event given to `take` and rung on

@@ -9,8 +9,11 @@ import Foundation
 
 /// What the broker has said about each node, from its retained messages.
 ///
-/// A node is any level `fleet --retire` can clear (``SiteTopics/listedLevelProblem(_:prefix:)``):
-/// one that is no node id is listed too, and said to be (``notes(_:)``).
+/// Every message comes in through ``take(_:now:)``, and only there is it read: a payload
+/// longer than ``FleetLimits/maxPayloadBytes`` is not read at all (its client never took more
+/// of it), and every value of one that is read is bounded as it is taken (``FleetCut``). So no
+/// output (the table, `--json`, the site page, `/site.json`) carries more of a node's words
+/// than the bounds allow, and each says what was cut (``SiteOverview/Controller/notes``).
 struct FleetView {
     struct Node: Equatable {
         var availability: String?
@@ -23,6 +26,22 @@ struct FleetView {
         var totals: [String: Int] = [:]
         var lastEventUnixNanoseconds: Int64?
         var health: SitePayload.Health?
+        /// What the bounds took from each leaf's last message, or that it was not read.
+        var cut: [FleetLeaf: String] = [:]
+
+        /// What a leaf's message said, forgotten: a message that replaced it was not read.
+        mutating func forget(_ leaf: FleetLeaf) {
+            switch leaf {
+            case .availability: availability = nil
+            case .state:
+                state = nil
+                gauges = [:]
+            case .counters:
+                totals = [:]
+                lastEventUnixNanoseconds = nil
+            case .health: health = nil
+            }
+        }
     }
 
     let prefix: String
@@ -72,30 +91,37 @@ struct FleetView {
             return
         }
         var entry = nodes[node] ?? Node()
-        switch leaf {
-        case .availability:
-            // An empty retained message clears the topic: a node removed from the site.
-            let availability = message.payload.isEmpty ? nil : String(decoding: message.payload, as: UTF8.self)
-            if let known = entry.availability, known != availability { entry.availabilityChanged = now }
-            entry.availability = availability
-        case .state:
-            guard let state = try? JSONDecoder().decode(SitePayload.State.self, from: Data(message.payload)) else { return }
-            entry.app = state.app
-            entry.state = state.state
-            entry.gauges = state.gauges
-        case .counters:
-            guard let counters = try? JSONDecoder().decode(SitePayload.Counters.self, from: Data(message.payload)) else { return }
-            entry.app = counters.app
-            entry.totals = counters.totals
-            entry.lastEventUnixNanoseconds = counters.lastEventUnixNanoseconds
-        case .health:
-            guard message.payload.count <= FleetLimits.maxHealthBytes,
-                var health = try? JSONDecoder().decode(SitePayload.Health.self, from: Data(message.payload))
-            else { return }
-            // A node's words, bounded: a buggy or hostile node cannot fill the page.
-            health.problems = Array(health.problems.prefix(FleetLimits.maxProblems))
-            entry.app = entry.app ?? health.app
-            entry.health = health
+        if message.isCut || message.payloadBytes > FleetLimits.maxPayloadBytes {
+            entry.forget(leaf)
+            entry.cut[leaf] = "a message of \(message.payloadBytes) bytes, over fleet's \(FleetLimits.maxPayloadBytes): not read"
+        } else {
+            var cut = FleetCut()
+            switch leaf {
+            case .availability:
+                // An empty retained message clears the topic: a node removed from the site.
+                let availability = message.payload.isEmpty ? nil : cut.value(String(decoding: message.payload, as: UTF8.self), "availability")
+                if let known = entry.availability, known != availability { entry.availabilityChanged = now }
+                entry.availability = availability
+            case .state:
+                guard let state = try? JSONDecoder().decode(SitePayload.State.self, from: Data(message.payload)) else { return }
+                entry.app = cut.value(state.app, "app")
+                entry.state = cut.value(state.state, "state")
+                entry.gauges = cut.named(state.gauges, "gauges")
+            case .counters:
+                guard let counters = try? JSONDecoder().decode(SitePayload.Counters.self, from: Data(message.payload)) else { return }
+                entry.app = cut.value(counters.app, "app")
+                entry.totals = cut.named(counters.totals, "totals")
+                entry.lastEventUnixNanoseconds = counters.lastEventUnixNanoseconds
+            case .health:
+                guard var health = try? JSONDecoder().decode(SitePayload.Health.self, from: Data(message.payload)) else { return }
+                // A node's words, bounded: a buggy or hostile node cannot fill the page.
+                health.app = cut.value(health.app, "app")
+                health.phase = cut.value(health.phase, "phase")
+                health.problems = cut.list(health.problems, "problems", count: FleetLimits.maxProblems, characters: FleetLimits.maxProblemCharacters)
+                entry.app = entry.app ?? health.app
+                entry.health = health
+            }
+            entry.cut[leaf] = cut.words
         }
         guard nodes[node] != entry else { return }
         nodes[node] = entry
@@ -123,10 +149,13 @@ struct FleetView {
         Int64((Date().timeIntervalSince1970 * 1e9).rounded())
     }
 
-    /// What the watcher says of node `name`: a level that is no node id (listed, and
-    /// `--retire` clears it, but no daemon of this runtime publishes as it).
+    /// What the watcher says of node `name`'s messages: a level that is no node id (listed,
+    /// and `--retire` clears it, but no daemon of this runtime publishes as it), then what the
+    /// bounds took from each leaf.
     func notes(_ name: String) -> [String] {
-        SiteTopics.nodeIDProblem(name).map { ["not a node id, as it \($0); no daemon publishes as it, and --retire clears it"] } ?? []
+        let level = SiteTopics.nodeIDProblem(name).map { "not a node id, as it \($0); no daemon publishes as it, and --retire clears it" }
+        let cut = (nodes[name]?.cut ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key.rawValue): \($0.value)" }
+        return (level.map { [$0] } ?? []) + cut
     }
 
     /// The site as `fleet --json` prints it and the site page shows it.
@@ -196,5 +225,50 @@ struct FleetView {
 
     static func unlistedLine(_ count: Int) -> String {
         "(\(count) message(s) under node levels too long for a node's topics were not shown)"
+    }
+}
+
+/// What the bounds took from one message, gathered as its values are bounded: each value
+/// longer than its bound keeps its start and ends in `… (N bytes)`, and the message's note
+/// names what was cut.
+struct FleetCut {
+    private(set) var parts: [String] = []
+
+    /// The note, or nil when nothing was cut.
+    var words: String? { parts.isEmpty ? nil : parts.joined(separator: ", ") }
+
+    mutating func value(_ text: String, _ what: String, limit: Int = FleetLimits.maxValueCharacters) -> String {
+        guard text.unicodeScalars.count > limit else { return text }
+        parts.append("\(what) of \(text.utf8.count) bytes cut to \(limit) characters")
+        return ShownText.render(text, limit: limit, escaping: false)
+    }
+
+    /// At most ``FleetLimits/maxNamedValues`` of `values`, the first by name, each name
+    /// bounded; two names that are one once cut keep the first's value.
+    mutating func named(_ values: [String: Int], _ what: String) -> [String: Int] {
+        var result: [String: Int] = [:]
+        var cutNames = 0
+        for (name, value) in values.sorted(by: { $0.key < $1.key }).prefix(FleetLimits.maxNamedValues) {
+            let bounded = name.unicodeScalars.count > FleetLimits.maxNameCharacters
+                ? ShownText.render(name, limit: FleetLimits.maxNameCharacters, escaping: false) : name
+            if bounded != name { cutNames += 1 }
+            if result[bounded] == nil { result[bounded] = value }
+        }
+        if values.count > FleetLimits.maxNamedValues { parts.append("\(values.count) \(what), the first \(FleetLimits.maxNamedValues) by name shown") }
+        if cutNames > 0 { parts.append("\(cutNames) \(what) name(s) cut to \(FleetLimits.maxNameCharacters) characters") }
+        return result
+    }
+
+    /// The first `count` of `values`, each at most `characters`.
+    mutating func list(_ values: [String], _ what: String, count: Int, characters: Int) -> [String] {
+        var cutValues = 0
+        let kept = values.prefix(count).map { value -> String in
+            guard value.unicodeScalars.count > characters else { return value }
+            cutValues += 1
+            return ShownText.render(value, limit: characters, escaping: false)
+        }
+        if values.count > count { parts.append("\(values.count) \(what), the first \(count) shown") }
+        if cutValues > 0 { parts.append("\(cutValues) of the \(what) cut to \(characters) characters") }
+        return kept
     }
 }
