@@ -156,6 +156,7 @@ final class MQTTClientCore: @unchecked Sendable {
     let tls: MQTTTLSFiles
     let keepAliveSeconds: UInt16
     let reconnect: MQTTReconnectPolicy
+    let maxReceivedPayloadBytes: Int
     let events: @Sendable (MQTTEvent) -> Void
 
     let lifecycle = MutexLock()
@@ -198,6 +199,7 @@ final class MQTTClientCore: @unchecked Sendable {
         tls = configuration.tls
         keepAliveSeconds = configuration.keepAliveSeconds
         reconnect = configuration.reconnect
+        maxReceivedPayloadBytes = configuration.maxReceivedPayloadBytes
         self.events = events
     }
 
@@ -455,14 +457,18 @@ final class MQTTClientCore: @unchecked Sendable {
         events(.published(MQTTMessageID(mid)))
     }
 
+    /// Takes at most ``maxReceivedPayloadBytes`` of the payload (the one place a message comes
+    /// in: every reader's bound starts here), and says how long it was.
     private func received(topic: UnsafePointer<CChar>?, payload: UnsafeRawPointer?, length: Int32, qos: Int32, retained: Bool) {
+        let length = max(0, Int(length))
         let bytes: [UInt8] = if let payload, length > 0 {
-            Array(UnsafeRawBufferPointer(start: payload, count: Int(length)))
+            Array(UnsafeRawBufferPointer(start: payload, count: min(length, maxReceivedPayloadBytes)))
         } else {
             []
         }
         let message = MQTTMessage(
-            topic: topic.map { String(cString: $0) } ?? "", payload: bytes, qos: MQTTQoS(rawValue: qos) ?? .atMostOnce, retained: retained
+            topic: topic.map { String(cString: $0) } ?? "", payload: bytes, qos: MQTTQoS(rawValue: qos) ?? .atMostOnce, retained: retained,
+            payloadBytes: length
         )
         events(.message(message))
     }

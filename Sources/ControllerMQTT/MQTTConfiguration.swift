@@ -72,6 +72,10 @@ public struct MQTTConfiguration: Equatable, Sendable {
     public var cleanSession: Bool
     public var will: MQTTWill?
     public var reconnect: MQTTReconnectPolicy
+    /// The most of each received payload the client takes (1 to
+    /// ``MQTTLimits/maxReceivedPayloadBytes``): a longer one arrives cut, saying so
+    /// (``MQTTMessage/isCut``). A reader with a smaller bound of its own (`fleet`) asks for it.
+    public var maxReceivedPayloadBytes: Int
     /// The library opened at run time; tests name a missing one.
     public var libraryFile: String
 
@@ -79,7 +83,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
         broker: MQTTBrokerURL, clientID: String, username: String? = nil, passwordFile: String? = nil,
         tls: MQTTTLSFiles = MQTTTLSFiles(), keepAliveSeconds: UInt16 = MQTTLimits.defaultKeepAliveSeconds,
         cleanSession: Bool = false, will: MQTTWill? = nil, reconnect: MQTTReconnectPolicy = MQTTReconnectPolicy(),
-        libraryFile: String = MQTTLibrary.defaultFile
+        maxReceivedPayloadBytes: Int = MQTTLimits.maxReceivedPayloadBytes, libraryFile: String = MQTTLibrary.defaultFile
     ) {
         self.broker = broker
         self.clientID = clientID
@@ -90,6 +94,7 @@ public struct MQTTConfiguration: Equatable, Sendable {
         self.cleanSession = cleanSession
         self.will = will
         self.reconnect = reconnect
+        self.maxReceivedPayloadBytes = maxReceivedPayloadBytes
         self.libraryFile = libraryFile
     }
 
@@ -124,6 +129,12 @@ public struct MQTTConfiguration: Equatable, Sendable {
             throw .invalidConfiguration(
                 setting: "reconnect delays \(reconnect.first) to \(reconnect.maximum)",
                 problem: "each must be \(MQTTLimits.minReconnectDelay) to \(MQTTLimits.maxReconnectDelay), the first no longer than the longest"
+            )
+        }
+        guard (1...MQTTLimits.maxReceivedPayloadBytes).contains(maxReceivedPayloadBytes) else {
+            throw .invalidConfiguration(
+                setting: "received payload bound \(maxReceivedPayloadBytes) bytes",
+                problem: "must be 1 to \(MQTTLimits.maxReceivedPayloadBytes) bytes"
             )
         }
         if !broker.usesTLS && !tls.isEmpty {

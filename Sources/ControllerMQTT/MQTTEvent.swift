@@ -14,17 +14,27 @@ public struct MQTTMessageID: Hashable, Sendable, CustomStringConvertible {
 /// A message the broker delivered on one of the client's subscriptions.
 public struct MQTTMessage: Equatable, Sendable {
     public var topic: String
+    /// The payload, or its first ``MQTTConfiguration/maxReceivedPayloadBytes`` when it was
+    /// longer (``isCut``): a reader never takes more than its bound.
     public var payload: [UInt8]
+    /// The payload's length as the broker sent it.
+    public var payloadBytes: Int
     public var qos: MQTTQoS
     /// The broker's retained message for the topic, sent on subscribing: not a new one.
     public var retained: Bool
 
-    public init(topic: String, payload: [UInt8], qos: MQTTQoS, retained: Bool) {
+    /// `payloadBytes`: the length the broker sent, when `payload` is only its start.
+    public init(topic: String, payload: [UInt8], qos: MQTTQoS, retained: Bool, payloadBytes: Int? = nil) {
         self.topic = topic
         self.payload = payload
+        self.payloadBytes = max(payloadBytes ?? payload.count, payload.count)
         self.qos = qos
         self.retained = retained
     }
+
+    /// Whether `payload` is only the start of what the broker sent: it must not be read as the
+    /// whole message.
+    public var isCut: Bool { payloadBytes > payload.count }
 }
 
 /// What the client tells its owner, on the client's network thread (see ``MQTTClient``).

@@ -20,6 +20,12 @@ public enum MQTTLimits {
     /// events and status, a few hundred bytes, and libmosquitto copies each one it queues.
     public static let maxPayloadBytes = 256 * 1_024
 
+    /// The most of one received payload a client takes (its default, and the most a
+    /// configuration may ask for): a longer one is delivered cut to it, with its length
+    /// (``MQTTMessage/isCut``), so a broker's 256 MB retained message is not copied whole into
+    /// every reader. The same as a publish's bound: nothing this runtime sends is cut.
+    public static let maxReceivedPayloadBytes = maxPayloadBytes
+
     /// Messages of QoS 1 or 2 handed to the library and not yet acknowledged by the broker:
     /// while the broker is away libmosquitto keeps every one in memory (it has no bound of its
     /// own), so beyond this `publish` refuses and the caller keeps the rest (an outbox's rows).

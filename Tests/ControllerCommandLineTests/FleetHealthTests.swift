@@ -59,10 +59,11 @@ struct FleetHealthTests {
         let many = (0..<100).map { "problem \($0)" }
         view.take(Self.message("site/n/health", Self.health(node: "n", outbox: 1, problems: many, started: 0)))
         #expect(view.nodes["n"]?.health?.problems.count == FleetLimits.maxProblems)
-        let huge = Self.health(node: "m", outbox: 1, problems: [String(repeating: "x", count: FleetLimits.maxHealthBytes)], started: 0)
+        let huge = Self.health(node: "m", outbox: 1, problems: [String(repeating: "x", count: FleetLimits.maxPayloadBytes)], started: 0)
         view.take(Self.message("site/m/health", huge))
         view.take(Self.message("site/o/health", "{not json"))
         #expect(view.nodes["m"]?.health == nil)
+        #expect(view.notes("m") == ["health: a message of \(huge.utf8.count) bytes, over fleet's \(FleetLimits.maxPayloadBytes): not read"])
         #expect(view.nodes["o"]?.health == nil)
     }
 

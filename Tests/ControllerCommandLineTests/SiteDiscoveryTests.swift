@@ -71,15 +71,15 @@ struct SiteDiscoveryTests {
             case ("binary_sensor", "input-emergency"):
                 // The fire alarm: a condition input, on while its line or a command holds it.
                 #expect(component["device_class"] as? String == "safety" && component["state_topic"] as? String == "nodes/node1/inputs")
-                #expect(component["value_template"] as? String == "{{ 'ON' if value_json.levels['emergency'] else 'OFF' }}")
+                #expect(component["value_template"] as? String == #"{{ 'ON' if value_json.levels["emergency"] else 'OFF' }}"#)
                 #expect(component["payload_on"] as? String == "ON" && component["payload_off"] as? String == "OFF")
             case ("binary_sensor", _):
                 #expect(component["device_class"] as? String == "problem")
-                #expect(component["value_template"] as? String == "{{ 'ON' if value_json.state in ['broken'] else 'OFF' }}")
+                #expect(component["value_template"] as? String == #"{{ 'ON' if value_json.state in ["broken"] else 'OFF' }}"#)
             case ("event", _):
                 #expect((component["event_types"] as? [String])?.contains("passages") == true && component["state_topic"] as? String == "nodes/node1/events")
             case ("button", _):
-                #expect(component["command_topic"] as? String == "nodes/node1/command" && (component["payload_press"] as? String)?.hasPrefix(#"{"v":1,"command":"#) == true)
+                #expect(component["command_topic"] as? String == "nodes/node1/command" && (component["payload_press"] as? String)?.hasPrefix(#"{"command":"#) == true)
             default: break
             }
         }
@@ -95,16 +95,21 @@ struct SiteDiscoveryTests {
         #expect(Self.discovery.retirement.topic == Self.discovery.deviceTopic && Self.discovery.retirement.payload.isEmpty)
     }
 
-    @Test("a cover hint: opened and closed by direct commands, its states from the machine's; a command the node does not take is no cover")
+    @Test("a cover hint: opened and closed by direct commands, its states from the machine's, no Stop without a command for it; a command the node does not take is no cover")
     func cover() throws {
         let hints = HomeAssistantHints<TurnstileApplication>(cover: .init(
             deviceClass: "gate", open: .repair, close: .fault, openStates: [.unlocked], opening: [.outOfOrder], closing: [.emergency]))
         let cover = try #require(Self.discovery.entities(hints: hints).first { $0.component == "cover" }).config
-        #expect(cover.device_class == "gate" && cover.payload_open == #"{"v":1,"command":"repair"}"# && cover.payload_close == #"{"v":1,"command":"fault"}"#)
-        #expect(cover.value_template?.contains("'open' if s in ['unlocked']") == true && cover.value_template?.contains("'opening' if s in ['outOfOrder']") == true)
+        #expect(cover.device_class == "gate" && cover.payload_open == .request(#"{"command":"repair","v":1}"#)
+                && cover.payload_close == .request(#"{"command":"fault","v":1}"#) && cover.payload_stop == HomeAssistantCommand.none)
+        #expect(cover.value_template?.contains(#"'open' if s in ["unlocked"]"#) == true && cover.value_template?.contains(#"'opening' if s in ["outOfOrder"]"#) == true)
         let data = try JSONSerialization.jsonObject(with: Data(SitePayload.encode(cover))) as? [String: Any] ?? [:]
         #expect(Set(data.keys).isSubset(of: Self.documentedKeys["cover"]!.all), "\(Set(data.keys).subtracting(Self.documentedKeys["cover"]!.all))")
-        let notACommand = HomeAssistantHints<TurnstileApplication>(cover: .init(deviceClass: "gate", open: .coin, openStates: [.unlocked]))
-        #expect(!Self.discovery.entities(hints: notACommand).contains { $0.component == "cover" })
+        // Stated null, not left out: Home Assistant would show a Stop that sends STOP.
+        #expect(data["payload_stop"] is NSNull, "\(data)")
+        for notACommand in [HomeAssistantHints<TurnstileApplication>(cover: .init(deviceClass: "gate", open: .coin, openStates: [.unlocked])),
+                            HomeAssistantHints<TurnstileApplication>(cover: .init(deviceClass: "gate", open: .repair, stop: .coin, openStates: [.unlocked]))] {
+            #expect(!Self.discovery.entities(hints: notACommand).contains { $0.component == "cover" })
+        }
     }
 }

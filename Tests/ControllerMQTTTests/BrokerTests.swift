@@ -95,6 +95,30 @@ struct BrokerTests {
         }
     }
 
+    @Test("a received payload past the client's bound arrives cut to it, saying its length; one within it whole (issue 40, item 5)")
+    func receivedPayloadBound() async throws {
+        try await Broker.with { broker in
+            var configuration = broker.configuration(clientID: "node1-bounded")
+            configuration.maxReceivedPayloadBytes = Self.receivedBound
+            let (client, log) = try MQTTClient.logged(configuration)
+            try client.subscribe("nodes/node1/bound/#")
+            try client.start()
+            defer { client.stop() }
+            try #require(await log.first { $0.subscriptionID != nil } != nil, "events: \(log.all)")
+            let long = (0..<MQTTLimits.maxPayloadBytes).map { UInt8(truncatingIfNeeded: $0) }
+            try client.publish(topic: "nodes/node1/bound/long", payload: long)
+            try client.publish(topic: "nodes/node1/bound/short", payload: Array(long.prefix(Self.receivedBound)))
+            let messages = { log.all.compactMap(\.receivedMessage) }
+            _ = await log.first { _ in messages().count == 2 }
+            let cut = messages().first { $0.topic.hasSuffix("long") }
+            #expect(cut?.payload == Array(long.prefix(Self.receivedBound)) && cut?.payloadBytes == long.count && cut?.isCut == true)
+            let whole = messages().first { $0.topic.hasSuffix("short") }
+            #expect(whole?.payload.count == Self.receivedBound && whole?.payloadBytes == Self.receivedBound && whole?.isCut == false)
+        }
+    }
+
+    static let receivedBound = 1_000
+
     @Test("MQTT 3.1.1: a subscription the ACL refuses is granted all the same, and delivers nothing")
     func subscriptionRefused() async throws {
         try await Broker.with(Self.subscribeOutsideTheACL)

@@ -51,6 +51,8 @@ struct ConfigurationTests {
         #expect(refusal { $0.tls = MQTTTLSFiles(caFile: "/etc/ca.crt") }?.contains("use mqtts://") == true)
         #expect(refusal { $0.reconnect = MQTTReconnectPolicy(first: .seconds(10), maximum: .seconds(5)) } != nil)
         #expect(refusal { $0.will = MQTTWill(topic: "nodes/+/status", payload: []) }?.contains("'+' and '#'") == true)
+        #expect(refusal { $0.maxReceivedPayloadBytes = 0 }?.contains("received payload bound 0 bytes") == true)
+        #expect(refusal { $0.maxReceivedPayloadBytes = MQTTLimits.maxReceivedPayloadBytes + 1 }?.contains("must be 1 to") == true)
     }
 
     @Test("the password file: its first line, named when it cannot be used", .enabled(if: Broker.libraryLoads || Broker.required))

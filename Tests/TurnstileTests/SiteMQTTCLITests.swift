@@ -454,7 +454,7 @@ struct SiteMQTTCLITests {
         }
 
         let online = try await Turnstiled.run(["fleet", "--retire", "node1"] + login("site"))
-        #expect(online.status == 1 && online.stderr.contains("node1 is online") && online.stderr.contains("stop its daemon first"), "\(online)")
+        #expect(online.status == 1 && online.stderr.contains("'node1' is online") && online.stderr.contains("stop its daemon first"), "\(online)")
         // The reader may read every topic but write none: the broker drops its clearings, and
         // fleet, watching for them, says so.
         let reader = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("reader"))
@@ -462,7 +462,7 @@ struct SiteMQTTCLITests {
 
         let retired = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
         #expect(retired.status == 0, "\(retired)")
-        #expect(retired.stdout.contains("retired node2: cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/inputs, nodes/node2/claim, \(device), nodes/node2/availability"),
+        #expect(retired.stdout.contains("retired 'node2': cleared nodes/node2/state, nodes/node2/counters, nodes/node2/health, nodes/node2/inputs, nodes/node2/claim, \(device), nodes/node2/availability"),
                 "\(retired)")
         // Nothing of node2 is retained any more: a client that subscribes now gets node1 alone.
         let (late, lateLog) = try await Self.watcher(broker, id: "site-retire-late", ["nodes/#", "homeassistant/device/#"])
@@ -477,7 +477,7 @@ struct SiteMQTTCLITests {
         #expect((site["controllers"] as? [[String: Any]])?.compactMap { $0["node"] as? String } == ["node1"], "\(view)")
 
         let again = try await Turnstiled.run(["fleet", "--retire", "node2"] + login("site"))
-        #expect(again.status == 1 && again.stderr.contains("keeps nothing of node2"), "\(again)")
+        #expect(again.status == 1 && again.stderr.contains("keeps nothing of 'node2'"), "\(again)")
         for (arguments, message) in [(["--retire", "node2", "--json"], "neither --json nor --follow"), (["--retire", "all"], "--retire"),
                                      (["--retire", "node2", "--mqtt-discovery-prefix", "home/+"], "--mqtt-discovery-prefix")] {
             let refused = try await Turnstiled.run(["fleet"] + arguments + login("site"))
@@ -485,6 +485,50 @@ struct SiteMQTTCLITests {
         }
         daemons[0].send(SIGTERM)
         await #expect(daemons[0].waitForExit(timeout: Self.patience) == 0, "\(daemons[0].description)")
+    }
+
+    @Test("fleet of what someone else left retained (issue 40, items 5 and 6): a 200 KB availability is not carried, said so; a node 'gate 7' is listed as no node id and --retire clears it; --retire all names --retire once")
+    func fleetOfForeignRetainedMessages() async throws {
+        let broker = try Broker.start()
+        defer { broker.stop() }
+        let (writer, writerLog) = try MQTTClient.logged(broker.configuration(user: "site", clientID: "site-foreign"))
+        try writer.start()
+        defer { writer.stop() }
+        try #require(await writerLog.first(within: Self.patience) { $0.isConnected } != nil)
+        let huge = MQTTLimits.maxPayloadBytes - 1_024
+        var sent = [
+            try writer.publish(topic: "nodes/big/availability", payload: Array(repeating: UInt8(ascii: "x"), count: huge), retain: true),
+            try writer.publish(topic: "nodes/gate 7/availability", payload: Array("offline".utf8), retain: true),
+        ]
+        sent.append(try writer.publish(topic: "nodes/gate 7/state", payload: Array(#"{"app":"gate","gauges":{},"node":"gate 7","state":"closed"}"#.utf8), retain: true))
+        for id in sent { try #require(await writerLog.first(within: Self.patience) { $0 == .published(id) } != nil) }
+        func login(_ user: String) -> [String] {
+            ["--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", user,
+             "--mqtt-password-file", broker.file("\(user).password"), "--wait", "1"]
+        }
+
+        let view = try await Turnstiled.run(["fleet", "--json"] + login("reader"))
+        #expect(view.status == 0, "\(view)")
+        #expect(view.stdout.utf8.count < 8_192, "fleet --json carried \(view.stdout.utf8.count) bytes")
+        let site = try #require(try JSONSerialization.jsonObject(with: Data(view.stdout.utf8)) as? [String: Any], "\(view)")
+        let controllers = site["controllers"] as? [[String: Any]] ?? []
+        let big = controllers.first { $0["node"] as? String == "big" }
+        #expect(big?["availability"] == nil, "\(view.stdout)")
+        #expect(big?["notes"] as? [String] == ["availability: a message of \(huge) bytes, over fleet's \(FleetLimits.maxPayloadBytes): not read"], "\(view.stdout)")
+        let gate = controllers.first { $0["node"] as? String == "gate 7" }
+        #expect(gate?["state"] as? String == "closed", "\(view.stdout)")
+        #expect((gate?["notes"] as? [String])?.first?.hasPrefix("not a node id, as it holds ' ' (U+0020)") == true, "\(view.stdout)")
+        let table = try await Turnstiled.run(["fleet"] + login("reader"))
+        #expect(table.status == 0 && table.stdout.utf8.count < 4_096 && table.stdout.contains("big: availability: a message of"), "\(table)")
+
+        let retired = try await Turnstiled.run(["fleet", "--retire", "gate 7"] + login("site"))
+        #expect(retired.status == 0 && retired.stdout.contains("retired 'gate 7': cleared nodes/gate 7/state, nodes/gate 7/availability"), "\(retired)")
+        let after = try await Turnstiled.run(["fleet", "--json"] + login("reader"))
+        let left = try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any]
+        #expect((left?["controllers"] as? [[String: Any]])?.compactMap { $0["node"] as? String } == ["big"], "\(after)")
+        let all = try await Turnstiled.run(["fleet", "--retire", "all"] + login("site"))
+        #expect(all.status == 64 && all.stderr.contains("--retire 'all' is the topic level that reaches every node"), "\(all)")
+        #expect(!all.stderr.contains("'all' 'all'") && !all.stderr.contains("--mqtt-node"), "\(all)")
     }
 
     @Test("over TLS: mqtts with the site's CA and a client certificate publishes; a broker whose certificate another CA signed is refused, named, and tried again")

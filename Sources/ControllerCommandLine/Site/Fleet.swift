@@ -81,16 +81,22 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         guard wait.isFinite, FleetLimits.waitSeconds.contains(wait) else {
             throw ValidationError("--wait must be from \(FleetLimits.waitSeconds.lowerBound) to \(FleetLimits.waitSeconds.upperBound) seconds")
         }
-        _ = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix)
+        _ = try connection.checkedPrefix()
+        do throws(SiteOptionError) {
+            _ = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix)
+        } catch {
+            throw ValidationError(error.description)
+        }
         if http != nil, json || follow || retire != nil {
             throw ValidationError("--http serves the page until stopped: it takes neither --json, --follow nor --retire")
         }
         if let node = retire {
             if json || follow { throw ValidationError("--retire clears one node and exits: it takes neither --json nor --follow") }
-            do {
-                _ = try FleetRetirement(App.self, node: node, prefix: connection.checkedPrefix(), discoveryPrefix: discoveryPrefix)
+            // The refusal names --retire itself (and the value once): not the daemon's --mqtt-node.
+            do throws(SiteOptionError) {
+                _ = try FleetRetirement(App.self, node: node, prefix: connection.prefix, discoveryPrefix: discoveryPrefix)
             } catch {
-                throw ValidationError("--retire: \(error)")
+                throw ValidationError(error.description)
             }
         }
     }
@@ -106,8 +112,7 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
     private func printOrRetire() throws {
         let broker = try connection.broker(connection.url!)
         let prefix = try connection.checkedPrefix()
-        let configuration = try connection.configuration(
-            broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        let configuration = try readerConfiguration(broker)
         if let node = retire {
             let retirement = Guarded(try FleetRetirement(App.self, node: node, prefix: prefix, discoveryPrefix: discoveryPrefix))
             try self.retire(retirement, broker: broker, configuration: configuration)
@@ -116,7 +121,7 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         let view = Guarded(FleetView(prefix: prefix))
         let changed = Doorbell()
         let client = try subscribed(
-            configuration, broker: broker, filters: FleetView.leaves.map { "\(prefix)/+/\($0)" }, changed: changed,
+            configuration, broker: broker, filters: view.withLock { $0.filters }, changed: changed,
             take: { event in view.withLock { $0.take(event) } },
             state: { view.withLock { ($0.subscribed, $0.lastFailure) } })
         defer { client.stop() }
@@ -138,13 +143,12 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
     private func serve(_ endpoint: HTTPEndpoint) async throws {
         let broker = try connection.broker(connection.url!)
         let prefix = try connection.checkedPrefix()
-        let configuration = try connection.configuration(
-            broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        let configuration = try readerConfiguration(broker)
         let view = Guarded(FleetView(prefix: prefix))
         let client: MQTTClient
         do {
             client = try MQTTClient(configuration: configuration) { event in view.withLock { $0.take(event) } }
-            for leaf in FleetView.leaves { try client.subscribe("\(prefix)/+/\(leaf)") }
+            for filter in view.withLock({ $0.filters }) { try client.subscribe(filter) }
             try client.start()
         } catch {
             Terminal.error("fleet: \(error)")
@@ -165,6 +169,14 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
             Terminal.error("fleet: \(error)")
             throw ExitStatus.refused
         }
+    }
+
+    /// fleet's client: a clean session that takes at most ``FleetLimits/maxPayloadBytes`` of any
+    /// message (the rest stays in libmosquitto's buffer; ``FleetView`` says it was not read).
+    func readerConfiguration(_ broker: MQTTBrokerURL) throws -> MQTTConfiguration {
+        var configuration = try connection.configuration(broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
+        configuration.maxReceivedPayloadBytes = FleetLimits.maxPayloadBytes
+        return configuration
     }
 
     /// A client on `filters`, connected and subscribed, each event given to `take` and rung on
@@ -216,18 +228,18 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         settle(changed)
         let (node, online, toClear) = retirement.withLock { ($0.node, $0.isOnline, $0.toClear) }
         guard !online else {
-            Terminal.error("fleet: \(node) is online (\(retirement.withLock { $0.availabilityTopic })): stop its daemon first; a running node announces itself again")
+            Terminal.error("fleet: '\(node.shown)' is online (\(retirement.withLock { $0.availabilityTopic })): stop its daemon first; a running node announces itself again")
             throw ExitStatus.refused
         }
         guard !toClear.isEmpty else {
-            Terminal.error("fleet: the broker keeps nothing of \(node) (looked at \(topics.joined(separator: ", "))): is the node id right? `fleet` lists the nodes")
+            Terminal.error("fleet: the broker keeps nothing of '\(node.shown)' (looked at \(topics.joined(separator: ", "))): is the node id right? `fleet` lists the nodes")
             throw ExitStatus.refused
         }
         retirement.withLock { $0.startClearing() }
         do {
             for topic in toClear { _ = try client.publish(topic: topic, payload: [], qos: .atLeastOnce, retain: true) }
         } catch {
-            Terminal.error("fleet: retiring \(node): \(error)")
+            Terminal.error("fleet: retiring '\(node.shown)': \(error)")
             throw ExitStatus.refused
         }
         let clearedBy = ContinuousClock.now + FleetLimits.connectPatience
@@ -239,188 +251,11 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
             Terminal.error("fleet: the broker did not clear \(unconfirmed.joined(separator: ", ")) within \(FleetLimits.connectPatience): may this login (--mqtt-username) write them? The broker's ACL decides")
             throw ExitStatus.refused
         }
-        print("retired \(node): cleared \(toClear.joined(separator: ", "))")
+        print("retired '\(node.shown)': cleared \(toClear.joined(separator: ", "))".shownLine)
     }
 
     private func render(_ view: FleetView) -> String {
         let now = FleetView.unixNow()
         return json ? view.json(now: now) : view.table(now: now)
-    }
-}
-
-/// The bounds of `fleet`.
-enum FleetLimits {
-    static let defaultWaitSeconds = 2.0
-    static let waitSeconds = 0.1...60.0
-    static let connectPatience: Duration = .seconds(10)
-    /// How often a wait looks again when nothing rings.
-    static let pollNanoseconds: Int64 = 50_000_000
-    /// Nodes it keeps: a broker that offers more is not a site this view can show.
-    static let maxNodes = 10_000
-    /// A health message longer than this is not one a daemon sends (its problems are a few
-    /// short lines): it is left out.
-    static let maxHealthBytes = 8_192
-    /// Problems shown per node.
-    static let maxProblems = 16
-}
-
-/// What the broker has said about each node, from its retained messages.
-struct FleetView {
-    struct Node: Equatable {
-        var availability: String?
-        /// When this watcher saw the availability change (Unix nanoseconds); nil for the value
-        /// the broker had kept when it subscribed.
-        var availabilityChanged: Int64?
-        var app: String?
-        var state: String?
-        var gauges: [String: Int] = [:]
-        var totals: [String: Int] = [:]
-        var lastEventUnixNanoseconds: Int64?
-        var health: SitePayload.Health?
-    }
-
-    let prefix: String
-    var nodes: [String: Node] = [:]
-    var subscribed = false
-    var lastFailure: String?
-    /// Goes up with every change, so `--follow` prints only what changed.
-    var version = 0
-    var ignoredNodes = 0
-
-    /// The leaves under each node it watches.
-    static let leaves = ["availability", "state", "counters", "health"]
-
-    init(prefix: String) {
-        self.prefix = prefix
-    }
-
-    mutating func take(_ event: MQTTEvent, now: Int64 = FleetView.unixNow()) {
-        switch event {
-        case .subscribed: subscribed = true
-        case .connected: lastFailure = nil
-        case .connectFailed(let error, _): lastFailure = "\(error)"
-        case .disconnected(let error):
-            subscribed = false
-            lastFailure = error.map { "\($0)" } ?? "disconnected"
-        case .message(let message): take(message, now: now)
-        default: return
-        }
-    }
-
-    private mutating func take(_ message: MQTTMessage, now: Int64) {
-        let levels = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        let prefixLevels = prefix.split(separator: "/").count
-        guard levels.count == prefixLevels + 2 else { return }
-        let node = String(levels[prefixLevels])
-        guard node != SiteTopics.everyNode else { return }
-        guard nodes[node] != nil || nodes.count < FleetLimits.maxNodes else {
-            ignoredNodes += 1
-            return
-        }
-        var entry = nodes[node] ?? Node()
-        switch levels[prefixLevels + 1] {
-        case "availability":
-            // An empty retained message clears the topic: a node removed from the site.
-            let availability = message.payload.isEmpty ? nil : String(decoding: message.payload, as: UTF8.self)
-            if let known = entry.availability, known != availability { entry.availabilityChanged = now }
-            entry.availability = availability
-        case "state":
-            guard let state = try? JSONDecoder().decode(SitePayload.State.self, from: Data(message.payload)) else { return }
-            entry.app = state.app
-            entry.state = state.state
-            entry.gauges = state.gauges
-        case "counters":
-            guard let counters = try? JSONDecoder().decode(SitePayload.Counters.self, from: Data(message.payload)) else { return }
-            entry.app = counters.app
-            entry.totals = counters.totals
-            entry.lastEventUnixNanoseconds = counters.lastEventUnixNanoseconds
-        case "health":
-            guard message.payload.count <= FleetLimits.maxHealthBytes,
-                var health = try? JSONDecoder().decode(SitePayload.Health.self, from: Data(message.payload))
-            else { return }
-            // A node's words, bounded: a buggy or hostile node cannot fill the page.
-            health.problems = Array(health.problems.prefix(FleetLimits.maxProblems))
-            entry.app = entry.app ?? health.app
-            entry.health = health
-        default: return
-        }
-        guard nodes[node] != entry else { return }
-        nodes[node] = entry
-        version += 1
-    }
-
-    /// Each application's totals summed over its nodes.
-    var sums: [String: [String: Int]] {
-        var sums: [String: [String: Int]] = [:]
-        for node in nodes.values {
-            // Totals come from the broker: a buggy or hostile node may claim Int.max. The sum
-            // saturates rather than traps, so one node cannot blind the site's overview.
-            sums[node.app ?? "?", default: [:]].merge(node.totals) { $0.saturatingAdding($1) }
-        }
-        return sums
-    }
-
-    /// Nanoseconds from a node's `lastEventUnixNanoseconds` (any Int64 the broker carried) to
-    /// `now`, held at the Int64 bounds instead of overflowing.
-    static func elapsed(since then: Int64, now: Int64) -> Int64 {
-        now.saturatingSubtracting(then)
-    }
-
-    static func unixNow() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1e9).rounded())
-    }
-
-    /// The site as `fleet --json` prints it and the site page shows it.
-    func overview(now: Int64) -> SiteOverview {
-        let controllers = nodes.keys.sorted().map { name in
-            let node = nodes[name]!
-            // Online since the process started (its health says when); offline since this
-            // watcher saw it go, when it did.
-            let since = node.availability == SitePayload.online ? node.health?.started ?? node.availabilityChanged : node.availabilityChanged
-            return SiteOverview.Controller(
-                node: name, app: node.app, availability: node.availability, availabilitySince: since.map(SitePayload.timestamp),
-                phase: node.health?.phase, state: node.state, gauges: node.gauges, totals: node.totals, outbox: node.health?.outbox,
-                problems: node.health?.problems ?? [],
-                lastEvent: node.lastEventUnixNanoseconds.map(SitePayload.timestamp),
-                lastEventAgeSeconds: node.lastEventUnixNanoseconds.map { Double(Self.elapsed(since: $0, now: now)) / 1e9 })
-        }
-        return SiteOverview(
-            controllers: controllers, online: nodes.values.filter { $0.availability == SitePayload.online }.count, sums: sums,
-            prefix: prefix, connected: subscribed, brokerProblem: subscribed ? nil : lastFailure, notShown: ignoredNodes > 0 ? ignoredNodes : nil)
-    }
-
-    func json(now: Int64) -> String {
-        String(decoding: SiteServer.json(overview(now: now)), as: UTF8.self)
-    }
-
-    func table(now: Int64) -> String {
-        guard !nodes.isEmpty else { return "no controller has published under \(prefix.shown)/ on this broker" }
-        let header = ["NODE", "APP", "AVAILABLE", "STATE", "LAST EVENT", "OUTBOX", "TOTALS"]
-        var rows = [header]
-        for name in nodes.keys.sorted() {
-            let node = nodes[name]!
-            rows.append([
-                name.shown, node.app.map(\.shown) ?? "?", node.availability.map(\.shown) ?? "?", node.state.map(\.shown) ?? "?",
-                node.lastEventUnixNanoseconds.map { SiteOverview.age(seconds: Self.elapsed(since: $0, now: now) / 1_000_000_000) } ?? "never",
-                node.health.map { "\($0.outbox)" } ?? "?", SiteOverview.counts(node.totals),
-            ])
-        }
-        let widths = (0..<header.count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var lines = rows.map { row in
-            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ") + "  " + row.last!
-        }
-        let online = nodes.values.filter { $0.availability == SitePayload.online }.count
-        lines.append("")
-        lines.append("site: \(nodes.count) controller(s), \(online) online")
-        for (app, totals) in sums.sorted(by: { $0.key < $1.key }) {
-            let count = nodes.values.filter { ($0.app ?? "?") == app }.count
-            lines.append("  \(app.shown) (\(count)): \(SiteOverview.counts(totals))")
-        }
-        for name in nodes.keys.sorted() {
-            guard let problems = nodes[name]?.health?.problems, !problems.isEmpty else { continue }
-            lines.append("  \(name.shown): \(problems.map(\.shown).joined(separator: "; "))")
-        }
-        if ignoredNodes > 0 { lines.append("(\(ignoredNodes) message(s) of nodes past \(FleetLimits.maxNodes) were not shown)") }
-        return lines.joined(separator: "\n")
     }
 }

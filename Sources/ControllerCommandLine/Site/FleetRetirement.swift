@@ -23,12 +23,19 @@ struct FleetRetirement {
     private(set) var cleared: Set<String> = []
     private var clearing = false
 
+    /// `node` is any node `fleet` lists (``SiteTopics/listedLevelProblem(_:prefix:)``), refused
+    /// naming `--retire`. A node id's Home Assistant device is cleared too; a level that is no
+    /// node id was never a daemon's, so it has none.
     init<App: ControllerApplication>(_: App.Type, node: String, prefix: String, discoveryPrefix: String) throws(SiteOptionError) {
-        let site = try SiteTopics(prefix: prefix, node: node)
-        let discovery = SiteDiscovery<App>(prefix: discoveryPrefix, topics: site)
+        let site = try SiteTopics(prefix: prefix, listedNode: node, option: "--retire")
         self.node = site.node
         availabilityTopic = site.availability
-        topics = [site.state, site.counters, site.health, site.inputs, site.claim, discovery.retirement.topic, site.availability]
+        var topics = site.retained
+        if SiteTopics.nodeIDProblem(node) == nil {
+            let discovery = SiteDiscovery<App>(prefix: try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix), topics: site)
+            topics.insert(discovery.retirement.topic, at: topics.count - 1)
+        }
+        self.topics = topics
     }
 
     /// Whether the node said it is online, and has not said otherwise since.

@@ -72,12 +72,12 @@ struct MQTTConnectionOptions: ParsableArguments {
         return configuration
     }
 
-    /// The prefix checked as the topics check it.
+    /// The prefix checked as the topics check it (``SiteTopics/prefixProblem(_:)``), refused
+    /// naming `--mqtt-prefix`, for `run` and `fleet` alike.
     func checkedPrefix() throws -> String {
-        do {
-            return try SiteTopics(prefix: prefix, node: "probe").prefix
-        } catch {
-            throw ValidationError("\(error)")
+        if let problem = SiteTopics.prefixProblem(prefix) {
+            throw ValidationError(SiteOptionError.invalidPrefix(option: "--mqtt-prefix", prefix: prefix, problem: problem).description)
         }
+        return prefix
     }
 }

@@ -92,15 +92,33 @@ struct SiteDiscovery<App: ControllerApplication> {
         var payload_press: String?
         var payload_on: String?
         var payload_off: String?
-        var payload_open: String?
-        var payload_close: String?
-        var payload_stop: String?
+        var payload_open: HomeAssistantCommand?
+        var payload_close: HomeAssistantCommand?
+        var payload_stop: HomeAssistantCommand?
         var state_open: String?
         var state_opening: String?
         var state_closed: String?
         var state_closing: String?
         var entity_category: String?
         var icon: String?
+
+        /// The command keys Home Assistant gives a default when they are left out, by platform
+        /// (``HomeAssistantCommand``): a new platform with such keys is added here, and every
+        /// entity of it states them.
+        static func defaultedCommands(of platform: String) -> [WritableKeyPath<Config, HomeAssistantCommand?>] {
+            switch platform {
+            case "cover": [\.payload_open, \.payload_close, \.payload_stop]
+            default: []
+            }
+        }
+
+        /// Each of its platform's defaulted command keys left out, stated null: a control the
+        /// node has no request for is not shown.
+        mutating func stateDefaultedCommands() {
+            for key in Self.defaultedCommands(of: p) where self[keyPath: key] == nil {
+                self[keyPath: key] = HomeAssistantCommand.none
+            }
+        }
     }
 
     /// One entity: its component and its object level.
@@ -151,28 +169,30 @@ struct SiteDiscovery<App: ControllerApplication> {
         if !hints.faultStates.isEmpty {
             var problem = entity("binary_sensor", "problem", nil, title: "Problem")
             problem.config.state_topic = topics.state
-            let names = hints.faultStates.map { "'\($0.name)'" }.joined(separator: ", ")
+            let names = hints.faultStates.map { DiscoveryText.templateString($0.name) }.joined(separator: ", ")
             problem.config.value_template = "{{ 'ON' if value_json.state in [\(names)] else 'OFF' }}"
             problem.config.device_class = "problem"
             problem.config.payload_on = "ON"
             problem.config.payload_off = "OFF"
             entities.append(problem)
         }
-        // A cover is opened (and closed) by direct commands: one the node does not take is no cover.
+        // A cover is opened (and closed, and stopped) by direct commands: one the node does not
+        // take is no cover. What it has no command for is null (stated below).
         let commandEvents = ControlVocabulary<App>.commands.compactMap { command -> App.Event? in
             if case .event(let event) = command { return event }
             return nil
         }
-        if let cover = hints.cover, commandEvents.contains(cover.open), cover.close.map(commandEvents.contains) ?? true {
+        if let cover = hints.cover, commandEvents.contains(cover.open),
+            [cover.close, cover.stop].allSatisfy({ $0.map(commandEvents.contains) ?? true }) {
             var entity = entity("cover", "cover", nil, title: App.name.prefix(1).uppercased() + App.name.dropFirst())
             entity.config.device_class = cover.deviceClass
             entity.config.command_topic = topics.command
-            entity.config.payload_open = #"{"v":1,"command":"\#(cover.open.name)"}"#
-            entity.config.payload_close = cover.close.map { #"{"v":1,"command":"\#($0.name)"}"# }
-            entity.config.payload_stop = nil
+            entity.config.payload_open = .request(DiscoveryText.request(cover.open.name))
+            entity.config.payload_close = cover.close.map { .request(DiscoveryText.request($0.name)) }
+            entity.config.payload_stop = cover.stop.map { .request(DiscoveryText.request($0.name)) }
             entity.config.state_topic = topics.state
             // Each innermost state as the cover state it is; any other reads as closed.
-            func names(_ states: [App.State]) -> String { states.map { "'\($0.name)'" }.joined(separator: ", ") }
+            func names(_ states: [App.State]) -> String { states.map { DiscoveryText.templateString($0.name) }.joined(separator: ", ") }
             entity.config.value_template = "{% set s = value_json.state %}"
                 + "{{ 'open' if s in [\(names(cover.openStates))] else 'opening' if s in [\(names(cover.opening))] "
                 + "else 'closing' if s in [\(names(cover.closing))] else 'closed' }}"
@@ -188,7 +208,7 @@ struct SiteDiscovery<App: ControllerApplication> {
             let role = input.role.rawValue
             var sensor = entity("binary_sensor", "input", role, title: role)
             sensor.config.state_topic = topics.inputs
-            sensor.config.value_template = "{{ 'ON' if value_json.levels['\(role)'] else 'OFF' }}"
+            sensor.config.value_template = "{{ 'ON' if value_json.levels[\(DiscoveryText.templateString(role))] else 'OFF' }}"
             sensor.config.payload_on = "ON"
             sensor.config.payload_off = "OFF"
             sensor.config.device_class = hints.inputDeviceClasses[input.role]
@@ -197,14 +217,14 @@ struct SiteDiscovery<App: ControllerApplication> {
         for gauge in App.gauges {
             var sensor = entity("sensor", "gauge", gauge.name, title: gauge.name)
             sensor.config.state_topic = topics.state
-            sensor.config.value_template = "{{ value_json.gauges['\(gauge.name)'] | default(0) }}"
+            sensor.config.value_template = "{{ value_json.gauges[\(DiscoveryText.templateString(gauge.name))] | default(0) }}"
             sensor.config.state_class = "measurement"
             entities.append(sensor)
         }
         for kind in CountStore<App>.kinds {
             var counter = entity("sensor", "total", kind, title: kind)
             counter.config.state_topic = topics.counters
-            counter.config.value_template = "{{ value_json.totals['\(kind)'] | default(0) }}"
+            counter.config.value_template = "{{ value_json.totals[\(DiscoveryText.templateString(kind))] | default(0) }}"
             counter.config.state_class = "total_increasing"
             counter.config.icon = "mdi:counter"
             entities.append(counter)
@@ -223,14 +243,18 @@ struct SiteDiscovery<App: ControllerApplication> {
         for command in ControlVocabulary<App>.commands {
             switch command {
             case .event(let event):
-                entities.append(button(event.name, request: #"{"v":1,"command":"\#(event.name)"}"#))
+                entities.append(button(event.name, request: DiscoveryText.request(event.name)))
             case .condition(let role, _, _):
                 for on in [true, false] {
-                    entities.append(button("\(role.rawValue) \(on ? "on" : "off")", request: #"{"v":1,"command":"\#(role.rawValue)","on":\#(on)}"#))
+                    entities.append(button("\(role.rawValue) \(on ? "on" : "off")", request: DiscoveryText.request(role.rawValue, on: on)))
                 }
             }
         }
-        return entities
+        return entities.map { entity in
+            var entity = entity
+            entity.config.stateDefaultedCommands()
+            return entity
+        }
     }
 
     /// `state`, `events`; `gauge-credit`, `button-emergency_20on`: the kind (a word of

@@ -1,14 +1,22 @@
 import ControllerHost
-/// An `--mqtt-*` option the daemon cannot use, said with the fix.
+
+/// A site option (`--mqtt-node`, `--mqtt-prefix`, `--mqtt-discovery-prefix`, `fleet --retire`)
+/// the command cannot use, said with the option the user gave, the value once (quoted and
+/// escaped) and the fix.
 enum SiteOptionError: Error, CustomStringConvertible, Equatable {
-    case invalidNode(String, problem: String)
-    case invalidPrefix(String, problem: String)
+    /// `option`'s node `node` is refused: `problem` says why, without quoting it again.
+    case invalidNode(option: String, node: String, problem: String)
+    /// The node id made from the board's and the host's names (no `--mqtt-node` given).
+    case invalidDefaultNode(node: String, problem: String)
+    case invalidPrefix(option: String, prefix: String, problem: String)
     case needsDatabase
 
     var description: String {
         switch self {
-        case let .invalidNode(node, problem): "--mqtt-node '\(node.shown)' \(problem)"
-        case let .invalidPrefix(prefix, problem): "--mqtt-prefix '\(prefix.shown)' \(problem)"
+        case let .invalidNode(option, node, problem): "\(option) '\(node.shown)' \(problem)"
+        case let .invalidDefaultNode(node, problem):
+            "the node id made from the board's and the host's names, '\(node.shown)', \(problem): give one with --mqtt-node"
+        case let .invalidPrefix(option, prefix, problem): "\(option) '\(prefix.shown)' \(problem)"
         case .needsDatabase:
             "--mqtt needs --database: every counted event waits there (the outbox) until the broker has acknowledged it"
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControllerHost
 import ControllerMQTT
 
 #if canImport(Glibc)
@@ -35,10 +36,14 @@ struct SiteOptions: ParsableArguments {
         guard hasDatabase else { throw ValidationError(SiteOptionError.needsDatabase.description) }
         let broker = try connection.broker(url)
         let topics: SiteTopics
-        do {
+        do throws(SiteOptionError) {
             topics = try SiteTopics(prefix: connection.prefix, node: node ?? SiteTopics.defaultNode(board: boardName, host: Self.hostName()))
+        } catch .invalidNode(_, let made, let problem) where node == nil {
+            // The default is escaped, so only its length or the reserved level can refuse it:
+            // the option to name is the one that replaces it.
+            throw ValidationError(SiteOptionError.invalidDefaultNode(node: made, problem: problem).description)
         } catch {
-            throw ValidationError("\(error)")
+            throw ValidationError(error.description)
         }
         let configuration = try connection.configuration(
             broker: broker, clientID: SiteTopics.clientID(daemon: daemon, prefix: topics.prefix, node: topics.node),
@@ -46,7 +51,11 @@ struct SiteOptions: ParsableArguments {
             will: MQTTWill(topic: topics.availability, payload: Array(SitePayload.offline.utf8), qos: .atLeastOnce, retain: true))
         var discovery: String?
         if !noDiscovery {
-            discovery = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix ?? SiteTopics.defaultDiscoveryPrefix)
+            do throws(SiteOptionError) {
+                discovery = try SiteTopics.checkedDiscoveryPrefix(discoveryPrefix ?? SiteTopics.defaultDiscoveryPrefix)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
         return (topics, configuration, discovery)
     }

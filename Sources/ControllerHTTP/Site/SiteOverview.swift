@@ -26,11 +26,15 @@ public struct SiteOverview: Codable, Sendable, Equatable {
         /// Its last counted event (ISO 8601) and how long ago that was.
         public var lastEvent: String?
         public var lastEventAgeSeconds: Double?
+        /// What the watcher says of the node's messages, in words, when there is anything: a
+        /// level that is no node id, a value cut to the watcher's bound, a message too long to
+        /// be read. Nil when nothing is said.
+        public var notes: [String]?
 
         public init(
             node: String, app: String? = nil, availability: String? = nil, availabilitySince: String? = nil, phase: String? = nil,
             state: String? = nil, gauges: [String: Int] = [:], totals: [String: Int] = [:], outbox: Int? = nil, problems: [String] = [],
-            lastEvent: String? = nil, lastEventAgeSeconds: Double? = nil
+            lastEvent: String? = nil, lastEventAgeSeconds: Double? = nil, notes: [String]? = nil
         ) {
             self.node = node
             self.app = app
@@ -44,6 +48,7 @@ public struct SiteOverview: Codable, Sendable, Equatable {
             self.problems = problems
             self.lastEvent = lastEvent
             self.lastEventAgeSeconds = lastEventAgeSeconds
+            self.notes = notes
         }
     }
 
@@ -60,10 +65,12 @@ public struct SiteOverview: Codable, Sendable, Equatable {
     public var brokerProblem: String?
     /// Messages of nodes past the watcher's bound, not shown.
     public var notShown: Int?
+    /// Messages under topic levels too long for any node's topics, not shown.
+    public var notListed: Int?
 
     public init(
         controllers: [Controller], online: Int, sums: [String: [String: Int]], prefix: String? = nil, connected: Bool? = nil,
-        brokerProblem: String? = nil, notShown: Int? = nil
+        brokerProblem: String? = nil, notShown: Int? = nil, notListed: Int? = nil
     ) {
         self.controllers = controllers
         self.online = online
@@ -72,5 +79,6 @@ public struct SiteOverview: Codable, Sendable, Equatable {
         self.connected = connected
         self.brokerProblem = brokerProblem
         self.notShown = notShown
+        self.notListed = notListed
     }
 }

@@ -60,9 +60,17 @@ struct SitePage: Sendable {
             (controller.state ?? "?") + (controller.phase.map { $0 == "running" ? "" : " (" + $0 + ")" } ?? ""),
             controller.lastEventAgeSeconds.map { SiteOverview.age(seconds: Int64($0)) } ?? "never",
             controller.outbox.map(String.init) ?? "?",
-            controller.problems.isEmpty ? "none" : controller.problems.joined(separator: "; "),
+            Self.problemsCell(controller),
             SiteOverview.counts(controller.totals),
         ]
+    }
+
+    /// What the watcher says of the node's messages (a level that is no node id, a value cut),
+    /// then the node's problems; `none` when neither, as the script writes it too. The notes
+    /// first: the cell is cut at a line's bound, and they say what else was.
+    static func problemsCell(_ controller: SiteOverview.Controller) -> String {
+        let said = (controller.notes ?? []) + controller.problems
+        return said.isEmpty ? "none" : said.joined(separator: "; ")
     }
 
     /// `3 controllers, 2 online`.
@@ -80,6 +88,9 @@ struct SitePage: Sendable {
         var parts: [String] = []
         if overview.connected == false { parts.append("not subscribed on the broker: " + (overview.brokerProblem ?? "no answer yet")) }
         if let notShown = overview.notShown, notShown > 0 { parts.append("\(notShown) message(s) of nodes past the page's bound were not shown") }
+        if let notListed = overview.notListed, notListed > 0 {
+            parts.append("\(notListed) message(s) under node levels too long for a node's topics were not shown")
+        }
         return parts.joined(separator: "; ")
     }
 
@@ -106,7 +117,11 @@ struct SitePage: Sendable {
       return [c.node, c.app ?? "?", (c.availability ?? "?") + (c.availabilitySince ? " since " + c.availabilitySince : ""),
         (c.state ?? "?") + (c.phase && c.phase !== "running" ? " (" + c.phase + ")" : ""),
         c.lastEventAgeSeconds == null ? "never" : age(c.lastEventAgeSeconds), c.outbox == null ? "?" : String(c.outbox),
-        (c.problems || []).length ? c.problems.join("; ") : "none", counts(c.totals)];
+        problemsCell(c), counts(c.totals)];
+    }
+    function problemsCell(c) {
+      const said = (c.notes || []).concat(c.problems || []);
+      return said.length ? said.join("; ") : "none";
     }
     function row(values) {
       const tr = document.createElement("tr");
@@ -128,6 +143,7 @@ struct SitePage: Sendable {
       const notes = [];
       if (o.connected === false) notes.push("not subscribed on the broker: " + (o.brokerProblem ?? "no answer yet"));
       if (o.notShown) notes.push(o.notShown + " message(s) of nodes past the page's bound were not shown");
+      if (o.notListed) notes.push(o.notListed + " message(s) under node levels too long for a node's topics were not shown");
       $("broker").textContent = notes.join("; ");
       $("sums").replaceChildren(...Object.keys(o.sums).sort().map((app) =>
         row([app + " (" + o.controllers.filter((c) => (c.app ?? "?") === app).length + ")", counts(o.sums[app])])));

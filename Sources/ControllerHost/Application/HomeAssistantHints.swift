@@ -16,22 +16,29 @@ public struct HomeAssistantHints<App: ControllerApplication>: Sendable {
         /// Home Assistant's device class (`gate`, `garage`, `door`, `shutter`, …).
         public let deviceClass: String
         /// The direct command that opens it (sent as the control protocol's command): one of
-        /// the application's ``ControllerApplication/commands``, or no cover is announced.
+        /// the application's ``ControllerApplication/commands``, or no cover is announced (as
+        /// for `close` and `stop` when given).
         public let open: App.Event
-        /// The direct command that closes it, if there is one.
+        /// The direct command that closes it, if there is one. Without one the cover has no
+        /// Close control (its `payload_close` is null: Home Assistant would otherwise send
+        /// `CLOSE`, which no node takes).
         public let close: App.Event?
+        /// The direct command that stops it where it is, if there is one; without one, no Stop
+        /// control (`payload_stop` null, for the same reason).
+        public let stop: App.Event?
         /// The innermost states that read as open, opening and closing; every other as closed.
         public let openStates: [App.State]
         public let opening: [App.State]
         public let closing: [App.State]
 
         public init(
-            deviceClass: String, open: App.Event, close: App.Event? = nil,
+            deviceClass: String, open: App.Event, close: App.Event? = nil, stop: App.Event? = nil,
             openStates: [App.State], opening: [App.State] = [], closing: [App.State] = []
         ) {
             self.deviceClass = deviceClass
             self.open = open
             self.close = close
+            self.stop = stop
             self.openStates = openStates
             self.opening = opening
             self.closing = closing
