@@ -5,7 +5,7 @@ import ControllerHost
 /// (HTTP, the control socket, systemd) take a consistent ``DaemonSnapshot``. Its state, counter
 /// and gauge names are `App`'s declaration's.
 ///
-/// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:outputOverrides:overrideCodes:conditionsHeldByLine:outputLevels:wiredOutputs:activeStates:inputsOn:)`` — a few
+/// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:outputOverrides:overrideCodes:conditionsHeldByLine:outputLevels:wiredOutputs:activeStates:inputsOn:unsettledSteps:)`` — a few
 /// stores under a lock, no allocation (the state is kept as its index, named only when a
 /// snapshot is taken); counts and gauges come only from ``publishDurable(counters:gauges:)``,
 /// called after they were made durable.
