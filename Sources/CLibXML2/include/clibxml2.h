@@ -37,12 +37,11 @@ typedef struct clibxml2_attr clibxml2_attr;
 int clibxml2_load(char *reason, size_t reason_size);
 
 /*
- * Reads and parses the file at `path` (or `size` bytes at `buffer`, `url` naming it in
- * messages) without touching the network, without printing anything, keeping line numbers past
- * 65535. Returns the document, or NULL with `reason` and `line` (0 when unknown) saying what is
- * malformed and where. Free the document with clibxml2_free_doc.
+ * Parses `size` bytes at `buffer` (`url` naming them in messages) as UTF-8 whatever the
+ * document declares, without touching the network, without printing anything, keeping line
+ * numbers past 65535. Returns the document, or NULL with `reason` and `line` (0 when unknown)
+ * saying what is malformed and where. Free the document with clibxml2_free_doc.
  */
-clibxml2_doc *clibxml2_read_file(const char *path, char *reason, size_t reason_size, int *line);
 clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url, char *reason, size_t reason_size, int *line);
 void clibxml2_free_doc(clibxml2_doc *doc);
 

@@ -6,7 +6,10 @@
 public struct DocumentReader {
     let file: String
     private var states: [DocumentStateNode] = []
+    /// Each state's number by its id (the first state of an id; a second one is refused).
+    private var stateNumbers: [String: Int] = [:]
     private var data: [DataDeclaration] = []
+    private var dataIDs: Set<String> = []
     /// Targets as written, resolved once every id is known: (state, transition or -1 for the
     /// initial, the ids, the line, the element).
     private var pendingTargets: [(state: Int?, transition: Int, ids: [String], line: Int, element: String)] = []
@@ -44,11 +47,6 @@ public struct DocumentReader {
         if topLevel.isEmpty {
             throw SCXMLError.malformed(file: file, line: root.line, element: "scxml", reason: "the document has no state")
         }
-        if let duplicate = firstDuplicateID() {
-            throw SCXMLError.malformed(
-                file: file, line: duplicate.line, element: nil,
-                reason: "two states have the id \"\(duplicate.id)\"; every state's id is unique")
-        }
         var initial: [Int] = []
         if let attribute = root.attribute("initial") {
             initial = try resolve(ids(attribute), line: root.line, element: "scxml")
@@ -72,6 +70,11 @@ public struct DocumentReader {
 
     private mutating func readState(_ element: ParsedElement, parent: Int?) throws(SCXMLError) -> Int {
         let number = states.count
+        if number == SCXMLLimits.maximumStates {
+            throw SCXMLError.overLimit(
+                file: file, line: element.line, element: element.name, limit: "maximumStates", bound: SCXMLLimits.maximumStates,
+                what: "the document has too many states", fix: "split it into smaller documents")
+        }
         let kind: DocumentStateNode.Kind
         switch element.name {
         case "parallel":
@@ -94,6 +97,11 @@ public struct DocumentReader {
         }
         // SCXML lets a processor name a state without an id; no target can name it.
         let id = element.attribute("id") ?? "_state\(number)"
+        if stateNumbers.updateValue(number, forKey: id) != nil {
+            throw SCXMLError.malformed(
+                file: file, line: element.line, element: nil,
+                reason: "two states have the id \"\(id)\"; every state's id is unique")
+        }
         states.append(DocumentStateNode(id: id, kind: kind, parent: parent, line: element.line))
         if let parent { states[parent].children.append(number) }
         if case .history = kind { return try readHistory(element, number) }
@@ -208,7 +216,7 @@ public struct DocumentReader {
             if child.attribute("expr") != nil && !text.isEmpty {
                 throw malformed(child, "a <data> has expr= or content, not both")
             }
-            if data.contains(where: { $0.id == id }) {
+            if !dataIDs.insert(id).inserted {
                 throw malformed(child, "the data \(id) is declared twice")
             }
             data.append(DataDeclaration(id: id, expr: child.attribute("expr") ?? (text.isEmpty ? nil : text), line: child.line))
@@ -221,23 +229,56 @@ public struct DocumentReader {
         attribute.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
     }
 
+    /// The states `ids` name. Several must be able to be active together, each in another
+    /// region of a parallel state: checked here once for the transition, where the runtime,
+    /// which checks it too, would check each row the transition becomes and report each pair.
     private func resolve(_ ids: [String], line: Int, element: String) throws(SCXMLError) -> [Int] {
+        if ids.count > SCXMLLimits.maximumTargets {
+            throw SCXMLError.overLimit(
+                file: file, line: line, element: element, limit: "maximumTargets", bound: SCXMLLimits.maximumTargets,
+                what: "too many states are named together", fix: "name one state in each region of a parallel state")
+        }
         var result: [Int] = []
         for id in ids {
-            guard let state = states.firstIndex(where: { $0.id == id }) else {
+            guard let state = stateNumbers[id] else {
                 throw SCXMLError.malformed(file: file, line: line, element: element, reason: "no state has the id \"\(id)\"")
             }
             result.append(state)
         }
+        for (position, first) in result.enumerated() {
+            for second in result[(position + 1)...] {
+                if let why = whyNotTogether(first, second) {
+                    throw SCXMLError.malformed(
+                        file: file, line: line, element: element,
+                        reason: "\"\(states[first].id)\" and \"\(states[second].id)\" cannot be active together (\(why)); "
+                            + "name one state in each region of a parallel state")
+                }
+            }
+        }
         return result
     }
 
-    private func firstDuplicateID() -> DocumentStateNode? {
-        var seen = Set<String>()
-        for state in states {
-            if !seen.insert(state.id).inserted { return state }
+    /// Why two states named together cannot both be active, nil when they can: each in
+    /// another region of a parallel state, neither inside the other, neither a history.
+    private func whyNotTogether(_ first: Int, _ second: Int) -> String? {
+        if first == second { return "it is named twice" }
+        if states[first].isHistory || states[second].isHistory { return "a history is named alone" }
+        if isInside(first, second) || isInside(second, first) { return "one is inside the other" }
+        var around = states[first].parent
+        while let walker = around, !isInside(second, walker) { around = states[walker].parent }
+        guard let common = around, states[common].kind == .parallel else {
+            return "they are in the same region, not in two regions of a parallel state"
         }
         return nil
+    }
+
+    private func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        var walker: Int? = state
+        while let current = walker {
+            if current == ancestor { return true }
+            walker = states[current].parent
+        }
+        return false
     }
 
     /// The child elements; refuses elements of another namespace (SCXML's own and text only).

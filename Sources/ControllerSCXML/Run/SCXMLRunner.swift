@@ -54,7 +54,8 @@ public enum SCXMLRunner {
     }
 
     private static func run<Model: SCXMLDatamodel>(_ document: SCXMLDocument, model _: Model.Type) throws(SCXMLError) -> SCXMLRunReport {
-        let result: Result<SCXMLRunReport, SCXMLError> = DocumentSymbols.$table.withValue(MachineBuilder<Model>.symbols(for: document)) {
+        let symbols = try MachineBuilder<Model>.symbols(for: document)
+        let result: Result<SCXMLRunReport, SCXMLError> = DocumentSymbols.$table.withValue(symbols) {
             do throws(SCXMLError) {
                 let machine = try MachineBuilder<Model>.build(document)
                 return .success(SCXMLDriver<Model>.run(machine))

@@ -18,35 +18,37 @@ public enum LibXML2Reader {
     /// The document element of the file at `path`.
     public static func read(file path: String) throws(SCXMLError) -> ParsedElement {
         try load()
-        // libxml2 says only "failed to load external entity" for a file it cannot open: ask the
-        // system why first.
-        if access(path, R_OK) != 0 {
-            throw .unreadable(file: path, reason: String(cString: strerror(errno)))
-        }
-        var reason = [CChar](repeating: 0, count: Int(CLIBXML2_REASON_SIZE))
-        var line: Int32 = 0
-        guard let doc = clibxml2_read_file(path, &reason, reason.count, &line) else {
-            let message = string(reason)
-            // libxml2 says "failed to load external entity" for a file it cannot open at all.
-            if line == 0 { throw .unreadable(file: path, reason: message) }
-            throw .malformed(file: path, line: Int(line), element: nil, reason: message)
-        }
-        return try tree(of: doc, file: path)
+        return try parse(DocumentFile.bytes(of: path), file: path)
     }
 
     /// The document element of `text`, named `file` in messages.
     public static func read(text: String, file: String) throws(SCXMLError) -> ParsedElement {
         try load()
+        return try parse(Array(text.utf8), file: file)
+    }
+
+    /// Checks the bytes' bounds (`XMLBounds`), then parses them.
+    private static func parse(_ bytes: [UInt8], file: String) throws(SCXMLError) -> ParsedElement {
+        let checked: SCXMLError? = bytes.withUnsafeBufferPointer { buffer in
+            do throws(SCXMLError) {
+                try XMLBounds.check(buffer, file: file)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let checked { throw checked }
         var reason = [CChar](repeating: 0, count: Int(CLIBXML2_REASON_SIZE))
         var line: Int32 = 0
-        let bytes = Array(text.utf8)
-        let doc = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { start in
-                clibxml2_read_memory(start, Int32(buffer.count), file, &reason, reason.count, &line)
+        // An empty array may have no storage; libxml2 is given a valid pointer either way.
+        let storage = bytes.isEmpty ? [0] : bytes
+        let doc = storage.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { start in
+                clibxml2_read_memory(start.baseAddress!, Int32(bytes.count), file, &reason, reason.count, &line)
             }
         }
         guard let doc else {
-            throw .malformed(file: file, line: Int(line), element: nil, reason: string(reason))
+            throw .malformed(file: file, line: Int(max(line, 1)), element: nil, reason: string(reason))
         }
         return try tree(of: doc, file: file)
     }
