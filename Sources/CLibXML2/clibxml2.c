@@ -51,10 +51,8 @@ static void clibxml2_load_once(void)
     bool bound = CLIBXML2_BIND(initParser, "xmlInitParser") && CLIBXML2_BIND(readMemory, "xmlReadMemory")
                  && CLIBXML2_BIND(freeDoc, "xmlFreeDoc")
                  && CLIBXML2_BIND(docGetRootElement, "xmlDocGetRootElement") && CLIBXML2_BIND(getLineNo, "xmlGetLineNo")
-                 && CLIBXML2_BIND(nodeGetContent, "xmlNodeGetContent") && CLIBXML2_BIND(getLastError, "xmlGetLastError")
-                 && CLIBXML2_BIND(resetLastError, "xmlResetLastError") && CLIBXML2_BIND(free, "xmlFree");
-    if (!bound || !api.free || !*api.free) {
-        if (bound) snprintf(load_reason, sizeof(load_reason), "%s has no deallocator (xmlFree is unset)", CLIBXML2_LIBRARY_FILE);
+                 && CLIBXML2_BIND(getLastError, "xmlGetLastError") && CLIBXML2_BIND(resetLastError, "xmlResetLastError");
+    if (!bound) {
         memset(&api, 0, sizeof(api));
         dlclose(handle);
         return;
@@ -95,6 +93,8 @@ clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url
 void clibxml2_free_doc(clibxml2_doc *doc) { api.freeDoc((xmlDoc *)doc); }
 
 clibxml2_node *clibxml2_root(clibxml2_doc *doc) { return (clibxml2_node *)api.docGetRootElement((xmlDoc *)doc); }
+/* xmlDoc begins with the fields of xmlNode up to `children`, as every node of the tree does. */
+clibxml2_node *clibxml2_doc_first_child(clibxml2_doc *doc) { return (clibxml2_node *)((xmlNode *)doc)->children; }
 clibxml2_node *clibxml2_first_child(clibxml2_node *node) { return (clibxml2_node *)((xmlNode *)node)->children; }
 clibxml2_node *clibxml2_next_sibling(clibxml2_node *node) { return (clibxml2_node *)((xmlNode *)node)->next; }
 int clibxml2_node_type(clibxml2_node *node) { return ((xmlNode *)node)->type; }
@@ -130,13 +130,7 @@ const char *clibxml2_attribute_namespace(clibxml2_attr *attribute)
     return ns ? (const char *)ns->href : NULL;
 }
 
-char *clibxml2_attribute_value(clibxml2_attr *attribute)
+clibxml2_node *clibxml2_attribute_first_child(clibxml2_attr *attribute)
 {
-    /* An attribute is a node to xmlNodeGetContent: its value with entities replaced. */
-    return (char *)api.nodeGetContent((const xmlNode *)attribute);
-}
-
-void clibxml2_free(void *memory)
-{
-    if (memory) (*api.free)(memory);
+    return (clibxml2_node *)((xmlAttr *)attribute)->children;
 }

@@ -19,7 +19,7 @@
 /* Room for the reason the library could not be loaded, or a document could not be read. */
 #define CLIBXML2_REASON_SIZE 512
 
-/* Node kinds (xmlElementType) the loader tells apart. */
+/* Node kinds (xmlElementType, tree.h) these calls tell apart; the loader names every kind. */
 #define CLIBXML2_ELEMENT_NODE 1
 #define CLIBXML2_TEXT_NODE 3
 #define CLIBXML2_CDATA_SECTION_NODE 4
@@ -46,6 +46,9 @@ clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url
 void clibxml2_free_doc(clibxml2_doc *doc);
 
 clibxml2_node *clibxml2_root(clibxml2_doc *doc);
+/* The document's own children: its DOCTYPE, comments and processing instructions around the
+ * root element, and the root element. */
+clibxml2_node *clibxml2_doc_first_child(clibxml2_doc *doc);
 /* Children and siblings in document order, every kind of node (NULL at the end). */
 clibxml2_node *clibxml2_first_child(clibxml2_node *node);
 clibxml2_node *clibxml2_next_sibling(clibxml2_node *node);
@@ -61,8 +64,8 @@ clibxml2_attr *clibxml2_first_attribute(clibxml2_node *node);
 clibxml2_attr *clibxml2_next_attribute(clibxml2_attr *attribute);
 const char *clibxml2_attribute_name(clibxml2_attr *attribute);
 const char *clibxml2_attribute_namespace(clibxml2_attr *attribute);
-/* The attribute's value, entities replaced: a copy the caller frees with clibxml2_free. */
-char *clibxml2_attribute_value(clibxml2_attr *attribute);
-void clibxml2_free(void *memory);
+/* The attribute's value as libxml2 holds it: text nodes, and an entity reference node for each
+ * entity it names (read with the node calls above). */
+clibxml2_node *clibxml2_attribute_first_child(clibxml2_attr *attribute);
 
 #endif /* CLIBXML2_H */

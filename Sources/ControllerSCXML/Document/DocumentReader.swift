@@ -212,6 +212,9 @@ public struct DocumentReader {
                 throw unsupported(child, "src= loads data from elsewhere; give the value with expr=")
             }
             guard let id = child.attribute("id") else { throw malformed(child, "a <data> has an id") }
+            if let inner = child.elements.first {
+                throw unsupported(inner, "a <data> with elements inside needs an XML datamodel")
+            }
             let text = String(child.text.trimmingWhitespace)
             if child.attribute("expr") != nil && !text.isEmpty {
                 throw malformed(child, "a <data> has expr= or content, not both")
@@ -281,8 +284,10 @@ public struct DocumentReader {
         return false
     }
 
-    /// The child elements; refuses elements of another namespace (SCXML's own and text only).
+    /// The child elements; refuses elements of another namespace, and text (white space is
+    /// passed over).
     private func elements(of element: ParsedElement) throws(SCXMLError) -> [ParsedElement] {
+        try ExecutableContentReader(file: file).refuseText(in: element)
         let children = element.elements
         if let foreign = children.first(where: { $0.namespace != TestLanguage.scxmlNamespace }) {
             throw unsupported(foreign, "an element outside the SCXML namespace (\(foreign.namespace ?? "no namespace")) is not read")

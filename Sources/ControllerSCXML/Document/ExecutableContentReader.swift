@@ -8,7 +8,8 @@ struct ExecutableContentReader {
     static let scxmlProcessorTypes: Set<String> = ["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"]
 
     func ops(_ container: ParsedElement) throws(SCXMLError) -> [ExecutableOp] {
-        try ops(of: container.elements, depth: 0)
+        try refuseText(in: container)
+        return try ops(of: container.elements, depth: 0)
     }
 
     private func ops(of elements: [ParsedElement], depth: Int) throws(SCXMLError) -> [ExecutableOp] {
@@ -23,11 +24,13 @@ struct ExecutableContentReader {
             switch element.name {
             case "raise":
                 try checkAttributes(element, allowed: ["event"])
+                try requireEmpty(element)
                 result.append(.raise(event: try eventName(element), line: element.line))
             case "send":
                 result.append(.send(try send(element)))
             case "cancel":
                 try checkAttributes(element, allowed: ["sendid"])
+                try requireEmpty(element)
                 guard let id = element.attribute("sendid"), !id.isEmpty else {
                     throw malformed(element, "a <cancel> names the id of the <send> it cancels (sendid=)")
                 }
@@ -43,6 +46,7 @@ struct ExecutableContentReader {
                 result.append(.assign(location: location, expr: expr, line: element.line))
             case "log":
                 try checkAttributes(element, allowed: ["label", "expr"])
+                try requireEmpty(element)
                 result.append(.log(label: element.attribute("label"), expr: element.attribute("expr"), line: element.line))
             case "if":
                 guard depth < SCXMLLimits.maximumIfDepth else {
@@ -64,6 +68,7 @@ struct ExecutableContentReader {
     private func branches(_ element: ParsedElement, depth: Int) throws(SCXMLError) -> [ConditionalBranch] {
         try checkAttributes(element, allowed: ["cond"])
         guard let cond = element.attribute("cond") else { throw malformed(element, "an <if> has a cond") }
+        try refuseText(in: element)
         var branches: [(cond: String?, line: Int, elements: [ParsedElement])] = [(cond, element.line, [])]
         for child in element.elements {
             if child.namespace == TestLanguage.scxmlNamespace && (child.name == "elseif" || child.name == "else") {
@@ -78,7 +83,9 @@ struct ExecutableContentReader {
                     try checkAttributes(child, allowed: [])
                     branches.append((nil, child.line, []))
                 }
-                if !child.elements.isEmpty { throw malformed(child, "<\(child.name)/> is empty: what follows it is its branch") }
+                if !child.elements.isEmpty || child.strayText != nil {
+                    throw malformed(child, "<\(child.name)/> is empty: what follows it is its branch")
+                }
             } else {
                 branches[branches.count - 1].elements.append(child)
             }
@@ -99,6 +106,7 @@ struct ExecutableContentReader {
         if let inner = element.elements.first {
             throw unsupported(inner, "<\(inner.name)> in a <send> gives the event data, which the integer datamodel cannot carry")
         }
+        try refuseText(in: element)
         if let type = element.attribute("type"), !Self.scxmlProcessorTypes.contains(type) {
             throw unsupported(element, "type=\"\(type)\": only SCXML's own event processor (http://www.w3.org/TR/scxml/#SCXMLEventProcessor) is supported")
         }
@@ -131,6 +139,22 @@ struct ExecutableContentReader {
             && name.allSatisfy { !$0.isWhitespace && $0 != "*" }
         guard valid else { throw malformed(element, "event=\"\(name)\" is not one event name (tokens separated by dots)") }
         return name
+    }
+
+    /// Refuses text where SCXML reads none (white space is passed over): only `<data>` and
+    /// `<assign>` hold text.
+    func refuseText(in element: ParsedElement) throws(SCXMLError) {
+        if let text = element.strayText {
+            throw malformed(element, "text inside a <\(element.name)> is not read (\"\(text.trimmingWhitespace)\"); only <data> and <assign> hold text")
+        }
+    }
+
+    /// Refuses anything inside an element SCXML makes empty.
+    private func requireEmpty(_ element: ParsedElement) throws(SCXMLError) {
+        try refuseText(in: element)
+        if let inner = element.elements.first {
+            throw malformed(inner, "a <\(element.name)> holds nothing; <\(inner.name)> cannot be inside it")
+        }
     }
 
     /// Refuses an attribute in no namespace that `allowed` does not name (attributes of other

@@ -53,10 +53,7 @@ enum XMLBounds {
                 } else if starts(with: "<?") {
                     guard try skip(past: "?>") else { return }
                 } else if starts(with: "<!DOCTYPE") {
-                    throw SCXMLError.unsupported(
-                        file: file, line: line, element: "!DOCTYPE",
-                        reason: "a DOCTYPE is not read: the loader reads no DTD, neither its entities nor its default "
-                            + "attributes (SCXML has none); remove it")
+                    throw SCXMLError.unsupported(file: file, line: line, element: "!DOCTYPE", reason: XMLNodeKind.doctypeRefusal)
                 } else if starts(with: "<!") {
                     return  // Not XML: libxml2 says what is wrong, and where.
                 } else if starts(with: "</") {
