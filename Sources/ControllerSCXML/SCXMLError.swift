@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Why a document cannot be run: each case says what to do about it, and all but the library's
 /// absence name the file, and most the line and the element.
 public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -39,13 +41,13 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let file, let reason):
             return "\(file): cannot be read: \(reason)"
         case .malformed(let file, let line, let element, let reason):
-            return "\(file):\(line): \(element.map { "<\($0)>: " } ?? "")\(reason)"
+            return "\(file):\(line): \(element.map { "<\($0.shown)>: " } ?? "")\(reason)"
         case .unsupported(let file, let line, let element, let reason):
-            return "\(file):\(line): <\(element)>: not supported: \(reason)"
+            return "\(file):\(line): <\(element.shown)>: not supported: \(reason)"
         case .refusedByRuntime(let file, let problems):
             return "\(file): the runtime refuses the machine: " + problems.joined(separator: "; ")
         case .overLimit(let file, let line, let element, _, let reason):
-            return "\(file):\(line): \(element.map { "<\($0)>: " } ?? "")\(reason)"
+            return "\(file):\(line): \(element.map { "<\($0.shown)>: " } ?? "")\(reason)"
         }
     }
 }

@@ -61,4 +61,14 @@ public enum SCXMLLimits {
     /// eventless rows in every state, each looking through the rows of the state and of the
     /// states around it. The runtime lays out about 3 million a second.
     public static let maximumTableCells = 3_000_000
+
+    // What a person is told.
+
+    /// Characters of libxml2's own message a refusal quotes (the message can quote the
+    /// document); escaped, as every document text in a message is (`.shown`).
+    public static let maximumLibraryMessageCharacters = 300
+    /// Problems of a machine the runtime refuses that the error lists (the rest are counted),
+    /// and the characters of each: the runtime's messages name states and events by their ids.
+    public static let maximumProblemsListed = 10
+    public static let maximumProblemCharacters = 500
 }

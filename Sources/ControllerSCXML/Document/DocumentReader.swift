@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Reads an SCXML document's XML (after `TestLanguage.expand` for `.txml`) into an
 /// `SCXMLDocument`: the states numbered in document order, targets resolved, executable content
 /// as ops. Refuses, by file, line and element, what SCXML does not allow (`.malformed`) and
@@ -29,7 +31,7 @@ public struct DocumentReader {
         }
         try checkAttributes(root, allowed: ["version", "initial", "name", "datamodel", "binding"])
         if let binding = root.attribute("binding"), binding != "early" {
-            throw unsupported(root, "binding=\"\(binding)\": only early binding (every <data> bound at the start) is supported")
+            throw unsupported(root, "binding=\"\(binding.shown)\": only early binding (every <data> bound at the start) is supported")
         }
         var topLevel: [Int] = []
         for child in try elements(of: root) {
@@ -89,7 +91,7 @@ public struct DocumentReader {
             case "shallow": kind = .history(deep: false)
             case "deep": kind = .history(deep: true)
             case let other:
-                throw malformed(element, "type=\"\(other)\" is neither \"shallow\" nor \"deep\"")
+                throw malformed(element, "type=\"\(other.shown)\" is neither \"shallow\" nor \"deep\"")
             }
         default:
             kind = .state
@@ -100,7 +102,7 @@ public struct DocumentReader {
         if stateNumbers.updateValue(number, forKey: id) != nil {
             throw SCXMLError.malformed(
                 file: file, line: element.line, element: nil,
-                reason: "two states have the id \"\(id)\"; every state's id is unique")
+                reason: "two states have the id \"\(id.shown)\"; every state's id is unique")
         }
         states.append(DocumentStateNode(id: id, kind: kind, parent: parent, line: element.line))
         if let parent { states[parent].children.append(number) }
@@ -124,7 +126,7 @@ public struct DocumentReader {
                 try readTransition(child, of: number)
             case (.state, "initial"):
                 if sawInitial {
-                    throw malformed(child, "\(id) has an initial state already (an initial= attribute or another <initial>)")
+                    throw malformed(child, "\"\(id.shown)\" has an initial state already (an initial= attribute or another <initial>)")
                 }
                 sawInitial = true
                 try readInitial(child, of: number)
@@ -142,7 +144,7 @@ public struct DocumentReader {
             }
         }
         if states[number].isCompound == false && sawInitial {
-            throw malformed(element, "\(id) names an initial state but has no states inside it")
+            throw malformed(element, "\"\(id.shown)\" names an initial state but has no states inside it")
         }
         return number
     }
@@ -188,7 +190,7 @@ public struct DocumentReader {
         switch element.attribute("type") ?? "external" {
         case "external": isInternal = false
         case "internal": isInternal = true
-        case let other: throw malformed(element, "type=\"\(other)\" is neither \"internal\" nor \"external\"")
+        case let other: throw malformed(element, "type=\"\(other.shown)\" is neither \"internal\" nor \"external\"")
         }
         let targetIDs = element.attribute("target").map(ids) ?? []
         if element.attribute("target") != nil && targetIDs.isEmpty {
@@ -220,7 +222,7 @@ public struct DocumentReader {
                 throw malformed(child, "a <data> has expr= or content, not both")
             }
             if !dataIDs.insert(id).inserted {
-                throw malformed(child, "the data \(id) is declared twice")
+                throw malformed(child, "the data \"\(id.shown)\" is declared twice")
             }
             data.append(DataDeclaration(id: id, expr: child.attribute("expr") ?? (text.isEmpty ? nil : text), line: child.line))
         }
@@ -244,7 +246,7 @@ public struct DocumentReader {
         var result: [Int] = []
         for id in ids {
             guard let state = stateNumbers[id] else {
-                throw SCXMLError.malformed(file: file, line: line, element: element, reason: "no state has the id \"\(id)\"")
+                throw SCXMLError.malformed(file: file, line: line, element: element, reason: "no state has the id \"\(id.shown)\"")
             }
             result.append(state)
         }
@@ -253,7 +255,7 @@ public struct DocumentReader {
                 if let why = whyNotTogether(first, second) {
                     throw SCXMLError.malformed(
                         file: file, line: line, element: element,
-                        reason: "\"\(states[first].id)\" and \"\(states[second].id)\" cannot be active together (\(why)); "
+                        reason: "\"\(states[first].id.shown)\" and \"\(states[second].id.shown)\" cannot be active together (\(why)); "
                             + "name one state in each region of a parallel state")
                 }
             }
@@ -290,7 +292,7 @@ public struct DocumentReader {
         try ExecutableContentReader(file: file).refuseText(in: element)
         let children = element.elements
         if let foreign = children.first(where: { $0.namespace != TestLanguage.scxmlNamespace }) {
-            throw unsupported(foreign, "an element outside the SCXML namespace (\(foreign.namespace ?? "no namespace")) is not read")
+            throw unsupported(foreign, "an element outside the SCXML namespace (\(foreign.namespace?.shown ?? "no namespace")) is not read")
         }
         return children
     }
@@ -306,9 +308,9 @@ public struct DocumentReader {
             "finalize", "donedata", "content", "param",
         ]
         if known.contains(child.name) {
-            return .malformed(file: file, line: child.line, element: child.name, reason: "a <\(child.name)> cannot be inside a <\(parent.name)>")
+            return .malformed(file: file, line: child.line, element: child.name, reason: "a <\(child.name.shown)> cannot be inside a <\(parent.name.shown)>")
         }
-        return .unsupported(file: file, line: child.line, element: child.name, reason: "<\(child.name)> is not an SCXML element this loader knows")
+        return .unsupported(file: file, line: child.line, element: child.name, reason: "<\(child.name.shown)> is not an SCXML element this loader knows")
     }
 
     private func malformed(_ element: ParsedElement, _ reason: String) -> SCXMLError {

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 
 /// Makes a machine on the runtime of an `SCXMLDocument` and a datamodel:
 /// - a state per `<state>`, `<parallel>`, `<final>` and `<history>`, numbered in document
@@ -146,7 +147,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             do {
                 table = try definition.compile(tolerating: [.unreachableState, .unreachableRow, .duplicateRow])
             } catch {
-                throw SCXMLError.refusedByRuntime(file: document.file, problems: error.problems.map { located($0.message) })
+                throw SCXMLError.refusedByRuntime(file: document.file, problems: listed(error.problems.map { $0.message }))
             }
             var context = Context(model: model, stateCount: symbols.states.count)
             for (index, (location, expression)) in bindings.enumerated() {
@@ -163,7 +164,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             let finals = document.topLevel.filter { document.states[$0].kind == .final }.map(DocumentState.init(number:))
             return SCXMLMachine(
                 document: document, symbols: symbols, table: table, context: context, finals: finals,
-                warnings: table.warnings.map(located))
+                warnings: table.warnings.map(shown))
         }
 
         /// Where the machine starts: `<scxml initial=…>`, else the first state in the document.
@@ -173,10 +174,19 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             return DocumentState(number: document.topLevel[0])
         }
 
-        /// The runtime's messages with the document's path in place of the marker.
-        func located(_ message: String) -> String {
+        /// A message of the runtime's with the document's path in place of the marker, escaped
+        /// and bounded: it names states and events by their ids, which are document text.
+        func shown(_ message: String) -> String {
             let marker = MachineBuilder.sourceMarker.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
-            return message.replacing(marker, with: document.file)
+            return ShownText.render(message.replacing(marker, with: document.file), limit: SCXMLLimits.maximumProblemCharacters, escaping: true)
+        }
+
+        /// The first `SCXMLLimits.maximumProblemsListed` of the runtime's problems, shown, and
+        /// how many more there are.
+        func listed(_ messages: [String]) -> [String] {
+            let kept = messages.prefix(SCXMLLimits.maximumProblemsListed).map(shown)
+            let more = messages.count - kept.count
+            return more > 0 ? kept + ["and \(more) more"] : kept
         }
 
         private func parent(of number: Int) -> DocumentState? {

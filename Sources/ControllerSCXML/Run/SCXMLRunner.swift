@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 
 /// Reads, loads and runs documents: the one entry point `scxml-run` and the tests use.
 public enum SCXMLRunner {
@@ -32,7 +33,7 @@ public enum SCXMLRunner {
             let known = datamodels.flatMap { $0.names }.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .unsupported(
                 file: document.file, line: document.line, element: "scxml",
-                reason: "datamodel=\"\(name)\" is not one this loader has (\(known))")
+                reason: "datamodel=\"\(name.shown)\" is not one this loader has (\(known))")
         }
         return model
     }

@@ -1,4 +1,5 @@
 import CLibXML2
+import ControllerHost
 
 #if canImport(Glibc)
 import Glibc
@@ -48,7 +49,9 @@ public enum LibXML2Reader {
             }
         }
         guard let doc else {
-            throw .malformed(file: file, line: Int(max(line, 1)), element: nil, reason: string(reason))
+            // libxml2's message can quote the document, and spans lines ("Bytes: 0xE9 …").
+            let message = ShownText.render(string(reason), limit: SCXMLLimits.maximumLibraryMessageCharacters, escaping: true)
+            throw .malformed(file: file, line: Int(max(line, 1)), element: nil, reason: message)
         }
         return try tree(of: doc, file: file)
     }
@@ -128,7 +131,7 @@ public enum LibXML2Reader {
                 }
                 throw .unsupported(
                     file: file, line: max(line, 1), element: element,
-                    reason: "\(String(cString: clibxml2_attribute_name(attribute)))=: \(reason)")
+                    reason: "\(String(cString: clibxml2_attribute_name(attribute)).shown)=: \(reason)")
             }
             node = clibxml2_next_sibling(current)
         }
