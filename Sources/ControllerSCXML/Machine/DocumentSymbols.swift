@@ -3,8 +3,9 @@ import ControllerFSM
 /// The states and events of the document being run. The runtime is generic over enums known
 /// when it is compiled; a document's are known only when it is loaded, so `DocumentState` and
 /// `DocumentEvent` are numbers whose cases and names come from this table, bound with
-/// `DocumentSymbols.$table.withValue(…)` around both the load and the run (a task-local value:
-/// each run, on any thread, sees its own document).
+/// `DocumentSymbols.$table.withValue(…)` (a task-local value: each run, on any thread, sees its
+/// own document). The loader and the machine bind it themselves (`MachineBuilder.build`,
+/// `SCXMLMachine.run`, `SCXMLMachine.withSymbols`): a caller needs no scope of its own.
 public struct DocumentSymbolTable: Sendable {
     /// State ids by state number (document order).
     public let states: [String]

@@ -32,10 +32,20 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
 
     static func needsRoot(_ document: SCXMLDocument) -> Bool { document.initial.count > 1 }
 
-    /// Builds and compiles the machine; call it inside `DocumentSymbols.$table.withValue(symbols(for: document))`.
+    /// Builds and compiles the machine, inside a scope of the document's own symbols (the
+    /// runtime reads a document's states through `DocumentSymbols.$table`): callable anywhere,
+    /// with no scope of the caller's.
     public static func build(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLMachine<Model> {
-        var builder = try Builder(document: document, symbols: DocumentSymbols.table)
-        return try builder.build()
+        let symbols = try symbols(for: document)
+        let built: Result<SCXMLMachine<Model>, SCXMLError> = DocumentSymbols.$table.withValue(symbols) {
+            do throws(SCXMLError) {
+                var builder = try Builder(document: document, symbols: symbols)
+                return .success(try builder.build())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try built.get()
     }
 
     private struct Builder {

@@ -48,22 +48,13 @@ public enum SCXMLRunner {
         }
     }
 
-    /// Loads `document` with its datamodel and runs it, inside its symbol table.
+    /// Loads `document` with its datamodel and runs it (the machine binds its own symbols).
     public static func run(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLRunReport {
         let model = try datamodel(of: document)
         return try run(document, model: model)
     }
 
     private static func run<Model: SCXMLDatamodel>(_ document: SCXMLDocument, model _: Model.Type) throws(SCXMLError) -> SCXMLRunReport {
-        let symbols = try MachineBuilder<Model>.symbols(for: document)
-        let result: Result<SCXMLRunReport, SCXMLError> = DocumentSymbols.$table.withValue(symbols) {
-            do throws(SCXMLError) {
-                let machine = try MachineBuilder<Model>.build(document)
-                return .success(SCXMLDriver<Model>.run(machine))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try MachineBuilder<Model>.build(document).run()
     }
 }
