@@ -124,10 +124,11 @@ let package = Package(
         .target(name: "CLibXML2", linkerSettings: [.linkedLibrary("dl")]),
         // The SCXML loader: a document (or a W3C test, .txml) read through CLibXML2 into a
         // machine on the runtime, its datamodel behind one protocol, and the driver that runs it
-        // in virtual time. Neither daemon links it.
-        .target(name: "ControllerSCXML", dependencies: ["ControllerFSM", "CLibXML2"]),
-        // `scxml-run FILE...`: runs each document, one line per file.
-        .executableTarget(name: "scxml-run", dependencies: ["ControllerSCXML"]),
+        // in virtual time. Neither daemon links it. ControllerHost for the one path by which
+        // text from outside reaches a person (ShownText: its messages quote a document's text).
+        .target(name: "ControllerSCXML", dependencies: ["ControllerFSM", "ControllerHost", "CLibXML2"]),
+        // `scxml-run FILE...`: runs each document, one line per file, each line through ShownText.
+        .executableTarget(name: "scxml-run", dependencies: ["ControllerSCXML", "ControllerHost"]),
         // The checks CI runs on each controller's shipped daemon (`controller-checks crash`: kill -9
         // at random moments, every reported count durable), driven by its package's
         // packaging/checks.json. It names no application: a third controller's package gets them
@@ -146,7 +147,7 @@ let package = Package(
         .testTarget(name: "ControllerFSMGpiodTests", dependencies: ["ControllerFSMGpiod", "ControllerFSM"]),
         // The SCXML loader's tests and the W3C's conformance tests (W3C/, read by path:
         // `#filePath`, not bundled).
-        .testTarget(name: "ControllerSCXMLTests", dependencies: ["ControllerSCXML", "ControllerFSM"], exclude: ["W3C"]),
+        .testTarget(name: "ControllerSCXMLTests", dependencies: ["ControllerSCXML", "ControllerFSM", "ControllerHost"], exclude: ["W3C"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract", "ControllerTestSupport"]),
         // The turnstile's own tests: its machine, its scenarios, and `turnstiled` as a user runs it
         // (the command line's surface: options, exit statuses, messages, signals).

@@ -15,9 +15,13 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result = -1;
 static char load_reason[CLIBXML2_REASON_SIZE];
 
-/* Quiet (the loader reports the error itself), offline (a document names no DTD to fetch), and
- * with line numbers past 65535 (xmlGetLineNo reads them from elsewhere). */
-static const int read_options = CLIBXML2_PARSE_NOERROR | CLIBXML2_PARSE_NOWARNING | CLIBXML2_PARSE_NONET | CLIBXML2_PARSE_BIG_LINES;
+/* Quiet (the loader reports the error itself), offline (a document names no DTD to fetch),
+ * with line numbers past 65535 (xmlGetLineNo reads them from elsewhere), and as UTF-8 whatever
+ * the document's declaration says (IGNORE_ENC): the loader's check of its bytes before parsing
+ * (XMLBounds) sees the markup libxml2 sees. The loader reads files itself, bounded. */
+static const int read_options = CLIBXML2_PARSE_NOERROR | CLIBXML2_PARSE_NOWARNING | CLIBXML2_PARSE_NONET | CLIBXML2_PARSE_BIG_LINES
+                                | CLIBXML2_PARSE_IGNORE_ENC;
+static const char read_encoding[] = "UTF-8";
 
 static bool clibxml2_bind(void *handle, const char *name, void *slot, size_t slot_size)
 {
@@ -44,13 +48,11 @@ static void clibxml2_load_once(void)
         snprintf(load_reason, sizeof(load_reason), "%s", why ? why : CLIBXML2_LIBRARY_FILE);
         return;
     }
-    bool bound = CLIBXML2_BIND(initParser, "xmlInitParser") && CLIBXML2_BIND(readFile, "xmlReadFile")
-                 && CLIBXML2_BIND(readMemory, "xmlReadMemory") && CLIBXML2_BIND(freeDoc, "xmlFreeDoc")
+    bool bound = CLIBXML2_BIND(initParser, "xmlInitParser") && CLIBXML2_BIND(readMemory, "xmlReadMemory")
+                 && CLIBXML2_BIND(freeDoc, "xmlFreeDoc")
                  && CLIBXML2_BIND(docGetRootElement, "xmlDocGetRootElement") && CLIBXML2_BIND(getLineNo, "xmlGetLineNo")
-                 && CLIBXML2_BIND(nodeGetContent, "xmlNodeGetContent") && CLIBXML2_BIND(getLastError, "xmlGetLastError")
-                 && CLIBXML2_BIND(resetLastError, "xmlResetLastError") && CLIBXML2_BIND(free, "xmlFree");
-    if (!bound || !api.free || !*api.free) {
-        if (bound) snprintf(load_reason, sizeof(load_reason), "%s has no deallocator (xmlFree is unset)", CLIBXML2_LIBRARY_FILE);
+                 && CLIBXML2_BIND(getLastError, "xmlGetLastError") && CLIBXML2_BIND(resetLastError, "xmlResetLastError");
+    if (!bound) {
         memset(&api, 0, sizeof(api));
         dlclose(handle);
         return;
@@ -80,18 +82,10 @@ static void clibxml2_last_error(char *reason, size_t reason_size, int *line)
     while (length > 0 && (reason[length - 1] == '\n' || reason[length - 1] == ' ')) reason[--length] = '\0';
 }
 
-clibxml2_doc *clibxml2_read_file(const char *path, char *reason, size_t reason_size, int *line)
-{
-    api.resetLastError();
-    xmlDoc *doc = api.readFile(path, NULL, read_options);
-    if (!doc) clibxml2_last_error(reason, reason_size, line);
-    return (clibxml2_doc *)doc;
-}
-
 clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url, char *reason, size_t reason_size, int *line)
 {
     api.resetLastError();
-    xmlDoc *doc = api.readMemory(buffer, size, url, NULL, read_options);
+    xmlDoc *doc = api.readMemory(buffer, size, url, read_encoding, read_options);
     if (!doc) clibxml2_last_error(reason, reason_size, line);
     return (clibxml2_doc *)doc;
 }
@@ -99,6 +93,8 @@ clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url
 void clibxml2_free_doc(clibxml2_doc *doc) { api.freeDoc((xmlDoc *)doc); }
 
 clibxml2_node *clibxml2_root(clibxml2_doc *doc) { return (clibxml2_node *)api.docGetRootElement((xmlDoc *)doc); }
+/* xmlDoc begins with the fields of xmlNode up to `children`, as every node of the tree does. */
+clibxml2_node *clibxml2_doc_first_child(clibxml2_doc *doc) { return (clibxml2_node *)((xmlNode *)doc)->children; }
 clibxml2_node *clibxml2_first_child(clibxml2_node *node) { return (clibxml2_node *)((xmlNode *)node)->children; }
 clibxml2_node *clibxml2_next_sibling(clibxml2_node *node) { return (clibxml2_node *)((xmlNode *)node)->next; }
 int clibxml2_node_type(clibxml2_node *node) { return ((xmlNode *)node)->type; }
@@ -134,13 +130,7 @@ const char *clibxml2_attribute_namespace(clibxml2_attr *attribute)
     return ns ? (const char *)ns->href : NULL;
 }
 
-char *clibxml2_attribute_value(clibxml2_attr *attribute)
+clibxml2_node *clibxml2_attribute_first_child(clibxml2_attr *attribute)
 {
-    /* An attribute is a node to xmlNodeGetContent: its value with entities replaced. */
-    return (char *)api.nodeGetContent((const xmlNode *)attribute);
-}
-
-void clibxml2_free(void *memory)
-{
-    if (memory) (*api.free)(memory);
+    return (clibxml2_node *)((xmlAttr *)attribute)->children;
 }

@@ -79,22 +79,17 @@ typedef struct _xmlError {
 #define CLIBXML2_PARSE_NOERROR (1 << 5)
 #define CLIBXML2_PARSE_NOWARNING (1 << 6)
 #define CLIBXML2_PARSE_NONET (1 << 11)
+#define CLIBXML2_PARSE_IGNORE_ENC (1 << 21)
 #define CLIBXML2_PARSE_BIG_LINES (1 << 22)
-
-typedef void (*xmlFreeFunc)(void *memory);
 
 struct clibxml2_api {
     void (*initParser)(void);
-    xmlDoc *(*readFile)(const char *path, const char *encoding, int options);
     xmlDoc *(*readMemory)(const char *buffer, int size, const char *url, const char *encoding, int options);
     void (*freeDoc)(xmlDoc *doc);
     xmlNode *(*docGetRootElement)(const xmlDoc *doc);
     long (*getLineNo)(const xmlNode *node);
-    xmlChar *(*nodeGetContent)(const xmlNode *node);
     const xmlError *(*getLastError)(void);
     void (*resetLastError)(void);
-    /* libxml2 exports its deallocator as a variable holding a function pointer. */
-    xmlFreeFunc *free;
 };
 
 #endif /* CLIBXML2_INTERNAL_H */

@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Why a document cannot be run: each case says what to do about it, and all but the library's
 /// absence name the file, and most the line and the element.
 public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -13,9 +15,23 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(file: String, line: Int, element: String, reason: String)
     /// The runtime refused the machine the document describes (its messages name the lines).
     case refusedByRuntime(file: String, problems: [String])
+    /// A document larger than a bound of `SCXMLLimits`, refused before the work it would cost:
+    /// `limit` names the bound (`maximumStates`), `reason` says what passed it, the bound's
+    /// value and what to do, at the line and element where it was passed.
+    case overLimit(file: String, line: Int, element: String?, limit: String, reason: String)
 
     /// The Debian package holding the library.
     public static let libraryPackage = "libxml2"
+
+    /// `.overLimit` for the bound `SCXMLLimits.<limit>` of value `bound`: "`what` (more than
+    /// BOUND, SCXMLLimits.LIMIT); `fix`".
+    static func overLimit(
+        file: String, line: Int, element: String?, limit: String, bound: Int, what: String, fix: String
+    ) -> SCXMLError {
+        .overLimit(
+            file: file, line: line, element: element, limit: limit,
+            reason: "\(what) (more than \(bound), SCXMLLimits.\(limit)); \(fix)")
+    }
 
     public var description: String {
         switch self {
@@ -25,11 +41,13 @@ public enum SCXMLError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadable(let file, let reason):
             return "\(file): cannot be read: \(reason)"
         case .malformed(let file, let line, let element, let reason):
-            return "\(file):\(line): \(element.map { "<\($0)>: " } ?? "")\(reason)"
+            return "\(file):\(line): \(element.map { "<\($0.shown)>: " } ?? "")\(reason)"
         case .unsupported(let file, let line, let element, let reason):
-            return "\(file):\(line): <\(element)>: not supported: \(reason)"
+            return "\(file):\(line): <\(element.shown)>: not supported: \(reason)"
         case .refusedByRuntime(let file, let problems):
             return "\(file): the runtime refuses the machine: " + problems.joined(separator: "; ")
+        case .overLimit(let file, let line, let element, _, let reason):
+            return "\(file):\(line): \(element.map { "<\($0.shown)>: " } ?? "")\(reason)"
         }
     }
 }

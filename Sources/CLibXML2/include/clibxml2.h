@@ -19,7 +19,7 @@
 /* Room for the reason the library could not be loaded, or a document could not be read. */
 #define CLIBXML2_REASON_SIZE 512
 
-/* Node kinds (xmlElementType) the loader tells apart. */
+/* Node kinds (xmlElementType, tree.h) these calls tell apart; the loader names every kind. */
 #define CLIBXML2_ELEMENT_NODE 1
 #define CLIBXML2_TEXT_NODE 3
 #define CLIBXML2_CDATA_SECTION_NODE 4
@@ -37,16 +37,18 @@ typedef struct clibxml2_attr clibxml2_attr;
 int clibxml2_load(char *reason, size_t reason_size);
 
 /*
- * Reads and parses the file at `path` (or `size` bytes at `buffer`, `url` naming it in
- * messages) without touching the network, without printing anything, keeping line numbers past
- * 65535. Returns the document, or NULL with `reason` and `line` (0 when unknown) saying what is
- * malformed and where. Free the document with clibxml2_free_doc.
+ * Parses `size` bytes at `buffer` (`url` naming them in messages) as UTF-8 whatever the
+ * document declares, without touching the network, without printing anything, keeping line
+ * numbers past 65535. Returns the document, or NULL with `reason` and `line` (0 when unknown)
+ * saying what is malformed and where. Free the document with clibxml2_free_doc.
  */
-clibxml2_doc *clibxml2_read_file(const char *path, char *reason, size_t reason_size, int *line);
 clibxml2_doc *clibxml2_read_memory(const char *buffer, int size, const char *url, char *reason, size_t reason_size, int *line);
 void clibxml2_free_doc(clibxml2_doc *doc);
 
 clibxml2_node *clibxml2_root(clibxml2_doc *doc);
+/* The document's own children: its DOCTYPE, comments and processing instructions around the
+ * root element, and the root element. */
+clibxml2_node *clibxml2_doc_first_child(clibxml2_doc *doc);
 /* Children and siblings in document order, every kind of node (NULL at the end). */
 clibxml2_node *clibxml2_first_child(clibxml2_node *node);
 clibxml2_node *clibxml2_next_sibling(clibxml2_node *node);
@@ -62,8 +64,8 @@ clibxml2_attr *clibxml2_first_attribute(clibxml2_node *node);
 clibxml2_attr *clibxml2_next_attribute(clibxml2_attr *attribute);
 const char *clibxml2_attribute_name(clibxml2_attr *attribute);
 const char *clibxml2_attribute_namespace(clibxml2_attr *attribute);
-/* The attribute's value, entities replaced: a copy the caller frees with clibxml2_free. */
-char *clibxml2_attribute_value(clibxml2_attr *attribute);
-void clibxml2_free(void *memory);
+/* The attribute's value as libxml2 holds it: text nodes, and an entity reference node for each
+ * entity it names (read with the node calls above). */
+clibxml2_node *clibxml2_attribute_first_child(clibxml2_attr *attribute);
 
 #endif /* CLIBXML2_H */

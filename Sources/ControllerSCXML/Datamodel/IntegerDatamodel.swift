@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// The small datamodel: integer `<data>`, and expressions of literals, data, `+`, `-`,
 /// comparisons, `&&`, `||`, `!`, `true`, `false` and `In('id')` (see `IntegerExpressionParser`).
 /// A datum declared without a value is unbound; reading it, or a sum that overflows, is an
@@ -20,7 +22,7 @@ public struct IntegerDatamodel: SCXMLDatamodel {
     public init(scope: SCXMLScope) { self.scope = scope }
 
     public mutating func declare(_ id: String) throws(DatamodelRefusal) -> Int {
-        guard Self.isName(id) else { throw DatamodelRefusal("\"\(id)\" is not a name the integer datamodel can read (letters, digits, _)") }
+        guard Self.isName(id) else { throw DatamodelRefusal("\"\(id.shown)\" is not a name the integer datamodel can read (letters, digits, _)") }
         if let slot = slots[id] { return slot }
         slots[id] = values.count
         values.append(nil)
@@ -29,19 +31,19 @@ public struct IntegerDatamodel: SCXMLDatamodel {
 
     public func condition(_ text: String) throws(DatamodelRefusal) -> IntegerExpression {
         let expression = try IntegerExpressionParser.parse(text, variables: slots, scope: scope)
-        guard expression.isBoolean else { throw DatamodelRefusal("\"\(text)\" is a number, not a condition; compare it (== 1)") }
+        guard expression.isBoolean else { throw DatamodelRefusal("\"\(text.shown)\" is a number, not a condition; compare it (== 1)") }
         return expression
     }
 
     public func value(_ text: String) throws(DatamodelRefusal) -> IntegerExpression {
         let expression = try IntegerExpressionParser.parse(text, variables: slots, scope: scope)
-        guard !expression.isBoolean else { throw DatamodelRefusal("\"\(text)\" is a condition; the integer datamodel's values are integers") }
+        guard !expression.isBoolean else { throw DatamodelRefusal("\"\(text.shown)\" is a condition; the integer datamodel's values are integers") }
         return expression
     }
 
     public func location(_ text: String) throws(DatamodelRefusal) -> Int {
         let name = String(text.trimmingWhitespace)
-        guard let slot = slots[name] else { throw DatamodelRefusal("\(name) is not declared by a <data>") }
+        guard let slot = slots[name] else { throw DatamodelRefusal("\"\(name.shown)\" is not declared by a <data>") }
         return slot
     }
 

@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// An expression of the integer datamodel, read once at load time.
 public indirect enum IntegerExpression: Sendable, Equatable {
     case literal(Int)
@@ -49,7 +51,7 @@ struct IntegerExpressionParser {
         var parser = IntegerExpressionParser(tokens: try tokenize(text), variables: variables, scope: scope)
         let expression = try parser.or()
         if parser.position < parser.tokens.count {
-            throw DatamodelRefusal("\"\(text)\" has more after a whole expression (\(parser.describe(parser.tokens[parser.position])))")
+            throw DatamodelRefusal("\"\(text.shown)\" has more after a whole expression (\(parser.describe(parser.tokens[parser.position]).shown))")
         }
         return expression
     }
@@ -74,10 +76,10 @@ struct IntegerExpressionParser {
                 var end = index
                 while end < characters.count, characters[end].isASCIIDigit { end += 1 }
                 if end < characters.count, characters[end] == "." || characters[end].isLetter {
-                    throw DatamodelRefusal("\"\(text)\": the integer datamodel has integers only")
+                    throw DatamodelRefusal("\"\(text.shown)\": the integer datamodel has integers only")
                 }
                 guard let value = Int(String(characters[index..<end])) else {
-                    throw DatamodelRefusal("\"\(String(characters[index..<end]))\" is too large for an integer")
+                    throw DatamodelRefusal("\"\(String(characters[index..<end]).shown)\" is too large for an integer")
                 }
                 tokens.append(.number(value))
                 index = end
@@ -91,7 +93,7 @@ struct IntegerExpressionParser {
                 index = end
             } else if character == "'" || character == "\"" {
                 guard let close = characters[(index + 1)...].firstIndex(of: character) else {
-                    throw DatamodelRefusal("\"\(text)\" has a string that does not end")
+                    throw DatamodelRefusal("\"\(text.shown)\" has a string that does not end")
                 }
                 tokens.append(.string(String(characters[(index + 1)..<close])))
                 index = close + 1
@@ -99,7 +101,7 @@ struct IntegerExpressionParser {
                 tokens.append(.symbol(symbol == "===" ? "==" : symbol == "!==" ? "!=" : symbol))
                 index += symbol.count
             } else {
-                throw DatamodelRefusal("\"\(text)\": the integer datamodel does not read \"\(character)\"")
+                throw DatamodelRefusal("\"\(text.shown)\": the integer datamodel does not read \"\(String(character).shown)\"")
             }
         }
         return tokens
@@ -170,14 +172,14 @@ struct IntegerExpressionParser {
             guard take("("), case .string(let id)? = next(), take(")") else {
                 throw DatamodelRefusal("In takes one state id in quotes: In('s1')")
             }
-            guard let state = scope.stateNumber(id: id) else { throw DatamodelRefusal("In('\(id)'): no state has the id \"\(id)\"") }
+            guard let state = scope.stateNumber(id: id) else { throw DatamodelRefusal("In('\(id.shown)'): no state has the id \"\(id.shown)\"") }
             return .inState(state)
         case .name(let name):
             if position < tokens.count, tokens[position] == .symbol("(") {
-                throw DatamodelRefusal("\(name)(…): the integer datamodel has no functions but In")
+                throw DatamodelRefusal("\(name.shown)(…): the integer datamodel has no functions but In")
             }
             guard let slot = variables[name] else {
-                throw DatamodelRefusal("\(name) is not declared by a <data>" + (name.hasPrefix("_") ? " (the integer datamodel has no system variables)" : "")
+                throw DatamodelRefusal("\"\(name.shown)\" is not declared by a <data>" + (name.hasPrefix("_") ? " (the integer datamodel has no system variables)" : "")
                     + (name.contains(".") ? " (the integer datamodel has no fields)" : ""))
             }
             return .variable(slot)
@@ -188,7 +190,7 @@ struct IntegerExpressionParser {
         case .string:
             throw DatamodelRefusal("the integer datamodel has no strings")
         case .symbol(let symbol):
-            throw DatamodelRefusal("\"\(symbol)\" where a value was expected")
+            throw DatamodelRefusal("\"\(symbol.shown)\" where a value was expected")
         }
     }
 

@@ -47,13 +47,17 @@ public struct SCXMLScope: Sendable {
     /// `_sessionid`.
     public let sessionID: String
 
+    /// Numbers by id, the first state of an id.
+    private let stateNumbers: [String: Int]
+
     public init(stateIDs: [String], name: String?, sessionID: String) {
         self.stateIDs = stateIDs
         self.name = name
         self.sessionID = sessionID
+        stateNumbers = Dictionary(stateIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func stateNumber(id: String) -> Int? { stateIDs.firstIndex(of: id) }
+    public func stateNumber(id: String) -> Int? { stateNumbers[id] }
 }
 
 /// The states that are active now, by state number: what `In(id)` reads. Every state's entry

@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Reads an SCXML document's XML (after `TestLanguage.expand` for `.txml`) into an
 /// `SCXMLDocument`: the states numbered in document order, targets resolved, executable content
 /// as ops. Refuses, by file, line and element, what SCXML does not allow (`.malformed`) and
@@ -6,7 +8,10 @@
 public struct DocumentReader {
     let file: String
     private var states: [DocumentStateNode] = []
+    /// Each state's number by its id (the first state of an id; a second one is refused).
+    private var stateNumbers: [String: Int] = [:]
     private var data: [DataDeclaration] = []
+    private var dataIDs: Set<String> = []
     /// Targets as written, resolved once every id is known: (state, transition or -1 for the
     /// initial, the ids, the line, the element).
     private var pendingTargets: [(state: Int?, transition: Int, ids: [String], line: Int, element: String)] = []
@@ -26,7 +31,7 @@ public struct DocumentReader {
         }
         try checkAttributes(root, allowed: ["version", "initial", "name", "datamodel", "binding"])
         if let binding = root.attribute("binding"), binding != "early" {
-            throw unsupported(root, "binding=\"\(binding)\": only early binding (every <data> bound at the start) is supported")
+            throw unsupported(root, "binding=\"\(binding.shown)\": only early binding (every <data> bound at the start) is supported")
         }
         var topLevel: [Int] = []
         for child in try elements(of: root) {
@@ -43,11 +48,6 @@ public struct DocumentReader {
         }
         if topLevel.isEmpty {
             throw SCXMLError.malformed(file: file, line: root.line, element: "scxml", reason: "the document has no state")
-        }
-        if let duplicate = firstDuplicateID() {
-            throw SCXMLError.malformed(
-                file: file, line: duplicate.line, element: nil,
-                reason: "two states have the id \"\(duplicate.id)\"; every state's id is unique")
         }
         var initial: [Int] = []
         if let attribute = root.attribute("initial") {
@@ -72,6 +72,11 @@ public struct DocumentReader {
 
     private mutating func readState(_ element: ParsedElement, parent: Int?) throws(SCXMLError) -> Int {
         let number = states.count
+        if number == SCXMLLimits.maximumStates {
+            throw SCXMLError.overLimit(
+                file: file, line: element.line, element: element.name, limit: "maximumStates", bound: SCXMLLimits.maximumStates,
+                what: "the document has too many states", fix: "split it into smaller documents")
+        }
         let kind: DocumentStateNode.Kind
         switch element.name {
         case "parallel":
@@ -86,7 +91,7 @@ public struct DocumentReader {
             case "shallow": kind = .history(deep: false)
             case "deep": kind = .history(deep: true)
             case let other:
-                throw malformed(element, "type=\"\(other)\" is neither \"shallow\" nor \"deep\"")
+                throw malformed(element, "type=\"\(other.shown)\" is neither \"shallow\" nor \"deep\"")
             }
         default:
             kind = .state
@@ -94,6 +99,11 @@ public struct DocumentReader {
         }
         // SCXML lets a processor name a state without an id; no target can name it.
         let id = element.attribute("id") ?? "_state\(number)"
+        if stateNumbers.updateValue(number, forKey: id) != nil {
+            throw SCXMLError.malformed(
+                file: file, line: element.line, element: nil,
+                reason: "two states have the id \"\(id.shown)\"; every state's id is unique")
+        }
         states.append(DocumentStateNode(id: id, kind: kind, parent: parent, line: element.line))
         if let parent { states[parent].children.append(number) }
         if case .history = kind { return try readHistory(element, number) }
@@ -116,7 +126,7 @@ public struct DocumentReader {
                 try readTransition(child, of: number)
             case (.state, "initial"):
                 if sawInitial {
-                    throw malformed(child, "\(id) has an initial state already (an initial= attribute or another <initial>)")
+                    throw malformed(child, "\"\(id.shown)\" has an initial state already (an initial= attribute or another <initial>)")
                 }
                 sawInitial = true
                 try readInitial(child, of: number)
@@ -134,7 +144,7 @@ public struct DocumentReader {
             }
         }
         if states[number].isCompound == false && sawInitial {
-            throw malformed(element, "\(id) names an initial state but has no states inside it")
+            throw malformed(element, "\"\(id.shown)\" names an initial state but has no states inside it")
         }
         return number
     }
@@ -180,7 +190,7 @@ public struct DocumentReader {
         switch element.attribute("type") ?? "external" {
         case "external": isInternal = false
         case "internal": isInternal = true
-        case let other: throw malformed(element, "type=\"\(other)\" is neither \"internal\" nor \"external\"")
+        case let other: throw malformed(element, "type=\"\(other.shown)\" is neither \"internal\" nor \"external\"")
         }
         let targetIDs = element.attribute("target").map(ids) ?? []
         if element.attribute("target") != nil && targetIDs.isEmpty {
@@ -204,12 +214,15 @@ public struct DocumentReader {
                 throw unsupported(child, "src= loads data from elsewhere; give the value with expr=")
             }
             guard let id = child.attribute("id") else { throw malformed(child, "a <data> has an id") }
+            if let inner = child.elements.first {
+                throw unsupported(inner, "a <data> with elements inside needs an XML datamodel")
+            }
             let text = String(child.text.trimmingWhitespace)
             if child.attribute("expr") != nil && !text.isEmpty {
                 throw malformed(child, "a <data> has expr= or content, not both")
             }
-            if data.contains(where: { $0.id == id }) {
-                throw malformed(child, "the data \(id) is declared twice")
+            if !dataIDs.insert(id).inserted {
+                throw malformed(child, "the data \"\(id.shown)\" is declared twice")
             }
             data.append(DataDeclaration(id: id, expr: child.attribute("expr") ?? (text.isEmpty ? nil : text), line: child.line))
         }
@@ -221,30 +234,65 @@ public struct DocumentReader {
         attribute.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
     }
 
+    /// The states `ids` name. Several must be able to be active together, each in another
+    /// region of a parallel state: checked here once for the transition, where the runtime,
+    /// which checks it too, would check each row the transition becomes and report each pair.
     private func resolve(_ ids: [String], line: Int, element: String) throws(SCXMLError) -> [Int] {
+        if ids.count > SCXMLLimits.maximumTargets {
+            throw SCXMLError.overLimit(
+                file: file, line: line, element: element, limit: "maximumTargets", bound: SCXMLLimits.maximumTargets,
+                what: "too many states are named together", fix: "name one state in each region of a parallel state")
+        }
         var result: [Int] = []
         for id in ids {
-            guard let state = states.firstIndex(where: { $0.id == id }) else {
-                throw SCXMLError.malformed(file: file, line: line, element: element, reason: "no state has the id \"\(id)\"")
+            guard let state = stateNumbers[id] else {
+                throw SCXMLError.malformed(file: file, line: line, element: element, reason: "no state has the id \"\(id.shown)\"")
             }
             result.append(state)
+        }
+        for (position, first) in result.enumerated() {
+            for second in result[(position + 1)...] {
+                if let why = whyNotTogether(first, second) {
+                    throw SCXMLError.malformed(
+                        file: file, line: line, element: element,
+                        reason: "\"\(states[first].id.shown)\" and \"\(states[second].id.shown)\" cannot be active together (\(why)); "
+                            + "name one state in each region of a parallel state")
+                }
+            }
         }
         return result
     }
 
-    private func firstDuplicateID() -> DocumentStateNode? {
-        var seen = Set<String>()
-        for state in states {
-            if !seen.insert(state.id).inserted { return state }
+    /// Why two states named together cannot both be active, nil when they can: each in
+    /// another region of a parallel state, neither inside the other, neither a history.
+    private func whyNotTogether(_ first: Int, _ second: Int) -> String? {
+        if first == second { return "it is named twice" }
+        if states[first].isHistory || states[second].isHistory { return "a history is named alone" }
+        if isInside(first, second) || isInside(second, first) { return "one is inside the other" }
+        var around = states[first].parent
+        while let walker = around, !isInside(second, walker) { around = states[walker].parent }
+        guard let common = around, states[common].kind == .parallel else {
+            return "they are in the same region, not in two regions of a parallel state"
         }
         return nil
     }
 
-    /// The child elements; refuses elements of another namespace (SCXML's own and text only).
+    private func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        var walker: Int? = state
+        while let current = walker {
+            if current == ancestor { return true }
+            walker = states[current].parent
+        }
+        return false
+    }
+
+    /// The child elements; refuses elements of another namespace, and text (white space is
+    /// passed over).
     private func elements(of element: ParsedElement) throws(SCXMLError) -> [ParsedElement] {
+        try ExecutableContentReader(file: file).refuseText(in: element)
         let children = element.elements
         if let foreign = children.first(where: { $0.namespace != TestLanguage.scxmlNamespace }) {
-            throw unsupported(foreign, "an element outside the SCXML namespace (\(foreign.namespace ?? "no namespace")) is not read")
+            throw unsupported(foreign, "an element outside the SCXML namespace (\(foreign.namespace?.shown ?? "no namespace")) is not read")
         }
         return children
     }
@@ -260,9 +308,9 @@ public struct DocumentReader {
             "finalize", "donedata", "content", "param",
         ]
         if known.contains(child.name) {
-            return .malformed(file: file, line: child.line, element: child.name, reason: "a <\(child.name)> cannot be inside a <\(parent.name)>")
+            return .malformed(file: file, line: child.line, element: child.name, reason: "a <\(child.name.shown)> cannot be inside a <\(parent.name.shown)>")
         }
-        return .unsupported(file: file, line: child.line, element: child.name, reason: "<\(child.name)> is not an SCXML element this loader knows")
+        return .unsupported(file: file, line: child.line, element: child.name, reason: "<\(child.name.shown)> is not an SCXML element this loader knows")
     }
 
     private func malformed(_ element: ParsedElement, _ reason: String) -> SCXMLError {

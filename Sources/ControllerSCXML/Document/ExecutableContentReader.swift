@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// Reads the executable content of a transition, `<onentry>`, `<onexit>` or `<if>` branch into
 /// ops: `<raise>`, `<send>` (to the session or `#_internal`, a literal delay, an id),
 /// `<cancel>`, `<assign>`, `<if>`/`<elseif>`/`<else>` and `<log>`. Anything else is refused by
@@ -8,7 +10,8 @@ struct ExecutableContentReader {
     static let scxmlProcessorTypes: Set<String> = ["http://www.w3.org/TR/scxml/#SCXMLEventProcessor", "scxml"]
 
     func ops(_ container: ParsedElement) throws(SCXMLError) -> [ExecutableOp] {
-        try ops(of: container.elements, depth: 0)
+        try refuseText(in: container)
+        return try ops(of: container.elements, depth: 0)
     }
 
     private func ops(of elements: [ParsedElement], depth: Int) throws(SCXMLError) -> [ExecutableOp] {
@@ -18,16 +21,18 @@ struct ExecutableContentReader {
             let element = elements[index]
             index += 1
             guard element.namespace == TestLanguage.scxmlNamespace else {
-                throw unsupported(element, "an element outside the SCXML namespace (\(element.namespace ?? "no namespace")) is not executable content")
+                throw unsupported(element, "an element outside the SCXML namespace (\(element.namespace?.shown ?? "no namespace")) is not executable content")
             }
             switch element.name {
             case "raise":
                 try checkAttributes(element, allowed: ["event"])
+                try requireEmpty(element)
                 result.append(.raise(event: try eventName(element), line: element.line))
             case "send":
                 result.append(.send(try send(element)))
             case "cancel":
                 try checkAttributes(element, allowed: ["sendid"])
+                try requireEmpty(element)
                 guard let id = element.attribute("sendid"), !id.isEmpty else {
                     throw malformed(element, "a <cancel> names the id of the <send> it cancels (sendid=)")
                 }
@@ -43,6 +48,7 @@ struct ExecutableContentReader {
                 result.append(.assign(location: location, expr: expr, line: element.line))
             case "log":
                 try checkAttributes(element, allowed: ["label", "expr"])
+                try requireEmpty(element)
                 result.append(.log(label: element.attribute("label"), expr: element.attribute("expr"), line: element.line))
             case "if":
                 guard depth < SCXMLLimits.maximumIfDepth else {
@@ -50,11 +56,11 @@ struct ExecutableContentReader {
                 }
                 result.append(.branches(try branches(element, depth: depth)))
             case "elseif", "else":
-                throw malformed(element, "<\(element.name)> belongs directly inside an <if>")
+                throw malformed(element, "<\(element.name.shown)> belongs directly inside an <if>")
             case "script", "foreach":
-                throw unsupported(element, "<\(element.name)> needs a scripting datamodel; the integer datamodel runs raise, send, cancel, assign, if and log")
+                throw unsupported(element, "<\(element.name.shown)> needs a scripting datamodel; the integer datamodel runs raise, send, cancel, assign, if and log")
             default:
-                throw unsupported(element, "<\(element.name)> is not executable content this loader runs (raise, send, cancel, assign, if/elseif/else, log)")
+                throw unsupported(element, "<\(element.name.shown)> is not executable content this loader runs (raise, send, cancel, assign, if/elseif/else, log)")
             }
         }
         return result
@@ -64,6 +70,7 @@ struct ExecutableContentReader {
     private func branches(_ element: ParsedElement, depth: Int) throws(SCXMLError) -> [ConditionalBranch] {
         try checkAttributes(element, allowed: ["cond"])
         guard let cond = element.attribute("cond") else { throw malformed(element, "an <if> has a cond") }
+        try refuseText(in: element)
         var branches: [(cond: String?, line: Int, elements: [ParsedElement])] = [(cond, element.line, [])]
         for child in element.elements {
             if child.namespace == TestLanguage.scxmlNamespace && (child.name == "elseif" || child.name == "else") {
@@ -78,7 +85,9 @@ struct ExecutableContentReader {
                     try checkAttributes(child, allowed: [])
                     branches.append((nil, child.line, []))
                 }
-                if !child.elements.isEmpty { throw malformed(child, "<\(child.name)/> is empty: what follows it is its branch") }
+                if !child.elements.isEmpty || child.strayText != nil {
+                    throw malformed(child, "<\(child.name.shown)/> is empty: what follows it is its branch")
+                }
             } else {
                 branches[branches.count - 1].elements.append(child)
             }
@@ -97,25 +106,26 @@ struct ExecutableContentReader {
         }
         try checkAttributes(element, allowed: ["event", "target", "type", "delay", "id"])
         if let inner = element.elements.first {
-            throw unsupported(inner, "<\(inner.name)> in a <send> gives the event data, which the integer datamodel cannot carry")
+            throw unsupported(inner, "<\(inner.name.shown)> in a <send> gives the event data, which the integer datamodel cannot carry")
         }
+        try refuseText(in: element)
         if let type = element.attribute("type"), !Self.scxmlProcessorTypes.contains(type) {
-            throw unsupported(element, "type=\"\(type)\": only SCXML's own event processor (http://www.w3.org/TR/scxml/#SCXMLEventProcessor) is supported")
+            throw unsupported(element, "type=\"\(type.shown)\": only SCXML's own event processor (http://www.w3.org/TR/scxml/#SCXMLEventProcessor) is supported")
         }
         let target: SendOp.Target
         switch element.attribute("target") {
         case nil: target = .session
         case "#_internal": target = .internal
         case let other?:
-            throw unsupported(element, "target=\"\(other)\": a <send> goes to the session itself (no target) or to #_internal")
+            throw unsupported(element, "target=\"\(other.shown)\": a <send> goes to the session itself (no target) or to #_internal")
         }
         var delay: Int64 = 0
         if let text = element.attribute("delay") {
             guard let value = SCXMLDelay.nanoseconds(text) else {
-                throw malformed(element, "delay=\"\(text)\" is not a duration such as 1s, .5s or 500ms")
+                throw malformed(element, "delay=\"\(text.shown)\" is not a duration such as 1s, .5s or 500ms")
             }
             guard value <= SCXMLLimits.maximumDelayNanoseconds else {
-                throw unsupported(element, "delay=\"\(text)\" is longer than a day, the longest delay a run waits for")
+                throw unsupported(element, "delay=\"\(text.shown)\" is longer than a day, the longest delay a run waits for")
             }
             delay = value
         }
@@ -125,22 +135,38 @@ struct ExecutableContentReader {
     /// One event name: dot-separated tokens, no spaces, no `*`.
     private func eventName(_ element: ParsedElement) throws(SCXMLError) -> String {
         guard let name = element.attribute("event") else {
-            throw malformed(element, "a <\(element.name)> names its event (event=)")
+            throw malformed(element, "a <\(element.name.shown)> names its event (event=)")
         }
         let valid = !name.isEmpty && !name.hasPrefix(".") && !name.hasSuffix(".") && !name.contains("..")
             && name.allSatisfy { !$0.isWhitespace && $0 != "*" }
-        guard valid else { throw malformed(element, "event=\"\(name)\" is not one event name (tokens separated by dots)") }
+        guard valid else { throw malformed(element, "event=\"\(name.shown)\" is not one event name (tokens separated by dots)") }
         return name
+    }
+
+    /// Refuses text where SCXML reads none (white space is passed over): only `<data>` and
+    /// `<assign>` hold text.
+    func refuseText(in element: ParsedElement) throws(SCXMLError) {
+        if let text = element.strayText {
+            throw malformed(element, "text inside a <\(element.name.shown)> is not read (\"\(text.trimmingWhitespace.shown)\"); only <data> and <assign> hold text")
+        }
+    }
+
+    /// Refuses anything inside an element SCXML makes empty.
+    private func requireEmpty(_ element: ParsedElement) throws(SCXMLError) {
+        try refuseText(in: element)
+        if let inner = element.elements.first {
+            throw malformed(inner, "a <\(element.name.shown)> holds nothing; <\(inner.name.shown)> cannot be inside it")
+        }
     }
 
     /// Refuses an attribute in no namespace that `allowed` does not name (attributes of other
     /// namespaces belong to other tools and are not read).
     func checkAttributes(_ element: ParsedElement, allowed: Set<String>) throws(SCXMLError) {
         if let conf = element.attributes.first(where: { $0.namespace == TestLanguage.namespace }) {
-            throw unsupported(element, "conf:\(conf.name) belongs to the W3C test language; name the file .txml so that it is expanded")
+            throw unsupported(element, "conf:\(conf.name.shown) belongs to the W3C test language; name the file .txml so that it is expanded")
         }
         for attribute in element.attributes where attribute.namespace == nil && !allowed.contains(attribute.name) {
-            throw unsupported(element, "the attribute \(attribute.name)= is not read by this loader"
+            throw unsupported(element, "the attribute \(attribute.name.shown)= is not read by this loader"
                 + (allowed.isEmpty ? "" : " (it reads \(allowed.sorted().joined(separator: ", ")))"))
         }
     }

@@ -20,9 +20,6 @@ public struct SCXMLDocument: Sendable {
     /// The line of `<scxml>`.
     public var line: Int
 
-    /// The number of the state whose id is `id`.
-    public func state(id: String) -> Int? { states.firstIndex { $0.id == id } }
-
     /// Whether `state` is `ancestor` or inside it.
     public func isInside(_ state: Int, _ ancestor: Int) -> Bool {
         var walker: Int? = state

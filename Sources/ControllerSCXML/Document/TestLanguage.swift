@@ -1,3 +1,5 @@
+import ControllerHost
+
 /// The W3C's test language (`.txml`): SCXML with `conf:` attributes and elements standing for
 /// datamodel expressions. `expand` rewrites them into plain SCXML for a datamodel, as the W3C's
 /// `confEcma.xsl` does for ECMAScript; the expressions it writes (`Var1 == 1`, `Var1 + 1`,
@@ -48,7 +50,7 @@ public enum TestLanguage {
         func plain(_ name: String, _ value: String) -> ParsedAttribute { ParsedAttribute(name: name, value: value) }
         func variable(_ number: String) throws(SCXMLError) -> String {
             guard !number.isEmpty, number.allSatisfy(\.isASCIIDigit) else {
-                throw refuseAttribute(element, file, "conf:\(attribute.name)=\"\(value)\" does not name a variable by number")
+                throw refuseAttribute(element, file, "conf:\(attribute.name.shown)=\"\(value.shown)\" does not name a variable by number")
             }
             return "Var\(number)"
         }
@@ -69,7 +71,7 @@ public enum TestLanguage {
         // The stylesheet writes delayexpr="'Ns'"; a literal delay means the same.
         case "delay": return plain("delay", "\(value)s")
         default:
-            throw refuseAttribute(element, file, "conf:\(attribute.name) needs what the integer datamodel does not have (event fields, strings, "
+            throw refuseAttribute(element, file, "conf:\(attribute.name.shown) needs what the integer datamodel does not have (event fields, strings, "
                 + "scripts, arrays, other event processors or invalid values); see confEcma.xsl for what it stands for")
         }
     }
@@ -80,10 +82,10 @@ public enum TestLanguage {
         let rest = text.dropFirst(digits.count)
         let operators = ["<=", ">=", "=", "<", ">"]
         guard !digits.isEmpty, let op = operators.first(where: { rest.hasPrefix($0) }) else {
-            throw refuseAttribute(element, file, "\"\(text)\" is not a comparison of a variable (NUMBER=VALUE, <, <=, >, >=)")
+            throw refuseAttribute(element, file, "\"\(text.shown)\" is not a comparison of a variable (NUMBER=VALUE, <, <=, >, >=)")
         }
         let right = String(rest.dropFirst(op.count)).trimmingWhitespace
-        guard !right.isEmpty else { throw refuseAttribute(element, file, "\"\(text)\" compares with nothing") }
+        guard !right.isEmpty else { throw refuseAttribute(element, file, "\"\(text.shown)\" compares with nothing") }
         return "Var\(digits) \(op == "=" ? "==" : op) \(rightIsVariable ? "Var\(right)" : String(right))"
     }
 
@@ -93,7 +95,7 @@ public enum TestLanguage {
         }
         func variable(_ attribute: String) throws(SCXMLError) -> String {
             guard let number = element.attribute(attribute), !number.isEmpty, number.allSatisfy(\.isASCIIDigit) else {
-                throw refuse(element, file, "conf:\(element.name) needs \(attribute)=NUMBER")
+                throw refuse(element, file, "conf:\(element.name.shown) needs \(attribute)=NUMBER")
             }
             return "Var\(number)"
         }
@@ -108,7 +110,7 @@ public enum TestLanguage {
             return scxml("assign", [ParsedAttribute(name: "location", value: first), ParsedAttribute(name: "expr", value: "\(first) + \(second)")])
         case "someInlineVal": return .text(someInlineValue)
         default:
-            throw refuse(element, file, "conf:\(element.name) needs what the integer datamodel does not have (strings, scripts, "
+            throw refuse(element, file, "conf:\(element.name.shown) needs what the integer datamodel does not have (strings, scripts, "
                 + "arrays, event data or other event processors); see confEcma.xsl for what it stands for")
         }
     }

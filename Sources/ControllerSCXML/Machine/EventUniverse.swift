@@ -1,33 +1,46 @@
 /// Every event a document can see, known at load time: the names its `<raise>` and `<send>`
 /// give, `done.state.ID` of every state that can complete, and `error.execution` (which a
-/// failing expression raises). A transition's descriptors are matched against these once, and
-/// each becomes one row per event it matches.
+/// failing expression raises). A transition's descriptors are matched against these once
+/// (`EventIndex`), and each becomes one row per event it matches.
 enum EventUniverse {
     static let executionError = "error.execution"
 
-    static func names(of document: SCXMLDocument) -> [String] {
+    /// The names in the order first met; more than `SCXMLLimits.maximumEvents` is refused at
+    /// the element that names one more (`error.execution`, always there, has its place kept).
+    static func names(of document: SCXMLDocument) throws(SCXMLError) -> [String] {
         var names: [String] = []
-        func add(_ name: String) { if !names.contains(name) { names.append(name) } }
-        func collect(_ ops: [ExecutableOp]) {
+        var known: Set<String> = []
+        func add(_ name: String, line: Int, element: String) throws(SCXMLError) {
+            guard known.insert(name).inserted else { return }
+            let kept = known.contains(executionError) ? 0 : 1
+            if names.count + kept >= SCXMLLimits.maximumEvents {
+                throw .overLimit(
+                    file: document.file, line: line, element: element, limit: "maximumEvents", bound: SCXMLLimits.maximumEvents,
+                    what: "the document has too many events (the names <raise> and <send> give, done.state.ID and error.execution)",
+                    fix: "split it into smaller documents")
+            }
+            names.append(name)
+        }
+        func collect(_ ops: [ExecutableOp]) throws(SCXMLError) {
             for op in ops {
                 switch op {
-                case .raise(let event, _): add(event)
-                case .send(let send): add(send.event)
-                case .branches(let branches): for branch in branches { collect(branch.content) }
+                case .raise(let event, let line): try add(event, line: line, element: "raise")
+                case .send(let send): try add(send.event, line: send.line, element: "send")
+                case .branches(let branches): for branch in branches { try collect(branch.content) }
                 case .cancel, .assign, .log: break
                 }
             }
         }
         for state in document.states {
-            collect(state.onEntry)
-            collect(state.onExit)
-            collect(state.initialContent)
-            for transition in state.transitions { collect(transition.content) }
+            try collect(state.onEntry)
+            try collect(state.onExit)
+            try collect(state.initialContent)
+            for transition in state.transitions { try collect(transition.content) }
         }
-        for (number, _) in document.states.enumerated() where completes(number, in: document) {
-            add(doneEvent(of: number, in: document))
+        for (number, state) in document.states.enumerated() where completes(number, in: document) {
+            try add(doneEvent(of: number, in: document), line: state.line, element: state.kind == .parallel ? "parallel" : "state")
         }
-        add(executionError)
+        try add(executionError, line: document.line, element: "scxml")
         return names
     }
 

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 
 /// Makes a machine on the runtime of an `SCXMLDocument` and a datamodel:
 /// - a state per `<state>`, `<parallel>`, `<final>` and `<history>`, numbered in document
@@ -22,18 +23,29 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
     /// document's path in what the loader reports (the line is the document's).
     static var sourceMarker: StaticString { "<scxml-document>" }
 
-    /// The states and events of `document`.
-    public static func symbols(for document: SCXMLDocument) -> DocumentSymbolTable {
+    /// The states and events of `document`; more events than `SCXMLLimits.maximumEvents` are
+    /// refused.
+    public static func symbols(for document: SCXMLDocument) throws(SCXMLError) -> DocumentSymbolTable {
         let states = document.states.map(\.id) + (needsRoot(document) ? [rootName] : [])
-        return DocumentSymbolTable(states: states, events: EventUniverse.names(of: document))
+        return DocumentSymbolTable(states: states, events: try EventUniverse.names(of: document))
     }
 
     static func needsRoot(_ document: SCXMLDocument) -> Bool { document.initial.count > 1 }
 
-    /// Builds and compiles the machine; call it inside `DocumentSymbols.$table.withValue(symbols(for: document))`.
+    /// Builds and compiles the machine, inside a scope of the document's own symbols (the
+    /// runtime reads a document's states through `DocumentSymbols.$table`): callable anywhere,
+    /// with no scope of the caller's.
     public static func build(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLMachine<Model> {
-        var builder = try Builder(document: document, symbols: DocumentSymbols.table)
-        return try builder.build()
+        let symbols = try symbols(for: document)
+        let built: Result<SCXMLMachine<Model>, SCXMLError> = DocumentSymbols.$table.withValue(symbols) {
+            do throws(SCXMLError) {
+                var builder = try Builder(document: document, symbols: symbols)
+                return .success(try builder.build())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try built.get()
     }
 
     private struct Builder {
@@ -42,6 +54,8 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
         var model: Model
         let errorEvent: DocumentEvent
         let root: DocumentState?
+        /// By state, by transition: the events (numbers) its descriptors match.
+        let expansion: [[[Int]]]
 
         init(document: SCXMLDocument, symbols: DocumentSymbolTable) throws(SCXMLError) {
             self.document = document
@@ -49,6 +63,71 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             model = Model(scope: SCXMLScope(stateIDs: symbols.states, name: document.name, sessionID: "\(document.file)#1"))
             errorEvent = symbols.event(named: EventUniverse.executionError)!
             root = needsRoot(document) ? DocumentState(number: document.states.count) : nil
+            expansion = try Self.expand(document, symbols: symbols)
+        }
+
+        /// Each transition's events, checking the table the runtime will lay out against
+        /// `SCXMLLimits.maximumRows` and `maximumTableCells` as it goes, so that a document
+        /// past them costs no more than the bound before it is refused.
+        ///
+        /// The runtime's table has a column for each event and one for eventless rows in every
+        /// state; a state's column holds its own rows for that event and those of every state
+        /// around it, and is laid out by looking through each of those states' rows. A state's
+        /// rows are so counted once for each state inside it (itself included), and its cells
+        /// are (events + 1) × (the states around it + their rows).
+        private static func expand(_ document: SCXMLDocument, symbols: DocumentSymbolTable) throws(SCXMLError) -> [[[Int]]] {
+            // The states with a block of their own (histories have none) inside each state,
+            // itself included: children come after their parents in document order.
+            var inside = document.states.map { $0.isHistory ? 0 : 1 }
+            for number in document.states.indices.reversed() {
+                if let parent = document.states[number].parent { inside[parent] += inside[number] }
+            }
+            let columns = symbols.events.count + 1
+            // The state around them all holds no rows but is around every state.
+            var cells = needsRoot(document) ? 1 + document.states.filter { !$0.isHistory }.count : 0
+            var rows = 0
+            func check(line: Int, element: String) throws(SCXMLError) {
+                if rows > SCXMLLimits.maximumRows {
+                    throw .overLimit(
+                        file: document.file, line: line, element: element, limit: "maximumRows", bound: SCXMLLimits.maximumRows,
+                        what: "the runtime's table would hold too many rows (a transition once for each event it matches, again in each state inside its own)",
+                        fix: "name the events a transition answers rather than \"*\", or split the document")
+                }
+                if cells * columns > SCXMLLimits.maximumTableCells {
+                    throw .overLimit(
+                        file: document.file, line: line, element: element, limit: "maximumTableCells", bound: SCXMLLimits.maximumTableCells,
+                        what: "the runtime's table would have too many cells, (events + 1) × (states and the states around them + rows)",
+                        fix: "use fewer events, states or rows, or split the document")
+                }
+            }
+            var index = EventIndex(events: symbols.events)
+            var expansion: [[[Int]]] = []
+            expansion.reserveCapacity(document.states.count)
+            for node in document.states {
+                let number = expansion.count
+                cells += inside[number]
+                try check(line: node.line, element: Self.elementName(node.kind))
+                var events: [[Int]] = []
+                for transition in node.transitions {
+                    let matched = transition.events.isEmpty ? [] : index.events(matching: transition.events)
+                    let made = transition.events.isEmpty ? 1 : matched.count
+                    rows += made * inside[number]
+                    cells += made * inside[number]
+                    try check(line: transition.line, element: "transition")
+                    events.append(matched)
+                }
+                expansion.append(events)
+            }
+            return expansion
+        }
+
+        private static func elementName(_ kind: DocumentStateNode.Kind) -> String {
+            switch kind {
+            case .state: "state"
+            case .parallel: "parallel"
+            case .final: "final"
+            case .history: "history"
+            }
         }
 
         mutating func build() throws(SCXMLError) -> SCXMLMachine<Model> {
@@ -78,7 +157,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             do {
                 table = try definition.compile(tolerating: [.unreachableState, .unreachableRow, .duplicateRow])
             } catch {
-                throw SCXMLError.refusedByRuntime(file: document.file, problems: error.problems.map { located($0.message) })
+                throw SCXMLError.refusedByRuntime(file: document.file, problems: listed(error.problems.map { $0.message }))
             }
             var context = Context(model: model, stateCount: symbols.states.count)
             for (index, (location, expression)) in bindings.enumerated() {
@@ -95,7 +174,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             let finals = document.topLevel.filter { document.states[$0].kind == .final }.map(DocumentState.init(number:))
             return SCXMLMachine(
                 document: document, symbols: symbols, table: table, context: context, finals: finals,
-                warnings: table.warnings.map(located))
+                warnings: table.warnings.map(shown))
         }
 
         /// Where the machine starts: `<scxml initial=…>`, else the first state in the document.
@@ -105,10 +184,19 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             return DocumentState(number: document.topLevel[0])
         }
 
-        /// The runtime's messages with the document's path in place of the marker.
-        func located(_ message: String) -> String {
+        /// A message of the runtime's with the document's path in place of the marker, escaped
+        /// and bounded: it names states and events by their ids, which are document text.
+        func shown(_ message: String) -> String {
             let marker = MachineBuilder.sourceMarker.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
-            return message.replacing(marker, with: document.file)
+            return ShownText.render(message.replacing(marker, with: document.file), limit: SCXMLLimits.maximumProblemCharacters, escaping: true)
+        }
+
+        /// The first `SCXMLLimits.maximumProblemsListed` of the runtime's problems, shown, and
+        /// how many more there are.
+        func listed(_ messages: [String]) -> [String] {
+            let kept = messages.prefix(SCXMLLimits.maximumProblemsListed).map(shown)
+            let more = messages.count - kept.count
+            return more > 0 ? kept + ["and \(more) more"] : kept
         }
 
         private func parent(of number: Int) -> DocumentState? {
@@ -121,7 +209,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             let line = UInt(node.line)
             let marker = MachineBuilder.sourceMarker
             if case .history(let deep) = node.kind {
-                let action = try action(for: node.initialContent, event: nil)
+                let action = action(for: try compile(node.initialContent), event: nil)
                 definition.history(
                     state, of: parent(of: number)!, deep: deep, default: node.initial.map(DocumentState.init(number:)),
                     file: marker, line: line, action)
@@ -135,19 +223,21 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             if node.isCompound {
                 let first = node.children.first { !document.states[$0].isHistory }
                 initialTargets = (node.initial.isEmpty ? first.map { [$0] } ?? [] : node.initial).map(DocumentState.init(number:))
-                initialAction = try action(for: node.initialContent, event: nil)
+                initialAction = action(for: try compile(node.initialContent), event: nil)
             }
             var rows: [(DocumentEvent?, Guard<Context>?, [DocumentState], TransitionKind, MachineAction<DocumentState, DocumentEvent, Context>?, UInt)] = []
-            for transition in node.transitions {
+            for (position, transition) in node.transitions.enumerated() {
                 let condition = try transition.cond.map { (text) throws(SCXMLError) in try self.guardFor(text, line: transition.line) }
                 let targets = transition.targets.map(DocumentState.init(number:))
                 let kind: TransitionKind = transition.isInternal ? .local : .external
+                // The content is compiled once; each event's row sets its own _event.
+                let ops = try compile(transition.content)
                 if transition.events.isEmpty {
-                    rows.append((nil, condition, targets, kind, try action(for: transition.content, event: nil), UInt(transition.line)))
+                    rows.append((nil, condition, targets, kind, action(for: ops, event: nil), UInt(transition.line)))
                     continue
                 }
-                for event in DocumentEvent.allCases where transition.events.contains(where: { $0.matches(event.name) }) {
-                    rows.append((event, condition, targets, kind, try action(for: transition.content, event: event.name), UInt(transition.line)))
+                for event in expansion[number][position] {
+                    rows.append((DocumentEvent(number: event), condition, targets, kind, action(for: ops, event: symbols.events[event]), UInt(transition.line)))
                 }
             }
             let body: (inout StateBlock<DocumentState, DocumentEvent, Context>) -> Void = { s in
@@ -189,8 +279,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
         }
 
         /// A row's (or an initial's, a history default's) action: `_event` set, then the content.
-        private func action(for content: [ExecutableOp], event: String?) throws(SCXMLError) -> MachineAction<DocumentState, DocumentEvent, Context>? {
-            let ops = try compile(content)
+        private func action(for ops: [CompiledOp<Model>], event: String?) -> MachineAction<DocumentState, DocumentEvent, Context>? {
             if ops.isEmpty && event == nil { return nil }
             let errorEvent = errorEvent
             return { context, effects in

@@ -1,9 +1,13 @@
 import ControllerFSM
 
 /// A document made into a machine on the runtime: its compiled table, the context it starts
-/// with (every `<data>` bound), and the states whose entry ends the run. Made and run inside
-/// `DocumentSymbols.$table.withValue(symbols)`.
-public struct SCXMLMachine<Model: SCXMLDatamodel>: Sendable {
+/// with (every `<data>` bound), and the states whose entry ends the run.
+///
+/// It carries its own states' and events' names (`symbols`), and binds them itself
+/// (`DocumentSymbols.$table`) around everything of its that reaches the runtime: running it,
+/// drawing it, `withSymbols`. It can be used anywhere, from any task, with no scope of the
+/// caller's; outside its own scope, a `DocumentState`'s `name` is only "state N".
+public struct SCXMLMachine<Model: SCXMLDatamodel>: Sendable, CustomStringConvertible {
     public typealias Context = SCXMLContext<Model>
     public let document: SCXMLDocument
     public let symbols: DocumentSymbolTable
@@ -13,4 +17,47 @@ public struct SCXMLMachine<Model: SCXMLDatamodel>: Sendable {
     public let finals: [DocumentState]
     /// What the runtime noticed but ran anyway (states nothing reaches, rows never taken).
     public let warnings: [String]
+
+    /// Every state's id, by state number (document order; `(scxml)` last when there is one).
+    public var stateNames: [String] { symbols.states }
+    /// Every event's name, by event number.
+    public var eventNames: [String] { symbols.events }
+
+    public func name(of state: DocumentState) -> String {
+        symbols.states.indices.contains(state.rawValue) ? symbols.states[state.rawValue] : "state \(state.rawValue)"
+    }
+
+    public func name(of event: DocumentEvent) -> String {
+        symbols.events.indices.contains(event.rawValue) ? symbols.events[event.rawValue] : "event \(event.rawValue)"
+    }
+
+    /// Runs the machine to its end in virtual time (`SCXMLDriver`), inside its own symbols.
+    public func run() -> SCXMLRunReport {
+        withSymbols { SCXMLDriver<Model>.run(self) }
+    }
+
+    /// The machine drawn by the runtime: Graphviz, Mermaid, or its structure as SCXML.
+    public func dot() -> String { withSymbols { table.dot(name: drawingName) } }
+    public func mermaid() -> String { withSymbols { table.mermaid() } }
+    public func scxml() -> String { withSymbols { table.scxml(name: drawingName) } }
+
+    /// `body`, with the machine's states and events bound: for anything else of the runtime's
+    /// that names them (`State(rawValue:)`, `allCases`, a `StateMachine` of `table`).
+    public func withSymbols<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        let result: Result<T, Failure> = DocumentSymbols.$table.withValue(symbols) {
+            do throws(Failure) {
+                return .success(try body())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// "FILE: N states, M events, R rows", no text of the document's but its path.
+    public var description: String {
+        "\(document.file): \(symbols.states.count) states, \(symbols.events.count) events, \(table.rowInfo.count) rows"
+    }
+
+    private var drawingName: String { document.name ?? "machine" }
 }

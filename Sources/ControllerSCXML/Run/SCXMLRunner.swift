@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 
 /// Reads, loads and runs documents: the one entry point `scxml-run` and the tests use.
 public enum SCXMLRunner {
@@ -32,7 +33,7 @@ public enum SCXMLRunner {
             let known = datamodels.flatMap { $0.names }.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .unsupported(
                 file: document.file, line: document.line, element: "scxml",
-                reason: "datamodel=\"\(name)\" is not one this loader has (\(known))")
+                reason: "datamodel=\"\(name.shown)\" is not one this loader has (\(known))")
         }
         return model
     }
@@ -47,21 +48,13 @@ public enum SCXMLRunner {
         }
     }
 
-    /// Loads `document` with its datamodel and runs it, inside its symbol table.
+    /// Loads `document` with its datamodel and runs it (the machine binds its own symbols).
     public static func run(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLRunReport {
         let model = try datamodel(of: document)
         return try run(document, model: model)
     }
 
     private static func run<Model: SCXMLDatamodel>(_ document: SCXMLDocument, model _: Model.Type) throws(SCXMLError) -> SCXMLRunReport {
-        let result: Result<SCXMLRunReport, SCXMLError> = DocumentSymbols.$table.withValue(MachineBuilder<Model>.symbols(for: document)) {
-            do throws(SCXMLError) {
-                let machine = try MachineBuilder<Model>.build(document)
-                return .success(SCXMLDriver<Model>.run(machine))
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
+        try MachineBuilder<Model>.build(document).run()
     }
 }

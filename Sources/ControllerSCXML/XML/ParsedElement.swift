@@ -31,6 +31,15 @@ public struct ParsedElement: Sendable, Equatable {
     public var text: String {
         children.map { if case .text(let text) = $0 { text } else { "" } }.joined()
     }
+
+    /// The first text directly inside that is not white space (space, tab, line ends), nil
+    /// when there is none: what an element that holds no text must not have.
+    public var strayText: String? {
+        for child in children {
+            if case .text(let text) = child, !text.trimmingWhitespace.isEmpty { return text }
+        }
+        return nil
+    }
 }
 
 public struct ParsedAttribute: Sendable, Equatable {
@@ -45,8 +54,9 @@ public struct ParsedAttribute: Sendable, Equatable {
     }
 }
 
-/// What an element holds: an element or a run of text. Comments and processing instructions are
-/// dropped when the tree is copied.
+/// What an element holds: an element or a run of text (a CDATA section is text). Comments and
+/// processing instructions are passed over when the tree is copied; any other node is refused
+/// (`XMLNodeKind`).
 public enum ParsedChild: Sendable, Equatable {
     case element(ParsedElement)
     case text(String)
