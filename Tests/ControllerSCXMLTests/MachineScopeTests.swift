@@ -33,11 +33,13 @@ struct MachineScopeTests {
         #expect(machine.scxml().contains("<parallel id=\"sp\">\n        <state id=\"s1\"/>"), "\(machine.scxml())")
         #expect(machine.mermaid().contains("s0 --> s1 : go"), "\(machine.mermaid())")
         #expect(machine.dot().contains("\"s0\" -> \"s1\""), "\(machine.dot())")
-        // Twice: a run starts from the machine as loaded.
+        // Twice: a run starts from the machine as loaded; and through the driver itself, which
+        // binds the names as the machine does.
         for _ in 0..<2 {
             let report = machine.run()
             #expect(report.outcome == .fail(endedIn: ["s1"]), "\(report.outcome)")
         }
+        #expect(SCXMLDriver<IntegerDatamodel>.run(machine).outcome == .fail(endedIn: ["s1"]))
         // The runtime's own calls, in the machine's scope.
         #expect(machine.withSymbols { DocumentState.allCases.map(\.name) } == machine.stateNames)
         #expect(DocumentState.allCases.isEmpty, "and none left behind")

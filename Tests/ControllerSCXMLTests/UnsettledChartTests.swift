@@ -2,8 +2,10 @@ import ControllerFSM
 import ControllerSCXML
 import Testing
 
-/// Charts whose run-to-completion step never ends (the audit's three, and their neighbours)
-/// end at the core's bound with an error naming the cycle, instead of spinning for ever.
+/// Charts whose run-to-completion step never ends (the audit's three, and their neighbours).
+/// Where the loop is certain — content that cannot fail, transitions without a condition — the
+/// loader refuses the chart, naming the rows; where a condition hides it, the run ends at the
+/// core's bound with an error naming the cycle. Neither spins for ever.
 @Suite("Charts that never settle", .timeLimit(.minutes(1)))
 struct UnsettledChartTests {
     /// The error a run ends with; a failure is recorded when it ends otherwise.
@@ -16,51 +18,61 @@ struct UnsettledChartTests {
         return reason
     }
 
-    @Test("an entry raising the event that re-enters its state")
-    func entryRaisesItsReentry() {
+    /// `cond` on the looping transitions: empty for the certain loop, a condition the loader
+    /// cannot see through for the one only the run finds.
+    static let conditions = ["", #" cond="1 == 1""#]
+
+    @Test("an entry raising the event that re-enters its state", arguments: conditions)
+    func entryRaisesItsReentry(cond: String) {
         let reason = error(of: """
-            <state id="s"><onentry><raise event="again"/></onentry><transition event="again" target="s"/></state>
+            <state id="s"><onentry><raise event="again"/></onentry><transition event="again"\(cond) target="s"/></state>
             <final id="pass"/>
             """)
-        #expect(reason.contains("s --again--> s") && reason.contains("MachineLimits.maximumInternalEvents"), "\(reason)")
+        #expect(reason.contains("s --again--> s"), "\(reason)")
+        #expect(reason.contains(cond.isEmpty ? "never settles" : "MachineLimits.maximumInternalEvents"), "\(reason)")
     }
 
-    @Test("a targetless row raising its own event twice: the bound, and the overflow beside it")
-    func targetlessRowDoublesItsEvent() {
+    @Test("a targetless row raising its own event twice", arguments: conditions)
+    func targetlessRowDoublesItsEvent(cond: String) {
         let reason = error(of: """
             <state id="s">
               <onentry><raise event="e"/></onentry>
-              <transition event="e"><raise event="e"/><raise event="e"/></transition>
+              <transition event="e"\(cond)><raise event="e"/><raise event="e"/></transition>
             </state>
             <final id="pass"/>
             """)
         #expect(reason.contains("s --e--> s"), "\(reason)")
-        #expect(reason.contains("internal queue overflowed"), "\(reason)")
+        if cond.isEmpty {
+            #expect(reason.contains("queue more events than they take"), "\(reason)")
+            #expect(reason.components(separatedBy: "s --e--> s").count == 2, "the step named once: \(reason)")
+        } else {
+            #expect(reason.contains("internal queue overflowed"), "the overflow said beside the bound: \(reason)")
+        }
     }
 
-    @Test("a final state whose done.state event re-enters its parent")
-    func doneEventReentersItsParent() {
+    @Test("a final state whose done.state event re-enters its parent", arguments: conditions)
+    func doneEventReentersItsParent(cond: String) {
         let reason = error(of: """
             <state id="x" initial="f">
               <final id="f"/>
-              <transition event="done.state.x" target="x"/>
+              <transition event="done.state.x"\(cond) target="x"/>
             </state>
             <final id="pass"/>
             """)
         #expect(reason.contains("f --done.state.x--> f"), "\(reason)")
     }
 
-    @Test("two states raising each other's events")
-    func pingPong() {
+    @Test("two states raising each other's events", arguments: conditions)
+    func pingPong(cond: String) {
         let reason = error(of: """
-            <state id="a"><onentry><raise event="ping"/></onentry><transition event="ping" target="b"/></state>
-            <state id="b"><onentry><raise event="pong"/></onentry><transition event="pong" target="a"/></state>
+            <state id="a"><onentry><raise event="ping"/></onentry><transition event="ping"\(cond) target="b"/></state>
+            <state id="b"><onentry><raise event="pong"/></onentry><transition event="pong"\(cond) target="a"/></state>
             <final id="pass"/>
             """)
         #expect(reason.contains("a --ping--> b") && reason.contains("b --pong--> a"), "\(reason)")
     }
 
-    @Test("a chart that raises many events but settles is not stopped")
+    @Test("a chart that raises many events but settles is neither refused nor stopped")
     func longButFinite() {
         let report = run(scxml("""
             <datamodel><data id="n" expr="0"/></datamodel>

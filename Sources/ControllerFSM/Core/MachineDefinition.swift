@@ -358,10 +358,15 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             }
             return historyOfState[current] >= 0 ? nil : current
         }
+        // A state whose walk was already followed to its end (a loop reported, or a row that
+        // is not certain) is not walked again: each state is passed once in all, not once per
+        // start behind it (a long chain made that cubic).
         var reported = Set<Int>()
         for start in 0..<blockOfState.count where blockOfState[start] >= 0 && !hierarchy.isCompound[start] && !reported.contains(start) {
             var passed: [Int] = [start]
+            var position = [start: 0]
             var current = start
+            defer { reported.formUnion(passed) }
             while let row = certainRow(from: current) {
                 guard let target = row.target else {
                     problems.append(DefinitionProblem(
@@ -370,15 +375,16 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                     reported.formUnion(passed)
                     break
                 }
-                guard let next = settled(target.index) else { break }
-                if let position = passed.firstIndex(of: next) {
-                    let loop = passed[position...].map(name(of:)) + [name(of: next)]
+                guard let next = settled(target.index), !(reported.contains(next) && position[next] == nil) else { break }
+                if let first = position[next] {
+                    let loop = passed[first...].map(name(of:)) + [name(of: next)]
                     problems.append(DefinitionProblem(
                         kind: .eventlessLoop, state: name(of: next), event: nil,
                         message: "\(row.location): unguarded eventless rows loop for ever: \(loop.joined(separator: " -> ")); give one of them a guard that its own move makes false"))
                     reported.formUnion(passed)
                     break
                 }
+                position[next] = passed.count
                 passed.append(next)
                 current = next
             }
@@ -407,12 +413,10 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 message: "\(block.location): final state \(block.state.name) is directly inside the parallel state \(name(of: hierarchy.parent[state])), where every state is a region that is always active; put it inside one of the regions"))
         }
         func hasFinalChild(_ superstate: Int) -> Bool {
-            (0..<blockOfState.count).contains { child in
-                hierarchy.parent[child] == superstate && blockOfState[child] >= 0 && blocks[blockOfState[child]].isFinal
-            }
+            hierarchy.children[superstate].contains { child in blockOfState[child] >= 0 && blocks[blockOfState[child]].isFinal }
         }
         if let done = block.doneEvent, hierarchy.isParallel[state] {
-            for region in 0..<blockOfState.count where hierarchy.parent[region] == state && blockOfState[region] >= 0 && !hasFinalChild(region) {
+            for region in hierarchy.children[state] where blockOfState[region] >= 0 && !hasFinalChild(region) {
                 problems.append(DefinitionProblem(
                     kind: .badFinal, state: block.state.name, event: done.name,
                     message: "\(block.location): \(block.state.name) sends \(done.name) when every region is done, but its region \(name(of: region)) has no final state; add definition.final(_:in: .\(name(of: region)))"))
@@ -517,7 +521,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             for row in block.rows { for target in row.targets { reach(target.index) } }
             for initial in block.initials { for target in initial.targets { reach(target.index) } }
             if block.isParallel {
-                for region in 0..<blockOfState.count where hierarchy.parent[region] == state && historyOfState[region] < 0 { reach(region) }
+                for region in hierarchy.children[state] where historyOfState[region] < 0 { reach(region) }
             }
         }
         for state in State.allCases where !reached[state.index] {

@@ -16,6 +16,15 @@ extension MachineDefinition {
     /// still holds): a few per state and event of a large machine.
     static var sendLoopSearchBudget: Int { 200_000 }
 
+    /// The shortest `p` such that `items` repeats every `p` (all of them when none does).
+    static func shortestPeriod(of items: [[Int]]) -> Int {
+        guard items.count > 1 else { return items.count }
+        for period in 1...(items.count / 2) where (0..<(items.count - period)).allSatisfy({ items[$0] == items[$0 + period] }) {
+            return period
+        }
+        return items.count
+    }
+
     func checkSendLoops(blockOfState: [Int], hierarchy: StateHierarchy, into problems: inout [DefinitionProblem]) {
         if hierarchy.isParallel.contains(true) { return }
         let eventless = Event.allCases.count
@@ -118,7 +127,9 @@ extension MachineDefinition {
                     configuration = [step.leaf] + configuration.dropFirst(2) + step.sent
                 }
                 if let loopStart {
-                    let cycle = steps[loopStart...]
+                    // A queue that grew repeats one period many times: named once.
+                    let looped = Array(steps[loopStart...])
+                    let cycle = looped.prefix(Self.shortestPeriod(of: looped.map { [$0.from, $0.event, $0.to] }))
                     let rowKey = cycle.compactMap { $0.row.map { [$0.block, $0.position] } }.flatMap { $0 }
                     if !rowKey.isEmpty, !reported.contains(rowKey) {
                         reported.insert(rowKey)

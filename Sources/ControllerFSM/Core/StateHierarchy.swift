@@ -25,6 +25,9 @@ struct StateHierarchy {
     var historySlot: [Int]
     /// Whether each state holds parallel regions (all its children active at once).
     var isParallel: [Bool]
+    /// Each state's children, histories left out, in the order of the state enum: so that a
+    /// check of a superstate's children looks at them, not at every state.
+    var children: [[Int]]
 
     init(stateCount: Int, parents: [Int], histories: [Int], parallel: [Bool]) {
         parent = parents
@@ -33,8 +36,12 @@ struct StateHierarchy {
         isCompound = [Bool](repeating: false, count: stateCount)
         historySlot = [Int](repeating: -1, count: stateCount)
         for (slot, state) in histories.enumerated() { historySlot[state] = slot }
+        children = [[Int]](repeating: [], count: stateCount)
         for state in 0..<stateCount {
-            if parents[state] >= 0 && historySlot[state] < 0 { isCompound[parents[state]] = true }
+            if parents[state] >= 0 && historySlot[state] < 0 {
+                isCompound[parents[state]] = true
+                if parents[state] < stateCount { children[parents[state]].append(state) }
+            }
         }
     }
 

@@ -67,3 +67,22 @@ enum OpInterpreter<Model: SCXMLDatamodel> {
         if !effects.send(event) { context.internalQueueOverflowed = true }
     }
 }
+
+extension CompiledOp {
+    /// The events `ops` raise on the internal queue every time they run, in order, when that is
+    /// certain: content of `<raise>`, `<send>` to the external queue, `<cancel>` and `<log>`
+    /// without an expression, none of which can fail (a failure stops the block and raises
+    /// `error.execution` instead). nil for content that may fail or branch: `compile()`'s search
+    /// for certain loops of sent events (`sends:`) then does not look into it.
+    static func certainRaises(_ ops: [CompiledOp<Model>]) -> [DocumentEvent]? {
+        var raised: [DocumentEvent] = []
+        for op in ops {
+            switch op {
+            case .raise(let event): raised.append(event)
+            case .sendExternal, .cancel, .log(_, nil): continue
+            case .assign, .branches, .log: return nil
+            }
+        }
+        return raised
+    }
+}

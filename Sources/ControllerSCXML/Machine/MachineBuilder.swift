@@ -225,36 +225,41 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                 initialTargets = (node.initial.isEmpty ? first.map { [$0] } ?? [] : node.initial).map(DocumentState.init(number:))
                 initialAction = action(for: try compile(node.initialContent), event: nil)
             }
-            var rows: [(DocumentEvent?, Guard<Context>?, [DocumentState], TransitionKind, MachineAction<DocumentState, DocumentEvent, Context>?, UInt)] = []
+            var rows: [(DocumentEvent?, Guard<Context>?, [DocumentState], TransitionKind, MachineAction<DocumentState, DocumentEvent, Context>?, UInt, [DocumentEvent]?)] = []
             for (position, transition) in node.transitions.enumerated() {
                 let condition = try transition.cond.map { (text) throws(SCXMLError) in try self.guardFor(text, line: transition.line) }
                 let targets = transition.targets.map(DocumentState.init(number:))
                 let kind: TransitionKind = transition.isInternal ? .local : .external
                 // The content is compiled once; each event's row sets its own _event.
                 let ops = try compile(transition.content)
+                let sends = CompiledOp.certainRaises(ops)
                 if transition.events.isEmpty {
-                    rows.append((nil, condition, targets, kind, action(for: ops, event: nil), UInt(transition.line)))
+                    rows.append((nil, condition, targets, kind, action(for: ops, event: nil), UInt(transition.line), sends))
                     continue
                 }
                 for event in expansion[number][position] {
-                    rows.append((DocumentEvent(number: event), condition, targets, kind, action(for: ops, event: symbols.events[event]), UInt(transition.line)))
+                    rows.append((DocumentEvent(number: event), condition, targets, kind, action(for: ops, event: symbols.events[event]), UInt(transition.line), sends))
                 }
             }
+            // What the entry and exit raise for certain, declared so that compile() refuses a loop
+            // of raised events it can be sure of (the run-time bound ends the others).
+            let entrySends = CompiledOp.certainRaises(entryOps)
+            let exitSends = CompiledOp.certainRaises(exitOps)
             let body: (inout StateBlock<DocumentState, DocumentEvent, Context>) -> Void = { s in
                 // In the configuration before its onentry runs, out of it after its onexit.
-                s.onEntry(file: marker, line: line) { context, effects in
+                s.onEntry(sends: entrySends, file: marker, line: line) { context, effects in
                     context.configuration.set(number, active: true)
                     if !entryOps.isEmpty { OpInterpreter.run(entryOps, errorEvent: errorEvent, &context, &effects) }
                 }
-                s.onExit(file: marker, line: line) { context, effects in
+                s.onExit(sends: exitSends, file: marker, line: line) { context, effects in
                     if !exitOps.isEmpty { OpInterpreter.run(exitOps, errorEvent: errorEvent, &context, &effects) }
                     context.configuration.set(number, active: false)
                 }
                 if !initialTargets.isEmpty { s.initial(initialTargets, file: marker, line: line, initialAction) }
-                for (event, condition, targets, kind, action, rowLine) in rows {
+                for (event, condition, targets, kind, action, rowLine, sends) in rows {
                     switch (event, targets.isEmpty) {
-                    case (let event?, true): s.on(event, when: condition, kind: kind, file: marker, line: rowLine, action)
-                    case (let event?, false): s.on(event, when: condition, to: targets, kind: kind, file: marker, line: rowLine, action)
+                    case (let event?, true): s.on(event, when: condition, kind: kind, sends: sends, file: marker, line: rowLine, action)
+                    case (let event?, false): s.on(event, when: condition, to: targets, kind: kind, sends: sends, file: marker, line: rowLine, action)
                     case (nil, true): s.always(when: condition, kind: kind, file: marker, line: rowLine, action)
                     case (nil, false): s.always(when: condition, to: targets, kind: kind, file: marker, line: rowLine, action)
                     }

@@ -33,7 +33,7 @@ public struct SCXMLMachine<Model: SCXMLDatamodel>: Sendable, CustomStringConvert
 
     /// Runs the machine to its end in virtual time (`SCXMLDriver`), inside its own symbols.
     public func run() -> SCXMLRunReport {
-        withSymbols { SCXMLDriver<Model>.run(self) }
+        SCXMLDriver<Model>.run(self)
     }
 
     /// The machine drawn by the runtime: Graphviz, Mermaid, or its structure as SCXML.

@@ -44,8 +44,13 @@ public struct SCXMLRunReport: Sendable {
 /// step: no delay → the external queue; a delay → the delayed list, by its id; `<cancel>`
 /// removes from that list.
 public enum SCXMLDriver<Model: SCXMLDatamodel> {
-    /// Call inside `DocumentSymbols.$table.withValue(machine.symbols)`.
+    /// Runs `machine` to its end. The machine's names are bound here (`withSymbols`), so it may
+    /// be called from anywhere, in no scope of the caller's.
     public static func run(_ machine: SCXMLMachine<Model>) -> SCXMLRunReport {
+        machine.withSymbols { runWithSymbols(machine) }
+    }
+
+    private static func runWithSymbols(_ machine: SCXMLMachine<Model>) -> SCXMLRunReport {
         var running = StateMachine(table: machine.table, context: machine.context, queueCapacity: SCXMLLimits.internalQueueCapacity)
         var queues = Queues()
         running.start(at: .zero)
