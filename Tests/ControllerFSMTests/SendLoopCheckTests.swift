@@ -35,7 +35,7 @@ struct SendLoopCheckTests {
         #expect(found.count == 1 && found.first?.kind == .sendLoop, "\(found)")
         let message = found.first?.message ?? ""
         #expect(message.contains("a --again--> a (ControllerFSMTests/SendLoopCheckTests.swift:"), "\(message)")
-        #expect(message.contains("repeat for ever") && message.contains("give one of the rows a guard"), "\(message)")
+        #expect(message.contains("repeat for ever") && message.contains("give one of these rows a guard"), "\(message)")
     }
 
     @Test("a targetless row that sends its own event twice: the queue grows")

@@ -142,7 +142,7 @@ extension MachineDefinition {
                         let grows = seenAt[configuration] == nil
                         problems.append(DefinitionProblem(
                             kind: .sendLoop, state: name(of: cycle.first!.from), event: described.isEmpty ? nil : Event(rawValue: cycle.first!.event)!.name,
-                            message: "\(blocks[first.block].rows[first.position].location): once this row is taken the machine never settles: \(described.joined(separator: ", ")) \(grows ? "queue more events than they take" : "repeat for ever"), by the events their work declares it sends (sends:) and with no guard to stop them; give one of the rows a guard its own move makes false, or send the event from somewhere else"))
+                            message: "\(blocks[first.block].rows[first.position].location): once this row is taken the machine never settles: \(described.joined(separator: ", ")) \(grows ? "queue more events than they take" : "repeat for ever"), each step certain (no guard, and work that always sends the next event); give one of these rows a guard (a cond) that its own move makes false, or send the event from elsewhere"))
                     }
                 }
                 for seen in path { known.insert(seen) }
