@@ -108,6 +108,7 @@ private struct ScrapeState {
     var traceLosses: MonotonicCounter
     var outputOverrides: MonotonicCounter
     var unsettledSteps: MonotonicCounter
+    var droppedSends: MonotonicCounter
     /// The application's gauges, by their snapshot names, in declaration order.
     let gauges: [(name: String, gauge: Gauge)]
     let queueDepth: Gauge
@@ -130,6 +131,7 @@ private struct ScrapeState {
             "output_overrides", "Times the host began holding an output at a level other than the one the machine asked for (an interlock, a failed write).")
         unsettledSteps = counter(
             "unsettled_steps", "Steps of the machine that reached a bound (MachineLimits) and were ended; the first one degrades the daemon and holds every output at its fail-safe level.")
+        droppedSends = counter("dropped_sends", "Events the machine's work sent while its run-to-completion queue was full, lost.")
         gauges = vocabulary.gauges.map { ($0.name, registry.makeGauge(descriptor: vocabulary.descriptor($0.family, "", $0.help))) }
         queueDepth = registry.makeGauge(descriptor: vocabulary.descriptor("queue_depth", "", "Commands waiting for the event loop."))
         uptime = registry.makeGauge(descriptor: vocabulary.descriptor("uptime", "seconds", "Seconds since the daemon started."))
@@ -154,6 +156,7 @@ private struct ScrapeState {
         traceLosses.advance(to: snapshot.traceLosses)
         outputOverrides.advance(to: snapshot.outputOverrides)
         unsettledSteps.advance(to: snapshot.unsettledSteps)
+        droppedSends.advance(to: snapshot.droppedSends)
         for (name, gauge) in gauges {
             gauge.set(Int64(snapshot.gauges[name] ?? 0))
         }

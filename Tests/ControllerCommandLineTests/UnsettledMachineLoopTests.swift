@@ -35,6 +35,13 @@ struct UnsettledMachineLoopTests {
 
         #expect(parts.inbox.post(.event(.start)))
         #expect(await poll(for: TestTimeouts.daemon) { parts.status.stateName == "pumping" })
+        // Sends past the queue's room are lost, and said: counted in status, named in the log.
+        #expect(parts.inbox.post(.event(.flood)))
+        let lost = 20 - Runaway.queueCapacity
+        #expect(await poll(for: TestTimeouts.daemon) { parts.status.snapshot().droppedSends == lost }, "\(log.lines)")
+        #expect(parts.status.snapshot().problems().contains("\(lost) event(s) the machine's work sent were lost: its run-to-completion queue was full"))
+        #expect(log.lines.contains { $0.contains("\(lost) event(s) the machine's work sent were lost") }, "\(log.lines)")
+        #expect(parts.lifecycle.phase == .running, "a full queue loses sends, and the step still settles")
         #expect(parts.inbox.post(.event(.spin)))
         #expect(await poll(for: TestTimeouts.daemon) { parts.lifecycle.phase == .degraded }, "\(log.lines)")
         let reason = try #require(parts.status.snapshot().degradedReason)

@@ -5,10 +5,11 @@ import ControllerHost
 /// raises the event that re-enters it, so that step never settles. For the host's rule that a
 /// machine past a bound of `MachineLimits` has its outputs held at their fail-safe levels and
 /// its daemon degraded, naming the cycle. `pump` declares a stop level; `beacon` does not (its
-/// safe initial level is where it is held).
+/// safe initial level is where it is held). Told `flood` while pumping, it sends twenty events
+/// at once, more than its queue holds: the rest are lost, and counted.
 package enum Runaway: ControllerApplication {
     package enum State: Int, MachineSymbol { case idle, pumping, looping }
-    package enum Event: Int, MachineSymbol { case start, stop, spin, again }
+    package enum Event: Int, MachineSymbol { case start, stop, spin, again, flood }
 
     package struct Context: Sendable {
         package var starts = 0
@@ -26,6 +27,7 @@ package enum Runaway: ControllerApplication {
         definition.state(.pumping) { s in
             s.on(.stop, to: .idle)
             s.on(.spin, to: .looping)
+            s.on(.flood) { _, fx in for _ in 0..<20 { fx.send(.again) } }
         }
         definition.state(.looping) { s in
             s.onEntry { c, fx in
@@ -52,7 +54,7 @@ package enum Runaway: ControllerApplication {
         OutputDeclaration("beacon", required: true, initial: false) { state, _ in state == .pumping },
     ]
     package static let counters: [CounterDeclaration<Self>] = [CounterDeclaration("starts") { $0.starts }]
-    package static let commands: [DirectCommand<Self>] = [DirectCommand(.start), DirectCommand(.stop), DirectCommand(.spin)]
+    package static let commands: [DirectCommand<Self>] = [DirectCommand(.start), DirectCommand(.stop), DirectCommand(.spin), DirectCommand(.flood)]
 
     /// Its board: `button` on line 0, the outputs after it.
     package static func board() throws -> Board<Self> {

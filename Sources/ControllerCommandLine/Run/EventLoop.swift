@@ -33,8 +33,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     /// The command inbox, then the input request's descriptor while the chip is there.
     private let descriptors: UnsafeMutablePointer<pollfd>
     private var chipLost = false
-    /// The controller's unsettled steps already reported.
+    /// The controller's unsettled steps and lost sends already reported.
     private var unsettledReported = 0
+    private var droppedSendsReported = 0
     private var nextReopen = Int64.max
     private var nextWatchdog = Int64.min
     private let watchdogPeriod: Int64?
@@ -112,7 +113,7 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 outputOverrides: controller.outputOverrides, overrideCodes: controller.overrideCodes,
                 conditionsHeldByLine: controller.conditionsHeldByLine,
                 outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits,
-                inputsOn: controller.inputsOn, unsettledSteps: controller.unsettledSteps)
+                inputsOn: controller.inputsOn, unsettledSteps: controller.unsettledSteps, droppedSends: controller.statistics.droppedSends)
         }
     }
 
@@ -120,6 +121,11 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     /// controller already holds its outputs at their fail-safe levels); the loop, the control
     /// socket and the status page go on. One comparison when nothing happened.
     private func reportUnsettledSteps() {
+        let dropped = controller.statistics.droppedSends
+        if dropped != droppedSendsReported {
+            warnings.droppedSends(new: dropped - droppedSendsReported, total: dropped)
+            droppedSendsReported = dropped
+        }
         let count = controller.unsettledSteps
         guard count != unsettledReported, let report = controller.unsettledReport else { return }
         unsettledReported = count

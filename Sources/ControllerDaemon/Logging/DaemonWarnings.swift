@@ -31,6 +31,11 @@ public final class DaemonWarnings: Sendable {
         warn("\(new) input edge(s) were lost before they could be read (\(total) in all): the kernel's event buffer overflowed", limiter: losses)
     }
 
+    /// The machine's work sent events while its run-to-completion queue was full: lost.
+    public func droppedSends(new: Int, total: Int) {
+        warn("\(new) event(s) the machine's work sent were lost, its run-to-completion queue full (\(total) in all); raise the application's queueCapacity or send fewer per step", limiter: losses, kind: .fault)
+    }
+
     public func reportFellBehind(transitions: Int, writes: Int) {
         warn("the report fell behind: \(transitions) transitions and \(writes) output writes were not reported", limiter: losses)
     }

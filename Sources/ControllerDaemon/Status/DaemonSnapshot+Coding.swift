@@ -7,7 +7,7 @@ extension DaemonSnapshot {
     public enum Field: String, CaseIterable, Sendable {
         case phase, degradedReason, state, counters, uptimeSeconds, board, chip, events, queueDepth
         case droppedCommands, lostEdges, traceLosses, lastTransitions, site, outputOverrides, heldOutputs, superstates, outputs, alsoActive, inputs
-        case unsettledSteps
+        case unsettledSteps, droppedSends
 
         var key: SnapshotKey { SnapshotKey(rawValue) }
     }
@@ -39,7 +39,8 @@ extension DaemonSnapshot {
             outputs: try container.decodeIfPresent([OutputStatus].self, forKey: Field.outputs.key) ?? [],
             alsoActive: try container.decodeIfPresent([String].self, forKey: Field.alsoActive.key) ?? [],
             inputs: try container.decodeIfPresent([String: Bool].self, forKey: Field.inputs.key),
-            unsettledSteps: try container.decodeIfPresent(Int.self, forKey: Field.unsettledSteps.key) ?? 0)
+            unsettledSteps: try container.decodeIfPresent(Int.self, forKey: Field.unsettledSteps.key) ?? 0,
+            droppedSends: try container.decodeIfPresent(Int.self, forKey: Field.droppedSends.key) ?? 0)
         // A key that is neither a field nor an integer is something a newer daemon added: left
         // alone, as the fixed fields' decoding leaves unknown keys alone.
         for key in container.allKeys where !Self.isField(key.stringValue) {
@@ -80,6 +81,7 @@ extension DaemonSnapshot {
         if !alsoActive.isEmpty { try container.encode(alsoActive, forKey: Field.alsoActive.key) }
         try container.encodeIfPresent(inputs, forKey: Field.inputs.key)
         if unsettledSteps != 0 { try container.encode(unsettledSteps, forKey: Field.unsettledSteps.key) }
+        if droppedSends != 0 { try container.encode(droppedSends, forKey: Field.droppedSends.key) }
     }
 }
 

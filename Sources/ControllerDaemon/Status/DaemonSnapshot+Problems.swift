@@ -23,6 +23,7 @@ extension DaemonSnapshot {
         }
         if let quick = site?.quickDisconnects, quick > 0 { problems.append("\(quick) quick disconnect(s) from the broker: another client with its client id?") }
         if lostEdges > 0 { problems.append("\(lostEdges) input edge(s) lost before they were read") }
+        if droppedSends > 0 { problems.append("\(droppedSends) event(s) the machine's work sent were lost: its run-to-completion queue was full") }
         if droppedCommands > 0 { problems.append("\(droppedCommands) command(s) refused: the event loop's inbox was full") }
         if traceLosses > 0 { problems.append("\(traceLosses) trace record(s) lost: a ring was full") }
         return problems

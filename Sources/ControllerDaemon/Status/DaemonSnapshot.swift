@@ -47,6 +47,9 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     /// Steps of the machine that reached a bound of `MachineLimits` and were ended, since start
     /// (the first one degraded the daemon: `degradedReason` names what repeated).
     public var unsettledSteps: Int
+    /// Events the machine's work sent while its run-to-completion queue was full, lost (each
+    /// counted: `MachineStatistics.droppedSends`).
+    public var droppedSends: Int
     /// The outputs held so now, each with why (`"held off by its interlock"`).
     public var heldOutputs: [String: String]
     /// Every output the board wires, in declaration order: its level now and what that means.
@@ -65,9 +68,10 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
         uptimeSeconds: Double, board: String, chip: String, events: Int, queueDepth: Int,
         droppedCommands: Int, lostEdges: Int, traceLosses: Int, lastTransitions: [TransitionSummary], site: SiteSnapshot? = nil,
         outputOverrides: Int = 0, heldOutputs: [String: String] = [:], superstates: [String] = [], outputs: [OutputStatus] = [],
-        alsoActive: [String] = [], inputs: [String: Bool]? = nil, unsettledSteps: Int = 0
+        alsoActive: [String] = [], inputs: [String: Bool]? = nil, unsettledSteps: Int = 0, droppedSends: Int = 0
     ) {
         self.unsettledSteps = unsettledSteps
+        self.droppedSends = droppedSends
         self.inputs = inputs
         self.superstates = superstates
         self.alsoActive = alsoActive

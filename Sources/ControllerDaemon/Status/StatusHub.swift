@@ -5,7 +5,7 @@ import ControllerHost
 /// (HTTP, the control socket, systemd) take a consistent ``DaemonSnapshot``. Its state, counter
 /// and gauge names are `App`'s declaration's.
 ///
-/// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:outputOverrides:overrideCodes:conditionsHeldByLine:outputLevels:wiredOutputs:activeStates:inputsOn:unsettledSteps:)`` — a few
+/// The event loop publishes live figures with ``publishLoop(state:events:lostEdges:outputOverrides:overrideCodes:conditionsHeldByLine:outputLevels:wiredOutputs:activeStates:inputsOn:unsettledSteps:droppedSends:)`` — a few
 /// stores under a lock, no allocation (the state is kept as its index, named only when a
 /// snapshot is taken); counts and gauges come only from ``publishDurable(counters:gauges:)``,
 /// called after they were made durable.
@@ -73,15 +73,17 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///     value (`Controller/activeStateBits`).
     ///   - inputsOn: the level and condition inputs on now (`Controller/inputsOn`).
     ///   - unsettledSteps: the machine's steps that did not settle (`Controller/unsettledSteps`).
+    ///   - droppedSends: events its work sent to a full queue, lost (`MachineStatistics.droppedSends`).
     public func publishLoop(
         state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
         outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0, inputsOn: UInt64 = 0,
-        unsettledSteps: Int = 0
+        unsettledSteps: Int = 0, droppedSends: Int = 0
     ) {
         let index = state.rawValue
         parts.withLock {
             $0.inputsOn = inputsOn
             $0.unsettledSteps = unsettledSteps
+            $0.droppedSends = droppedSends
             $0.activeStates = activeStates
             $0.outputLevels = outputLevels
             $0.wiredOutputs = wiredOutputs
@@ -173,7 +175,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
                 outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs,
                 alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] },
-                inputs: levels.isEmpty ? nil : levels, unsettledSteps: parts.unsettledSteps)
+                inputs: levels.isEmpty ? nil : levels, unsettledSteps: parts.unsettledSteps, droppedSends: parts.droppedSends)
         }
     }
 }
@@ -195,6 +197,7 @@ private struct StatusParts {
     var events = 0
     var lostEdges = 0
     var unsettledSteps = 0
+    var droppedSends = 0
     var outputOverrides = 0
     var overrideCodes: UInt64 = 0
     var conditionsHeldByLine: UInt64 = 0
