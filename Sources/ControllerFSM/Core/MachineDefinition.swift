@@ -280,24 +280,27 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
     /// rows per event was cubic in a chart's wildcard rows). Problems come out by trigger, in
     /// the order of the event enum, as they always have.
     private func checkRows(of block: StateBlock<State, Event, Context>, into problems: inout [DefinitionProblem]) {
+        // By trigger (the eventless rows after every event), only the triggers the block has:
+        // its cost is its rows', not its rows' times the events.
         let eventless = Event.allCases.count
-        var unguarded = [Int](repeating: -1, count: eventless + 1)
-        var found = [[DefinitionProblem]](repeating: [], count: eventless + 1)
+        var unguarded: [Int: Int] = [:]
+        var found: [(trigger: Int, problem: DefinitionProblem)] = []
         for (position, row) in block.rows.enumerated() {
             let trigger = row.event?.index ?? eventless
-            guard unguarded[trigger] >= 0 else {
+            guard let first = unguarded[trigger] else {
                 if row.guard == nil { unguarded[trigger] = position }
                 continue
             }
-            let earlier = block.rows[unguarded[trigger]]
+            let earlier = block.rows[first]
             let what = row.event.map { $0.name } ?? "always (no event)"
             let kind: DefinitionProblem.Kind = row.guard == nil ? .duplicateRow : .unreachableRow
             let problem = row.guard == nil
                 ? "answers \(what) twice without a guard (at \(earlier.location) and \(row.location)); give the first a guard or remove one"
                 : "has a row for \(what) at \(row.location) that can never run: the unguarded row at \(earlier.location) comes first; move the unguarded row last"
-            found[trigger].append(DefinitionProblem(kind: kind, state: block.state.name, event: row.event?.name, message: "\(row.location): state \(block.state.name) \(problem)"))
+            found.append((trigger, DefinitionProblem(kind: kind, state: block.state.name, event: row.event?.name, message: "\(row.location): state \(block.state.name) \(problem)")))
         }
-        for list in found { problems += list }
+        // Sorted by trigger, each trigger's in the order written (the sort is stable).
+        problems += found.enumerated().sorted { ($0.element.trigger, $0.offset) < ($1.element.trigger, $1.offset) }.map(\.element.problem)
     }
 
     /// A row's several targets must be able to be active together: each in another region of
@@ -545,7 +548,12 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
                 warnings.append("\(block.location): state \(block.state.name) has no way out; once entered the machine stays there")
             }
         }
-        for event in Event.allCases where !blocks.contains(where: { $0.rows.contains { $0.event == .some(event) } }) {
+        // One pass over the rows (a scan of them per event grew with events × rows).
+        var answered = [Bool](repeating: false, count: Event.allCases.count)
+        for block in blocks {
+            for row in block.rows { if let event = row.event { answered[event.index] = true } }
+        }
+        for event in Event.allCases where !answered[event.index] {
             warnings.append("event \(event.name) is answered by no state; it will always be ignored")
         }
         return warnings

@@ -101,8 +101,30 @@ extension MachineDefinition {
         // Final states too: one inside a superstate is an innermost state answering its
         // superstates' rows (its done event among them).
         let leaves = (0..<blockOfState.count).filter { blockOfState[$0] >= 0 && !hierarchy.isCompound[$0] }
-        for leaf in leaves where !mayMoveByItself[leaf] {
-            for event in 0..<eventless {
+        /// Whether the step from `leaf` on `event` may send anything for certain, without
+        /// playing it (nothing allocated): its first answering row unguarded, and then either
+        /// its action declares sends or it moves to where some work may send. Most pairs of a
+        /// large machine answer nothing, and are passed over here.
+        let someWorkSends = blocks.contains { block in
+            !(block.entrySends ?? []).isEmpty || !(block.exitSends ?? []).isEmpty || block.doneEvent != nil
+        }
+        func mayStart(_ leaf: Int, _ event: Int) -> Bool {
+            var source = leaf
+            while source >= 0 {
+                let block = blockOfState[source]
+                if let first = rowsByTrigger[block][event].first {
+                    let spec = blocks[block].rows[first]
+                    guard spec.guard == nil, spec.action == nil || spec.sends != nil else { return false }
+                    if !(spec.sends ?? []).isEmpty { return true }
+                    return spec.target != nil && someWorkSends
+                }
+                source = hierarchy.parent[source]
+            }
+            return false
+        }
+        search: for leaf in leaves where !mayMoveByItself[leaf] {
+            for event in 0..<eventless where mayStart(leaf, event) {
+                if budget <= 0 { break search }
                 var configuration = [leaf, event]
                 if known.contains(configuration) { continue }
                 var seenAt: [[Int]: Int] = [:]

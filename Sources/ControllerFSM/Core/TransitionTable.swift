@@ -239,13 +239,20 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         rowStart.reserveCapacity(states.count * triggers.count + 1)
         let hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
         for state in states {
-            for event in triggers {
+            for trigger in 0..<triggers.count {
                 rowStart.append(Int32(rows.count))
-                // This state's rows, then each superstate's, innermost first.
+                // This state's rows, then each superstate's, innermost first. Most cells of a
+                // large table hold none: those cost a few integer loads, no copy of a block.
                 var source = blockOfState[state.index] >= 0 ? state.index : -1
                 while source >= 0 {
+                    let positions = rowsByTrigger[blockOfState[source]][trigger]
+                    if positions.isEmpty {
+                        source = hierarchy.parent[source]
+                        continue
+                    }
+                    let event = triggers[trigger]
                     let block = definition.blocks[blockOfState[source]]
-                    for position in rowsByTrigger[blockOfState[source]][event?.index ?? eventless] {
+                    for position in positions {
                         let spec = block.rows[position]
                         let row: Row
                         let written = Int32(writtenBase[blockOfState[source]] + position)
@@ -280,8 +287,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         var written: [RowInfo] = []
         for state in states where blockOfState[state.index] >= 0 {
             let block = definition.blocks[blockOfState[state.index]]
-            for event in triggers {
-                for position in rowsByTrigger[blockOfState[state.index]][event?.index ?? eventless] {
+            for trigger in 0..<triggers.count {
+                let event = triggers[trigger]
+                for position in rowsByTrigger[blockOfState[state.index]][trigger] {
                     let spec = block.rows[position]
                     written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, targets: spec.targets, location: spec.location, kind: spec.kind))
                 }
