@@ -6,7 +6,7 @@ import Testing
 /// Where the loop is certain — content that cannot fail, transitions without a condition — the
 /// loader refuses the chart, naming the rows; where a condition hides it, the run ends at the
 /// core's bound with an error naming the cycle. Neither spins for ever.
-@Suite("Charts that never settle", .timeLimit(.minutes(1)))
+@Suite("Charts that never settle", .timeLimit(.minutes(10)))
 struct UnsettledChartTests {
     /// The error a run ends with; a failure is recorded when it ends otherwise.
     func error(of body: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {
