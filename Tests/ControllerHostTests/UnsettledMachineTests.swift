@@ -46,6 +46,21 @@ struct UnsettledMachineTests {
         #expect(controller.unsettledSteps == 2, "each unsettled step is counted")
     }
 
+    @Test("a chip that comes back after the fail safe is requested at the fail-safe levels, not the machine's")
+    func reattachKeepsTheFailSafe() throws {
+        let (chip, controller) = try Self.started()
+        try controller.send(.start, at: .zero + .milliseconds(10))
+        try controller.send(.spin, at: .zero + .milliseconds(20))
+        try controller.send(.stop, at: .zero + .milliseconds(30))
+        try controller.send(.start, at: .zero + .milliseconds(40))
+        #expect(controller.state == .pumping && controller.holdsFailSafe, "the machine asks pump and beacon on")
+        chip.disappear()
+        chip.reappear()
+        try controller.reattach(to: chip, at: .zero + .milliseconds(50))
+        #expect(controller.output("pump") == false && controller.output("beacon") == false)
+        #expect(chip.outputValue(of: GPIOLineOffset(1)) == false && chip.outputValue(of: GPIOLineOffset(2)) == false)
+    }
+
     @Test("a machine that settles never holds its outputs")
     func settledMachine() throws {
         let (_, controller) = try Self.started()
