@@ -164,8 +164,10 @@ struct UnsettledStepRecorder {
 
     init() {
         let blank = Note(from: 0, event: -1, to: 0, isTimer: false)
+        // Two buffers of their own: `reported = recent` would share one, and the first note
+        // would copy it — an allocation on the event path (the daemon's loop check caught it).
         recent = ContiguousArray(repeating: blank, count: MachineLimits.unsettledCycleWindow)
-        reported = recent
+        reported = ContiguousArray(repeating: blank, count: MachineLimits.unsettledCycleWindow)
     }
 
     @inlinable
