@@ -300,7 +300,7 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
             found.append((trigger, DefinitionProblem(kind: kind, state: block.state.name, event: row.event?.name, message: "\(row.location): state \(block.state.name) \(problem)")))
         }
         // Sorted by trigger, each trigger's in the order written (the sort is stable).
-        problems += found.enumerated().sorted { ($0.element.trigger, $0.offset) < ($1.element.trigger, $1.offset) }.map(\.element.problem)
+        problems += found.enumerated().sorted { ($0.element.trigger, $0.offset) < ($1.element.trigger, $1.offset) }.map { $0.element.problem }
     }
 
     /// A row's several targets must be able to be active together: each in another region of

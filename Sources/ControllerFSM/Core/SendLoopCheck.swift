@@ -45,7 +45,7 @@ extension MachineDefinition {
         /// What `work` sends for certain: nothing without work, its declaration with one, nil
         /// (not certain) for work that declares nothing.
         func certainSends(_ work: MachineAction<State, Event, Context>?, _ declared: [Event]?) -> [Int]? {
-            if let declared { return declared.map(\.index) }
+            if let declared { return declared.map { $0.index } }
             return work == nil ? [] : nil
         }
         /// One step played: where the machine ends and what it queued; nil when not certain.

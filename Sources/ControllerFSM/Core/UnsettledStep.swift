@@ -105,7 +105,7 @@ public struct UnsettledStep<State: MachineSymbol, Event: MachineSymbol>: Error, 
 
     public var description: String {
         var text = "the machine did not settle at \(Self.secondsText(time.nanoseconds)) s: \(bound); "
-        let steps = cycle.map(\.description).joined(separator: ", ")
+        let steps = cycle.map { $0.description }.joined(separator: ", ")
         text += cycleRepeats ? "it kept repeating \(steps)" : "its last steps were \(steps)"
         var ended: [String] = []
         if discardedEvents > 0 { ended.append("\(discardedEvents) queued event\(discardedEvents == 1 ? "" : "s") discarded") }
