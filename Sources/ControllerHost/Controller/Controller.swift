@@ -304,18 +304,24 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         for index in 0..<outputs.count {
             let output = outputs[index]
             guard let stopLevel = output.stopLevel, let slot = slot(of: index) else { continue }
-            let level = stopLevel(settings)
-            do {
-                try self.outputs.write(level, at: slot)
-                written[slot] = level
-                lastWriteFailed[slot] = false
-                outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
-            } catch {
-                outputWriteFailures += 1
-                lastWriteFailed[slot] = true
-            }
+            hold(output, at: stopLevel(settings), slot: slot, at: now)
         }
         noteStopOverrides()
+    }
+
+    /// Writes `level` to `output`'s line as the host's own choice (a stop or fail-safe level,
+    /// not the machine's): logged when it succeeds, counted when it fails. No failure event is
+    /// sent: the machine is not being followed.
+    private func hold(_ output: OutputDeclaration<App>, at level: Bool, slot: Int, at now: MachineInstant) {
+        do {
+            try outputs.write(level, at: slot)
+            written[slot] = level
+            lastWriteFailed[slot] = false
+            outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
+        } catch {
+            outputWriteFailures += 1
+            lastWriteFailed[slot] = true
+        }
     }
 
     /// Why the host holds `role`'s output at a level other than the one the machine asks for
@@ -664,19 +670,10 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
         let outputs = App.outputs
         for index in 0..<outputs.count {
             guard let slot = slot(of: index) else { continue }
-            let output = outputs[index]
             let level = failSafeLevel(index)
             pulseEnds[index] = .min
             guard written[slot] != level || lastWriteFailed[slot] else { continue }
-            do {
-                try self.outputs.write(level, at: slot)
-                written[slot] = level
-                lastWriteFailed[slot] = false
-                outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
-            } catch {
-                outputWriteFailures += 1
-                lastWriteFailed[slot] = true
-            }
+            hold(outputs[index], at: level, slot: slot, at: now)
         }
         noteStopOverrides()
     }
