@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // The allocation tests: the event path allocates nothing once warmed up, on an optimised build as

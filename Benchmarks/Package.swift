@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // ControllerFSM's benchmarks, in a package of their own so that users of the library never fetch

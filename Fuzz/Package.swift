@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 // libFuzzer targets for the parsers that read what users write: board files, scenarios and
 // control-socket requests.
 // A package of its own (like Benchmarks/), so library users never build it. Run them with

@@ -50,7 +50,15 @@ eval "$settings"
 [ -f "$script_source" ] || { echo "error: $script_source (the \"loop\" script of $product's packaging/checks.json) is missing" >&2; exit 1; }
 cp "$script_source" "$work/script.txt"
 
-cc -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c
+# The counter is preloaded into the daemon, so it is built for the daemon's architecture: an
+# aarch64 build (scripts/release-build.sh --arch arm64, run under qemu-user) gets one made by the
+# toolchain's clang against the arm64 SDK's trixie root.
+cc=(cc)
+if readelf -h "$daemon" | grep -q 'Machine: *AArch64' && [ "$(uname -m)" != aarch64 ]; then
+    . scripts/lib/arm64.sh
+    cc=(clang --target=aarch64-linux-gnu --sysroot="$ARM64_SYSROOT" -fuse-ld=lld)
+fi
+"${cc[@]}" -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c
 
 # The site's broker too (a throwaway mosquitto): the publisher's thread runs beside the loop, and
 # commands come over MQTT. Required where CONTROLLER_MQTT_REQUIRE_BROKER=1 (CI); skipped, and

@@ -34,10 +34,11 @@
 # and libsqlite3-0, which the count store opens at run time (libsqlite3.so.0) just as unseen.
 # Suggests: libmosquitto1, opened at run time by `run --mqtt` only (a site's broker).
 #
-# arm64: Swift's toolchain here has the standard library for x86_64 only and no Swift SDK for
-# aarch64 (`swift sdk list`), and dpkg-shlibdeps would need arm64 libraries installed, so an
-# arm64 package is built on an arm64 machine (a Raspberry Pi 4/5 with a 64-bit OS) with this
-# same script; on another machine --arch arm64 says so and exits with status 1.
+# arm64 on an amd64 machine: --arch arm64 packages the aarch64 build of scripts/release-build.sh
+# --arch arm64 (Swift SDK: scripts/arm64/sdk.sh); the binary runs under qemu-user for its --help,
+# --version and check, and dpkg-shlibdeps runs in the SDK's trixie arm64 root, against trixie's
+# own symbols files (so Depends asks for what trixie has: libc6 >= 2.38 and the like). On an
+# arm64 machine (a Raspberry Pi 4/5 with a 64-bit OS) it is an ordinary native build.
 #
 # Needs: swift, dpkg-dev (dpkg-shlibdeps), binutils (strip, readelf), gzip.
 set -euo pipefail
@@ -103,24 +104,34 @@ case $ARCH in
     arm64) ELF_MACHINE="AArch64" ;;
     *) die "--arch $ARCH: only amd64 and arm64 are supported" ;;
 esac
+release_build=(scripts/release-build.sh)
+strip=strip
+cross=0
 if [ "$ARCH" != "$HOST_ARCH" ]; then
-    sdks=$(swift sdk list 2>&1 || true)
-    die "cannot build an $ARCH package on this $HOST_ARCH machine: the Swift toolchain here has" \
-        "no $ARCH standard library (swift sdk list: ${sdks//$'\n'/; }), and the package's" \
-        "dependencies are computed from $ARCH libraries that are not installed. Run this same" \
-        "script on an $ARCH machine (for arm64: a Raspberry Pi 4 or 5 with 64-bit Raspberry Pi" \
-        "OS or Debian; see docs/operations.md, \"Installing on a Raspberry Pi from the .deb\")."
+    [ "$ARCH" = arm64 ] && [ "$HOST_ARCH" = amd64 ] \
+        || die "cannot build an $ARCH package on this $HOST_ARCH machine: only arm64 on amd64 is" \
+            "cross-built (scripts/arm64/sdk.sh); run this script on an $ARCH machine"
+    cross=1
+    # shellcheck source=lib/arm64.sh
+    . scripts/lib/arm64.sh
+    [ -f "$ARM64_SYSROOT/.made" ] || die "--arch arm64 needs the arm64 SDK: run scripts/arm64/sdk.sh first"
+    arm64_binfmt || die "aarch64 programs cannot be run here under qemu (binfmt_misc)"
+    # The binary's own runs below (--help, --version, check, the man page) under qemu.
+    export QEMU_LD_PREFIX=$ARM64_SYSROOT
+    release_build+=(--arch arm64)
+    strip=aarch64-linux-gnu-strip
 fi
+command -v "$strip" >/dev/null 2>&1 || die "$strip is missing: sudo apt-get install binutils-aarch64-linux-gnu"
 
 if [ -z "$BINARY" ]; then
     if [ "$PACKAGE_PATH" = . ]; then
-        echo "==> scripts/release-build.sh $PRODUCT"
-        scripts/release-build.sh "$PRODUCT"
+        echo "==> ${release_build[*]} $PRODUCT"
+        "${release_build[@]}" "$PRODUCT"
     else
-        echo "==> scripts/release-build.sh --package-path $PACKAGE_PATH $PRODUCT"
-        scripts/release-build.sh --package-path "$PACKAGE_PATH" "$PRODUCT"
+        echo "==> ${release_build[*]} --package-path $PACKAGE_PATH $PRODUCT"
+        "${release_build[@]}" --package-path "$PACKAGE_PATH" "$PRODUCT"
     fi
-    BINARY=$(scripts/release-build.sh --show-bin-path)/$PRODUCT
+    BINARY=$("${release_build[@]}" --show-bin-path)/$PRODUCT
 fi
 [ -x "$BINARY" ] || die "$BINARY: no such executable; build it or leave out --binary"
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')
@@ -183,7 +194,7 @@ render() { # render TEMPLATE DESTINATION MODE
 # The program. Debug information goes (it is most of the file's size); the symbol table
 # stays, so a crash's backtrace in the journal names the functions.
 install -d "$ROOT/usr/bin"
-strip --strip-debug -o "$ROOT/usr/bin/$PRODUCT" "$BINARY"
+"$strip" --strip-debug -o "$ROOT/usr/bin/$PRODUCT" "$BINARY"
 chmod 0755 "$ROOT/usr/bin/$PRODUCT"
 
 render packaging/daemon.service "$ROOT/lib/systemd/system/$PRODUCT.service" 0644
@@ -243,8 +254,20 @@ trap 'rm -rf "$shlibs_dir"' EXIT
 mkdir "$shlibs_dir/debian"
 printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PRODUCT" "$PRODUCT" > "$shlibs_dir/debian/control"
 program=$PWD/$ROOT/usr/bin/$PRODUCT
-shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "$program" 2>"$shlibs_dir/err") \
-    || die "dpkg-shlibdeps failed: $(cat "$shlibs_dir/err")"
+if [ "$cross" = 1 ]; then
+    # In the trixie arm64 root, where the libraries, their packages and symbols files are arm64's.
+    inside=/tmp/package-deb-$$
+    rm -rf "$ARM64_SYSROOT$inside"
+    mkdir -p "$ARM64_SYSROOT$inside"
+    cp -r "$shlibs_dir/debian" "$ARM64_SYSROOT$inside/"
+    cp "$program" "$ARM64_SYSROOT$inside/$PRODUCT"
+    shlibs=$(chroot "$ARM64_SYSROOT" /usr/bin/env -i PATH=/usr/bin:/bin sh -c "cd $inside && dpkg-shlibdeps -O ./$PRODUCT" 2>"$shlibs_dir/err") \
+        || { rm -rf "${ARM64_SYSROOT:?}$inside"; die "dpkg-shlibdeps (in $ARM64_SYSROOT) failed: $(cat "$shlibs_dir/err")"; }
+    rm -rf "${ARM64_SYSROOT:?}$inside"
+else
+    shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "$program" 2>"$shlibs_dir/err") \
+        || die "dpkg-shlibdeps failed: $(cat "$shlibs_dir/err")"
+fi
 # The generations in the order the binary prefers them (GpiodLibrary.Generation.preferred).
 GPIOD_DEPENDS="libgpiod3 | libgpiod2"
 # The count store's SQLite (CSQLite opens libsqlite3.so.0); Swift's own install needs it too.

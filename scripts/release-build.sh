@@ -31,11 +31,25 @@
 #                                                             (e.g. Examples/ParkingBarrier's
 #                                                             barrierd)
 #   scripts/release-build.sh --show-bin-path                  where they all are
+#   scripts/release-build.sh --arch arm64 ...                 the same for aarch64 Linux (the
+#                                                             Pi), in .build-arm64, with the
+#                                                             Swift SDK scripts/arm64/sdk.sh
+#                                                             makes (scripts/arm64/swift.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SCRATCH=$PWD/.build
+swift=(swift)
+if [ "${1:-}" = --arch ]; then
+    [ $# -ge 2 ] || { echo "usage: $0 [--arch amd64|arm64] ..." >&2; exit 64; }
+    case $2 in
+        arm64) SCRATCH=$PWD/.build-arm64; swift=(scripts/arm64/swift.sh) ;;
+        amd64 | "$(uname -m)") ;;
+        *) echo "error: --arch $2: amd64 (this machine's) or arm64" >&2; exit 64 ;;
+    esac
+    shift 2
+fi
 if [ "${1:-}" = --show-bin-path ]; then
-    swift build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path
+    "${swift[@]}" build -c release --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path
     exit
 fi
 PACKAGE_PATH=.
@@ -48,7 +62,7 @@ fi
 [ -f "$PACKAGE_PATH/Package.swift" ] || { echo "error: $PACKAGE_PATH/Package.swift not found (--package-path)" >&2; exit 64; }
 
 for product in "$@"; do
-    swift build --package-path "$PACKAGE_PATH" --scratch-path "$SCRATCH" --disable-build-manifest-caching \
+    "${swift[@]}" build --package-path "$PACKAGE_PATH" --scratch-path "$SCRATCH" --disable-build-manifest-caching \
         -c release --static-swift-stdlib --product "$product" \
         -Xswiftc -Osize -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
         -Xlinker --no-export-dynamic -Xlinker --icf=safe

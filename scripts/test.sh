@@ -82,6 +82,7 @@ step() {
 lane_a=""
 tsan_tests=""
 docs_job=""
+arm64_sdk=""
 # kill_tree PID: the process and everything it started (lane a's VM, its daemons).
 kill_tree() {
     local child
@@ -93,6 +94,7 @@ print_step_times() {
     [ -z "$lane_a" ] || kill_tree "$lane_a"
     [ -z "$tsan_tests" ] || kill_tree "$tsan_tests"
     [ -z "$docs_job" ] || kill_tree "$docs_job"
+    [ -z "$arm64_sdk" ] || kill_tree "$arm64_sdk"
     step ""
     echo "--- time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
     printf '%s\n' "${STEP_TIMES[@]}"
@@ -145,6 +147,22 @@ checks=(core size loop_allocations arm64)
 [ "${DEB:-1}" = 0 ] || checks+=(deb)
 packages_repair
 packages_ensure "${checks[@]}"
+
+# The aarch64 Swift SDK (two Debian roots, 600 MB of packages; cached between runs on one
+# machine), made in the background: mostly downloading and unpacking, and the trixie root's
+# maintainer scripts under qemu.
+arm64_sdk_log=$(mktemp)
+scripts/arm64/sdk.sh >"$arm64_sdk_log" 2>&1 &
+arm64_sdk=$!
+wait_for_arm64_sdk() {
+    local status=0
+    [ -n "$arm64_sdk" ] || return 0
+    wait "$arm64_sdk" || status=$?
+    arm64_sdk=""
+    cat "$arm64_sdk_log"
+    rm -f "$arm64_sdk_log"
+    [ "$status" -eq 0 ] || { echo "error: the arm64 SDK could not be made (above)" >&2; exit "$status"; }
+}
 
 step "the scripts' pipelines read to the end under pipefail (scripts/check-pipes.sh)"
 scripts/check-pipes.sh
@@ -207,6 +225,16 @@ bin=$(scripts/release-build.sh --show-bin-path)
 daemons=(turnstiled)
 for example in "${examples[@]}"; do daemons+=("${example#* }"); done
 
+# The same for the Raspberry Pi's processor (aarch64), with the Swift SDK made at the start
+# (scripts/arm64/sdk.sh, beside the sanitizer builds): lane a's VM runs them on arm64's kernel,
+# lane b checks them (scripts/arm64/check.sh).
+step "the builds users ship, for aarch64 (the Pi): the SDK made beside the sanitizer builds, then scripts/release-build.sh --arch arm64"
+wait_for_arm64_sdk
+scripts/release-build.sh --arch arm64 turnstiled gpio-contract controller-checks
+for example in "${examples[@]}"; do
+    scripts/release-build.sh --arch arm64 --package-path "${example% *}" "${example#* }"
+done
+
 step "the shipped binaries' size: at most 25 MB each, stripped (scripts/size-check.sh)"
 for daemon in "${daemons[@]}"; do scripts/size-check.sh "$bin/$daemon"; done
 
@@ -265,6 +293,9 @@ step "Embedded Swift check of the core"
 
 step "the core on arm64: cross-compiled for aarch64 Linux, run under qemu, the same output as on x86_64 (scripts/check-arm64.sh)"
 "${lane_b[@]}" scripts/check-arm64.sh
+
+step "arm64: the aarch64 builds' size, output the same as x86_64's under qemu, run with every service allocation-free, the arm64 .debs in a trixie root, every test under qemu (scripts/arm64/check.sh)"
+"${lane_b[@]}" scripts/arm64/check.sh --prebuilt --x86-bin "$bin"
 
 if [ "${FUZZ:-1}" != 0 ]; then
     # 40 s a target from the seed corpus (FUZZ_SECONDS, 60 by default when run alone): a

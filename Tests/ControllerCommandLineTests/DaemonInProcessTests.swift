@@ -24,6 +24,9 @@ struct DaemonInProcessTests {
     typealias App = TurnstileApplication
     static let patience = TestTimeouts.daemon
 
+    /// A recorder handed to the one task that uses it.
+    struct UncheckedRecorder: @unchecked Sendable { let recorder: SimulationRecorder }
+
     /// A daemon started by `serve`, with the signals the test sends it.
     final class InProcessDaemon: Sendable {
         let signals: AsyncStream<Int32>.Continuation
@@ -36,10 +39,12 @@ struct DaemonInProcessTests {
             let (stream, continuation) = AsyncStream<Int32>.makeStream()
             signals = continuation
             let logger = log.logger
-            nonisolated(unsafe) let printer = printer
+            // The recorder is used by the task alone from here on. In a box, not a local
+            // `nonisolated(unsafe)`: Swift 6.2 does not honour that for a `sending` closure.
+            let printer = UncheckedRecorder(recorder: printer)
             finished = Task {
                 do {
-                    try await command.serve(logger: logger, signals: stream, printer: printer)
+                    try await command.serve(logger: logger, signals: stream, printer: printer.recorder)
                     return .success(())
                 } catch {
                     return .failure(error)

@@ -88,7 +88,13 @@ _packages_need_mqtt_broker() {
 # scripts/size-check.sh: nm and strip.
 # scripts/check-arm64.sh: the core cross-compiled for aarch64 Linux, linked against Debian's cross
 # C library and run under user-mode qemu.
-_packages_need_arm64() { _apt_unless_installed qemu-user-static libc6-dev-arm64-cross libgcc-12-dev-arm64-cross; }
+_packages_need_arm64() {
+    _apt_unless_installed qemu-user-static libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
+    # scripts/arm64/sdk.sh: the roots of the aarch64 Swift SDK (a sid amd64 root, a trixie arm64
+    # one); scripts/package-deb.sh --arch arm64: dpkg-shlibdeps reads aarch64 binaries with the
+    # cross objdump.
+    _apt_unless_installed mmdebstrap arch-test binutils-aarch64-linux-gnu
+}
 
 _packages_need_size() { _apt_unless_command nm binutils; _apt_unless_command strip binutils; }
 

@@ -72,17 +72,33 @@ enum Turnstiled {
         let input = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        // A child that never started (its program could not be executed: status 127) or ended
+        // before reading closes its end, and the write fails (EPIPE). That fails this test, with
+        // the child's status and messages; Foundation's non-throwing `write(_:)` would trap and
+        // end the whole test run.
+        var inputRefused: (any Error)?
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
+            do { try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) } catch { inputRefused = error }
+            try? input.fileHandleForWriting.close()
         }
         // Standard error stays small (a few messages), so reading standard output to its end
         // first cannot deadlock on a full pipe.
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+        let run = Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                       stderr: String(decoding: err, as: UTF8.self))
+        if let inputRefused { throw InputRefused(run: run, error: inputRefused) }
+        return run
+    }
+
+    /// The child did not take its standard input.
+    struct InputRefused: Error, CustomStringConvertible {
+        var run: Run
+        var error: any Error
+        var description: String {
+            "turnstiled did not read its standard input (\(error)); it ended with status \(run.status), standard error: \(run.stderr)"
+        }
     }
 
     /// Runs `turnstiled arguments` with standard output on a pseudo-terminal, as in an
