@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(name: "ControllerFSMGpiodTests", dependencies: ["ControllerFSMGpiod", "ControllerFSM"]),
         // The SCXML loader's tests and the W3C's conformance tests (W3C/, read by path:
         // `#filePath`, not bundled).
-        .testTarget(name: "ControllerSCXMLTests", dependencies: ["ControllerSCXML", "ControllerFSM", "ControllerHost"]),
+        .testTarget(name: "ControllerSCXMLTests", dependencies: [
+                "ControllerTestSupport","ControllerSCXML", "ControllerFSM", "ControllerHost"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract", "ControllerTestSupport"]),
         // The turnstile's own tests: its machine, its scenarios, and `turnstiled` as a user runs it
         // (the command line's surface: options, exit statuses, messages, signals).
@@ -217,6 +218,7 @@ let package = Package(
         .testTarget(
             name: "ControllerHTTPTests",
             dependencies: [
+                "ControllerTestSupport",
                 "ControllerHTTP", "ControllerHost", "ControllerFSM", "Turnstile",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -244,6 +246,7 @@ let package = Package(
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
+                "ControllerTestSupport",
                 "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", "ControllerFSMSim",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

@@ -11,7 +11,9 @@
 #      under ThreadSanitizer (each test run keeps less than one core busy);
 #   3. the builds users ship (scripts/release-build.sh: release, static Swift runtime, every
 #      package in .build, so the runtime is compiled once for turnstiled and barrierd), each at
-#      most 25 MB stripped, its largest contributors printed (scripts/size-check.sh);
+#      most 25 MB stripped, its largest contributors printed (scripts/size-check.sh); the same
+#      for the Raspberry Pi's processor (--arch arm64, in .build-arm64), with the aarch64 Swift
+#      SDK made from Debian's packages in the background since the start (scripts/arm64/sdk.sh);
 #   4. the allocation tests on an optimised build (AllocationTests/, a package of their own, so
 #      that only what they test is compiled with -O);
 #   5. on the shipped binaries, two lanes at once (the VM of step a runs on one core; the other
@@ -26,7 +28,10 @@
 #         its page in headless Chromium); each daemon's event loop allocates nothing
 #         (scripts/check-loop-allocations.sh); their .debs installed, upgraded, removed and purged
 #         on this machine, alone and side by side (scripts/test-deb.sh --prebuilt); the runtime
-#         core compiled alone in Embedded Swift for two microcontrollers; libFuzzer on the
+#         core compiled alone in Embedded Swift for two microcontrollers; the arm64 lane
+#         (scripts/arm64/check.sh: the aarch64 builds' output byte for byte x86_64's under qemu,
+#         their event loop allocation-free, the arm64 .debs installed in a trixie arm64 root,
+#         every test built for aarch64 and run under qemu); libFuzzer on the
 #         board-file, scenario and control-protocol parsers (scripts/fuzz.sh).
 #      Lane a's output is printed when both are done.
 # Every run also builds the API reference with DocC and fails on any warning (scripts/check-docs.sh).

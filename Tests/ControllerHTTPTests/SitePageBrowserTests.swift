@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Testing
 import ControllerFSM
@@ -51,7 +52,7 @@ struct SitePageBrowserTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

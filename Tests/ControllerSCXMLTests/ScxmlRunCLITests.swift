@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -41,8 +42,8 @@ struct ScxmlRunCLITests {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        let out = output.fileHandleForReading.readToEndRetryingInterrupts()
+        let err = errors.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }

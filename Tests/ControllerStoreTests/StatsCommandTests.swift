@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import ControllerFSM
 import Foundation
 import Testing
@@ -23,8 +24,8 @@ struct StatsCommandTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stdout = output.fileHandleForReading.readToEndRetryingInterrupts()
+        let stderr = errors.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }

@@ -69,17 +69,22 @@ struct StoreRecorderTests {
         return elapsed.withLock { $0 }
     }
 
+    /// Under qemu-user (scripts/arm64/check.sh runs the aarch64 tests there, on an x86_64
+    /// machine, and sets CONTROLLER_TESTS_EMULATED=1) every instruction is translated, 5–20 times
+    /// slower than on a Pi, and the speed says nothing about a Pi's.
+    static let emulated = ProcessInfo.processInfo.environment["CONTROLLER_TESTS_EMULATED"] == "1"
+
     #if CONTROLLERFSM_SANITIZED
     // A sanitizer build (scripts/sanitize.sh defines this, for ThreadSanitizer and for
     // AddressSanitizer alike) runs several times slower, and its speed says nothing about the
     // shipped build's: there the test checks that nothing is lost at a lower rate, and measures
-    // no floor.
-    static let pacedPerMillisecond = 5
+    // no floor. So does an emulated run, at the site's load test's rate (1,000 events/s).
+    static let pacedPerMillisecond = emulated ? 1 : 5
     static let minimumRate: Double? = nil
     #else
-    static let pacedPerMillisecond = 15
-    /// What the daemon must sustain (issue 8).
-    static let minimumRate: Double? = 10_000
+    static let pacedPerMillisecond = emulated ? 1 : 15
+    /// What the daemon must sustain (issue 8); not measured under emulation.
+    static let minimumRate: Double? = emulated ? nil : 10_000
     #endif
 
     @Test("sustains over 10,000 events/s with nothing lost, and publishes only committed totals")

@@ -247,7 +247,7 @@ struct AuditFindingsTests {
         // spawn, which a start slowed by a sanitizer on a loaded machine could take up.
         var received = Data()
         while !String(decoding: received, as: UTF8.self).contains(#""event":"coin""#) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.readRetryingInterrupts()
             if chunk.isEmpty { break }
             received += chunk
         }

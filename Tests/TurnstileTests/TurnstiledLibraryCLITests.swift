@@ -80,9 +80,19 @@ struct TurnstiledLibraryCLITests {
     static func resolvedLibrary(_ soname: String) -> String? {
         for directory in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu"] {
             let path = directory + "/" + soname
-            if FileManager.default.fileExists(atPath: path) { return URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+            if FileManager.default.fileExists(atPath: path) { return onThisMachine(URL(fileURLWithPath: path).resolvingSymlinksInPath().path) }
         }
         return nil
+    }
+
+    /// Where `path`, as this test and the daemon's loader see it, is for `unshare` and `mount`.
+    /// The same path, but under qemu-user (the aarch64 tests run on an x86_64 machine): there
+    /// every path a program opens is looked for under QEMU_LD_PREFIX first, and the libraries
+    /// are found there, so that is the file to cover.
+    static func onThisMachine(_ path: String) -> String {
+        guard let prefix = ProcessInfo.processInfo.environment["QEMU_LD_PREFIX"], !prefix.isEmpty else { return path }
+        let prefixed = prefix + path
+        return FileManager.default.fileExists(atPath: prefixed) ? prefixed : path
     }
 
     static func run(_ executable: String, _ arguments: [String], hiding library: String) throws -> Turnstiled.Run {
@@ -95,8 +105,8 @@ struct TurnstiledLibraryCLITests {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        let out = output.fileHandleForReading.readToEndRetryingInterrupts()
+        let err = errors.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return Turnstiled.Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                               stderr: String(decoding: err, as: UTF8.self))

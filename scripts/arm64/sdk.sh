@@ -85,7 +85,16 @@ if [ "$(cat "$ARM64_SWIFT_TREE/.version" 2>/dev/null)" != "$swift_version" ]; th
     chroot "$ARM64_ROOT" bash -c "cd /var/cache/arm64-debs && apt-get -q download swiftlang:arm64=$swift_version libswiftlang:arm64=$swift_version" >"$log" 2>&1 \
         || { echo "error: sid has no arm64 swiftlang $swift_version beside the amd64 one:" >&2; tail -n 20 "$log" >&2; exit 1; }
     for deb in "$ARM64_ROOT"/var/cache/arm64-debs/*.deb; do dpkg-deb -x "$deb" "$ARM64_SWIFT_TREE"; done
-    rm -rf "$ARM64_ROOT/var/cache/arm64-debs"
+    rm -rf "$ARM64_ROOT"/var/cache/arm64-debs/*
+    # The test binary links Foundation's shared libraries (the shipped daemons link them
+    # statically), and sid's libFoundationXML needs sid's libxml2 (libxml2.so.16; trixie has .so.2):
+    # put beside them, where the test binary's RUNPATH finds them.
+    chroot "$ARM64_ROOT" bash -c "cd /var/cache/arm64-debs && apt-get -q download libxml2-16:arm64" >"$log" 2>&1 \
+        || { echo "error: sid's arm64 libxml2-16 (for Foundation's libFoundationXML.so) cannot be downloaded:" >&2; tail -n 20 "$log" >&2; exit 1; }
+    mkdir -p "$ARM64_CACHE/extra"
+    for deb in "$ARM64_ROOT"/var/cache/arm64-debs/*.deb; do dpkg-deb -x "$deb" "$ARM64_CACHE/extra"; done
+    cp -a "$ARM64_CACHE"/extra/usr/lib/aarch64-linux-gnu/libxml2.so.16* "$ARM64_SWIFT_TREE/usr/libexec/swift/lib/swift/linux/"
+    rm -rf "$ARM64_ROOT/var/cache/arm64-debs" "$ARM64_CACHE/extra"
     # Debian's package ships Swift Testing's Foundation overlay as a module without its library;
     # a test target importing Testing and Foundation links it (-l_Testing_Foundation) and uses
     # none of its symbols. An empty archive stands in, where the package left it out only.
@@ -95,8 +104,22 @@ if [ "$(cat "$ARM64_SWIFT_TREE/.version" 2>/dev/null)" != "$swift_version" ]; th
     echo "$swift_version" >"$ARM64_SWIFT_TREE/.version"
 fi
 
+# Every library the arm64 Swift runtime's shared libraries need (the test binary loads them) is
+# in the tree or the trixie root: when sid moves and one needs something new, said here, not as
+# a test binary that cannot start.
+if [ -f "$ARM64_SYSROOT/.made" ]; then
+    runtime=$ARM64_SWIFT_TREE/usr/libexec/swift/lib/swift/linux
+    missing=$(for so in "$runtime"/*.so; do
+        aarch64-linux-gnu-objdump -p "$so" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }'
+    done | sort -u | while read -r needed; do
+        [ -e "$runtime/$needed" ] || [ -e "$ARM64_SYSROOT/usr/lib/aarch64-linux-gnu/$needed" ] || [ -e "$ARM64_SYSROOT/lib/$needed" ] || echo "$needed"
+    done)
+    [ -z "$missing" ] || { echo "error: the arm64 Swift runtime ($runtime) needs libraries neither it nor the trixie root has: $(echo $missing); add their sid packages in scripts/arm64/sdk.sh, step 2" >&2; exit 1; }
+fi
+
 # 3. The target's sysroot: a trixie arm64 root (the Pi's distribution), with the C library and
-#    C++ runtime the binaries link, what they open at run time, for the runs under qemu, and
+#    C++ runtime the binaries link, what they open at run time, for the runs under qemu (and
+#    libcurl, which Swift's shared FoundationNetworking, in the test binary's reach, links), and
 #    dpkg-shlibdeps, which computes an arm64 .deb's Depends from trixie's own symbols files.
 #    Its clean state is kept as a tarball first: the .debs are installed into a copy of that.
 if [ ! -f "$ARM64_SYSROOT/.made" ]; then
@@ -105,12 +128,17 @@ if [ ! -f "$ARM64_SYSROOT/.made" ]; then
     run_mmdebstrap "the clean trixie arm64 root" --architectures=arm64 --variant=apt \
         trixie "$ARM64_CACHE/trixie-arm64-clean.tar" "deb $mirror trixie main"
     run_mmdebstrap "the trixie arm64 sysroot" --architectures=arm64 --variant=apt \
-        --include=libc6-dev,libstdc++-14-dev,linux-libc-dev,libsqlite3-0,libxml2,libgpiod3,libmosquitto1,dpkg-dev \
+        --include=libc6-dev,libstdc++-14-dev,linux-libc-dev,libsqlite3-0,libxml2,libgpiod3,libmosquitto1,libcurl4t64,dpkg-dev \
         trixie "$ARM64_SYSROOT" "deb $mirror trixie main"
     # SwiftPM's static link looks for swiftrt.o in the sysroot's usr/lib/swift_static, not in the
     # SDK's swiftStaticResourcesPath: the Swift resources are linked in where it looks.
     ln -sfn /opt/swift-arm64/usr/libexec/swift/lib/swift "$ARM64_SYSROOT/usr/lib/swift"
     ln -sfn /opt/swift-arm64/usr/libexec/swift/lib/swift_static "$ARM64_SYSROOT/usr/lib/swift_static"
+    # qemu-user looks for every path a program opens in the sysroot first (QEMU_LD_PREFIX), so
+    # the root's own /dev/ptmx would be opened instead of this machine's; that node looks for its
+    # devpts beside it, in the root's empty dev/pts, and a pseudo-terminal cannot be had (the
+    # tests that run a daemon on a terminal). Without them, qemu opens the machine's.
+    rm -rf "$ARM64_SYSROOT/dev/ptmx" "$ARM64_SYSROOT/dev/pts"
     touch "$ARM64_SYSROOT/.made"
 fi
 

@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import ControllerFSM
 import Foundation
 import Testing
@@ -130,7 +131,7 @@ struct Subprocess {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let data = pipe.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         return Subprocess(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }

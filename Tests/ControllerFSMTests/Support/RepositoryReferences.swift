@@ -1,3 +1,4 @@
+import ControllerTestSupport
 import Foundation
 
 /// What in a tree of files refers to a file that is not in it:
@@ -46,7 +47,7 @@ struct RepositoryReferences {
         git.standardOutput = output
         git.standardError = FileHandle.nullDevice
         try git.run()
-        let listing = output.fileHandleForReading.readDataToEndOfFile()
+        let listing = output.fileHandleForReading.readToEndRetryingInterrupts()
         git.waitUntilExit()
         guard git.terminationStatus == 0 else { return [] }
         return String(decoding: listing, as: UTF8.self).split(separator: "\0").map(String.init)

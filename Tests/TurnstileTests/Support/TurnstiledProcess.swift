@@ -83,8 +83,8 @@ enum Turnstiled {
         }
         // Standard error stays small (a few messages), so reading standard output to its end
         // first cannot deadlock on a full pipe.
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        let out = output.fileHandleForReading.readToEndRetryingInterrupts()
+        let err = errors.fileHandleForReading.readToEndRetryingInterrupts()
         process.waitUntilExit()
         let run = Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                       stderr: String(decoding: err, as: UTF8.self))
@@ -227,7 +227,7 @@ final class BackgroundTurnstiled: @unchecked Sendable {
         let output = output, readers = readers
         let thread = Thread {
             while true {
-                let data = handle.availableData
+                let data = handle.readRetryingInterrupts()
                 if data.isEmpty { break }
                 let text = String(decoding: data, as: UTF8.self)
                 output.lock.lock()

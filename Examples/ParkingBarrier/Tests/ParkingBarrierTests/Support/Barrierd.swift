@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs the built `barrierd` as a user would: `swift build --build-tests` puts it beside the
 /// test runner (`.build/debug/barrierd` next to the `.xctest`).
@@ -37,10 +40,28 @@ enum Barrierd {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Standard error stays small, so reading standard output to its end first cannot deadlock.
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        let out = readToEnd(output.fileHandleForReading)
+        let err = readToEnd(errors.fileHandleForReading)
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Everything until end of file, a read interrupted by a signal made again: Foundation's
+    /// `readDataToEndOfFile()` traps on `EINTR` (which qemu-user gives when a child's SIGCHLD
+    /// comes mid-read, in the aarch64 test run), ending every test, not this one.
+    static func readToEnd(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
     }
 
     /// The final `summary` record of a `--json` output: the state and every counter.
