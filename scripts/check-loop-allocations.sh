@@ -54,7 +54,7 @@ cp "$script_source" "$work/script.txt"
 # aarch64 build (scripts/release-build.sh --arch arm64, run under qemu-user) gets one made by the
 # toolchain's clang against the arm64 SDK's trixie root.
 cc=(cc)
-if readelf -h "$daemon" | grep -q 'Machine: *AArch64' && [ "$(uname -m)" != aarch64 ]; then
+if readelf -h "$daemon" | grep 'Machine: *AArch64' >/dev/null && [ "$(uname -m)" != aarch64 ]; then
     . scripts/lib/arm64.sh
     cc=(clang --target=aarch64-linux-gnu --sysroot="$ARM64_SYSROOT" -fuse-ld=lld)
 fi

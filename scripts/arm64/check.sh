@@ -92,7 +92,7 @@ bin=$(scripts/release-build.sh --arch arm64 --show-bin-path)
 daemons=(turnstiled)
 for example in "${examples[@]}"; do daemons+=("${example#* }"); done
 for daemon in "${daemons[@]}"; do
-    file "$bin/$daemon" | grep -q 'ARM aarch64' || { echo "error: $bin/$daemon is not an aarch64 program: $(file -b "$bin/$daemon")" >&2; exit 1; }
+    file "$bin/$daemon" | grep 'ARM aarch64' >/dev/null || { echo "error: $bin/$daemon is not an aarch64 program: $(file -b "$bin/$daemon")" >&2; exit 1; }
 done
 
 step "the shipped binaries' size for aarch64: at most 25 MB each, stripped (scripts/size-check.sh)"

@@ -32,8 +32,8 @@ packages_ensure arm64
 arm64_binfmt
 
 # The mirror this machine's own apt sources name (deb822 or one-line), for both roots.
-mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | grep -m1 -v security || true)
-[ -n "$mirror" ] || mirror=$(sed -n 's/^deb *\(\[[^]]*\] *\)\{0,1\}\(http[^ ]*\) *[a-z]*  *main.*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -m1 -v security || true)
+mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | grep -v security | sed -n 1p || true)
+[ -n "$mirror" ] || mirror=$(sed -n 's/^deb *\(\[[^]]*\] *\)\{0,1\}\(http[^ ]*\) *[a-z]*  *main.*/\2/p' /etc/apt/sources.list 2>/dev/null | grep -v security | sed -n 1p || true)
 [ -n "$mirror" ] || { echo "error: no Debian mirror found in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list" >&2; exit 1; }
 
 # The archive's Release files can be older than this machine's clock says they may be (a
