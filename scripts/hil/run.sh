@@ -16,9 +16,9 @@
 #                     the binary to take for it, stripped and checked as the built ones are
 #   --bin-dir DIR     where the products are looked for (arm64; the first DIR that has one
 #                     wins); default .build-arm64/aarch64-unknown-linux-gnu/release. amd64
-#                     takes them from scripts/release-build.sh's build. With --only, a product
-#                     found nowhere is left out (a scenario that runs it fails); else the run
-#                     stops before the VM
+#                     takes them from scripts/release-build.sh's build. With --only (and, on
+#                     amd64, --prebuilt), a product found nowhere is left out (a scenario that
+#                     runs it fails); else the run stops before the VM
 #   --file DEST=PATH  add a file to the VM as /DEST (e.g. hil/boards/x.toml=boards/x.toml)
 #   --prebuilt        take the release binaries as they are (scripts/test.sh has just built
 #                     them), without asking SwiftPM whether they are up to date (amd64; arm64
@@ -109,19 +109,20 @@ product_source() {
 }
 
 # stage_bins PRODUCT...: each product stripped into STAGED and given to the VM as /hil/bin/NAME
-# (in place of a --bin of the same name). Returns 1 if one was left out (found nowhere, --only).
-MISSING_PRODUCTS=()
+# (in place of a --bin of the same name); with --only, one found nowhere is left out.
 stage_bins() {
     local product src needed kept=() spec
     mkdir -p "$STAGED"
     for product in "$@"; do
         if ! src=$(product_source "$product"); then
-            case $HIL_ARCH in
-                amd64) hil_die "$product is not built in ${BIN_DIRS[*]} (scripts/release-build.sh; a product of a package under Examples/ with --package-path)" ;;
-                arm64) [ -n "$ONLY" ] || hil_die "no arm64 $product in ${BIN_DIRS[*]:-(no --bin-dir)} and no --bin $product=PATH (the arm64 cross build: scripts/arm64/); with --only the run goes on without it"
-                       hil_log "note: no arm64 $product: left out (--only $ONLY)"
-                       MISSING_PRODUCTS+=("$product"); continue ;;
-            esac
+            if [ -z "$ONLY" ]; then
+                case $HIL_ARCH in
+                    amd64) hil_die "$product is not built in ${BIN_DIRS[*]} (scripts/release-build.sh; a product of a package under Examples/ with --package-path); with --only the run goes on without it" ;;
+                    arm64) hil_die "no arm64 $product in ${BIN_DIRS[*]:-(no --bin-dir)} and no --bin $product=PATH (the arm64 cross build: scripts/arm64/); with --only the run goes on without it" ;;
+                esac
+            fi
+            hil_log "note: no $HIL_ARCH $product: left out (--only $ONLY)"
+            continue
         fi
         hil_strip -o "$STAGED/$product" "$src"
         case $HIL_ARCH in
