@@ -199,7 +199,9 @@ host_mirror() {
 }
 
 # arm64_apt SUITE apt-get|apt-cache ARGS...: the tool on SUITE's arm64 lists, in an apt
-# configuration of its own under .build-hil/arm64/apt/SUITE (made on first use).
+# configuration of its own under .build-hil/arm64/apt/SUITE (made on first use). A Release file
+# older than the clock allows is taken as it is (the mirror may be a snapshot), as
+# scripts/arm64/sdk.sh does.
 arm64_apt() {
     local suite=$1 tool=$2 a=$HIL_ARCH_DIR/apt/$1
     shift 2
@@ -221,6 +223,7 @@ arm64_apt() {
             'APT::Architecture "arm64";' \
             'APT::Architectures { "arm64"; };' \
             'APT::Sandbox::User "root";' \
+            'Acquire::Check-Valid-Until "false";' \
             'Acquire::Languages "none";' >"$a/apt.conf"
     fi
     APT_CONFIG=$a/apt.conf "$tool" "$@"
@@ -323,7 +326,7 @@ step_arm64_debs() {
     if [ "$(cat "$ARM64_TOOLS_ROOT/.stamp" 2>/dev/null)" != "$tools_key" ]; then
         hil_log "a $ARM64_KERNEL_SUITE amd64 root for the cross build (mmdebstrap, about a minute)"
         rm -rf "$ARM64_TOOLS_ROOT"
-        mmdebstrap --variant=essential --include="$ARM64_TOOLS_PACKAGES,linux-kbuild-$kbase" \
+        mmdebstrap --aptopt='Acquire::Check-Valid-Until "false"' --variant=essential --include="$ARM64_TOOLS_PACKAGES,linux-kbuild-$kbase" \
             "$ARM64_KERNEL_SUITE" "$ARM64_TOOLS_ROOT" "deb $MIRROR $ARM64_KERNEL_SUITE main" \
             </dev/null >"$HIL_ARCH_DIR/mmdebstrap.log" 2>&1 || {
                 tail -n 30 "$HIL_ARCH_DIR/mmdebstrap.log" >&2

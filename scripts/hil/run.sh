@@ -2,8 +2,8 @@
 # The HIL run: prepare (cached) -> initramfs -> boot the VM -> verdict (exit status).
 #
 # Usage: scripts/hil/run.sh [--arch amd64|arm64] [--timeout S] [--only PATTERN]
-#                           [--bin NAME=PATH]... [--bin-dir DIR]... [--file DEST=PATH]...
-#                           [--prebuilt] [--interactive]
+#                           [--generations v1,v2] [--bin NAME=PATH]... [--bin-dir DIR]...
+#                           [--file DEST=PATH]... [--prebuilt] [--interactive]
 #   --arch ARCH       the guest: amd64 (default, or $HIL_ARCH): Debian 12's kernel under
 #                     qemu-system-x86_64, the binaries scripts/release-build.sh builds, libgpiod
 #                     1.6.3 (apt) and 2.3 (built from the PyPI sdist); arm64: trixie's arm64
@@ -11,6 +11,8 @@
 #                     (scripts/arm64/), bookworm's arm64 libgpiod 1.6.3 and trixie's 2.2.1
 #   --timeout S       wall clock for the VM (boot.sh's TIMEOUT_S), default 900
 #   --only PATTERN    run only the guest scenarios whose file name contains PATTERN
+#   --generations G   the libgpiod generations the scenarios run the binaries on: v1 (1.6), v2
+#                     (2.x) or v1,v2 (the default); the smoke test's 1.6 tools run either way
 #   --bin NAME=PATH   add a program to the VM as /hil/bin/NAME (see make-initramfs.sh); for a
 #                     product the scenarios run (turnstiled, gpio-contract, an example's daemon),
 #                     the binary to take for it, stripped and checked as the built ones are
@@ -42,6 +44,7 @@ done
 
 TIMEOUT_S=900                    # the suite with the daemon scenarios takes about half of it under TCG
 ONLY=""
+GENERATIONS=""
 INTERACTIVE=()
 PREBUILT=0
 PROJECT_BINS=()                  # NAME=PATH pairs for make-initramfs.sh --bin
@@ -56,6 +59,8 @@ while [ $# -gt 0 ]; do
         --bin-dir) [ $# -ge 2 ] || usage; BIN_DIRS+=("$2"); shift 2 ;;
         --timeout) [ $# -ge 2 ] || usage; TIMEOUT_S=$2; shift 2 ;;
         --only) [ $# -ge 2 ] || usage; ONLY=$2; shift 2 ;;
+        --generations) [ $# -ge 2 ] || usage; GENERATIONS=$2; shift 2
+            [[ $GENERATIONS =~ ^(v1|v2)(,(v1|v2))?$ ]] || hil_die "--generations $GENERATIONS: v1, v2 or v1,v2" ;;
         --bin) [ $# -ge 2 ] || usage; PROJECT_BINS+=("$2"); shift 2 ;;
         --file) [ $# -ge 2 ] || usage; PROJECT_FILES+=("$2"); shift 2 ;;
         --prebuilt) PREBUILT=1; shift ;;
@@ -230,6 +235,7 @@ make_initramfs() {
 boot() {
     local append=()
     [ -z "$ONLY" ] || append=(--append "hil.only=$ONLY")
+    [ -z "$GENERATIONS" ] || append+=(--append "hil.generations=$GENERATIONS")
     mkdir -p "$(dirname "$LOG")"
     ln -sfn "$(basename "$LOG")" "$HIL_ARCH_DIR/logs/latest.log"
     # Only boot.sh (a script with its own set -e) sits in the || context.
