@@ -276,7 +276,12 @@ unpack_into() {
     echo "$key" >"$dir/.debs"
 }
 
-step_arm64_packages() { packages_ensure hil_arm64; }
+step_arm64_packages() {
+    # The tools root (mmdebstrap's root mode) and the builds in it (chroot) need root; run.sh's
+    # cross-compiled allocation counter too.
+    [ "$(id -u)" -eq 0 ] || hil_die "the arm64 HIL needs root (mmdebstrap, chroot)"
+    packages_ensure hil_arm64
+}
 
 step_arm64_debs() {
     MIRROR=$(host_mirror)
