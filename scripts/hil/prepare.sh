@@ -191,9 +191,9 @@ ARM64_TOOLS_PACKAGES=gcc-aarch64-linux-gnu,libc6-dev-arm64-cross,make,xz-utils,k
 host_mirror() {
     local m
     m=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null \
-        | grep -v security | grep -m1 debian || true)
+        | grep -v security | grep debian | sed -n 1p || true)
     [ -n "$m" ] || m=$(sed -n 's/^deb *\(\[[^]]*\] *\)\{0,1\}\(http[^ ]*\) *[a-z]*  *main.*/\2/p' \
-        /etc/apt/sources.list 2>/dev/null | grep -v security | grep -m1 . || true)
+        /etc/apt/sources.list 2>/dev/null | grep -v security | sed -n 1p || true)
     [ -n "$m" ] || hil_die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list"
     echo "$m"
 }
