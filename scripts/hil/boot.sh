@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Boot Debian's kernel with an HIL initramfs under qemu (TCG, one vCPU), show the serial
-# console and keep it in LOG, and judge the run from it.
+# console and keep it in LOG, and judge the run from it. HIL_ARCH (common.sh) picks the machine:
+# amd64 boots the host's Debian 12 kernel under qemu-system-x86_64 (console ttyS0); arm64 boots
+# trixie's arm64 kernel (prepare.sh) under qemu-system-aarch64, machine virt, a Cortex-A72
+# (console ttyAMA0, the virt board's PL011).
 #
 # Usage: scripts/hil/boot.sh INITRAMFS LOG [TIMEOUT_S] [--append "KERNEL ARGS"] [--interactive]
 #   TIMEOUT_S       wall clock for the whole VM run, default 600; qemu is killed after it
@@ -19,7 +22,10 @@ KILL_GRACE_S=10                 # after the timeout's SIGTERM, SIGKILL this much
 # The initramfs unpacks into a tmpfs of half the memory: it holds four static daemons of about
 # 75 MB each (turnstiled and barrierd, per libgpiod), over 300 MB in all.
 QEMU_MEMORY=1G
-KERNEL_ARGS="console=ttyS0 panic=-1 quiet"
+KERNEL_ARGS="panic=-1 quiet"
+# The arm64 CPU: cortex-a72 (a Raspberry Pi 4's core), not `max`, whose pointer authentication
+# costs TCG much (a QARMA computation per signed return).
+ARM64_CPU=cortex-a72
 
 usage() { hil_usage "$0" "${1:-2}"; }
 
@@ -37,13 +43,17 @@ while [ $# -gt 0 ]; do
 done
 
 KVER=$(hil_kernel_version)
-KERNEL=/boot/vmlinuz-$KVER
+KERNEL=$(hil_kernel_image "$KVER")
 [ -r "$KERNEL" ] || hil_die "$KERNEL not readable"
 [ -f "$INITRAMFS" ] || hil_die "no initramfs $INITRAMFS"
 mkdir -p "$(dirname "$LOG")"
 
-QEMU=(qemu-system-x86_64 -accel tcg -smp 1 -m "$QEMU_MEMORY" -nographic -no-reboot -nic none
-      -kernel "$KERNEL" -initrd "$INITRAMFS" -append "$KERNEL_ARGS$EXTRA_ARGS")
+case $HIL_ARCH in
+    amd64) QEMU=(qemu-system-x86_64) KERNEL_ARGS="console=ttyS0 $KERNEL_ARGS" ;;
+    arm64) QEMU=(qemu-system-aarch64 -machine virt -cpu "$ARM64_CPU") KERNEL_ARGS="console=ttyAMA0 $KERNEL_ARGS" ;;
+esac
+QEMU+=(-accel tcg -smp 1 -m "$QEMU_MEMORY" -nographic -no-reboot -nic none
+       -kernel "$KERNEL" -initrd "$INITRAMFS" -append "$KERNEL_ARGS$EXTRA_ARGS")
 
 hil_log "booting $KERNEL (timeout ${TIMEOUT_S}s), console log $LOG"
 t0=$(now_s)

@@ -27,7 +27,7 @@
 #                              linux-image-amd64 depends on (fails when it is not installed)
 #
 # CHECKs: core (building and the Swift tests), size, loop_allocations, mqtt_broker, crash, site,
-# hil, status, deb, bench, arm64.
+# hil, hil_arm64, status, deb, bench, arm64.
 
 PACKAGES_LOCK_TIMEOUT=${PACKAGES_LOCK_TIMEOUT:-300}
 
@@ -144,6 +144,16 @@ _packages_need_hil() {
     else
         _apt_unless_installed "$src"
     fi
+}
+# scripts/hil/prepare.sh with HIL_ARCH=arm64 (run.sh --arch arm64), with the packages' reasons:
+# qemu-system-arm brings qemu-system-aarch64, which runs the VM; mmdebstrap makes the trixie root
+# gpio-sim.ko is cross-built in (the guest's own packages are arm64 .debs, fetched with apt-get
+# download and unpacked, not installed); kmod's depmod and modinfo read the arm64 kernel's
+# modules; binutils-aarch64-linux-gnu strips the arm64 binaries; qemu-user-static runs the arm64
+# busybox once, on the host, for its list of applets; cpio and xz-utils as for amd64.
+_packages_need_hil_arm64() {
+    _apt_unless_installed qemu-system-arm mmdebstrap kmod binutils-aarch64-linux-gnu \
+        qemu-user-static cpio xz-utils
 }
 packages_hil_kernel() {
     _packages_installed linux-image-amd64 || return 1

@@ -54,7 +54,17 @@
 # of their own and suite.sh still counts them.
 
 HIL_BIN=/hil/bin
-HIL_GENERATIONS="v1 v2"         # libgpiod 1.6 and 2.x: suite.sh makes $HIL_BIN/GEN/NAME for each
+# libgpiod 1.6 and 2.x: suite.sh makes $HIL_BIN/GEN/NAME for each, and the scenarios run on
+# each; init narrows it from the kernel command line (hil.generations=v2, run.sh --generations).
+HIL_GENERATIONS=${HIL_GENERATIONS:-v1 v2}
+HIL_TOOLS_V2=/hil/tools/v2      # libgpiod 2.x's own tools, where the guest has them (arm64)
+# The libgpiod versions the guest holds (make-initramfs.sh writes /hil/versions from prepare.sh's
+# record): amd64 has apt's 1.6.3 and 2.3 built from the PyPI sdist; arm64 bookworm's 1.6.3 and
+# trixie's 2.2.1.
+HIL_LIBGPIOD_V1=1.6.3
+HIL_LIBGPIOD_V2=2.3
+# shellcheck disable=SC1091
+[ -r /hil/versions ] && . /hil/versions
 HIL_CONFIGFS=/sys/kernel/config/gpio-sim
 HIL_STATE=/tmp/hil
 HIL_RESULTS=$HIL_STATE/results

@@ -27,8 +27,11 @@ for s in /hil/guest/scenarios/*.sh; do
     case $name in *"${HIL_ONLY:-}"*) ;; *) continue ;; esac
     info "scenario $name"
     before=$(grep -c '^FAIL' "$HIL_RESULTS")
+    t0=$(now_ms)
     timeout "$SCENARIO_TIMEOUT_S" sh "$s"
     rc=$?
+    # The scenarios' times, for the log: what a slower guest (arm64 under TCG) costs, and where.
+    echo "HIL TIME $name $(( ($(now_ms) - t0) / 1000 ))s"
     after=$(grep -c '^FAIL' "$HIL_RESULTS")
     if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
         if [ "$rc" -eq 143 ] || [ "$rc" -eq 124 ]; then

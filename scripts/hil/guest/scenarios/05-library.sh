@@ -9,8 +9,8 @@
 
 LIBDIR=$(dirname "$(ls /usr/lib/*/libgpiod.so.2 | head -n1)")
 
-expected_v1="libgpiod 1.6.3 (libgpiod.so.2)"
-expected_v2="libgpiod 2.3 (libgpiod.so.3)"
+expected_v1="libgpiod $HIL_LIBGPIOD_V1 (libgpiod.so.2)"
+expected_v2="libgpiod $HIL_LIBGPIOD_V2 (libgpiod.so.3)"
 board_up
 for gen in $GENERATIONS; do
     eval expected=\$expected_$gen
