@@ -8,16 +8,19 @@
 #
 # Usage: Benchmarks/scripts/edge-latency.sh [--cycles N] [--rounds N] [--warmup N] [--gap-us N]
 #            [--generations "v1 v2"] [--turnstiled PATH] [--prebuilt] [--timeout S]
-#   --cycles N        coin/push cycles per program, generation and round (default 250); each
-#                     cycle is two measured edges, so the default 4 rounds give 2,000 edges each
-#   --rounds N        rounds (default 4, at most 99): every program runs once per round, in
+#   --cycles N        coin/push cycles per program, generation and round (default 100); each
+#                     cycle is two measured edges, so the default 5 rounds give 1,000 edges each
+#   --rounds N        rounds (default 5, at most 99): every program runs once per round, in
 #                     turn, so a change in the host's load falls on all of them
-#   --warmup N        cycles before each run's measured ones, not counted (default 20)
-#   --gap-us N        the guest's pause after each edge is answered (default 2000)
+#   --warmup N        cycles before each run's measured ones, not counted (default 10)
+#   --gap-us N        the guest's pause after each edge is answered (default 50000: a coin's
+#                     pulse; the daemon's work after a step -- its reporter drains 20 ms later --
+#                     is done before the next edge, as between a person's coin and push. 2000
+#                     makes a burst, where that work lands on the edges)
 #   --generations G   libgpiod generations, "v1 v2" (default) or one of them
 #   --turnstiled PATH the daemon to measure (default: the release build, scripts/release-build.sh,
 #                     built first unless --prebuilt)
-#   --timeout S       wall clock for the VM (default 1200)
+#   --timeout S       wall clock for the VM (default 1800)
 # Environment: GUEST_CC, the C compiler for the guest's architecture (default gcc; the programs
 # are linked statically, so the guest needs no library for them); GUEST_LIBGPIOD1_A, libgpiod
 # 1.6's static library for that compiler (default: the one it finds, apt's libgpiod-dev).
@@ -39,12 +42,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib/packages.sh
 . "$PROJECT_DIR/scripts/lib/packages.sh"
 
-CYCLES=250
-ROUNDS=4
-WARMUP=20
-GAP_US=2000
+CYCLES=100
+ROUNDS=5
+WARMUP=10
+GAP_US=50000
 GENERATIONS="v1 v2"
-TIMEOUT_S=1200                  # the VM: boot, 4 runs per round, each daemon start under TCG
+TIMEOUT_S=1800                  # the VM: about 10 minutes with the defaults under TCG, on a busy host
 PREBUILT=0
 TURNSTILED=""
 GUEST_CC=${GUEST_CC:-gcc}
