@@ -27,7 +27,7 @@
 #                              linux-image-amd64 depends on (fails when it is not installed)
 #
 # CHECKs: core (building and the Swift tests), size, loop_allocations, mqtt_broker, crash, site,
-# hil, hil_arm64, status, deb, bench, arm64.
+# hil, hil_arm64, status, deb, bench, edge_latency, arm64.
 
 PACKAGES_LOCK_TIMEOUT=${PACKAGES_LOCK_TIMEOUT:-300}
 
@@ -204,6 +204,13 @@ _packages_need_bench() {
         _apt_unless_command valgrind valgrind
         _apt_unless_command objcopy binutils
     fi
+}
+
+# Benchmarks/scripts/edge-latency.sh: the HIL VM's, and libgpiod 1.6's static library and header
+# (libgpiod-dev), which its C baseline links for the libgpiod 1.6 rows.
+_packages_need_edge_latency() {
+    _packages_need_hil
+    _apt_unless_installed libgpiod-dev
 }
 
 _packages_known() {
