@@ -53,9 +53,9 @@ cp "$script_source" "$work/script.txt"
 # The counter is preloaded into the daemon, so it is built for the daemon's architecture: an
 # aarch64 build (scripts/release-build.sh --arch arm64, run under qemu-user) gets one made by the
 # toolchain's clang against the arm64 SDK's trixie root.
+. scripts/lib/arm64.sh
 cc=(cc)
-if readelf -h "$daemon" | grep 'Machine: *AArch64' >/dev/null && [ "$(uname -m)" != aarch64 ]; then
-    . scripts/lib/arm64.sh
+if arm64_foreign "$daemon"; then
     cc=(clang --target=aarch64-linux-gnu --sysroot="$ARM64_SYSROOT" -fuse-ld=lld)
 fi
 "${cc[@]}" -shared -fPIC -O2 -o "$work/libmalloccount.so" -I AllocationTests/Sources/CMallocCounter/include AllocationTests/Sources/CMallocCounter/MallocCounter.c

@@ -17,7 +17,8 @@ limit_mb=${2:-${SIZE_LIMIT_MB:-25}}
 # An aarch64 binary built here (scripts/release-build.sh --arch arm64) is read with the cross
 # binutils (binutils-aarch64-linux-gnu): Debian's own read only this machine's architecture.
 tools=""
-if readelf -h "$binary" | grep 'Machine: *AArch64' >/dev/null && [ "$(uname -m)" != aarch64 ]; then tools=aarch64-linux-gnu-; fi
+. "$(dirname "$0")/lib/arm64.sh"
+if arm64_foreign "$binary"; then tools=aarch64-linux-gnu-; fi
 nm=${tools}nm strip=${tools}strip size=${tools}size
 command -v "$nm" >/dev/null && command -v "$strip" >/dev/null || { echo "error: $nm and $strip (binutils${tools:+-aarch64-linux-gnu}) are needed" >&2; exit 69; }
 cd "$(dirname "$0")/.."

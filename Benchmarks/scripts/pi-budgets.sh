@@ -59,19 +59,19 @@ switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '$1 == "voluntary_ct
 printf '%-8s  %12s  %14s  %14s  %8s  %16s\n' arch "size (MB)" "RSS after (MB)" "peak RSS (MB)" threads "idle wake-ups/s"
 for arch in "${arches[@]}"; do
     case $arch in
-        x86_64) bin=$(scripts/release-build.sh --show-bin-path); runner=() ;;
+        x86_64) bin=$(scripts/release-build.sh --show-bin-path) ;;
         aarch64)
             bin=$(scripts/release-build.sh --arch arm64 --show-bin-path)
             . scripts/lib/arm64.sh
             arm64_binfmt
-            export QEMU_LD_PREFIX=$ARM64_SYSROOT
-            runner=() ;;
+            export QEMU_LD_PREFIX=$ARM64_SYSROOT ;;
         *) echo "error: --arch $arch: x86_64 or aarch64" >&2; exit 64 ;;
     esac
     daemon=$bin/$product
     [ -x "$daemon" ] || { echo "error: $daemon is not built" >&2; exit 1; }
+    . scripts/lib/arm64.sh
     tools=""
-    [ "$arch" = "$(uname -m)" ] || tools=aarch64-linux-gnu-
+    ! arm64_foreign "$daemon" || tools=aarch64-linux-gnu-
     "${tools}strip" -o "$work/stripped" "$daemon"
     size=$(stat -c %s "$work/stripped")
     . scripts/lib/controller-checks.sh
@@ -85,7 +85,7 @@ for arch in "${arches[@]}"; do
 
     # Memory: sampled while the events run; the last sample before the daemon stops is after
     # the last event (--stop-at-end stops it then).
-    "${runner[@]}" "$daemon" run --board "$board" --script "$script" --stop-at-end "${services[@]}" \
+    "$daemon" run --board "$board" --script "$script" --stop-at-end "${services[@]}" \
         >"$work/$arch/out" 2>"$work/$arch/err" &
     pid=$!
     rss=0 hwm=0
@@ -100,7 +100,7 @@ for arch in "${arches[@]}"; do
 
     # Idle: the same services, no script; counted once it has settled.
     rm -f "$work/$arch/control.sock"
-    "${runner[@]}" "$daemon" run --board "$board" "${services[@]}" >"$work/$arch/idle.out" 2>"$work/$arch/idle.err" &
+    "$daemon" run --board "$board" "${services[@]}" >"$work/$arch/idle.out" 2>"$work/$arch/idle.err" &
     pid=$!
     for _ in $(seq 1 300); do [ -S "$work/$arch/control.sock" ] && break; sleep 0.1; done
     sleep 5

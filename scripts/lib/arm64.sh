@@ -42,8 +42,7 @@
 #                                 NAME=VALUE words; the folders ARM64_BINDS names are mounted
 #                                 at their own paths too
 #   arm64_swift_version           the sid compiler's version line
-#   arm64_run PROGRAM ARGS...     runs an aarch64 program of the host under qemu, with the trixie
-#                                 root's libraries
+#   arm64_foreign BINARY          BINARY is an aarch64 program and this machine is not
 
 ARM64_CACHE=${ARM64_CACHE:-/var/cache/controllerfsm-arm64}
 ARM64_ENV=()
@@ -111,6 +110,8 @@ arm64_in_root() {
 
 arm64_swift_version() { arm64_in_root 'swift --version 2>&1 | sed -n 1p'; }
 
-arm64_run() {
-    QEMU_LD_PREFIX=$ARM64_SYSROOT "$@"
+# arm64_foreign BINARY: BINARY is an aarch64 program and this machine is not one, so it is read
+# with the cross binutils, and what is preloaded into it is built for it.
+arm64_foreign() {
+    readelf -h "$1" | grep 'Machine: *AArch64' >/dev/null && [ "$(uname -m)" != aarch64 ]
 }
