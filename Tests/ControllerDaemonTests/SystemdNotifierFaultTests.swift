@@ -50,7 +50,7 @@ extension ControlServerTests {
         }
 
         /// Notifiers of the stress test below, each failing its first send on another thread.
-        static let stressRounds = 500
+        static let stressRounds = 200
 
         /// A failure's reason is stored before its count is, with release and acquire between:
         /// a reader (the daemon's reporter, on its own thread) that sees the count sees the

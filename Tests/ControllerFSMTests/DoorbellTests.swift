@@ -65,7 +65,7 @@ struct DoorbellTests {
 
     /// Rounds of the stress test below: each a record in both rings, a ring of the doorbell and
     /// both drainers woken (a few hundred milliseconds plain, seconds under TSan or qemu).
-    static let stressRounds = 2_000
+    static let stressRounds = 500
 
     /// As the daemon uses it: the controller writes its rings (each publishing with a releasing
     /// store of its head, not a sequentially consistent one) and rings once; two drainers (the

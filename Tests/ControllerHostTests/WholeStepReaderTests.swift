@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Dispatch
 import ControllerTestSupport
@@ -103,9 +104,14 @@ struct WholeStepReaderTests {
             var lastRecord = Int64.min, lastWrite = Int64.min
         }
         let result = Mutex(Seen())
+        let running = Atomic<Bool>(false)
         let written = Atomic<Bool>(false)
         let reader = DispatchGroup()
-        DispatchQueue.global().async(group: reader) {
+        reader.enter()
+        // A thread of its own, running before the first step: a block on Dispatch's pool may
+        // start after the last.
+        Thread {
+            running.store(true, ordering: .relaxed)
             var seen = Seen()
             var last = false
             while !last {
@@ -128,7 +134,9 @@ struct WholeStepReaderTests {
                 }
             }
             result.withLock { $0 = seen }
-        }
+            reader.leave()
+        }.start()
+        while !running.load(ordering: .relaxed) { sched_yield() }
         for step in 0..<Self.stressSteps {
             let time = MachineInstant(nanoseconds: Int64(step))
             trace.record(DispatchRecord(time: time, from: .locked, event: .coin, to: .unlocked, outcome: .transitioned))
