@@ -63,8 +63,8 @@ struct DoorbellTests {
         #expect(seen.load(ordering: .relaxed) == count)
     }
 
-    /// Rounds of the stress test below: each a record in both rings, a ring of the doorbell and
-    /// both drainers woken (a few hundred milliseconds plain, seconds under TSan or qemu).
+    /// Rounds of the stress test below at most (or as many as fit in `StressDeadline.budget`):
+    /// each a record in both rings, a ring of the doorbell and both drainers woken.
     static let stressRounds = 500
 
     /// As the daemon uses it: the controller writes its rings (each publishing with a releasing
@@ -98,18 +98,24 @@ struct DoorbellTests {
             }
         }
         var handedOver = 0
-        rounds: for round in 0..<Self.stressRounds {
+        var stalled = false
+        let deadline = StressDeadline()
+        rounds: for round in 0..<Self.stressRounds where !deadline.hasPassed {
             for ring in rings { ring.record(StressPayload(producer: 0, sequence: round)) }
             doorbell.ring()
             for _ in rings {
-                guard drained.wait(timeout: TestTimeouts.handOver.fromNow) == .success else { break rounds }
+                guard drained.wait(timeout: TestTimeouts.handOver.fromNow) == .success else {
+                    stalled = true
+                    break rounds
+                }
             }
             handedOver += 1
         }
         stop.store(true, ordering: .releasing)
         doorbell.ringAlways()
         #expect(ended.wait(timeout: TestTimeouts.handOver.fromNow) == .success)
-        #expect(handedOver == Self.stressRounds, "round \(handedOver): a drainer slept past its record")
+        #expect(!stalled, "round \(handedOver): a drainer slept past its record")
+        #expect(handedOver > 0)
         for tally in tallies.withLock({ $0 }) {
             #expect(tally.taken == handedOver)
             #expect(tally.torn == 0 && tally.outOfOrder == 0 && tally.skipped == 0)

@@ -52,16 +52,20 @@ struct MutexLockTests {
     func stressMutualExclusion() {
         let lock = MutexLock()
         let occupancy = Occupancy()
+        let rounds = Atomic<Int>(0)
+        let deadline = StressDeadline()
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
-            for _ in 0..<Self.rounds {
+            for _ in 0..<Self.rounds where !deadline.hasPassed {
                 lock.withLock {
                     occupancy.enter()
                     occupancy.handOver(from: thread)
                     occupancy.leave()
                 }
+                rounds.add(1, ordering: .relaxed)
             }
         }
-        #expect(occupancy.unprotectedCount == Self.threads * Self.rounds)
+        #expect(occupancy.unprotectedCount == rounds.load(ordering: .relaxed))
+        #expect(rounds.load(ordering: .relaxed) > 0)
         #expect(occupancy.torn == 0, "a holder saw the last one's writes torn or stale")
         #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
         #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)

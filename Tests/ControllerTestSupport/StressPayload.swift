@@ -71,3 +71,19 @@ package struct StressTally: Sendable, Equatable {
         }
     }
 }
+
+/// How long a stress test hammers at most: each stops at its iteration bound or at this
+/// deadline, whichever comes first, and checks what it did. A plain x86_64 run reaches the bound
+/// in a fraction of it; under qemu (the arm64 lane runs the suite under qemu-user, where a
+/// contended futex or a spinning thread costs tens of times what it does natively) or a
+/// sanitizer, the deadline keeps each test to about this long.
+package struct StressDeadline: Sendable {
+    package static let budget: Duration = .milliseconds(500)
+    private let end: ContinuousClock.Instant
+
+    package init(_ budget: Duration = StressDeadline.budget) {
+        end = ContinuousClock.now + budget
+    }
+
+    package var hasPassed: Bool { ContinuousClock.now >= end }
+}
