@@ -82,7 +82,7 @@ struct DoorbellTests {
         let stop = Atomic<Bool>(false)
         let drained = DispatchSemaphore(value: 0)
         let ended = DispatchGroup()
-        let tallies = Mutex([StressTally](repeating: StressTally(producers: 1), count: rings.count))
+        let tallies = Guarded([StressTally](repeating: StressTally(producers: 1), count: rings.count))
         for (index, ring) in rings.enumerated() {
             DispatchQueue.global().async(group: ended) {
                 var tally = StressTally(producers: 1)

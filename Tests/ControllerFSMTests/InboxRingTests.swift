@@ -63,10 +63,10 @@ struct InboxRingTests {
         let ring = InboxRing<StressPayload>(capacity: 8, firstPosition: Int.max - 1_000)
         let producers = Self.stressProducers
         let perProducer = Self.stressEntriesPerProducer
-        // Handed back through a Mutex, so the thread sanitizer sees the consumer's writes ordered
-        // before the test reads them.
-        let result = Mutex(StressTally(producers: producers))
-        let pushed = Mutex([Int](repeating: 0, count: producers))
+        // Handed back through `Guarded`, whose lock word ThreadSanitizer sees (it cannot see the
+        // futex under the standard library's `Mutex`, and reports the hand-over as a race).
+        let result = Guarded(StressTally(producers: producers))
+        let pushed = Guarded([Int](repeating: 0, count: producers))
         let producing = Atomic<Int>(producers)
         let consumer = DispatchGroup()
         DispatchQueue.global().async(group: consumer) {
@@ -103,7 +103,7 @@ struct InboxRingTests {
         let tally = result.withLock { $0 }
         let counts = pushed.withLock { $0 }
         #expect(tally.taken == counts.reduce(0, +))
-        #expect(counts.allSatisfy { $0 > 0 })
+        #expect(counts.reduce(0, +) > 0)  // a thread that starts after the deadline sends none
         #expect(tally.torn == 0, "entries read before they were whole, or while overwritten")
         #expect(tally.outOfOrder == 0, "entries taken twice, or out of their producer's order")
         #expect(tally.skipped == 0, "an inbox loses nothing it accepted")

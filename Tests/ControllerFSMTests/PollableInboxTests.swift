@@ -176,9 +176,9 @@ final class PollableInboxTests {
         let inbox = try PollableInbox<StressPayload>(capacity: 8)
         let posters = Self.stressPosters
         let perPoster = Self.stressEntriesPerPoster
-        let taken = Mutex(StressTally(producers: posters))
+        let taken = Guarded(StressTally(producers: posters))
         // Each poster's count, posted before the stop, once it has posted all it will.
-        let posted = Mutex([Int](repeating: 0, count: posters))
+        let posted = Guarded([Int](repeating: 0, count: posters))
         let done = DispatchSemaphore(value: 0)
         let loop = Thread {
             var tally = StressTally(producers: posters)
@@ -212,7 +212,7 @@ final class PollableInboxTests {
         let tally = taken.withLock { $0 }
         let counts = posted.withLock { $0 }
         #expect(tally.taken == counts.reduce(0, +))
-        #expect(counts.allSatisfy { $0 > 0 })
+        #expect(counts.reduce(0, +) > 0)  // a thread that starts after the deadline sends none
         #expect(tally.torn == 0 && tally.outOfOrder == 0 && tally.skipped == 0, "each entry whole, taken once, in its poster's order")
         #expect(tally.next == counts.map { UInt64($0) })
     }

@@ -103,7 +103,7 @@ struct WholeStepReaderTests {
             var shortfalls = 0, outOfOrder = 0
             var lastRecord = Int64.min, lastWrite = Int64.min
         }
-        let result = Mutex(Seen())
+        let result = Guarded(Seen())
         let running = Atomic<Bool>(false)
         let written = Atomic<Bool>(false)
         let reader = DispatchGroup()
