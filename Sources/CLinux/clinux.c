@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,7 +83,13 @@ static void signal_trap_handler(int signo)
 static const int early_signals[] = { SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
                                      SIGVTALRM, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU };
 #define EARLY_SIGNAL_COUNT ((int)(sizeof early_signals / sizeof early_signals[0]))
-static volatile sig_atomic_t early_noted[EARLY_SIGNAL_COUNT];
+/* Set by the early handler, on whichever thread the signal is delivered to, and taken by the
+ * trap's install on the main thread: C11 atomics, not `volatile sig_atomic_t`, which is only
+ * for a thread and its own handler (between threads, a data race). Lock-free, so
+ * async-signal-safe; relaxed, as a flag publishes nothing else. The install takes each with an
+ * exchange, which reads the latest note in the flag's modification order and clears it in the
+ * same step: a note made before is seen, and taken once. */
+static atomic_int early_noted[EARLY_SIGNAL_COUNT];
 
 /* `handler` for each of `signals`, each masking all of them while it runs (SA_RESTART): the
  * early handler's and the trap's. 0, or -1 with errno from the sigaction that failed. */
@@ -105,7 +112,7 @@ static void early_signal_handler(int signo)
 {
     for (int i = 0; i < EARLY_SIGNAL_COUNT; i++)
         if (early_signals[i] == signo)
-            early_noted[i] = 1;
+            atomic_store_explicit(&early_noted[i], 1, memory_order_relaxed);
 }
 
 static void clinux_take_early_signals(int argc, char **argv, char **envp)
@@ -162,9 +169,8 @@ int clinux_signal_trap_install(const int *signals, int count, const int *ignored
     /* Signals noted since the first instruction, handed on in the order of the list (the
      * handlers above take any that comes from now on, so none is lost or taken twice). */
     for (int i = 0; i < EARLY_SIGNAL_COUNT; i++) {
-        if (!early_noted[i])
+        if (!atomic_exchange_explicit(&early_noted[i], 0, memory_order_relaxed))
             continue;
-        early_noted[i] = 0;
         for (int j = 0; j < count; j++)
             if (signals[j] == early_signals[i])
                 signal_trap_handler(early_signals[i]);

@@ -48,9 +48,10 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
     /// of the 10,000 steps/s the recorder sustains; about 24 MB of the turnstile's `LedgerEntry`.
     public static var maximumPendingEntries: Int { 65_536 }
-    /// The longest an idle recorder sleeps on its doorbell: the producer's ledger entry and its
-    /// ring are not one sequentially consistent publication, so a wake could in principle be
-    /// missed; this bounds how late such an entry would be committed, at one wake-up a second.
+    /// The longest an idle recorder sleeps on its doorbell, at one wake-up a second: a bound
+    /// on a sleep, not what brings an entry in. The controller records, then rings, and the
+    /// doorbell fences on both sides, so the sleeper's look at the ledger (its head, loaded
+    /// acquiring) sees any entry recorded before the ring, or the ring wakes it (`Doorbell`).
     public static var idleBackstop: Duration { .seconds(1) }
 
     private let store: CountStore<App>

@@ -49,6 +49,31 @@ extension ControlServerTests {
             #expect(systemd.next() == "STATUS=degraded: chip gone")
         }
 
+        /// Notifiers of the stress test below, each failing its first send on another thread.
+        static let stressRounds = 200
+
+        /// A failure's reason is stored before its count is, with release and acquire between:
+        /// a reader (the daemon's reporter, on its own thread) that sees the count sees the
+        /// reason. Each round is a fresh notifier, whose first failure is the only moment the
+        /// reason could still be missing.
+        @Test func stressAFailureSeenCountedIsSeenWithItsReason() {
+            var reasonless = 0
+            for _ in 0..<Self.stressRounds {
+                let notifier = notifier()
+                Syscalls.arm(.notifySend, at: place, errno: EAGAIN)
+                let sent = DispatchSemaphore(value: 0)
+                Thread {
+                    notifier.watchdog()
+                    sent.signal()
+                }.start()
+                let giveUp = Date().addingTimeInterval(TestTimeouts.reply)
+                while notifier.failedSends == 0 && Date() < giveUp {}
+                if notifier.lastFailureReason == nil { reasonless += 1 }
+                #expect(sent.wait(timeout: .now() + TestTimeouts.reply) == .success)
+            }
+            #expect(reasonless == 0, "a failure was seen counted before its reason")
+        }
+
         @Test func aSocketThatCannotBeMadeIsCountedAsAFailure() {
             Syscalls.arm(.notifySocket, at: place, errno: EMFILE)
             let notifier = notifier()

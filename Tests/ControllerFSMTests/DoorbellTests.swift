@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ControllerFSM
+import ControllerTestSupport
 
 /// The doorbell idle drainers sleep on: free for the producer while nobody sleeps, and a
 /// publication is never left unseen by a drainer asleep.
@@ -60,5 +61,65 @@ struct DoorbellTests {
         }
         #expect(done.wait(timeout: .now() + Self.handOverPatience) == .success, "the drainer missed a ring and sleeps on")
         #expect(seen.load(ordering: .relaxed) == count)
+    }
+
+    /// Rounds of the stress test below at most (or as many as fit in `StressDeadline.budget`):
+    /// each a record in both rings, a ring of the doorbell and both drainers woken.
+    static let stressRounds = 500
+
+    /// As the daemon uses it: the controller writes its rings (each publishing with a releasing
+    /// store of its head, not a sequentially consistent one) and rings once; two drainers (the
+    /// reporter and the store's recorder) each sleep on the doorbell while their own ring is
+    /// empty, and look with the ring's acquiring loads (`pendingCount`). The fences in `ring()`
+    /// and `sleep` are what keep a drainer from sleeping past a record: without them the
+    /// producer's look at the sleepers and the drainer's look at the ring may both read old
+    /// values. The producer hands over one record at a time and waits for both drainers, so a
+    /// drainer asleep past its record fails the round's wait.
+    @Test("stress: two drainers asleep on the doorbell, each on its own ring published with releasing stores, see every record")
+    func stressTwoDrainersOnReleasedRings() {
+        let doorbell = Doorbell()
+        let rings = [RecordRing<StressPayload>(capacity: 4), RecordRing<StressPayload>(capacity: 4)]
+        let stop = Atomic<Bool>(false)
+        let drained = DispatchSemaphore(value: 0)
+        let ended = DispatchGroup()
+        let tallies = Guarded([StressTally](repeating: StressTally(producers: 1), count: rings.count))
+        for (index, ring) in rings.enumerated() {
+            DispatchQueue.global().async(group: ended) {
+                var tally = StressTally(producers: 1)
+                while !stop.load(ordering: .acquiring) {
+                    if ring.drain({ tally.take($0) }) > 0 {
+                        drained.signal()
+                        continue
+                    }
+                    // No timeout: a lost wake-up sleeps here until the test gives up and rings.
+                    doorbell.sleep(nanoseconds: nil) { ring.pendingCount > 0 || stop.load(ordering: .acquiring) }
+                }
+                tallies.withLock { $0[index] = tally }
+            }
+        }
+        var handedOver = 0
+        var stalled = false
+        let deadline = StressDeadline()
+        rounds: for round in 0..<Self.stressRounds where !deadline.hasPassed {
+            for ring in rings { ring.record(StressPayload(producer: 0, sequence: round)) }
+            doorbell.ring()
+            for _ in rings {
+                guard drained.wait(timeout: TestTimeouts.handOver.fromNow) == .success else {
+                    stalled = true
+                    break rounds
+                }
+            }
+            handedOver += 1
+        }
+        stop.store(true, ordering: .releasing)
+        doorbell.ringAlways()
+        #expect(ended.wait(timeout: TestTimeouts.handOver.fromNow) == .success)
+        #expect(!stalled, "round \(handedOver): a drainer slept past its record")
+        #expect(handedOver > 0)
+        for tally in tallies.withLock({ $0 }) {
+            #expect(tally.taken == handedOver)
+            #expect(tally.torn == 0 && tally.outOfOrder == 0 && tally.skipped == 0)
+        }
+        #expect(rings.allSatisfy { $0.lostCount == 0 })
     }
 }

@@ -1,4 +1,5 @@
 @testable import ControllerFSM
+import ControllerTestSupport
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +25,17 @@ struct MutexLockTests {
         let inside = Atomic<Int>(0)
         let mostInsideAtOnce = Atomic<Int>(0)
         var unprotectedCount = 0
+        /// Written by each holder, checked whole by the next: the lock's acquire and release
+        /// hand the holder's writes over (six words, read back as written).
+        var last = StressPayload(producer: 0, sequence: -1)
+        var torn = 0
+
+        /// Inside the lock: checks what the last holder wrote, then writes its own.
+        func handOver(from holder: Int) {
+            if !last.isWhole || last.sequence != UInt64(truncatingIfNeeded: unprotectedCount - 1) { torn += 1 }
+            last = StressPayload(producer: holder, sequence: unprotectedCount)
+            unprotectedCount += 1
+        }
 
         func enter() {
             let now = inside.add(1, ordering: .relaxed).newValue
@@ -36,20 +48,25 @@ struct MutexLockTests {
     static let threads = 4
     static let rounds = 20_000
 
-    @Test("threads contending for the lock are never inside together, and no update is lost")
-    func mutualExclusion() {
+    @Test("stress: threads contending for the lock are never inside together, no update is lost, and each holder sees the last one's writes whole")
+    func stressMutualExclusion() {
         let lock = MutexLock()
         let occupancy = Occupancy()
-        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
-            for _ in 0..<Self.rounds {
+        let rounds = Atomic<Int>(0)
+        let deadline = StressDeadline()
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for _ in 0..<Self.rounds where !deadline.hasPassed {
                 lock.withLock {
                     occupancy.enter()
-                    occupancy.unprotectedCount += 1
+                    occupancy.handOver(from: thread)
                     occupancy.leave()
                 }
+                rounds.add(1, ordering: .relaxed)
             }
         }
-        #expect(occupancy.unprotectedCount == Self.threads * Self.rounds)
+        #expect(occupancy.unprotectedCount == rounds.load(ordering: .relaxed))
+        #expect(rounds.load(ordering: .relaxed) > 0)
+        #expect(occupancy.torn == 0, "a holder saw the last one's writes torn or stale")
         #expect(occupancy.mostInsideAtOnce.load(ordering: .relaxed) == 1)
         #expect(lock.word.pointee.load(ordering: .relaxed) == MutexLock.unlocked)
     }

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import ControllerTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -163,39 +164,57 @@ final class PollableInboxTests {
         #expect(inbox.depth == inbox.capacity)
     }
 
-    @Test("posters on several threads and a loop asleep in poll: every accepted entry is taken once, each poster's in its own order")
-    func postersAndASleepingLoop() throws {
-        let inbox = try PollableInbox<Int>(capacity: 8)
-        let posters = 4
-        let perPoster = 2_000
-        let taken = Mutex<[Int]>([])
+    /// Posters, and entries each at most (or as many as fit in `StressDeadline.budget`), of the
+    /// stress test below.
+    static let stressPosters = 4
+    static let stressEntriesPerPoster = 2_000
+
+    /// The inbox's ring (its orderings are `InboxRing`'s) and its eventfd (`ringAlways()`: the
+    /// kernel orders a post's write before the loop's `poll` that sees it readable).
+    @Test("stress: posters on several threads and a loop asleep in poll: every accepted entry whole, taken once, each poster's in its own order")
+    func stressPostersAndASleepingLoop() throws {
+        let inbox = try PollableInbox<StressPayload>(capacity: 8)
+        let posters = Self.stressPosters
+        let perPoster = Self.stressEntriesPerPoster
+        let taken = Guarded(StressTally(producers: posters))
+        // Each poster's count, posted before the stop, once it has posted all it will.
+        let posted = Guarded([Int](repeating: 0, count: posters))
         let done = DispatchSemaphore(value: 0)
         let loop = Thread {
-            var seen: [Int] = []
-            while seen.count < posters * perPoster {
+            var tally = StressTally(producers: posters)
+            while true {
                 // No timeout: a lost wake-up sleeps here for ever, and the wait below fails.
                 _ = waitReadable(inbox.pollDescriptor, milliseconds: -1)
                 inbox.clearWakeUps()
-                while let entry = inbox.take() { seen.append(entry) }
+                while let entry = inbox.take() { tally.take(entry) }
+                // The stop comes after every poster's last entry, and `take` answers nil once
+                // it is requested: what it left is in the leftovers.
+                if inbox.isStopRequested { break }
             }
-            taken.withLock { $0 = seen }
+            for entry in inbox.takeLeftovers() { tally.take(entry) }
+            taken.withLock { $0 = tally }
             done.signal()
         }
         loop.start()
-        let giveUp = ContinuousClock.now + .seconds(60)
+        let giveUp = ContinuousClock.now + TestTimeouts.handOver
+        let deadline = StressDeadline()
         DispatchQueue.concurrentPerform(iterations: posters) { poster in
-            for sequence in 0..<perPoster {
+            var count = 0
+            for sequence in 0..<perPoster where !deadline.hasPassed {
                 // Full: the loop is behind, or asleep past a lost wake-up (then give up).
-                while !inbox.post(poster * perPoster + sequence) && ContinuousClock.now < giveUp { usleep(50) }
+                while !inbox.post(StressPayload(producer: poster, sequence: sequence)) && ContinuousClock.now < giveUp { usleep(50) }
+                count += 1
             }
+            posted.withLock { $0[poster] = count }
         }
-        try #require(done.wait(timeout: Self.patience) == .success, "the loop missed a wake-up and sleeps on")
-        let seen = taken.withLock { $0 }
-        #expect(seen.count == posters * perPoster)
-        for poster in 0..<posters {
-            let own = seen.filter { $0 / perPoster == poster }
-            #expect(own.count == perPoster && own == own.sorted(), "poster \(poster)'s entries, taken once each and in order")
-        }
+        inbox.requestStop()
+        try #require(done.wait(timeout: TestTimeouts.handOver.fromNow) == .success, "the loop missed a wake-up and sleeps on")
+        let tally = taken.withLock { $0 }
+        let counts = posted.withLock { $0 }
+        #expect(tally.taken == counts.reduce(0, +))
+        #expect(counts.reduce(0, +) > 0)  // a thread that starts after the deadline sends none
+        #expect(tally.torn == 0 && tally.outOfOrder == 0 && tally.skipped == 0, "each entry whole, taken once, in its poster's order")
+        #expect(tally.next == counts.map { UInt64($0) })
     }
 
     @Test("a machine's sends ring its wake-up only while the loop sleeps: no system call while it is awake")
@@ -249,6 +268,72 @@ final class PollableInboxTests {
         }
         #expect(shared.state == .locked)
         #expect(shared.withMachine { $0.context.coins } == rounds)
+    }
+
+    /// Rounds of the stress test below at most (or as many as fit in `StressDeadline.budget`):
+    /// each a send that starts a timer and the loop's turn that fires it.
+    static let stressRounds = 2_000
+
+    /// The store-buffer pattern of `WakeUpDescriptor` with `SharedMachine`, under contention: a
+    /// sender's coin often finds the dispatch lock held (by a thread that reads the machine, or
+    /// one that sends noise), so it goes through the inbox and is run by whichever thread holds
+    /// the lock next, while the loop says it goes to sleep and reads the deadline. A coin whose
+    /// timer the loop did not see, with a ring the loop did not hear, leaves the loop asleep in
+    /// `poll` without a timeout: the round's wait fails.
+    @Test("stress: a loop asleep in poll fires every timer a send started, while other threads send and read the machine")
+    func stressSendersReadersAndASleepingLoop() throws {
+        let clock = ManualClock()
+        let wakeUp = try WakeUpDescriptor()
+        let shared = ConcurrentMachine(StateMachine(table: try gateTable(), context: GateContext()), clock: clock, wakeUp: wakeUp)
+        shared.start()
+        let stop = Atomic<Bool>(false)
+        let relocked = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        let loop = Thread {
+            while !stop.load(ordering: .acquiring) {
+                wakeUp.prepareToSleep()
+                if let deadline = shared.nextDeadline {
+                    clock.set(to: Swift.max(deadline, clock.now()))
+                    shared.fireDueTimers()
+                    relocked.signal()
+                    continue
+                }
+                // No timeout: a lost wake-up sleeps here until the test gives up and rings.
+                _ = waitReadable(wakeUp.descriptor, milliseconds: -1)
+                wakeUp.clear()
+            }
+            ended.signal()
+        }
+        // Noise: chimes (handled without touching the timer while unlocked, ignored while
+        // locked) and reads, each holding the dispatch lock for a moment.
+        let noise = Thread {
+            while !stop.load(ordering: .acquiring) { shared.trySend(.chime) }
+            ended.signal()
+        }
+        let reader = Thread {
+            while !stop.load(ordering: .acquiring) { _ = shared.state }
+            ended.signal()
+        }
+        loop.start()
+        noise.start()
+        reader.start()
+        var fired = 0
+        var slept = false
+        let deadline = StressDeadline()
+        for _ in 1...Self.stressRounds where !deadline.hasPassed {
+            shared.send(.coin)
+            guard relocked.wait(timeout: TestTimeouts.handOver.fromNow) == .success else {
+                slept = true
+                break
+            }
+            fired += 1
+        }
+        stop.store(true, ordering: .releasing)
+        wakeUp.ringAlways()
+        for _ in 0..<3 { _ = ended.wait(timeout: TestTimeouts.handOver.fromNow) }
+        #expect(!slept, "round \(fired + 1): the loop slept past the timer the coin started")
+        #expect(fired > 0)
+        #expect(shared.withMachine { $0.context.coins } == fired + (slept ? 1 : 0))
     }
 
     private func isReadable(_ descriptor: Int32) -> Bool { waitReadable(descriptor, milliseconds: 0) }

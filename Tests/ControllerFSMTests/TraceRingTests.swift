@@ -1,5 +1,7 @@
 @testable import ControllerFSM
+import ControllerTestSupport
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -90,6 +92,76 @@ struct RecordRingTests {
         var drained: [Int] = []
         ring.drain { drained.append($0) }
         #expect(drained == [0, 1, 2, 3])
+    }
+
+    /// Records the writer of the stress test below writes at most (or as many as fit in
+    /// `StressDeadline.budget`): tens of milliseconds in a plain run.
+    static let stressRecords = 50_000
+
+    /// Two drainers that take turns (`drain` lets one in at a time) and share what they saw in
+    /// plain fields, touched only inside `drain`: the ring's `draining` flag orders them.
+    final class SharedTally: @unchecked Sendable {
+        var tally = StressTally(producers: 1)
+    }
+
+    /// The ring's orderings as arm64 needs them: a slot's payload before the head that
+    /// publishes it (torn or stale records), the reader's move out of a slot before the tail
+    /// that frees it (a record overwritten while read), one drainer's tail before the next
+    /// drainer's (records taken twice). A small ring keeps the writer at the drainers' heels,
+    /// so every slot is reused as soon as it is freed: the writer tries each even record again
+    /// until it fits, and gives each odd one a single try, so losses happen and are checked.
+    @Test("stress: one writer, two drainers taking turns: every record whole, in order, none twice; losses counted exactly")
+    func stressOneWriterTwoDrainers() {
+        let ring = RecordRing<StressPayload>(capacity: 8, firstPosition: Int.max - 1_000)
+        let shared = SharedTally()
+        let running = Atomic<Int>(0)
+        let written = Atomic<Bool>(false)
+        let drainers = DispatchGroup()
+        for _ in 0..<2 {
+            Thread {
+                drainers.enter()
+                running.add(1, ordering: .relaxed)
+                while !written.load(ordering: .acquiring) {
+                    if ring.drain({ shared.tally.take($0) }) == 0 { sched_yield() }
+                }
+                ring.drain { shared.tally.take($0) }
+                drainers.leave()
+            }.start()
+        }
+        let giveUp = ContinuousClock.now + TestTimeouts.handOver
+        while running.load(ordering: .relaxed) < 2 && ContinuousClock.now < giveUp { sched_yield() }
+        var failedTries = 0
+        var dropped = 0
+        var records = 0
+        let deadline = StressDeadline()
+        for sequence in 0..<Self.stressRecords where !deadline.hasPassed {
+            records += 1
+            while true {
+                let lostBefore = ring.lostCount
+                ring.record(StressPayload(producer: 0, sequence: sequence))
+                if ring.lostCount == lostBefore { break }
+                failedTries += 1
+                if sequence % 2 == 1 {
+                    dropped += 1
+                    break
+                }
+                if ContinuousClock.now >= giveUp { break }
+                sched_yield()
+            }
+        }
+        written.store(true, ordering: .releasing)
+        #expect(drainers.wait(timeout: TestTimeouts.handOver.fromNow) == .success)
+        ring.drain { shared.tally.take($0) }
+        let tally = shared.tally
+        #expect(tally.torn == 0, "records read before they were whole, or while overwritten")
+        #expect(tally.outOfOrder == 0, "records taken twice or out of order")
+        #expect(ring.lostCount == failedTries, "every record that did not fit was counted lost")
+        // Dropped: the sequence numbers skipped, and those after the last record drained.
+        let trailing = records - Int(tally.next[0])
+        #expect(tally.skipped + trailing == dropped, "every record written was drained")
+        #expect(tally.taken == records - dropped)
+        #expect(records > 0)
+        #expect(ring.pendingCount == 0)
     }
 
     @Test("records never drained are released with the ring")

@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+import Dispatch
 import ControllerTestSupport
 import ControllerFSM
 import Testing
@@ -79,5 +82,73 @@ struct WholeStepReaderTests {
         #expect(read(&reader) == [])
         #expect(read(&reader, everything: true) == [.dispatch(.fault), .write(.alarm, true)])
         #expect(read(&reader, everything: true) == [])
+    }
+
+    /// Steps the controller of the stress test below takes: a few hundred milliseconds plain,
+    /// seconds under TSan or qemu.
+    static let stressSteps = 50_000
+
+    /// What `WholeStepReader` relies on: a reader that sees the watermark's word sees the
+    /// records it counts in the rings, so a drain after reading it gets at least that many. The
+    /// word is stored releasing after the rings' own releasing head stores, and read acquiring;
+    /// stored relaxed, a reader on arm64 could see the count before the records (and the
+    /// reader would hold back nothing: it would tell a transition before its writes).
+    @Test("stress: a drain after reading the watermark gets every record it counts, in order, while the controller's thread writes and publishes")
+    func stressWatermarkCountsWhatIsInTheRings() {
+        let trace = RecordRing<WholeStepReader<TurnstileApplication>.Record>(capacity: 256)
+        let outputLog = RecordRing<OutputWrite>(capacity: 256)
+        let watermark = ReportWatermark()
+        struct Seen: Sendable {
+            var records = 0, writes = 0
+            var shortfalls = 0, outOfOrder = 0
+            var lastRecord = Int64.min, lastWrite = Int64.min
+        }
+        let result = Guarded(Seen())
+        let running = Atomic<Bool>(false)
+        let written = Atomic<Bool>(false)
+        let reader = DispatchGroup()
+        reader.enter()
+        // A thread of its own, running before the first step: a block on Dispatch's pool may
+        // start after the last.
+        Thread {
+            running.store(true, ordering: .relaxed)
+            var seen = Seen()
+            var last = false
+            while !last {
+                last = written.load(ordering: .acquiring)
+                let settled = watermark.settled
+                trace.drain { record in
+                    if record.time.nanoseconds <= seen.lastRecord { seen.outOfOrder += 1 }
+                    seen.lastRecord = record.time.nanoseconds
+                    seen.records += 1
+                }
+                outputLog.drain { write in
+                    if write.time.nanoseconds <= seen.lastWrite { seen.outOfOrder += 1 }
+                    seen.lastWrite = write.time.nanoseconds
+                    seen.writes += 1
+                }
+                // Counted by the word, so in the rings: drained by now (modulo 2^32, as counted).
+                if Int32(bitPattern: UInt32(truncatingIfNeeded: seen.records) &- settled.trace) < 0
+                    || Int32(bitPattern: UInt32(truncatingIfNeeded: seen.writes) &- settled.outputs) < 0 {
+                    seen.shortfalls += 1
+                }
+            }
+            result.withLock { $0 = seen }
+            reader.leave()
+        }.start()
+        while !running.load(ordering: .relaxed) { sched_yield() }
+        for step in 0..<Self.stressSteps {
+            let time = MachineInstant(nanoseconds: Int64(step))
+            trace.record(DispatchRecord(time: time, from: .locked, event: .coin, to: .unlocked, outcome: .transitioned))
+            outputLog.record(OutputWrite(time: time, role: OutputRole.lock.name, value: step % 2 == 0, completed: nil))
+            watermark.publish(trace: trace.recordedCount, outputs: outputLog.recordedCount)
+        }
+        written.store(true, ordering: .releasing)
+        reader.wait()
+        let seen = result.withLock { $0 }
+        #expect(seen.shortfalls == 0, "a drain after reading the watermark missed records it counted")
+        #expect(seen.outOfOrder == 0)
+        #expect(seen.records + trace.lostCount == Self.stressSteps)
+        #expect(seen.writes + outputLog.lostCount == Self.stressSteps)
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The bounds the tests rely on when they meet real time (issue 28, item 9): waits for
 /// a condition (each returns as soon as the condition holds, so a bound costs nothing on the
 /// happy path and only says how long a broken run takes to fail), and windows that show that
@@ -12,4 +14,19 @@ package enum TestTimeouts {
     /// build does each in well under a second; 20 times that is still under 20 s, and the rest
     /// is room for a run descheduled under load.
     package static let daemon: Duration = .seconds(30)
+
+    /// A hand-over between threads that a lost wake-up or a lost entry would make last for ever
+    /// (a ring no sleeper hears, an entry no consumer sees, a timer a loop slept past): the
+    /// stress tests of the lock-free parts wait this long for each. Microseconds in a plain run;
+    /// under a sanitizer on a loaded machine, or under qemu (about 5 times slower), a thread may
+    /// be descheduled for seconds. Only a broken run waits it out.
+    package static let handOver: Duration = .seconds(60)
+}
+
+
+extension Duration {
+    /// When this long from now is, for a `DispatchSemaphore`'s or a `DispatchGroup`'s wait.
+    package var fromNow: DispatchTime {
+        .now() + .nanoseconds(Int(clamping: components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000))
+    }
 }

@@ -15,6 +15,11 @@ import Glibc
 /// one goes at its time). A message that could not be sent is counted, with its reason, for
 /// the daemon to report (``failedSends``): a run of lost `WATCHDOG=1` ends with systemd
 /// restarting a daemon that was working.
+///
+/// Memory orderings: a failure stores its reason (relaxed), then counts itself (releasing); a
+/// reader loads the count (acquiring), then the reason, so a reader that sees a failure counted
+/// sees its reason or a later one, never none. Counted relaxed, the count could be seen first
+/// on arm64, and the daemon's log would say "unknown" for a reason it had.
 public final class SystemdNotifier: @unchecked Sendable {
     // Safety: every plain field is set in init and only read after (sendto on one socket from
     // several threads is safe); the failure counts are atomics.
@@ -65,10 +70,10 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     /// Messages systemd did not get (the socket could not be made, or `sendto` failed: its
     /// queue full, systemd gone or restarting), since the start.
-    public var failedSends: Int { failures.load(ordering: .relaxed) }
+    public var failedSends: Int { failures.load(ordering: .acquiring) }
 
     /// Why the latest of ``failedSends`` failed ("Resource temporarily unavailable"); nil while
-    /// none has.
+    /// none has. Read after ``failedSends``: then never nil if that said one failed.
     public var lastFailureReason: String? {
         let code = lastFailure.load(ordering: .relaxed)
         return code == 0 ? nil : Syscalls.describe(code)
@@ -121,6 +126,7 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     private func record(failure code: Int32) {
         lastFailure.store(code, ordering: .relaxed)
-        failures.add(1, ordering: .relaxed)
+        // Releasing: a reader that sees this count sees the reason stored above.
+        failures.add(1, ordering: .releasing)
     }
 }

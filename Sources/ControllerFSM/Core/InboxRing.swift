@@ -9,6 +9,24 @@ import Synchronization
 /// free for the producer claiming `position`, `position + 1` once that producer has published,
 /// `position + size` once the consumer has taken it (free for the next lap). Positions are
 /// compared by wrapping difference, so they may run past `Int.max`.
+///
+/// Memory orderings:
+/// - Publish: a producer writes its entry, then stores the slot's sequence (`position + 1`)
+///   releasing; the consumer loads it acquiring before it moves the entry out. So the consumer
+///   reads an entry whole. (Relaxed, arm64 could show the sequence before the entry.)
+/// - Hand back: the consumer moves the entry out, then stores the sequence (`position + size`)
+///   releasing; the next lap's producer loads it acquiring before it writes the slot. So a slot
+///   is never overwritten while the consumer reads it.
+/// - Claim: the compare-and-swap on `nextToClaim` is relaxed. It only decides which producer
+///   owns a position; what the owner may do with the slot is decided by the slot's sequence,
+///   read acquiring before the claim, and the sequence says "free for this position" only
+///   once the consumer handed it back.
+/// - The consumer is one thread at a time (`SharedMachine`'s dispatch lock, or a
+///   `PollableInbox`'s event loop), so it loads and stores `nextToTake` relaxed: the lock (or
+///   the single thread) orders one consumer after the last.
+/// - Relaxed and safe: `claimedCount` and `hasClaimedEntry`, which only say whether to look.
+///   `SharedMachine` fences (sequentially consistent) around them where a look must not miss
+///   an entry published by a sender that found the lock taken.
 @usableFromInline
 final class InboxRing<Entry>: @unchecked Sendable {
     // Safety: a producer writes `entries[slot]` only after claiming its position (the CAS on
@@ -53,8 +71,14 @@ final class InboxRing<Entry>: @unchecked Sendable {
     var capacity: Int { mask + 1 }
 
     /// Positions claimed and not yet taken: entries published or about to be. Exact only when
-    /// no producer is between its claim and its publication.
-    var claimedCount: Int { nextToClaim.load(ordering: .relaxed) &- nextToTake.load(ordering: .relaxed) }
+    /// no producer is between its claim and its publication, and nobody takes meanwhile: read
+    /// from another thread, the two loads are not one moment (a take between them, or a stale
+    /// `nextToClaim`, could make it negative, or a claim could make it pass the capacity), so
+    /// it is clamped to what the ring can hold.
+    var claimedCount: Int {
+        let claimed = nextToClaim.load(ordering: .relaxed) &- nextToTake.load(ordering: .relaxed)
+        return Swift.min(Swift.max(claimed, 0), mask &+ 1)
+    }
 
     /// Stores `entry` and returns its position (its ticket: entries are taken in position
     /// order), or `nil` when every slot is full.

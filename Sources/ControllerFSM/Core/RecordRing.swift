@@ -6,6 +6,21 @@ import Synchronization
 ///
 /// When the ring is full a record is not written and `lostCount` goes up: losses are counted,
 /// never silent. Storage is reserved at initialisation; recording does not allocate.
+///
+/// Memory orderings (one writer at a time, one drainer at a time; no fence, no read-modify-write
+/// on the writer's path):
+/// - Publish: the writer initialises a slot, then stores `head` releasing; the drainer loads
+///   `head` acquiring before it moves records out. So a drainer that sees a position sees its
+///   record whole. (A relaxed `head` would let arm64 make the index visible before the record.)
+/// - Hand back: the drainer moves a record out, then stores `tail` releasing; the writer loads
+///   `tail` acquiring before it reuses a slot. So a slot is never overwritten while it is read.
+/// - Between drainers: `draining` is taken acquiring and let go releasing, so the next drainer
+///   sees the last one's `tail` (which it loads relaxed) and whatever it wrote in `body`.
+/// - Between writers: `record` is for one thread at a time (a machine's dispatching thread:
+///   `SharedMachine`'s lock orders one dispatcher after another), so `head` is loaded relaxed
+///   and `tailSeenByWriter` is a plain field.
+/// - Relaxed and safe: `lost` (a count; nothing is published with it) and `recordedCount` (the
+///   writer reading its own `head`).
 public final class RecordRing<Record>: @unchecked Sendable {
     // Safety: `storage` slots in [tail, head) belong to the reader, the rest to the writer; the
     // release store of `head` (writer) and of `tail` (reader) hand slots over. Only the writer
@@ -57,7 +72,9 @@ public final class RecordRing<Record>: @unchecked Sendable {
 
     public var capacity: Int { mask + 1 }
 
-    /// Records that could not be written because the ring was full.
+    /// Records that could not be written because the ring was full. Relaxed: on another thread
+    /// than the writer's, a count that may lag by the latest losses (exact once the writer is
+    /// joined, or after its next publication was seen with an acquiring load).
     public var lostCount: Int { lost.load(ordering: .relaxed) }
 
     /// Records written so far (lost ones not counted), for the writing thread: how far its own

@@ -14,6 +14,25 @@ import Synchronization
 /// A thread that sleeps until `nextDeadline` and then calls `fireDueTimers()` (an event loop)
 /// gives the machine its wake-up (`init(_:clock:inboxCapacity:wakeUp:)`): every send from
 /// another thread then rings it, so the sleeper reads the deadline again.
+///
+/// Memory orderings:
+/// - The machine (and every record its observers write, the inbox's consuming side) is
+///   touched only with the dispatch lock held: the lock's acquire and release order one
+///   dispatcher after the last, whichever threads they are.
+/// - An inbox entry is handed over by `InboxRing`'s release and acquire of its slot.
+/// - No entry is left behind: a sender publishes its entry, then tries the lock; a holder lets
+///   go of the lock, then looks for entries. Each side has a sequentially consistent fence
+///   between its two steps (`dispatchPending`, `publishedAfterLettingGo`, and after a direct
+///   send), so the two fences are ordered one way or the other: either the sender's try sees
+///   the lock free, or the holder's look sees the entry. Without the fences both could read
+///   the old value, on x86 (a store buffer) as on arm64; release and acquire do not order a
+///   store before a later load.
+/// - The wake-up: a send's `wakeUp` call comes after such a fence, and the sleeper fences
+///   after it says it sleeps (`WakeUpDescriptor.prepareToSleep()`), before it reads the
+///   deadline; `nextDeadline` runs what waits in the inbox before it reads. So either the ring
+///   sees the sleeper, or the sleeper's deadline includes the send.
+/// - Relaxed and safe: `refusals` (a count). The lock-free looks (`hasClaimedEntry`,
+///   `hasPublishedEntry`) follow the fences above.
 public final class SharedMachine<State, Event, Context, Observer, Lock: MachineLock, Clock: MachineClock>: @unchecked Sendable
 where Observer: MachineObserver<State, Event> {
     public typealias Machine = ObservedMachine<State, Event, Context, Observer>
@@ -103,7 +122,11 @@ where Observer: MachineObserver<State, Event> {
         withDispatchLock { $0.advance(to: now) }
     }
 
-    public var nextDeadline: MachineInstant? { withDispatchLock { $0.nextDeadline } }
+    /// When the next timer is due. What waits in the inbox runs first: a loop reads this after
+    /// it said it sleeps (`WakeUpDescriptor.prepareToSleep()`), and a send that was queued
+    /// before then rang nobody, so its timer must be in this answer, not left for the holder
+    /// that runs it after the loop has read (the loop would sleep past it).
+    public var nextDeadline: MachineInstant? { withDispatchLock(inboxFirst: true) { $0.nextDeadline } }
     public var state: State { withDispatchLock { $0.state } }
     public var statistics: MachineStatistics { withDispatchLock { $0.statistics } }
     public func can(_ event: Event) -> Bool { withDispatchLock { $0.can(event) } }
@@ -119,9 +142,15 @@ where Observer: MachineObserver<State, Event> {
     /// in the inbox for the holder to run; a holder that only read and did not look would leave
     /// it there until the next send, and a loop asleep until `nextDeadline` (which it read
     /// while the event waited) would sleep past the event and the timer it starts.
+    ///
+    /// `inboxFirst`: runs what waits in the inbox before `body`, so that `body` sees every send
+    /// that was published before the lock was taken.
     @inlinable
-    func withDispatchLock<Result>(_ body: (inout Machine) -> Result) -> Result {
-        let result = dispatchLock.withLock { body(&machine) }
+    func withDispatchLock<Result>(inboxFirst: Bool = false, _ body: (inout Machine) -> Result) -> Result {
+        let result = dispatchLock.withLock { () -> Result in
+            if inboxFirst && inbox.hasClaimedEntry { runInbox(lookingFor: nil) }
+            return body(&machine)
+        }
         if publishedAfterLettingGo() { dispatchPending() }
         return result
     }

@@ -7,6 +7,13 @@ import Synchronization
 /// The standard library's `Mutex` did more on every event: a thread-id read before each of its
 /// two compare-and-swaps. The lock word's acquire and release orderings are what ThreadSanitizer
 /// sees, so sanitized builds check this same lock.
+///
+/// Memory orderings: taking the lock is an acquiring compare-and-swap (or exchange, when
+/// contended), letting go a releasing exchange; so everything a holder did happens before
+/// whatever the next holder does. A failed try is relaxed: it takes nothing and reads nothing
+/// under the lock. The futex needs no more: a waiter marks the word "with waiters" (its
+/// exchange) before it sleeps, the kernel compares the word again before it sleeps, and the
+/// holder's exchange that lets go sees the mark and wakes it.
 public final class MutexLock: MachineLock, @unchecked Sendable {
     // Safety: `word` is only read and written atomically. It is allocated, not a stored
     // `Atomic`, because the kernel needs its address, and that address must not move.

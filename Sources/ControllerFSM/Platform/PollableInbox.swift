@@ -12,6 +12,12 @@ import Synchronization
 ///
 /// The wake-up is public so that a `SharedMachine` the loop runs can ring it too
 /// (`SharedMachine(_:clock:inboxCapacity:wakeUp:)`): one descriptor wakes the loop for both.
+///
+/// Memory orderings: the entries are `InboxRing`'s (a slot's release and acquire); the loop is
+/// its one consumer. A post rings with `ringAlways()`, one eventfd write after the entry is
+/// published, so the kernel's lock on the eventfd orders the publication before the loop's
+/// `poll` that sees the write. The stop flag is stored releasing and loaded acquiring; it
+/// publishes nothing but itself. `refusals` is a relaxed count.
 public final class PollableInbox<Entry: Sendable>: Sendable {
     @usableFromInline let ring: InboxRing<Entry>
     @usableFromInline let refusals = Atomic<Int>(0)

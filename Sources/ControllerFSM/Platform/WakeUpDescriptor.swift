@@ -15,10 +15,26 @@ import Musl
 /// on every send, writes only when the loop said it is going to sleep: one load while the loop
 /// is awake, so a busy sender pays no system call per event. The loop calls
 /// `prepareToSleep()` before it reads what decides its timeout (the deadline, its queues) and
-/// `clear()` once awake. As with `Doorbell`, correctness is the store-buffer pattern: the sender
-/// publishes and then, after a full fence, reads the loop's word; the loop sets the word and
-/// then reads the publication. One of the two sees the other, so a loop never sleeps past a
-/// send it did not see.
+/// `clear()` once awake.
+///
+/// Memory orderings (the store-buffer pattern, as in `Doorbell`):
+/// - Sender: publishes (the machine changed under its lock, or an inbox entry's releasing
+///   store), then a sequentially consistent fence (`SharedMachine` makes it), then `ring()`
+///   loads `sleeping`.
+/// - Loop: `prepareToSleep()` stores `sleeping` and then fences, sequentially consistent; then
+///   it reads the publication (under the dispatch lock, or an inbox slot's acquiring load).
+/// - Either the sender's fence comes first, and the loop's read sees the publication, or the
+///   loop's does, and the sender sees `sleeping` and writes. So a loop never sleeps past a send
+///   it did not see. The loop's fence is needed because what it reads next is not sequentially
+///   consistent: a store followed by a load of another location, even a releasing store and an
+///   acquiring load, may be reordered (x86's store buffer; arm64 with `LDAPR`).
+/// - `ringAlways()` needs none of this: the eventfd's write and the loop's `poll` and read are
+///   ordered by the kernel's lock on the eventfd, and what was published before the write is
+///   seen by the loop once `poll` said it is readable.
+/// - `clear()` stores `sleeping` and then reads the eventfd empty: a ring that sees the old
+///   `true` writes after or before that read; before, its write is taken and its publication
+///   is read by the loop's turn that follows; after, the descriptor stays readable and costs
+///   the next sleep one empty turn, never a lost wake-up.
 public final class WakeUpDescriptor: MachineWakeUp {
     /// What the loop polls for POLLIN.
     public let descriptor: Int32
@@ -51,6 +67,8 @@ public final class WakeUpDescriptor: MachineWakeUp {
     /// The loop, before it reads what decides how long it sleeps: from here on, `ring()` wakes it.
     public func prepareToSleep() {
         sleeping.store(true, ordering: .sequentiallyConsistent)
+        // Pairs with the sender's fence before `ring()`: the flag, then the loop's reads.
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
     }
 
     /// The loop, once awake: makes the descriptor unreadable again and `ring()` silent until

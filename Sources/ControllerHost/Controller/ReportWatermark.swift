@@ -8,6 +8,14 @@ import Synchronization
 /// step between its dispatch (in the trace) and the writes it caused (in the output log), and
 /// print the transition one drain before its writes. Reading this first and printing nothing
 /// past it keeps every transition with its writes.
+///
+/// Memory orderings: one writer (the controller's thread), any number of readers.
+/// - `publish` stores the word releasing, after the rings' own releasing index stores of the
+///   records it counts; a reader's acquiring load of the word (`settled`, `current`) that sees
+///   it therefore sees those records in the rings: a drain after it gets at least that many.
+///   Relaxed, a reader on arm64 could see the word before the records and hold back nothing.
+/// - The doorbell's `ring()` then fences before it looks for sleepers, and its sleepers fence
+///   before they read the word (see `Doorbell`): the word needs no stronger ordering for that.
 package final class ReportWatermark: Sendable {
     /// The trace's count in the high half, the output log's in the low half: one word, so a
     /// reader never sees one ring's count from a later step than the other's.
@@ -19,9 +27,9 @@ package final class ReportWatermark: Sendable {
 
     package init() {}
 
-    /// The whole word, sequentially consistent: what a drainer compares with the word at its
-    /// last drain before sleeping on `doorbell` (see `Doorbell`).
-    package var current: UInt64 { word.load(ordering: .sequentiallyConsistent) }
+    /// The whole word: what a drainer compares with the word at its last drain before sleeping
+    /// on `doorbell` (the doorbell's fence orders this load after its count of sleepers).
+    package var current: UInt64 { word.load(ordering: .acquiring) }
 
     /// Records each ring had received when the controller's last call returned, modulo 2^32:
     /// compare them with counts of your own by wrapping difference.
@@ -33,9 +41,9 @@ package final class ReportWatermark: Sendable {
     /// Called by the controller's thread, after the records it counts were written.
     func publish(trace: Int, outputs: Int) {
         let value = UInt64(UInt32(truncatingIfNeeded: trace)) << 32 | UInt64(UInt32(truncatingIfNeeded: outputs))
-        // Sequentially consistent, not only releasing: ordered before the doorbell's look at
-        // its sleepers (one store either way; see `Doorbell`).
-        word.store(value, ordering: .sequentiallyConsistent)
+        // Releasing: the records counted are in their rings for whoever sees this word. The
+        // doorbell's fence orders it before the look at its sleepers.
+        word.store(value, ordering: .releasing)
         doorbell.ring()
     }
 }
