@@ -435,6 +435,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// with the old settings. The change goes to the input log: it changes behaviour, so a
     /// recording must hold it.
     package func retime(_ settings: App.Settings, at now: MachineInstant) {
+        // Published like a step, though none was made: the input log's drainer sleeps until a
+        // publication wakes it.
+        defer { publishSettled() }
         inputLog?.record(InputRecord(time: now, input: .retime(settings)))
         self.settings = settings
         App.apply(settings, to: &machine.context)
@@ -616,6 +619,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Notes, for the flight recorder, a scenario's action on the simulated plant at `now`
     /// (whoever drives the plant calls it, on the controller's thread).
     package func notePlantAction(_ action: App.Plant.Action, at now: MachineInstant) {
+        defer { publishSettled() }
         inputLog?.record(InputRecord(time: now, input: .plant(action)))
     }
 
