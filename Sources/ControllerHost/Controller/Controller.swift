@@ -31,6 +31,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Told, at the end of every call that may write the trace or the output log, how far they
     /// hold whole steps; for a reporter that drains them from another thread.
     package var reportWatermark: ReportWatermark?
+    /// The records of every ring (trace, outputs, ledger, input log) at the last publication,
+    /// summed: each count only grows, so the sum changes exactly when one of them did.
+    private var publishedRecords = -1
 
     private var machine: Machine
     private var inputs: Chip.Inputs
@@ -552,7 +555,14 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     // generic element reads each element through a coroutine whose frame is allocated.
 
     private func publishSettled() {
-        reportWatermark?.publish(trace: trace?.recordedCount ?? 0, outputs: outputLog?.recordedCount ?? 0)
+        guard let reportWatermark else { return }
+        let trace = trace?.recordedCount ?? 0, outputs = outputLog?.recordedCount ?? 0
+        let records = trace &+ outputs &+ (ledger?.recordedCount ?? 0) &+ (inputLog?.recordedCount ?? 0)
+        // Nothing recorded since the last publication (a turn for a deadline that changed
+        // nothing, the watchdog's): the drainers asleep are left asleep.
+        guard records != publishedRecords else { return }
+        publishedRecords = records
+        reportWatermark.publish(trace: trace, outputs: outputs)
     }
 
     /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
