@@ -88,7 +88,9 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
         // always (the thread raced both).
         drain()
         // Lost edges, outputs held and systemd's hearing change on the event loop's thread
-        // after its controller published: status notes them and rings the doorbell too.
+        // after its controller published: status notes them and rings the doorbell too. (The
+        // store's recorder sleeps on the same doorbell: such a change, rare, wakes it once to
+        // find its ledger empty.)
         status.changes.watch(with: watermark.doorbell)
         DetachedThread.start(name: "reporter") { [self] in
             var drained: UInt64?
