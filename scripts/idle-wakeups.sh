@@ -12,9 +12,12 @@
 #   BOARD= its board (default: boards/sim.toml of the package that declares it)
 #   SETTLE= seconds to wait after `ready` before counting (default 10: past the MQTT claim's
 #   settling and patience, 3 s and 5 s)
-#   Set WATCHDOG_USEC (and NOTIFY_SOCKET) yourself to include the watchdog's ping.
+#   WATCHDOG_USEC= systemd's watchdog, as WatchdogSec= sets it (e.g. 10000000): the script
+#   plays systemd's notify socket (reading what the daemon sends, as an unread socket would
+#   refuse it after ten datagrams) and says how many WATCHDOG=1 came in the window
 # Prints one line per thread (its id, name, voluntary and nonvoluntary switches in the window)
-# and a total line; exits 0. Needs mosquitto and openssl (scripts/mqtt-broker.sh's header).
+# and a total line; exits 0. Needs mosquitto and openssl (scripts/mqtt-broker.sh's header), and
+# python3 for the watchdog.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,12 +33,32 @@ board=${BOARD:-$(scripts/product-package.sh "$name")/boards/sim.toml}
 work=$(mktemp -d)
 pid=""
 broker=""
+systemd=""
 cleanup() {
     if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
+    if [ -n "$systemd" ]; then kill "$systemd" 2>/dev/null || true; wait "$systemd" 2>/dev/null || true; fi
     if [ -n "$broker" ]; then scripts/mqtt-broker.sh stop "$broker" >/dev/null 2>&1 || true; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
+
+unset NOTIFY_SOCKET
+if [ -n "${WATCHDOG_USEC:-}" ]; then
+    # systemd's end: appends a line to $work/pings for each WATCHDOG=1.
+    python3 -c '
+import socket, sys
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+listener.bind(sys.argv[1])
+while True:
+    if b"WATCHDOG=1" in listener.recv(4096).split(b"\n"):
+        with open(sys.argv[2], "a") as pings: pings.write("1\n")
+' "$work/notify.sock" "$work/pings" &
+    systemd=$!
+    for _ in $(seq 1 50); do [ -S "$work/notify.sock" ] && break; sleep 0.1; done
+    export NOTIFY_SOCKET=$work/notify.sock WATCHDOG_USEC
+else
+    unset WATCHDOG_USEC
+fi
 
 eval "$(scripts/mqtt-broker.sh start "$work/broker")"
 broker=$MQTT_BROKER_DIR
@@ -61,9 +84,12 @@ snapshot() {
             END { if (v != "") print tid, comm, v, n }' "$task/status" 2>/dev/null || true
     done | sort -n
 }
+count_pings() { if [ -f "$work/pings" ]; then wc -l <"$work/pings"; else echo 0; fi; }
+pings_before=$(count_pings)
 snapshot >"$work/before"
 sleep "$window"
 snapshot >"$work/after"
+pings=$(( $(count_pings) - pings_before ))
 
 # A thread started in the window counts from 0; one that ended in it is gone from both sums.
 awk -v window="$window" -v name="$name" '
@@ -74,3 +100,4 @@ awk -v window="$window" -v name="$name" '
     }
     END { printf "%s idle over %d s: %d voluntary (%.2f a second), %d nonvoluntary\n", name, window, tv, tv / window, tn }
 ' "$work/before" "$work/after"
+[ -z "$systemd" ] || echo "systemd's watchdog (WATCHDOG_USEC=$WATCHDOG_USEC): $pings WATCHDOG=1 in the window"
