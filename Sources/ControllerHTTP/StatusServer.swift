@@ -92,7 +92,7 @@ public struct StatusServer: Service {
     func run(onListening alsoOnListening: @escaping @Sendable (_ port: Int) async -> Void) async throws {
         let listening = Guarded(false)
         let host = host, port = port, logger = logger, onListening = onListening
-        let application = makeApplication { boundPort in
+        let application = makeServer { boundPort in
             listening.withLock { $0 = true }
             logger.info("status page and metrics on http://\(hostPort(host, boundPort))/")
             await onListening(boundPort)
@@ -106,33 +106,87 @@ public struct StatusServer: Service {
         }
     }
 
-    /// The Hummingbird application behind ``run()``.
-    func makeApplication(
+    /// The server behind ``run()``.
+    func makeServer(
         onListening: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
-    ) -> some ApplicationProtocol {
-        readOnlyApplication(
+    ) -> ReadOnlyHTTPServer {
+        ReadOnlyHTTPServer(
             router: routes.makeRouter(), host: host, port: port, serverName: serverName, limits: limits, logger: logger,
             onListening: onListening)
     }
 }
 
-/// A Hummingbird application that serves `router` on `host:port` within `limits`: the one
-/// configuration both read-only servers (a daemon's status, a site's page) use.
-func readOnlyApplication(
-    router: Router<BasicRequestContext>, host: String, port: Int, serverName: String, limits: StatusServerLimits, logger: Logger,
-    onListening: @escaping @Sendable (_ port: Int) async -> Void
-) -> some ApplicationProtocol {
-    Application(
-        router: router,
-        server: .http1(configuration: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanosecondCount))),
-        configuration: .init(
-            address: .hostname(host, port: port), serverName: serverName, backlog: limits.backlog,
-            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
-        onServerRunning: { channel in
-            await onListening(channel.localAddress?.port ?? 0)
-        },
-        logger: logger
-    )
+/// The one way both read-only servers (a daemon's status, a site's page) serve `router` on
+/// `host:port` within `limits`: Hummingbird's HTTP/1.1 server, run without Hummingbird's
+/// `Application`. That one also runs a task that makes the `Date` header's text anew every
+/// second for as long as it serves — on an idle daemon a wake-up a second of libdispatch's
+/// pool, with five or six context switches each — where this one makes the text when a
+/// response asks (``HTTPDate``). What a response carries is the same: the route's answer (500
+/// for an error a route throws), `Date`, and `Server: serverName`.
+struct ReadOnlyHTTPServer: Service {
+    let responder: RouterResponder<BasicRequestContext>
+    let host: String
+    let port: Int
+    let serverName: String
+    let limits: StatusServerLimits
+    let logger: Logger
+    let onListening: @Sendable (_ port: Int) async -> Void
+
+    /// A response that could not be written: the connection is closed. Not the write's own
+    /// error, which may be the parser's: the connection's handler would then answer 400 after
+    /// the response had begun.
+    struct ResponseNotWritten: Error {
+        let underlying: any Error
+    }
+
+    init(
+        router: Router<BasicRequestContext>, host: String, port: Int, serverName: String, limits: StatusServerLimits, logger: Logger,
+        onListening: @escaping @Sendable (_ port: Int) async -> Void
+    ) {
+        responder = router.buildResponder()
+        self.host = host
+        self.port = port
+        self.serverName = serverName
+        self.limits = limits
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    func run() async throws {
+        let responder = responder
+        let dates = HTTPDate()
+        let serverName = serverName, logger = logger, onListening = onListening
+        let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: .nanoseconds(limits.idleTimeout.nanosecondCount)))
+            .buildServer(
+                configuration: ServerConfiguration(
+                    address: .hostname(host, port: port), serverName: serverName, backlog: limits.backlog,
+                    availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)),
+                eventLoopGroup: EventLoopGroupProvider.singleton.eventLoopGroup,
+                logger: logger,
+                responder: { request, writer, channel in
+                    let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+                    var response: Response
+                    do {
+                        response = try await responder.respond(to: request, context: context)
+                    } catch {
+                        // The router answers its own errors (404, 405); these routes read no
+                        // body, so no parser error comes from them either.
+                        logger.debug("a route failed: \(error)")
+                        response = Response(status: .internalServerError, body: .init())
+                    }
+                    response.headers[.date] = dates.now()
+                    response.headers[.server] = serverName
+                    do {
+                        try await writer.write(response: response.head, body: response.body)
+                    } catch {
+                        throw ResponseNotWritten(underlying: error)
+                    }
+                },
+                onServerRunning: { channel in
+                    await onListening(channel.localAddress?.port ?? 0)
+                })
+        try await server.run()
+    }
 }
 
 /// Why the status server could not serve.

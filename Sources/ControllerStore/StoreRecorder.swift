@@ -48,11 +48,6 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     /// Entries kept in full while the store cannot write: hours of a real turnstile, six seconds
     /// of the 10,000 steps/s the recorder sustains; about 24 MB of the turnstile's `LedgerEntry`.
     public static var maximumPendingEntries: Int { 65_536 }
-    /// The longest an idle recorder sleeps on its doorbell, at one wake-up a second: a bound
-    /// on a sleep, not what brings an entry in. The controller records, then rings, and the
-    /// doorbell fences on both sides, so the sleeper's look at the ledger (its head, loaded
-    /// acquiring) sees any entry recorded before the ring, or the ring wakes it (`Doorbell`).
-    public static var idleBackstop: Duration { .seconds(1) }
 
     private let store: CountStore<App>
     private let ledger: RecordRing<LedgerEntry<App>>
@@ -78,9 +73,12 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
     ///   - maximumPendingEntries: entries kept in full while the store cannot write (tests make
     ///     it small).
     ///   - retryDelays: the first and the longest wait before a failed write is tried again.
-    ///   - doorbell: rung by the controller after it records (its report watermark's): with
-    ///     one, the recorder sleeps on it while the ledger stays empty instead of waking every
-    ///     `drainInterval`.
+    ///   - doorbell: rung by the controller after it records (its report watermark's): with one,
+    ///     the recorder sleeps on it while the ledger stays empty instead of waking every
+    ///     `drainInterval`, with no timeout but retention's turn (an idle recorder makes no
+    ///     wake-ups). The doorbell fences on both sides, so the sleep's look at the ledger (its
+    ///     head, loaded acquiring) sees any entry recorded before the ring, or the ring wakes
+    ///     it (see `Doorbell`): no entry waits for a later one.
     ///   - onCommit: called on the recorder's thread with the totals after each commit returned.
     ///   - onFailure: called on the recorder's thread when a write failed after the last one
     ///     committed (once per outage).
@@ -198,9 +196,11 @@ public final class StoreRecorder<App: ControllerApplication>: Sendable {
                 break
             }
             if let doorbell, drained == 0, pending.entries.isEmpty, pending.failingSince == nil {
-                // Idle: sleep until the controller records (or the stop, or retention's turn).
-                let wait = min(Self.idleBackstop, max(nextRetention - clock.now, .zero))
-                doorbell.sleep(nanoseconds: Self.nanoseconds(wait)) {
+                // Idle: sleep until the controller records or the stop; with a retention, until
+                // its turn at the latest (a configured timer, hourly); without, for as long as
+                // nothing happens.
+                let wait = store.retentionDays == nil ? nil : Self.nanoseconds(max(nextRetention - clock.now, .zero))
+                doorbell.sleep(nanoseconds: wait) {
                     stopping.load(ordering: .sequentiallyConsistent) || ledger.pendingCount > 0
                 }
                 continue

@@ -42,7 +42,7 @@ struct SitePublisherTests {
         log.all.compactMap(\.receivedMessage).last { $0.topic == topic }.map { String(decoding: $0.payload, as: UTF8.self) }
     }
 
-    @Test("the fire alarm's line and a fault reach inputs and health within a wake; the stop's last health says the outbox is empty")
+    @Test("the fire alarm's line and a lost edge reach inputs and health with no commit, a fault with its commit; the stop's last health says the outbox is empty")
     func healthAndInputs() async throws {
         let broker = try Broker.start()
         defer { broker.stop() }
@@ -63,9 +63,18 @@ struct SitePublisherTests {
         #expect(Self.last(log, "nodes/node1/inputs") == #"{"app":"turnstile","levels":{"emergency":false},"node":"node1"}"#)
         #expect(Self.last(log, "nodes/node1/health")?.contains(#""outbox":0,"phase":"running","problems":[]"#) == true)
 
-        // The fire line goes active (its bit: its position among the declared inputs) and the
-        // machine breaks: a commit wakes the publisher.
+        // The fire line goes active (its bit: its position among the declared inputs) and an
+        // edge is lost, with no step and so no commit: status' change alone wakes the publisher,
+        // which sleeps without a timeout.
         let emergency = UInt64(1) << UInt64(TurnstileApplication.inputs.firstIndex { $0.role == "emergency" }!)
+        status.publishLoop(state: .locked, events: 0, lostEdges: 1, inputsOn: emergency)
+        let noted = await log.first(within: Self.patience) { _ in
+            Self.last(log, "nodes/node1/inputs")?.contains(#""emergency":true"#) == true
+                && Self.last(log, "nodes/node1/health")?.contains("1 input edge(s) lost") == true
+        }
+        #expect(noted != nil, "inputs \(Self.last(log, "nodes/node1/inputs") ?? "none"), health \(Self.last(log, "nodes/node1/health") ?? "none")")
+
+        // The machine breaks: a commit wakes the publisher.
         status.publishLoop(state: .broken, events: 2, lostEdges: 1, inputsOn: emergency)
         publisher.committed(totals)
         let changed = await log.first(within: Self.patience) { _ in

@@ -122,4 +122,32 @@ struct DoorbellTests {
         }
         #expect(rings.allSatisfy { $0.lostCount == 0 })
     }
+
+    @Test("a drainer that looks only at a ring's own counts (releasing stores, not sequentially consistent) still never misses a record: the fences do it")
+    func handOverThroughARing() {
+        let doorbell = Doorbell()
+        let ring = RecordRing<Int>(capacity: 64)
+        let count = 2_000
+        let done = DispatchSemaphore(value: 0)
+        let seen = Atomic<Int>(0)
+        Thread {
+            var last = 0
+            while last < count {
+                if ring.drain({ last = $0 }) > 0 { continue }
+                // No timeout, and `hasWork` reads the ring's head, which the producer stores
+                // releasing: only the fences in `ring()` and `sleep` make that look safe.
+                doorbell.sleep(nanoseconds: nil) { ring.pendingCount > 0 }
+            }
+            seen.store(last, ordering: .relaxed)
+            done.signal()
+        }.start()
+        for index in 1...count {
+            while ring.pendingCount >= ring.capacity { Thread.sleep(forTimeInterval: 0.000_1) }
+            ring.record(index)
+            doorbell.ring()
+            if index % 100 == 0 { Thread.sleep(forTimeInterval: 0.000_2) }
+        }
+        #expect(done.wait(timeout: .now() + Self.handOverPatience) == .success, "the drainer missed a publication and sleeps on")
+        #expect(seen.load(ordering: .relaxed) == count)
+    }
 }

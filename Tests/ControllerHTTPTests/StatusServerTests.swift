@@ -21,6 +21,10 @@ import Turnstile
             let response = try await LoopbackClient(port: port).get("/healthz")
             #expect(response.status == .ok)
             #expect(String(buffer: response.body) == "ok\n")
+            // What Hummingbird's Application sent, without its once-a-second refresh task.
+            #expect(response.headers[.server] == "turnstiled")
+            let date = try #require(response.headers[.date])
+            #expect(date.hasSuffix(" GMT") && date.count == "Sun, 06 Nov 1994 08:49:37 GMT".count, "\(date)")
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
@@ -44,5 +48,17 @@ import Turnstile
             }
             tasks.cancelAll()
         }
+    }
+}
+
+@Suite("HTTPDate: the Date header's text")
+struct HTTPDateTests {
+    @Test("RFC 9110's IMF-fixdate, as its own example and a leap day write it", arguments: [
+        (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
+        (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
+        (0, "Thu, 01 Jan 1970 00:00:00 GMT"),
+    ] as [(Int, String)])
+    func text(seconds: Int, expected: String) {
+        #expect(HTTPDate.text(unixSeconds: seconds) == expected)
     }
 }

@@ -164,6 +164,34 @@ struct StoreRecorderTests {
         #expect(published.totals.withLock { $0.last } == totals)
     }
 
+    @Test("with the controller's doorbell an idle recorder sleeps with no timeout, and an entry published after the quiet is committed")
+    func idleSleepsUntilPublished() throws {
+        let scratch = try ScratchDirectory()
+        let store = try TurnstileStore.open(path: scratch.file())
+        try store.beginTestSession()
+        let ring = RecordRing<LedgerEntry<TurnstileApplication>>(capacity: 16)
+        let published = Published()
+        let doorbell = Doorbell()
+        let recorder = TurnstileRecorder(
+            store: store, ledger: ring, doorbell: doorbell,
+            onCommit: { totals in published.totals.withLock { $0.append(totals) } }, onFailure: { _ in })
+        recorder.start()
+        // Longer than the one-second backstop the idle recorder used to wake for.
+        Thread.sleep(forTimeInterval: Self.quiet)
+        var tape = LedgerTape()
+        tape.coin()
+        for entry in tape.take() { ring.record(entry) }
+        doorbell.ring()
+        let committedBy = ContinuousClock.now + Self.roomPatience
+        while published.totals.withLock({ $0.isEmpty }) && ContinuousClock.now < committedBy { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(published.totals.withLock { $0.last?["coins"] } == 1, "the coin was committed without waiting for the stop")
+        recorder.stopAndWait()
+        #expect(try store.totals()["coins"] == 1)
+    }
+
+    /// The quiet before the entry: past the old backstop's second.
+    static let quiet: TimeInterval = 1.5
+
     @Test("a failed write is reported once, and the ring keeps draining")
     func failureKeepsDraining() throws {
         let scratch = try ScratchDirectory()

@@ -20,8 +20,9 @@ struct TurnstiledIdleCLITests {
         return total
     }
 
-    /// Wake-ups a second an idle daemon may make: the store's backstop (one a second) and the
-    /// runtime's own timers, with room for a loaded machine; the 20 ms polls made over 100.
+    /// Context switches a second an idle daemon may make, nonvoluntary ones too: libdispatch's
+    /// pool monitor (one a second), with room for a loaded machine; the 20 ms polls made over
+    /// 100. TurnstiledIdleWakeUpsCLITests holds the daemon with MQTT to one a second.
     static let idleWakeupsPerSecond = 25
     /// One measurement of the rate. The daemon is idle once its start-up work is done, which a
     /// loaded machine under a sanitizer delays by an unknown amount (it used to be a fixed 1 s

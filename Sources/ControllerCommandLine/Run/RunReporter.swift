@@ -13,7 +13,7 @@ import ControllerHTTP
 
 /// The thread that tells and keeps what the event loop did. Every ``drainInterval`` while steps
 /// come (and at once when one comes after a quiet spell: it sleeps on the watermark's doorbell
-/// meanwhile, so an idle daemon does not wake) it drains
+/// meanwhile, with no timeout, so an idle daemon does not wake) it drains
 /// the controller's rings: the trace (printed or logged, and the last transitions for status),
 /// the output log (printed, and the edge-to-relay latency), the input log (the flight
 /// recorder) and, with no store, the ledger (the counts status shows). Printing allocates and
@@ -24,10 +24,6 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
     /// How often the rings are drained: short enough for a person watching, long enough to
     /// cost nothing. The rings hold far more than arrives in this time.
     static var drainInterval: Int64 { 20_000_000 }
-    /// The longest it sleeps when idle: what it watches besides the controller's steps — the
-    /// recording's file (FlightRecorder.fileCheckInterval), lost edges, systemd's hearing — is
-    /// looked at again by then. One wake a second, not fifty.
-    static var idleBackstop: Int64 { 1_000_000_000 }
 
     typealias Trace = RecordRing<DispatchRecord<App.State, App.Event>>
 
@@ -91,10 +87,16 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
         // caller's thread: after the lifecycle's "running", before the daemon's ready record,
         // always (the thread raced both).
         drain()
+        // Lost edges, outputs held and systemd's hearing change on the event loop's thread
+        // after its controller published: status notes them and rings the doorbell too. (The
+        // store's recorder sleeps on the same doorbell: such a change, rare, wakes it once to
+        // find its ledger empty.)
+        status.changes.watch(with: watermark.doorbell)
         DetachedThread.start(name: "reporter") { [self] in
             var drained: UInt64?
             while !stopRequested.load(ordering: .acquiring) {
                 let published = watermark.current
+                let changes = status.changes.count
                 drain()
                 if published != drained {
                     // Busy: look again after the interval, so that the controller never pays a
@@ -102,10 +104,13 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
                     drained = published
                     MonotonicClock.sleep(nanoseconds: Self.drainInterval)
                 } else {
-                    // Idle: sleep until the controller publishes a step (or the stop), or the
-                    // backstop.
-                    watermark.doorbell.sleep(nanoseconds: Self.idleBackstop) {
+                    // Idle: sleep until the controller publishes (a step, or a record of the
+                    // input log or the ledger without one), status changes, or the stop. A
+                    // recording's file is also looked at every `fileCheckInterval` (the only
+                    // timer, and only with --record).
+                    watermark.doorbell.sleep(nanoseconds: recorder.map { _ in Self.fileCheckNanoseconds }) {
                         stopRequested.load(ordering: .sequentiallyConsistent) || watermark.current != published
+                            || status.changes.count != changes || (inputLog?.pendingCount ?? 0) > 0 || (ledger?.pendingCount ?? 0) > 0
                     }
                 }
             }
@@ -113,6 +118,10 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
             finished.signal()
         }
     }
+
+    /// How often an idle reporter looks at the recording's file: a recording deleted or
+    /// replaced while nothing happens is said within this.
+    private static var fileCheckNanoseconds: Int64 { FlightRecorder<App>.fileCheckInterval.nanosecondCount }
 
     /// Percentiles of the edge-to-write latency, in microseconds; read after ``stopAndWait()``.
     var writeLatency: (samples: Int, p50: Int64, p99: Int64, max: Int64)? {

@@ -17,9 +17,11 @@ enum SiteLimits {
     static let eventWindow = 500
     /// Events read from the store at a time.
     static let readBatch = 200
-    /// How long the publisher's thread sleeps when nothing wakes it; the outbox's depth is
-    /// counted again then.
-    static let idleWakeNanoseconds: Int64 = 1_000_000_000
+    /// The outbox's depth (status, metrics, the health message) is counted at most this often,
+    /// and this long at most after a commit or an acknowledgement changed it: a count is a
+    /// query of the store, and a busy controller commits fifty times a second. Nothing is
+    /// counted while nothing changes.
+    static let depthRecountInterval: Duration = .seconds(1)
     /// Commands waiting for the publisher's thread; one more is dropped and counted.
     static let commandQueue = 64
     /// At the stop, how long the broker has to acknowledge what is in flight.
@@ -44,8 +46,11 @@ enum SiteLimits {
 /// commands the broker brings, as `ctl` requests.
 ///
 /// It runs on a thread of its own ("mqtt-outbox"), woken by the store's commits, the client's
-/// acknowledgements and commands. The event loop never calls it: the events reach it through
-/// the store, so the loop's path from edge to relay is the same with or without a broker.
+/// acknowledgements and commands, and status' changes (``StatusChanges``: the health and inputs
+/// messages); it sleeps without a timeout while none comes, but for the claim's waits and the
+/// depth's next count (``SiteLimits/depthRecountInterval``) when one is due. The event loop
+/// never calls it: the events reach it through the store, so the loop's path from edge to
+/// relay is the same with or without a broker.
 ///
 /// Nothing is lost, nothing reordered: an event leaves the outbox only when the broker has
 /// acknowledged it and every event before it. Whatever was in flight at a crash, a kill or a
@@ -191,6 +196,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         try client.subscribe(topics.command)
         try client.subscribe(topics.siteCommand)
         if let discovery { try client.subscribe(discovery.statusTopic) }
+        status.changes.watch(with: doorbell)
         DetachedThread.start(name: "mqtt-outbox") { [self] in run() }
         try client.start()
     }
@@ -370,10 +376,21 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     // MARK: - The publisher's thread
 
     private func run() {
-        var lastDepthCount = ContinuousClock.now - .seconds(60)
+        var lastDepthCount: ContinuousClock.Instant?
+        // Whether a commit or an acknowledgement may have changed the depth since its count.
+        var depthStale = true
+        // Status' changes acted on; nil: none yet, so the first turn looks at everything.
+        var statusSeen: UInt64?
+        var eventsAllowed = false
         while true {
-            doorbell.sleep(nanoseconds: SiteLimits.idleWakeNanoseconds) { shared.withLock { $0.work || $0.stopping } }
-            let (stopping, announce, rediscover, totals, commands, reassert, yielded) = shared.withLock { shared in
+            let seen = statusSeen
+            doorbell.sleep(nanoseconds: nextTimedWake(depthStale: depthStale, lastDepthCount: lastDepthCount)) {
+                shared.withLock { $0.work || $0.stopping } || status.changes.count != seen
+            }
+            let changes = status.changes.count
+            let statusChanged = changes != statusSeen
+            statusSeen = changes
+            let (stopping, announce, rediscover, totals, commands, reassert, yielded, worked) = shared.withLock { shared in
                 defer {
                     shared.work = false
                     shared.announce = false
@@ -384,9 +401,10 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 }
                 return (
                     shared.stopping, shared.announce, shared.rediscover, shared.totalsChanged || shared.announce ? shared.totals : nil,
-                    shared.commands, shared.reassert, shared.yielded
+                    shared.commands, shared.reassert, shared.yielded, shared.work
                 )
             }
+            if worked { depthStale = true }
             if yielded {
                 if stopping { break }
                 continue
@@ -411,17 +429,46 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
             if claimAllowsEvents() { publishInputs() }
             publishEvents()
             recordDeliveries()
-            if ContinuousClock.now - lastDepthCount >= .seconds(1) {
-                lastDepthCount = ContinuousClock.now
+            let now = ContinuousClock.now
+            var counted = false
+            if depthStale, lastDepthCount.map({ now - $0 >= SiteLimits.depthRecountInterval }) ?? true {
+                lastDepthCount = now
+                depthStale = false
+                counted = true
                 let depth = (try? store.eventCount(after: delivered)) ?? 0
                 shared.withLock { $0.depth = depth }
                 publishStatus()
-                if claimAllowsEvents() { publishHealth(depth: depth) }
             }
+            // Health says status' problems and the depth: told when either changed, on a new
+            // connection, and when the claim first lets messages go.
+            let allowed = claimAllowsEvents()
+            if allowed && (counted || statusChanged || announce || !eventsAllowed) { publishHealth(depth: shared.withLock { $0.depth }) }
+            eventsAllowed = allowed
             if stopping { break }
         }
         shared.withLock { $0.threadEnded = true }
         ended.ringAlways()
+    }
+
+    /// How long the publisher's thread may sleep when nothing wakes it, in nanoseconds: until the
+    /// depth's next count is due (after a change, ``SiteLimits/depthRecountInterval`` from the
+    /// last), or the claim's rules let events go by themselves (another instance's claim
+    /// settled, or this one's own never came back); nil, no timeout, when neither waits.
+    private func nextTimedWake(depthStale: Bool, lastDepthCount: ContinuousClock.Instant?) -> Int64? {
+        let now = ContinuousClock.now
+        var due: ContinuousClock.Instant?
+        if depthStale, let lastDepthCount { due = lastDepthCount + SiteLimits.depthRecountInterval }
+        let claimDue = shared.withLock { shared -> ContinuousClock.Instant? in
+            if shared.yielded { return nil }
+            if shared.claimLanded { return shared.settleUntil }
+            guard !shared.claimUnansweredWarned, let first = shared.firstConnectedAt else { return nil }
+            return first + SiteLimits.claimPatience
+        }
+        if let claimDue, claimDue > now { due = due.map { min($0, claimDue) } ?? claimDue }
+        guard let due else { return nil }
+        let (seconds, attoseconds) = max(due - now, .zero).components
+        // Rounded up: a wake a fraction of a nanosecond early would find it not yet due.
+        return seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
     }
 
     /// Hands the client the outbox's next events, up to the window.
@@ -503,7 +550,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     }
 
     /// The inputs message, when a level changed (looked at on every wake: after each commit, and
-    /// once a second).
+    /// when status notes a change, which a level's is).
     private func publishInputs() {
         let levels = status.inputLevels
         guard !levels.isEmpty else { return }

@@ -23,8 +23,9 @@ public struct DaemonParts<App: ControllerApplication>: Sendable {
     /// - Throws: when the inbox's wake-up cannot be made (out of descriptors).
     public init(program: String, board: String, chip: String, logger: Logger) throws(WakeUpError) {
         inbox = try DaemonInbox<App>()
-        notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
-        status = StatusHub<App>(board: board, chip: chip, inbox: inbox)
+        let changes = StatusChanges()
+        notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, changes: changes)
+        status = StatusHub<App>(board: board, chip: chip, inbox: inbox, changes: changes)
         lifecycle = LifecycleHolder(reportingTo: status, logger: logger, notifier: notifier)
         warnings = DaemonWarnings(logger: logger, program: program)
         self.logger = logger

@@ -24,9 +24,14 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     public let board: String
     public let chip: String
     private let inbox: CommandInbox?
+    /// Noted whenever something the reporter or the site's health tells changes (see
+    /// ``StatusChanges``): they sleep on it while the daemon is idle.
+    public let changes: StatusChanges
 
     /// Starts in `App`'s initial state, with every declared counter and gauge at 0.
-    public init(board: String, chip: String, inbox: CommandInbox?, clock: MonotonicClock = MonotonicClock()) {
+    public init(
+        board: String, chip: String, inbox: CommandInbox?, clock: MonotonicClock = MonotonicClock(), changes: StatusChanges = StatusChanges()
+    ) {
         for gauge in App.gauges {
             precondition(
                 !DaemonSnapshot.isField(gauge.name),
@@ -36,6 +41,7 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
         self.chip = chip
         self.inbox = inbox
         self.clock = clock
+        self.changes = changes
         started = clock.now()
         stateNames = App.State.allCases.map(\.name)
         superstateNames = App.State.allCases.map { App.table.configuration(of: $0).dropFirst().map(\.name) }
@@ -47,7 +53,11 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
 
     /// Where publishing to the site's broker stands (`run --mqtt`).
     public func publishSite(_ site: SiteSnapshot) {
-        parts.withLock { $0.site = site }
+        let changed = parts.withLock { parts in
+            defer { parts.site = site }
+            return parts.site != site
+        }
+        if changed { changes.note() }
     }
 
     public func publishPhase(_ phase: DaemonPhase, degradedReason: String?) {
@@ -55,9 +65,12 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
             $0.phase = phase
             $0.degradedReason = degradedReason
         }
+        changes.note()
     }
 
-    /// From the event loop, after each turn.
+    /// From the event loop, after each turn. When something the reporter or the site's health
+    /// tells changed (an edge lost, an output held, an input's level, a refusal), ``changes``
+    /// notes it; an idle turn only compares.
     /// - Parameters:
     ///   - state: the machine's state (the innermost one).
     ///   - events: events dispatched since start.
@@ -80,7 +93,14 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
         unsettledSteps: Int = 0, droppedSends: Int = 0
     ) {
         let index = state.rawValue
-        parts.withLock {
+        let refused = inbox?.refusedCount ?? 0
+        let changed = parts.withLock {
+            // What a watcher tells (see `StatusChanges`); the state is not among them: every
+            // step is committed, and the commit wakes the site's publisher.
+            let changed = $0.inputsOn != inputsOn || $0.unsettledSteps != unsettledSteps || $0.droppedSends != droppedSends
+                || $0.wiredOutputs != wiredOutputs || $0.lostEdges != lostEdges || $0.outputOverrides != outputOverrides
+                || $0.overrideCodes != overrideCodes || $0.refusedCommands != refused
+            $0.refusedCommands = refused
             $0.inputsOn = inputsOn
             $0.unsettledSteps = unsettledSteps
             $0.droppedSends = droppedSends
@@ -93,7 +113,9 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
             $0.lostEdges = lostEdges
             $0.outputOverrides = outputOverrides
             $0.overrideCodes = overrideCodes
+            return changed
         }
+        if changed { changes.note() }
     }
 
     /// Counts and gauges that are durable now (committed to the store, or with no store, seen
@@ -116,13 +138,15 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
 
     /// From the reporting thread: transitions it drained, and records lost so far.
     public func publishTransitions(_ transitions: [TransitionSummary], traceLosses: Int) {
-        parts.withLock {
-            $0.recent.append(contentsOf: transitions)
-            if $0.recent.count > Self.recentTransitionCount {
-                $0.recent.removeFirst($0.recent.count - Self.recentTransitionCount)
+        let lost = parts.withLock { parts in
+            parts.recent.append(contentsOf: transitions)
+            if parts.recent.count > Self.recentTransitionCount {
+                parts.recent.removeFirst(parts.recent.count - Self.recentTransitionCount)
             }
-            $0.traceLosses = traceLosses
+            defer { parts.traceLosses = traceLosses }
+            return parts.traceLosses != traceLosses
         }
+        if lost { changes.note() }
     }
 
     /// Seconds since the daemon started.
@@ -206,6 +230,8 @@ private struct StatusParts {
     /// With parallel regions, every active innermost state as bits (by raw value).
     var activeStates: UInt64 = 0
     var wiredOutputs: UInt64 = 0
+    /// The inbox's refusals when the loop last published: a change is noted (health tells them).
+    var refusedCommands = 0
     var gauges: [String: Int]
     var counters: [String: Int]
     var traceLosses = 0

@@ -32,9 +32,13 @@ public final class SystemdNotifier: @unchecked Sendable {
     public let watchdogInterval: Duration?
     private let failures = Atomic<Int>(0)
     private let lastFailure = Atomic<Int32>(0)
+    /// Told of each failure: the reporter, which says it in the log, sleeps until then.
+    private let changes: StatusChanges?
 
-    /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`; `environment` is for tests.
-    public init(environment: [String: String]) {
+    /// Reads `$NOTIFY_SOCKET` and `$WATCHDOG_USEC`; `environment` is for tests. `changes` hears
+    /// of every message that could not be sent.
+    public init(environment: [String: String], changes: StatusChanges? = nil) {
+        self.changes = changes
         place = .path(environment["NOTIFY_SOCKET"] ?? "")
         guard let destination = UnixDatagramAddress(environment["NOTIFY_SOCKET"] ?? "") else {
             socket = -1
@@ -128,5 +132,6 @@ public final class SystemdNotifier: @unchecked Sendable {
         lastFailure.store(code, ordering: .relaxed)
         // Releasing: a reader that sees this count sees the reason stored above.
         failures.add(1, ordering: .releasing)
+        changes?.note()
     }
 }

@@ -15,16 +15,20 @@ import Synchronization
 /// - Drainer: `sleep` counts itself in `sleepers`, then a sequentially consistent fence, then
 ///   `hasWork()` reads the publication (acquiring loads are enough, as a ring's are).
 /// - The two fences are ordered one way or the other: if the producer's fence comes first, the
-///   drainer's `hasWork()` sees the publication; if the drainer's does, the producer sees it in
-///   `sleepers` and rings. So a publication is never left unseen by a drainer asleep. Without
-///   the fences (a release store and an acquire load on each side), both loads may read the old
-///   values: x86's store buffer does that, and arm64 does it for an acquire load it may perform
-///   early (`LDAPR`) after a release store.
+///   drainer's `hasWork()` sees the publication, and everything the producer wrote before its
+///   fence (every ring, not only the one `hasWork` was asked about first); if the drainer's
+///   does, the producer sees it in `sleepers` and rings. So a publication is never left unseen
+///   by a drainer asleep. Without the fences (a release store and an acquire load on each side),
+///   both loads may read the old values: x86's store buffer does that, and arm64 does it for an
+///   acquire load it may perform early (`LDAPR`) after a release store.
 /// - `ringAlways()` adds to the futex word and wakes: a drainer read the word (`seen`) before
 ///   counting itself, and the kernel compares the word again before it sleeps, so a ring
 ///   between the two makes the wait return at once.
 /// - The publication's data itself is ordered by the producer's own release and the drainer's
 ///   acquire (the ring's index), not by the doorbell: the doorbell decides only whether to look.
+///
+/// Nothing else bounds a sleep: a drainer that sleeps without a timeout is woken only by a
+/// ring, never by a backstop, so an idle daemon makes no wake-ups at all.
 public final class Doorbell: @unchecked Sendable {
     // Safety: `word` is allocated once and only used through its atomic.
     /// Bumped by every ring that wakes: the futex word a drainer sleeps on.

@@ -60,7 +60,7 @@ public struct SiteServer: Service {
     public func run() async throws {
         let listening = Guarded(false)
         let host = host, port = port, logger = logger, onListening = onListening
-        let application = readOnlyApplication(
+        let application = ReadOnlyHTTPServer(
             router: makeRouter(), host: host, port: port, serverName: page.title, limits: limits, logger: logger
         ) { boundPort in
             listening.withLock { $0 = true }

@@ -31,6 +31,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Told, at the end of every call that may write the trace or the output log, how far they
     /// hold whole steps; for a reporter that drains them from another thread.
     package var reportWatermark: ReportWatermark?
+    /// The records of every ring (trace, outputs, ledger, input log) at the last publication,
+    /// summed: each count only grows, so the sum changes exactly when one of them did.
+    private var publishedRecords = -1
 
     private var machine: Machine
     private var inputs: Chip.Inputs
@@ -435,6 +438,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// with the old settings. The change goes to the input log: it changes behaviour, so a
     /// recording must hold it.
     package func retime(_ settings: App.Settings, at now: MachineInstant) {
+        // Published like a step, though none was made: the input log's drainer sleeps until a
+        // publication wakes it.
+        defer { publishSettled() }
         inputLog?.record(InputRecord(time: now, input: .retime(settings)))
         self.settings = settings
         App.apply(settings, to: &machine.context)
@@ -549,7 +555,14 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     // generic element reads each element through a coroutine whose frame is allocated.
 
     private func publishSettled() {
-        reportWatermark?.publish(trace: trace?.recordedCount ?? 0, outputs: outputLog?.recordedCount ?? 0)
+        guard let reportWatermark else { return }
+        let trace = trace?.recordedCount ?? 0, outputs = outputLog?.recordedCount ?? 0
+        let records = trace &+ outputs &+ (ledger?.recordedCount ?? 0) &+ (inputLog?.recordedCount ?? 0)
+        // Nothing recorded since the last publication (a turn for a deadline that changed
+        // nothing, the watchdog's): the drainers asleep are left asleep.
+        guard records != publishedRecords else { return }
+        publishedRecords = records
+        reportWatermark.publish(trace: trace, outputs: outputs)
     }
 
     /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
@@ -616,6 +629,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip> {
     /// Notes, for the flight recorder, a scenario's action on the simulated plant at `now`
     /// (whoever drives the plant calls it, on the controller's thread).
     package func notePlantAction(_ action: App.Plant.Action, at now: MachineInstant) {
+        defer { publishSettled() }
         inputLog?.record(InputRecord(time: now, input: .plant(action)))
     }
 

@@ -22,7 +22,9 @@ package final class ReportWatermark: Sendable {
     private let word = Atomic<UInt64>(0)
 
     /// Rung after each publication: the reporter and the store's recorder sleep on it while
-    /// the controller is idle.
+    /// the controller is idle, with no timeout: every ring the controller writes (the ledger
+    /// and the input log too) is written before a publication, and the doorbell's fences make
+    /// all of it visible to a sleeper that looks, or wake it.
     package let doorbell = Doorbell()
 
     package init() {}
@@ -38,7 +40,8 @@ package final class ReportWatermark: Sendable {
         return (UInt32(truncatingIfNeeded: value >> 32), UInt32(truncatingIfNeeded: value))
     }
 
-    /// Called by the controller's thread, after the records it counts were written.
+    /// Called by the controller's thread, after the records of its call were written (in every
+    /// ring it has, not only the two it counts).
     func publish(trace: Int, outputs: Int) {
         let value = UInt64(UInt32(truncatingIfNeeded: trace)) << 32 | UInt64(UInt32(truncatingIfNeeded: outputs))
         // Releasing: the records counted are in their rings for whoever sees this word. The
