@@ -1,6 +1,8 @@
 /*
  * clibxml2.c — opening libxml2.so.2 at run time, once, and the calls of clibxml2.h.
  */
+/* RTLD_DEFAULT, RTLD_NOLOAD and RTLD_DEEPBIND are GNU extensions of dlfcn.h. */
+#define _GNU_SOURCE
 #include "clibxml2_internal.h"
 
 #include <dlfcn.h>
@@ -39,10 +41,46 @@ static bool clibxml2_bind(void *handle, const char *name, void *slot, size_t slo
 
 #define CLIBXML2_BIND(member, symbol) clibxml2_bind(handle, symbol, &api.member, sizeof(api.member))
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CLIBXML2_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define CLIBXML2_SANITIZED 1
+#endif
+#endif
+
+/* Another libxml2 (not CLIBXML2_LIBRARY_FILE) is in the global namespace: Debian sid's
+ * Foundation, for one, links libFoundationXML against libxml2.so.16. libxml2's symbols are not
+ * versioned, so the calls libxml2.so.2 makes to itself would bind to the global copy's functions,
+ * which then write into the other copy's read-only data (a SIGSEGV seen in the aarch64 test run).
+ * RTLD_DEEPBIND makes libxml2.so.2 look in itself first. */
+static bool clibxml2_other_copy_is_global(void)
+{
+    void *ours = dlopen(CLIBXML2_LIBRARY_FILE, RTLD_NOW | RTLD_NOLOAD);
+    if (ours) {
+        dlclose(ours); /* our file is already loaded: its own symbols are the global ones */
+        return false;
+    }
+    return dlsym(RTLD_DEFAULT, "xmlInitParser") != NULL;
+}
+
 static void clibxml2_load_once(void)
 {
     /* RTLD_LOCAL: libxml2's symbols stay out of the global namespace. */
-    void *handle = dlopen(CLIBXML2_LIBRARY_FILE, RTLD_NOW | RTLD_LOCAL);
+    int flags = RTLD_NOW | RTLD_LOCAL;
+    if (clibxml2_other_copy_is_global()) {
+#ifdef CLIBXML2_SANITIZED
+        /* The sanitizers' interceptors refuse RTLD_DEEPBIND; without it the two copies clash. */
+        snprintf(load_reason, sizeof(load_reason),
+                 "another libxml2 is already loaded in this process and %s cannot be kept apart from it in a "
+                 "sanitizer build; run without the sanitizer",
+                 CLIBXML2_LIBRARY_FILE);
+        return;
+#else
+        flags |= RTLD_DEEPBIND;
+#endif
+    }
+    void *handle = dlopen(CLIBXML2_LIBRARY_FILE, flags);
     if (!handle) {
         const char *why = dlerror();
         snprintf(load_reason, sizeof(load_reason), "%s", why ? why : CLIBXML2_LIBRARY_FILE);
