@@ -24,6 +24,7 @@ let package = Package(
         // data) for a date formatter of its form coders, which the status server does not use;
         // "ConfigurationSupport" would build swift-configuration, which it does not use either.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -115,6 +116,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // The daemon's tasks run on NIO's event loops (DaemonExecutor says why).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The turnstile's daemon: the runtime's command line on the turnstile's declaration.

@@ -55,7 +55,11 @@ package enum CommandLineEntry {
         // The daemon takes its stop and reload signals from here on: one that came while it
         // started (before a line is requested, or just after READY=1) would otherwise end it
         // by the signal's default action, without the outputs' stop drive.
-        if arguments.first == daemonCommand { _ = SignalTrap.daemon }
+        if arguments.first == daemonCommand {
+            _ = SignalTrap.daemon
+            // Before the first task: the daemon's tasks then never start libdispatch's pool.
+            DaemonExecutor.install()
+        }
         Task {
             await main(root, program: program, arguments: arguments)
             Syscalls.exit(0)

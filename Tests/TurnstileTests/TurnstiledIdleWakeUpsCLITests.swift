@@ -9,14 +9,13 @@ import Glibc
 #endif
 
 /// Issue 41, item 5: an idle `turnstiled run` with everything on — the count store, the control
-/// socket, HTTP and MQTT, under a systemd watchdog — wakes at most once a second besides the
-/// watchdog's ping and MQTT's keepalive, counted over a minute as the context switches of all
+/// socket, HTTP and MQTT, under a systemd watchdog — wakes only for the watchdog's ping and
+/// MQTT's keepalive (the issue asks for at most once a second), counted over a minute as the context switches of all
 /// its threads (docs/performance.md, "Idle wake-ups"; scripts/idle-wakeups.sh measures the same
 /// by hand).
 ///
 /// A subprocess, not the daemon in-process (`Run.serve`, as ControllerCommandLineTests run it):
-/// the HTTP server's tasks run on libdispatch's pool, which in-process is the test runner's
-/// own, shared with every test running beside this one; only a process of its own has threads
+/// in-process, the daemon's tasks run on the test runner's executor, shared with every test running beside this one; only a process of its own has threads
 /// that are the daemon's alone.
 ///
 /// Voluntary switches only. A voluntary switch is a thread blocking — `ppoll`, a futex, `read`,
@@ -31,12 +30,12 @@ import Glibc
 struct TurnstiledIdleWakeUpsCLITests {
     /// The issue's window: long enough to take in two of MQTT's keepalive periods.
     static let window: Duration = .seconds(60)
-    /// The bound: one wake-up a second. It is libdispatch's: its Linux thread pool is watched by
-    /// a timer that fires every second for the life of the process once a pool thread has run
-    /// (`_dispatch_workq_monitor_pools`, `NSEC_PER_SEC`, with no setting that stops it), and
-    /// every daemon's task runs there once. Everything of the daemon's own sleeps until
-    /// something happens.
-    static let wakeUpsPerSecond = 1
+    /// The daemon's own wake-ups in a window, besides the keepalive's and the watchdog's: none
+    /// is expected (its tasks run on NIO's event loops, which sleep until there is work, not on
+    /// libdispatch's pool, whose monitor fires every second: `DaemonExecutor`); a few are
+    /// allowed for what a machine may do once in a while (a thread migrated, a page fault that
+    /// sleeps). The issue's bound, one a second, is 60: the code before measured 76.
+    static let ownAllowance = 5
     /// MQTT's keepalive: the client's network thread wakes to send PINGREQ after a period with
     /// nothing sent, and again when PINGRESP arrives; a window holds at most one period more
     /// than it spans.
@@ -49,22 +48,21 @@ struct TurnstiledIdleWakeUpsCLITests {
     /// A periodic wake-up can fall just inside either edge of the window: one each.
     static let edgeAllowance = 2
     static var bound: Int {
-        wakeUpsPerSecond * Int(window.components.seconds) + keepaliveAllowance + watchdogAllowance + edgeAllowance
+        ownAllowance + keepaliveAllowance + watchdogAllowance + edgeAllowance
     }
 
     /// How the start-up's work is waited out before the count begins. First its timers, which
-    /// fire once whatever happens: readiness' patience (`ReadinessGate`: a `Task.sleep` that
-    /// the gate's opening cancels, whose libdispatch timer still fires at its deadline, once or
-    /// twice), the MQTT claim's 3 s for another instance and 5 s for its own (`SiteLimits`),
-    /// libdispatch's idle pool threads' 5 s before they end.
+    /// fire once whatever happens: readiness' patience (`ReadinessGate`, on an event loop's
+    /// timer that the gate's opening cancels), the MQTT claim's 3 s for another instance and 5 s
+    /// for its own (`SiteLimits`).
     static let startUpTimers: Duration = ReadinessGate.patience + .seconds(1)
     /// Then windows of `quietWindow` until one is quiet (a slow machine's start-up takes
     /// longer), at most `quietWindows` of them: a daemon that never goes quiet is then measured
     /// all the same, and fails.
     static let quietWindow: Duration = .seconds(2)
     static let quietWindows = 15
-    /// A quiet window: the bound's rate, a keepalive's two wake-ups and a watchdog's ping.
-    static var quietBound: Int { wakeUpsPerSecond * Int(quietWindow.components.seconds) + 2 + 1 }
+    /// A quiet window: a keepalive's two wake-ups and a watchdog's ping.
+    static var quietBound: Int { 2 + 1 }
 
     #if CONTROLLERFSM_SANITIZED
     // An instrumented build's wake-ups are not the product's: ThreadSanitizer's runtime has a
@@ -144,7 +142,7 @@ struct TurnstiledIdleWakeUpsCLITests {
     /// The listener, read by one thread at a time (`listen` awaits each).
     struct UncheckedListener: @unchecked Sendable { let listener: NotifyListener }
 
-    @Test("idle over a minute with store, control socket, HTTP, MQTT and a watchdog: at most one wake-up a second besides the watchdog's and the keepalive's; a coin after the quiet is reported, committed and published")
+    @Test("idle over a minute with store, control socket, HTTP, MQTT and a watchdog: no wake-ups but the watchdog's and the keepalive's; a coin after the quiet is reported, committed and published")
     func idleWakeUps() async throws {
         try await Broker.with { broker in
             let directory = try TemporaryDirectory()

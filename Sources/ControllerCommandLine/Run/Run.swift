@@ -218,7 +218,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let controller = lines.controller
         let printer = printer ?? makePrinter(board: boardFile, chipText: chipText, journal: journal, logger: logger)
         let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
-        let readiness = ReadinessGate(waitingFor: noHttp ? [] : [StatusService.readinessName])
+        let readiness = ReadinessGate(waitingFor: noHttp ? [] : [StatusService.readinessName], sleep: { await DaemonExecutor.sleep(for: $0) })
         let loop = ControllerService(
             controller: controller, source: source, parts: parts, stopAt: stopAt,
             announceReady: announceReady(

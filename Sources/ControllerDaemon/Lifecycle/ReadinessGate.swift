@@ -18,12 +18,21 @@ public final class ReadinessGate: Sendable {
     }
 
     private let state: Guarded<State>
+    private let sleep: @Sendable (Duration) async -> Void
 
-    /// - Parameter services: the services readiness waits for, by name (`"the status server"`);
-    ///   none: open from the start.
-    public init(waitingFor services: Set<String>) {
+    /// - Parameters:
+    ///   - services: the services readiness waits for, by name (`"the status server"`); none:
+    ///     open from the start.
+    ///   - sleep: how the patience is waited out; returns early when its task is cancelled. A
+    ///     daemon passes a timer that is not libdispatch's (`Task.sleep`'s timer starts
+    ///     libdispatch's thread pool, which then wakes the process every second for ever).
+    public init(waitingFor services: Set<String>, sleep: @escaping @Sendable (Duration) async -> Void = ReadinessGate.taskSleep) {
         state = Guarded(State(pending: services))
+        self.sleep = sleep
     }
+
+    /// `Task.sleep`, cancellation ending it early.
+    public static let taskSleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 
     /// `service` is up (or has given up for good): it no longer holds readiness back.
     public func serviceIsUp(_ service: String) {
@@ -53,7 +62,7 @@ public final class ReadinessGate: Sendable {
                     if open { continuation.resume() }
                 }
             }
-            group.addTask { try? await Task.sleep(for: patience) }
+            group.addTask { [sleep] in await sleep(patience) }
             await group.next()
             // The other one: a sleep is cancelled; a waiter is resumed by opening the gate.
             group.cancelAll()
