@@ -1,4 +1,5 @@
 import CLinux
+import ControllerFSM
 import Foundation
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ public struct ChildProcess: Sendable {
     /// the file at `logPath`.
     public static func start(_ arguments: [String], appendingOutputTo logPath: String) throws(CheckFailure) -> ChildProcess {
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard log >= 0 else { throw CheckFailure("cannot open \(logPath) for the log of \(arguments[0]): \(String(cString: strerror(errno)))") }
+        guard log >= 0 else { throw CheckFailure("cannot open \(logPath) for the log of \(arguments[0]): \(SystemErrno.describe(errno))") }
         defer { close(log) }
         return try spawn(arguments, output: log, errors: log)
     }
@@ -37,7 +38,7 @@ public struct ChildProcess: Sendable {
         var outputPipe: [Int32] = [-1, -1]
         var errorPipe: [Int32] = [-1, -1]
         guard clinux_pipe_cloexec(&outputPipe) == 0, clinux_pipe_cloexec(&errorPipe) == 0 else {
-            throw CheckFailure("cannot make a pipe for \(arguments[0]): \(String(cString: strerror(errno)))")
+            throw CheckFailure("cannot make a pipe for \(arguments[0]): \(SystemErrno.describe(errno))")
         }
         let child: ChildProcess
         do {
@@ -110,7 +111,7 @@ public struct ChildProcess: Sendable {
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        guard result == 0 else { throw CheckFailure("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
+        guard result == 0 else { throw CheckFailure("cannot start \(arguments[0]): \(SystemErrno.describe(result))") }
         return ChildProcess(pid: pid, arguments: arguments)
     }
 

@@ -1,4 +1,5 @@
 import ControllerCommandLine
+import ControllerFSM
 import ControllerFSMSim
 import ControllerStore
 import Dispatch
@@ -74,7 +75,7 @@ public struct CrashTest: Sendable {
 
     static func temporaryFolder(prefix: String) throws(CheckFailure) -> String {
         var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(prefix + "XXXXXX").path).utf8CString)
-        guard let made = mkdtemp(&template) else { throw CheckFailure("cannot make a temporary folder: \(String(cString: strerror(errno)))") }
+        guard let made = mkdtemp(&template) else { throw CheckFailure("cannot make a temporary folder: \(SystemErrno.describe(errno))") }
         return String(cString: made)
     }
 }

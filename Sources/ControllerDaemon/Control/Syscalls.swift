@@ -94,7 +94,7 @@ enum Syscalls {
 
     /// The system's text for `code`, e.g. "No space left on device".
     static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemErrno.describe(code)
     }
 
     static var processID: Int32 { getpid() }

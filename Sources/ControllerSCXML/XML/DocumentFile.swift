@@ -1,3 +1,4 @@
+import ControllerFSM
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,5 +32,5 @@ enum DocumentFile {
         return bytes
     }
 
-    private static func systemError() -> String { String(cString: strerror(errno)) }
+    private static func systemError() -> String { SystemErrno.describe(errno) }
 }

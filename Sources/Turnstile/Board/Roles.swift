@@ -27,11 +27,3 @@ public enum OutputRole: String, CaseIterable, Hashable, Sendable {
     /// Whether every board must wire this role.
     package var isRequired: Bool { self == .lock }
 }
-
-/// What the loader needs to read `[inputs.*]` and `[outputs.*]` the same way.
-protocol BoardRole: RawRepresentable<String>, CaseIterable, Hashable {
-    var isRequired: Bool { get }
-}
-
-extension InputRole: BoardRole {}
-extension OutputRole: BoardRole {}
