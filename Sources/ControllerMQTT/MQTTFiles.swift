@@ -1,41 +1,16 @@
-import ControllerFSM
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import ControllerHost
 
 /// Reading the password file, and checking the TLS files before libmosquitto does: it only says
 /// "A TLS error occurred" at each connection attempt, where these name the file and what is wrong.
 enum MQTTFiles {
-    /// The bytes of a regular file of at most `limit` bytes, or why not ("cannot be read: No
-    /// such file or directory", "is a directory", "is larger than N bytes").
+    /// The bytes of a regular file of at most `limit` bytes, or why not ("cannot open: No
+    /// such file or directory", "is not a regular file", "is larger than N bytes").
     static func contents(of path: String, limit: Int) -> Result<[UInt8], FileProblem> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return .failure(FileProblem("cannot be read: \(SystemErrno.describe(SystemErrno.current))"))
+        do {
+            return .success(try TextFile.bytes(path: path, limit: limit, regularFileOnly: true))
+        } catch {
+            return .failure(FileProblem(error.reason))
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            return .failure(FileProblem("cannot be read: \(SystemErrno.describe(SystemErrno.current))"))
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(FileProblem("is not a regular file")) }
-        guard Int(status.st_size) <= limit else { return .failure(FileProblem("is larger than \(limit) bytes")) }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count <= limit {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, limit + 1 - count) }
-            if got < 0 {
-                if SystemErrno.current == EINTR { continue }
-                return .failure(FileProblem("cannot be read: \(SystemErrno.describe(SystemErrno.current))"))
-            }
-            if got == 0 { break }
-            count += got
-        }
-        guard count <= limit else { return .failure(FileProblem("is larger than \(limit) bytes")) }
-        return .success(Array(bytes.prefix(count)))
     }
 
     struct FileProblem: Error {

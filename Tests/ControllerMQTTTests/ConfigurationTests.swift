@@ -82,5 +82,17 @@ struct ConfigurationTests {
         #expect(try attempt("")?.description.contains("is empty") == true)
         #expect(try attempt("\nsecret")?.description.contains("is empty") == true)
         #expect(try attempt("secret\nmore\n")?.description.contains("more than one line") == true)
+        #expect(try attempt(String(repeating: "s", count: 5000))?.description.contains("is larger than 4098 bytes") == true)
+        // A FIFO would hold the start for ever; a directory is no password either.
+        let fifo = directory.appendingPathComponent("password.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let configuration = MQTTConfiguration(
+            broker: try MQTTBrokerURL.parse("mqtt://127.0.0.1:1"), clientID: "node1", username: "node1", passwordFile: fifo)
+        #expect(throws: MQTTError.self) { _ = try MQTTClient(configuration: configuration) { _ in } }
+        do {
+            _ = try MQTTClient(configuration: configuration) { _ in }
+        } catch {
+            #expect(error.description.contains("is not a regular file"), "\(error)")
+        }
     }
 }

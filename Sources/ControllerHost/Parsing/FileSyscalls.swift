@@ -29,10 +29,11 @@ enum FileSyscalls {
         faults.fails(call)
     }
 
-    /// `path` opened for reading, close-on-exec; -1 with `errno` set.
-    static func openForReading(_ path: String) -> Int32 {
+    /// `path` opened for reading, close-on-exec; -1 with `errno` set. `nonBlocking`: a FIFO
+    /// opens at once instead of waiting for a writer (a regular file's reads never block).
+    static func openForReading(_ path: String, nonBlocking: Bool = false) -> Int32 {
         if fails(.open) { return -1 }
-        return open(path, O_RDONLY | O_CLOEXEC)
+        return open(path, O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
     }
 
     /// Up to `buffer.count` bytes; 0 at the end, -1 with `errno` set.
@@ -45,6 +46,13 @@ enum FileSyscalls {
         #else
         return Darwin.read(descriptor, buffer.baseAddress, buffer.count)
         #endif
+    }
+
+    /// Whether `descriptor` is a regular file; nil with `errno` set when `fstat` fails.
+    static func isRegularFile(_ descriptor: Int32) -> Bool? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFREG
     }
 
     static func close(_ descriptor: Int32) {
