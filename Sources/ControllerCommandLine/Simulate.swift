@@ -31,7 +31,7 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
     @Option(name: .long, help: "Seeds contact bounce and breakage, so runs repeat (0 to \(UInt64.max)).")
     var seed: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("After each passage, the arm breaks with this probability, 0 to 1.", valueName: "P"))
+    @Option(name: .long, help: ArgumentHelp("The mechanism breaks with this probability, 0 to 1, at each step the application's breakage rule names; nothing for an application without one.", valueName: "P"))
     var breakProbability: Double = 0
 
     @Flag(name: .long, help: "Follow the wall clock instead of jumping through virtual time.")

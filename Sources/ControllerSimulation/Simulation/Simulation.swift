@@ -262,7 +262,7 @@ public final class Simulation<App: ControllerApplication> {
     /// After the controller has handled a moment: the arm model's breakage, then the story so
     /// far; the plant answers the outputs just written (a limit switch opens as the motor starts).
     private func finishStep(at now: MachineInstant) throws(GPIOError) {
-        try judgePassages(at: now)
+        try judgeBreakage(at: now)
         flushTrace()
         checkSafety(at: now)
         plant?.advance(to: now)
@@ -330,9 +330,9 @@ public final class Simulation<App: ControllerApplication> {
         }
     }
 
-    /// `--break-probability`: each step the application's breakage rule names may break the
-    /// mechanism (the turnstile: each passage taken in `unlocked`).
-    private func judgePassages(at now: MachineInstant) throws(GPIOError) {
+    /// `--break-probability`: each step the application's breakage rule names
+    /// (`ControllerApplication.simulatedBreakage`) may break the mechanism.
+    private func judgeBreakage(at now: MachineInstant) throws(GPIOError) {
         guard let rule = App.simulatedBreakage else { return }
         while breakage.toJudge > 0 {
             breakage.toJudge -= 1
@@ -363,7 +363,7 @@ private final class OutputRelay: @unchecked Sendable {
     }
 }
 
-/// The arm model's random breakage (`--break-probability`), seeded so runs repeat.
+/// The simulated mechanism's random breakage (`--break-probability`), seeded so runs repeat.
 private final class Breakage<App> {
     let probability: Double
     var random: SplitMix64

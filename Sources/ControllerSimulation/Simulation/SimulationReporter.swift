@@ -37,7 +37,7 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(file): line \(line): at \(time.secondsText) s: \(message)" }
 }
 
-/// The state of the turnstile when the run ended.
+/// The machine's state and gauges when the run ended.
 public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable {
     public var state: App.State
     /// Every gauge at the end, in `ControllerApplication/gauges` order.
