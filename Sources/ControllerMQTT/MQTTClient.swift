@@ -558,8 +558,15 @@ final class MQTTClientCore: @unchecked Sendable {
     private func reason(_ rc: Int32, errorNumber: Int32) -> String {
         var text = library.describe(rc, errorNumber: errorNumber)
         if let line = lastLibraryError.withLock({ $0 }) { text += " (libmosquitto: \(line))" }
+        // libmosquitto says MOSQ_ERR_TLS when OpenSSL fails the handshake in its connect step,
+        // but when the handshake goes on in a later read or write (the broker's answer not yet
+        // there; seen with trixie's libmosquitto 2.0.21, the Pi's, in the aarch64 tests under
+        // qemu) it sets errno to EPROTO and says MOSQ_ERR_ERRNO ("Protocol error"): on a TLS
+        // connection that is a TLS failure too, and gets the same hint.
+        let tlsFailed = rc == CMOSQUITTO_ERR_TLS || rc == CMOSQUITTO_ERR_TLS_HANDSHAKE
+            || (rc == CMOSQUITTO_ERR_ERRNO && errorNumber == EPROTO && broker.usesTLS)
         switch rc {
-        case CMOSQUITTO_ERR_TLS, CMOSQUITTO_ERR_TLS_HANDSHAKE:
+        case _ where tlsFailed:
             if let caFile = tls.caFile {
                 text += "; check that the CA file \(caFile) holds the CA that signed the broker's certificate, and that the "
                     + "certificate is for \(broker.host)"

@@ -43,6 +43,24 @@ import Turnstile
         }
     }
 
+    /// The database opened again after `close`. A process another test starts at that moment
+    /// holds a copy of every descriptor between its fork and its exec (close-on-exec ones too),
+    /// and with it the file's lock: until it execs, the open is refused as "in use". Natively
+    /// that is microseconds (glibc's posix_spawn is a vfork); under qemu-user (the aarch64
+    /// tests) it is a real fork and a translated exec, long enough to be met. Tried again for up
+    /// to `TestTimeouts.handOver`; any other refusal is thrown at once.
+    func reopened() async throws -> CountStore<App> {
+        let deadline = ContinuousClock.now + TestTimeouts.handOver
+        while true {
+            do throws(StoreError) {
+                return try CountStore<App>.open(path: database)
+            } catch {
+                guard case .inUse = error, ContinuousClock.now < deadline else { throw error }
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     @Test func theDrainCommitsWhereTheControllerStoodAtTheStop() async throws {
         let store = try CountStore<App>.open(path: database)
         try await run(store, closing: standing(coins: 3, passages: 2, credit: 1, at: 5))
@@ -60,7 +78,7 @@ import Turnstile
         try await run(first, closing: standing(coins: 2, passages: 0, credit: 2, at: 1))
         try first.close()
 
-        let second = try CountStore<App>.open(path: database)
+        let second = try await reopened()
         try await run(second, closing: standing(coins: 0, passages: 0, credit: 0, at: 1))
         let totals = try second.totals()
         #expect(totals["creditsVoidedByRestart"] == 2)
@@ -77,7 +95,7 @@ import Turnstile
         try first.close()
         #expect(FileManager.default.fileExists(atPath: first.unwrittenPath))
 
-        let store = try CountStore<App>.open(path: database)
+        let store = try await reopened()
         try await run(store, closing: standing(coins: 0, passages: 0, credit: 0, at: 1))
         #expect(try store.totals()["coins"] == 4)
         #expect(!FileManager.default.fileExists(atPath: store.unwrittenPath))

@@ -14,7 +14,7 @@ import Testing
 /// The time limit turns a loop that hangs into a failure; it is the project's ten minutes, not
 /// one: under CI's two sanitizer runs on two cores a test waits for a thread of Swift's pool
 /// behind tests blocked on processes, and one minute was exceeded by a test that took 0.05 s.
-@Suite("The event loop with a machine that does not settle", .timeLimit(.minutes(10)))
+@Suite("The event loop with a machine that does not settle", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct UnsettledMachineLoopTests {
     typealias App = Runaway
 

@@ -19,7 +19,7 @@ import Glibc
 /// synchronous waits (processes, sockets) can hold for minutes under the sanitizers on a loaded
 /// machine (a CI run failed three tests of this kind at a 60 s limit). Ten minutes is far past
 /// any healthy run and well inside CI's own limit.
-@Suite("Daemon service group", .timeLimit(.minutes(10)))
+@Suite("Daemon service group", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct DaemonServiceGroupTests {
     /// What the services did, in order. They run at once, on the cooperative threads: behind a
     /// `Guarded`, whose lock ThreadSanitizer sees also when two of them meet (the standard

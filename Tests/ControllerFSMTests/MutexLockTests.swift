@@ -18,7 +18,7 @@ import Testing
 /// synchronous waits (processes, sockets) can hold for minutes under the sanitizers on a loaded
 /// machine (a CI run failed three tests of this kind at a 60 s limit). Ten minutes is far past
 /// any healthy run and well inside CI's own limit.
-@Suite("MutexLock", .timeLimit(.minutes(10)))
+@Suite("MutexLock", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct MutexLockTests {
     /// Counts threads inside the lock; a plain counter the lock alone protects.
     final class Occupancy: @unchecked Sendable {

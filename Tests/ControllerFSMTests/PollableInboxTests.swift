@@ -24,7 +24,7 @@ import Musl
 /// synchronous waits (processes, sockets) can hold for minutes under the sanitizers on a loaded
 /// machine (a CI run failed three tests of this kind at a 60 s limit). Ten minutes is far past
 /// any healthy run and well inside CI's own limit.
-@Suite("Pollable inbox", .serialized, .timeLimit(.minutes(10)))
+@Suite("Pollable inbox", .serialized, .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 final class PollableInboxTests {
     /// Long enough for any loaded machine; a lost wake-up never ends.
     static var patience: DispatchTime { .now() + .seconds(60) }

@@ -1,5 +1,6 @@
 import ControllerFSM
 import ControllerFSMSim
+import ControllerTestSupport
 import Testing
 
 /// Random machines full of cycles — entries, exits, rows with and without targets that send
@@ -7,7 +8,7 @@ import Testing
 /// delay — on both dispatch paths (flat and nested; parallel regions). Whatever they do, every
 /// `send` and `advance` returns, having dispatched no more than its bounds allow; it leaves no
 /// timer due; and a step that reached a bound is counted and named by a cycle of real states.
-@Suite("Unsettled steps: random machines with cycles", .timeLimit(.minutes(10)))
+@Suite("Unsettled steps: random machines with cycles", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct UnsettledStepPropertyTests {
     enum S: Int, MachineSymbol { case a, b, c, group, g1, gDone, par, r1, r1a, r1b, r2, r2a, r2b }
     enum E: Int, MachineSymbol { case e0, e1, e2, e3, done, tick }

@@ -1,11 +1,12 @@
 import ControllerFSM
+import ControllerTestSupport
 import Testing
 
 /// Every loop that runs a machine to completion is bounded (MachineLimits): a step that does not
 /// settle — raised events that keep coming, timers that keep expiring at one instant, eventless
 /// rows that keep being taken — is ended at its bound, counted, and named by the cycle it
 /// repeated; the machine then takes events as before.
-@Suite("Unsettled steps", .timeLimit(.minutes(10)))
+@Suite("Unsettled steps", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct UnsettledStepTests {
     enum S: Int, MachineSymbol { case a, b, x, f, region1, r1a, r1b, region2, r2a, r2b, p }
     enum E: Int, MachineSymbol { case go, again, ping, pong, tick, done, other }

@@ -8,7 +8,7 @@ import Testing
 /// every wired output at its fail-safe level (its stop level, or its safe initial level when it
 /// declares none) and holds it there, says what repeated, and goes on taking inputs and
 /// counting them.
-@Suite("A machine that does not settle: the controller's fail safe", .timeLimit(.minutes(10)))
+@Suite("A machine that does not settle: the controller's fail safe", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct UnsettledMachineTests {
     static func started() throws -> (SimChip, Controller<Runaway, SimChip>) {
         let chip = SimChip(label: "runaway-sim", lines: [SimLine("BUTTON"), SimLine("PUMP"), SimLine("BEACON")], clock: ManualClock())

@@ -85,11 +85,7 @@ struct ScxmlRunCLITests {
 
     @Test("without libxml2: exit 5, naming the package", .enabled(if: canHide, "needs root and unshare(1) to hide a library"))
     func withoutLibxml2() throws {
-        let library = try #require(
-            ["/usr/lib/x86_64-linux-gnu/libxml2.so.2", "/usr/lib/aarch64-linux-gnu/libxml2.so.2"]
-                .first { FileManager.default.fileExists(atPath: $0) }
-                .map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path },
-            "libxml2 is not installed here")
+        let library = try #require(LibraryFile.resolved("libxml2.so.2"), "libxml2 is not installed here")
         let run = try Self.run(
             ["\(w3cDirectory)/test144.txml"],
             prefix: ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", #"mount --bind /dev/null "$1" && shift && exec "$@""#, "sh", library])

@@ -1,12 +1,13 @@
 import ControllerFSM
 import ControllerSCXML
+import ControllerTestSupport
 import Testing
 
 /// Charts whose run-to-completion step never ends (the audit's three, and their neighbours).
 /// Where the loop is certain — content that cannot fail, transitions without a condition — the
 /// loader refuses the chart, naming the rows; where a condition hides it, the run ends at the
 /// core's bound with an error naming the cycle. Neither spins for ever.
-@Suite("Charts that never settle", .timeLimit(.minutes(10)))
+@Suite("Charts that never settle", .timeLimit(.minutes(Emulation.timeLimitMinutes(10))))
 struct UnsettledChartTests {
     /// The error a run ends with; a failure is recorded when it ends otherwise.
     func error(of body: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> String {

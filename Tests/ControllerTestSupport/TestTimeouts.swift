@@ -13,14 +13,18 @@ package enum TestTimeouts {
     /// an exit, a reply through the control socket, a message through the broker. A plain debug
     /// build does each in well under a second; 20 times that is still under 20 s, and the rest
     /// is room for a run descheduled under load.
-    package static let daemon: Duration = .seconds(30)
+    /// Under emulation (`Emulation.isActive`: qemu-user, the aarch64 tests) ten times that: the
+    /// whole package runs at once on two threads there, and a test waiting for a daemon is
+    /// itself descheduled for minutes behind CPU-bound tests.
+    package static let daemon: Duration = Emulation.scaled(.seconds(30), by: 10)
 
     /// A hand-over between threads that a lost wake-up or a lost entry would make last for ever
     /// (a ring no sleeper hears, an entry no consumer sees, a timer a loop slept past): the
     /// stress tests of the lock-free parts wait this long for each. Microseconds in a plain run;
     /// under a sanitizer on a loaded machine, or under qemu (about 5 times slower), a thread may
     /// be descheduled for seconds. Only a broken run waits it out.
-    package static let handOver: Duration = .seconds(60)
+    /// Ten times that under emulation, as `daemon`.
+    package static let handOver: Duration = Emulation.scaled(.seconds(60), by: 10)
 }
 
 

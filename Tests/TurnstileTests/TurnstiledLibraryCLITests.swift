@@ -60,7 +60,7 @@ struct TurnstiledLibraryCLITests {
           arguments: hidden)
     func hiddenLibrary(_ library: Hidden) throws {
         let executable = try Turnstiled.executable.get()
-        let libraryPath = try #require(Self.resolvedLibrary(library.soname), "\(library.soname) is not installed here")
+        let libraryPath = try #require(LibraryFile.resolved(library.soname), "\(library.soname) is not installed here")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hidden-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -74,25 +74,6 @@ struct TurnstiledLibraryCLITests {
             let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(left.isEmpty, "\(command) left \(left) behind")
         }
-    }
-
-    /// The file the loader would open for `soname`, symbolic links followed.
-    static func resolvedLibrary(_ soname: String) -> String? {
-        for directory in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu"] {
-            let path = directory + "/" + soname
-            if FileManager.default.fileExists(atPath: path) { return onThisMachine(URL(fileURLWithPath: path).resolvingSymlinksInPath().path) }
-        }
-        return nil
-    }
-
-    /// Where `path`, as this test and the daemon's loader see it, is for `unshare` and `mount`.
-    /// The same path, but under qemu-user (the aarch64 tests run on an x86_64 machine): there
-    /// every path a program opens is looked for under QEMU_LD_PREFIX first, and the libraries
-    /// are found there, so that is the file to cover.
-    static func onThisMachine(_ path: String) -> String {
-        guard let prefix = ProcessInfo.processInfo.environment["QEMU_LD_PREFIX"], !prefix.isEmpty else { return path }
-        let prefixed = prefix + path
-        return FileManager.default.fileExists(atPath: prefixed) ? prefixed : path
     }
 
     static func run(_ executable: String, _ arguments: [String], hiding library: String) throws -> Turnstiled.Run {

@@ -96,7 +96,7 @@ struct TurnstiledSignalCLITests {
             let delay = UInt32(random.next() % 60_000)
             let context = "seed \(seed) (TURNSTILED_SIGNAL_SEED=\(seed) repeats it), run \(run): signal \(signal) \(delay) µs after SIGHUP is caught"
             let daemon = try Self.spawning(blocked: []) { try BackgroundTurnstiled(["run", "--board", board, "--no-http"]) }
-            let caught = await daemon.wait(for: Self.patience) { _ in Self.catches(SIGHUP, pid: daemon.processIdentifier) }
+            let caught = await daemon.wait(for: Self.patience) { Self.shimIsIn(SIGHUP, daemon: $0) }
             try #require(caught, "SIGHUP never caught: \(context)\n\(daemon.description)")
             usleep(delay)
             daemon.send(signal)
@@ -112,6 +112,17 @@ struct TurnstiledSignalCLITests {
                 #expect(daemon.stderr.contains("SIGHUP: "), "the early SIGHUP was not applied: \(context)\n\(daemon.description)")
             }
         }
+    }
+
+    /// Whether the shim's entry has run in `daemon`, so that `signal` is noted: natively, the
+    /// kernel says the process catches it. Under qemu-user (`Emulation.isActive`) `SigCgt` is
+    /// qemu's own: it installs its handlers for every signal whose default action ends a process
+    /// before the program's first instruction, so the mask says nothing about the program's. There
+    /// the first log line stands for it, which comes after the shim's entry: the test then sends
+    /// its signals from later on, and shows less (the moments from the first instruction to that
+    /// line are covered by the native runs, on the same code).
+    static func shimIsIn(_ signal: Int32, daemon: BackgroundTurnstiled) -> Bool {
+        Emulation.isActive ? !daemon.stderr.isEmpty : catches(signal, pid: daemon.processIdentifier)
     }
 
     /// Whether the process has a handler for `signal` (its bit in `SigCgt`).
@@ -133,7 +144,12 @@ struct TurnstiledSignalCLITests {
     /// exec, which on a loaded machine could come before the shim's entry, where no program can
     /// act.) A machine slow enough to see the catch only after the 300 ms sends it after `main`,
     /// which the trap takes: the test then shows less, and still passes.
+    /// Not under emulation: there the test has no way to see the shim's entry run (`SigCgt` is
+    /// qemu-user's, see `shimIsIn`), so it cannot send its signal inside the gap it is about;
+    /// and the slow initialiser is compiled by the machine's `cc` for the machine's processor,
+    /// which is not the daemon's.
     @Test("a signal while the libraries initialise, before main: noted and applied, never the default action",
+          .disabled(if: Emulation.isActive, "under qemu-user /proc/PID/status's SigCgt is qemu's own handlers, so the signal cannot be aimed at the gap before main, and cc builds the preloaded library for the host's processor"),
           arguments: [SIGHUP, SIGTERM, SIGUSR1])
     func signalBeforeMain(signal: Int32) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("slow-init-\(UUID().uuidString)")

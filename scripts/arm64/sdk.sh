@@ -59,11 +59,13 @@ started=$SECONDS
 
 # 1. The sid amd64 root: the compiler, and what SwiftPM needs beside it (a C and C++ toolchain
 #    for the manifest and the C targets, git for the dependencies); and what the tests start
-#    when they run here under qemu (the MQTT tests' broker, scripts/mqtt-broker.sh's tools).
+#    when they run here under qemu (the MQTT tests' broker, scripts/mqtt-broker.sh's tools; mount,
+#    which the library-hiding tests run in a mount namespace of their own).
+root_packages=(swiftlang g++ git file ca-certificates mosquitto mosquitto-clients openssl iproute2 procps python3 mount)
 if [ ! -f "$ARM64_ROOT/.made" ]; then
     echo "==> arm64 SDK: a Debian sid amd64 root with swiftlang ($mirror)"
     rm -rf "$ARM64_ROOT"
-    run_mmdebstrap "the sid root" --variant=apt --include=swiftlang,g++,git,file,ca-certificates,mosquitto,mosquitto-clients,openssl,iproute2,procps,python3 \
+    run_mmdebstrap "the sid root" --variant=apt --include="$(IFS=,; echo "${root_packages[*]}")" \
         sid "$ARM64_ROOT" "deb $mirror sid main"
     # The Swift packages come from this machine's mirror, as outside.
     for from in https://github.com/ git@github.com: ssh://git@github.com/; do
@@ -71,6 +73,16 @@ if [ ! -f "$ARM64_ROOT/.made" ]; then
     done
     chroot "$ARM64_ROOT" dpkg --add-architecture arm64
     touch "$ARM64_ROOT/.made"
+fi
+# A root made before a package joined the list gets it (its compiler stays as it is).
+# shellcheck disable=SC2016 # expanded by the root's shell
+missing_packages=$(chroot "$ARM64_ROOT" bash -c 'for p; do dpkg-query -W -f="\${Status}\n" "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"; done' - "${root_packages[@]}")
+if [ -n "$missing_packages" ]; then
+    echo "==> arm64 SDK: into the sid root: $(echo $missing_packages)"
+    # shellcheck disable=SC2086 # one word each
+    { chroot "$ARM64_ROOT" apt-get -q -o Acquire::Check-Valid-Until=false update \
+        && chroot "$ARM64_ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing_packages; } >"$log" 2>&1 \
+        || { echo "error: cannot install $(echo $missing_packages) in the sid root:" >&2; tail -n 20 "$log" >&2; exit 1; }
 fi
 swift_version=$(chroot "$ARM64_ROOT" dpkg-query -W -f='${Version}' swiftlang)
 

@@ -89,6 +89,9 @@ arm64_in_root() {
         set -e
         root=$1 repo=$2 mirror=$3 command=$4 binds=$5
         shift 5
+        # The root made a mount point of its own: a test that hides a library with
+        # `unshare --mount` (which makes / private) needs / to be one inside the chroot.
+        mount --bind "$root" "$root"
         mount -t proc proc "$root/proc"
         mount --rbind /dev "$root/dev"
         mount -t sysfs sys "$root/sys"
