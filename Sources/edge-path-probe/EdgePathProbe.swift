@@ -159,76 +159,88 @@ let edgeSpacing = Duration.milliseconds(50)
 /// How long each press is held: the HIL probe's coin pulse.
 let pressWidth = Duration.milliseconds(20)
 
+/// Says what went wrong on standard error and exits 2.
 func fail(_ message: String) -> Never {
-    fputs("edge-path-probe: \(message)\n", stderr)
+    let text = "edge-path-probe: \(message)\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
     exit(2)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let spanName = arguments.first, let span = Span(rawValue: spanName) else {
-    fail("usage: edge-path-probe read-to-write|read-to-return [EDGES]")
-}
-let edges = arguments.dropFirst().first.map { Int($0) ?? fail("not a count: \($0)") } ?? defaultEdges
-if ccgm_running_on_valgrind() != 0 && ccgm_marks_compiled() == 0 {
-    fail("built without valgrind/callgrind.h (Debian's valgrind package): its marks would measure nothing")
-}
+@main
+enum EdgePathProbe {
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let spanName = arguments.first, let span = Span(rawValue: spanName) else {
+            fail("usage: edge-path-probe read-to-write|read-to-return [EDGES]")
+        }
+        var edges = defaultEdges
+        if let count = arguments.dropFirst().first {
+            guard let parsed = Int(count), parsed > 0 else { fail("not a count: \(count)") }
+            edges = parsed
+        }
+        if ccgm_running_on_valgrind() != 0 && ccgm_marks_compiled() == 0 {
+            fail("built without valgrind/callgrind.h (Debian's valgrind package): its marks would measure nothing")
+        }
 
-let board: BoardFile
-do { board = try BoardFile.parse(boardText, file: "edge-path-probe's board") } catch { fail("\(error)") }
-let clock = ManualClock()
-let names = ["COIN", "PUSH", "SERVICE", "EMERGENCY", "LOCK", "ALARM", "READY", "INHIBIT"]
-// Active-low inputs idle high, as the HIL harness holds them.
-let simChip = SimChip(name: "gpiochip0", label: "turnstile-probe", lines: names.enumerated().map { SimLine($1, activeLow: $0 < 4) }, clock: clock)
-let marks = Marks(span: span)
-let chip = MarkedChip(chip: simChip, marks: marks)
-let trace = TurnstileController<MarkedChip>.Trace(capacity: ringCapacity)
-let outputLog = TurnstileController<MarkedChip>.OutputLog(capacity: ringCapacity)
-let ledger = TurnstileController<MarkedChip>.Ledger(capacity: ringCapacity)
-let controller: TurnstileController<MarkedChip>
-do {
-    controller = try TurnstileController(
-        chip: chip, board: board, trace: trace, outputLog: outputLog, ledger: ledger, completionClock: MonotonicClock())
-    controller.reportWatermark = ReportWatermark()
-} catch { fail("\(error)") }
+        let board: BoardFile
+        do { board = try BoardFile.parse(boardText, file: "edge-path-probe's board") } catch { fail("\(error)") }
+        let clock = ManualClock()
+        let names = ["COIN", "PUSH", "SERVICE", "EMERGENCY", "LOCK", "ALARM", "READY", "INHIBIT"]
+        // Active-low inputs idle high, as the HIL harness holds them.
+        let simChip = SimChip(name: "gpiochip0", label: "turnstile-probe", lines: names.enumerated().map { SimLine($1, activeLow: $0 < 4) }, clock: clock)
+        let marks = Marks(span: span)
+        let chip = MarkedChip(chip: simChip, marks: marks)
+        let trace = TurnstileController<MarkedChip>.Trace(capacity: ringCapacity)
+        let outputLog = TurnstileController<MarkedChip>.OutputLog(capacity: ringCapacity)
+        let ledger = TurnstileController<MarkedChip>.Ledger(capacity: ringCapacity)
+        let controller: TurnstileController<MarkedChip>
+        do {
+            controller = try TurnstileController(
+                chip: chip, board: board, trace: trace, outputLog: outputLog, ledger: ledger, completionClock: MonotonicClock())
+            controller.reportWatermark = ReportWatermark()
+        } catch { fail("\(error)") }
 
-var now = MachineInstant.zero
-do { try controller.start(at: now) } catch { fail("\(error)") }
+        var now = MachineInstant.zero
+        do { try controller.start(at: now) } catch { fail("\(error)") }
 
-/// Runs the world up to `end`, one `process(now:)` per edge or deadline, as the event loop
-/// does; the rings are drained after each call, outside the measured span, as the daemon's
-/// other threads drain them.
-func run(until end: MachineInstant) {
-    while true {
-        var next = end
-        if let edge = simChip.nextEventTime, edge < next { next = edge }
-        if let deadline = controller.nextDeadline, deadline < next { next = deadline }
-        simChip.advance(to: next)
-        do { try controller.process(now: next) } catch { fail("\(error)") }
-        marks.afterProcess()
-        _ = trace.drain { _ in }
-        _ = outputLog.drain { _ in }
-        _ = ledger.drain { _ in }
-        if next == end { return }
+        /// Runs the world up to `end`, one `process(now:)` per edge or deadline, as the event loop
+        /// does; the rings are drained after each call, outside the measured span, as the daemon's
+        /// other threads drain them.
+        func run(until end: MachineInstant) {
+            while true {
+                var next = end
+                if let edge = simChip.nextEventTime, edge < next { next = edge }
+                if let deadline = controller.nextDeadline, deadline < next { next = deadline }
+                simChip.advance(to: next)
+                do { try controller.process(now: next) } catch { fail("\(error)") }
+                marks.afterProcess()
+                _ = trace.drain { _ in }
+                _ = outputLog.drain { _ in }
+                _ = ledger.drain { _ in }
+                if next == end { return }
+            }
+        }
+
+        let coin: GPIOLineOffset, push: GPIOLineOffset, lock: GPIOLineOffset
+        do {
+            (coin, push, lock) = (try simChip.offset(ofLineNamed: "COIN"), try simChip.offset(ofLineNamed: "PUSH"), try simChip.offset(ofLineNamed: "LOCK"))
+        } catch { fail("\(error)") }
+        /// A press of `line` that must leave the lock at `locked`; measured when `measured`.
+        func press(_ line: GPIOLineOffset, expectingLock locked: Bool, measured: Bool) {
+            simChip.schedulePulse(line: line, at: now, width: pressWidth)
+            marks.armed = measured
+            run(until: now + pressWidth / 2)
+            marks.armed = false
+            guard simChip.outputValue(of: lock) == locked else { fail("the lock did not follow the \(line == coin ? "coin" : "push")") }
+            now = now + edgeSpacing
+            run(until: now)
+        }
+
+        for cycle in 0..<(warmUpCycles + (edges + 1) / 2) {
+            let measured = cycle >= warmUpCycles
+            press(coin, expectingLock: false, measured: measured)
+            press(push, expectingLock: true, measured: measured)
+        }
+        print("edge-path-probe: \(marks.spans) edges measured (\(span.rawValue)), \(controller.counters.coins) coins, \(controller.counters.passages) passages")
     }
 }
-
-let coin = try! simChip.offset(ofLineNamed: "COIN")
-let push = try! simChip.offset(ofLineNamed: "PUSH")
-let lock = try! simChip.offset(ofLineNamed: "LOCK")
-/// A press of `line` that must leave the lock at `locked`; measured when `measured`.
-func press(_ line: GPIOLineOffset, expectingLock locked: Bool, measured: Bool) {
-    simChip.schedulePulse(line: line, at: now, width: pressWidth)
-    marks.armed = measured
-    run(until: now + pressWidth / 2)
-    marks.armed = false
-    guard simChip.outputValue(of: lock) == locked else { fail("the lock did not follow the \(line == coin ? "coin" : "push")") }
-    now = now + edgeSpacing
-    run(until: now)
-}
-
-for cycle in 0..<(warmUpCycles + (edges + 1) / 2) {
-    let measured = cycle >= warmUpCycles
-    press(coin, expectingLock: false, measured: measured)
-    press(push, expectingLock: true, measured: measured)
-}
-print("edge-path-probe: \(marks.spans) edges measured (\(span.rawValue)), \(controller.counters.coins) coins, \(controller.counters.passages) passages")
