@@ -12,8 +12,10 @@ import ControllerFSM
 /// Single-threaded: one event loop calls `start`, then `process(now:)` whenever an input is
 /// readable or `nextDeadline` passes, and `stop` at the end.
 public final class Controller<App: ControllerApplication, Chip: GPIOChip>: ControllerCore<App> {
-    private var inputs: Chip.Inputs
-    private var outputs: Chip.Outputs
+    // Unchecked for the reason the core's path state is (``ControllerCore``): one thread, and
+    // no access overlaps another; every edge read and output write reads one of these.
+    @exclusivity(unchecked) private var inputs: Chip.Inputs
+    @exclusivity(unchecked) private var outputs: Chip.Outputs
 
     /// Requests the board's lines from `chip`: inputs with both edges, outputs at their declared
     /// safe initial levels.

@@ -43,7 +43,7 @@ public class ControllerCore<App: ControllerApplication> {
     @usableFromInline final let completionClock: (any MachineClock)?
     /// Told, at the end of every call that may write the trace or the output log, how far they
     /// hold whole steps; for a reporter that drains them from another thread.
-    @usableFromInline package final var reportWatermark: ReportWatermark?
+    @usableFromInline @exclusivity(unchecked) package final var reportWatermark: ReportWatermark?
     /// The records of every ring (trace, outputs, ledger, input log) at the last publication,
     /// summed: each count only grows, so the sum changes exactly when one of them did.
     @usableFromInline @exclusivity(unchecked) final var publishedRecords = -1
@@ -95,7 +95,7 @@ public class ControllerCore<App: ControllerApplication> {
     @usableFromInline @exclusivity(unchecked) final var cause: ControllerInput<App>?
 
     /// Output writes that failed (each failed write with a declared failure event also sent it).
-    @usableFromInline package internal(set) final var outputWriteFailures = 0
+    @usableFromInline @exclusivity(unchecked) package internal(set) final var outputWriteFailures = 0
     /// Episodes in which an output stood at a level other than the one the machine asked for
     /// (an interlock held it, its write failed, or the stop level took it): each counted once,
     /// when it begins. The host never overrides the machine in silence: the daemon logs each
@@ -112,18 +112,18 @@ public class ControllerCore<App: ControllerApplication> {
     /// Each output's interlock's yield condition, by index in ``ControllerApplication/outputs``.
     @usableFromInline final let interlockYields: [(@Sendable (App.State, App.Context) -> Bool)?]
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
-    @usableFromInline package internal(set) final var lostEdges = 0
+    @usableFromInline @exclusivity(unchecked) package internal(set) final var lostEdges = 0
     /// Steps of the machine that reached a bound of `MachineLimits` and were ended there
     /// (`ObservedMachine.lastUnsettledStep`). The first one puts the controller in its fail
     /// safe: every wired output at its stop level (its safe initial level when it declares
     /// none), held there whatever the machine asks from then on; a machine that did not settle
     /// once has a defect in its definition, which no later event can be trusted to undo.
-    @usableFromInline package internal(set) final var unsettledSteps = 0
+    @usableFromInline @exclusivity(unchecked) package internal(set) final var unsettledSteps = 0
     /// What the last unsettled step repeated, in the core's words (`UnsettledStep`), and
     /// that the outputs are held.
     package internal(set) final var unsettledReport: String?
     /// Set by the first unsettled step: the outputs stay at their fail-safe levels.
-    @usableFromInline package internal(set) final var holdsFailSafe = false
+    @usableFromInline @exclusivity(unchecked) package internal(set) final var holdsFailSafe = false
     /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
     /// so edges lost before the first read are counted too.
     @usableFromInline @exclusivity(unchecked) final var expectedSequence: UInt64 = 0
@@ -131,7 +131,7 @@ public class ControllerCore<App: ControllerApplication> {
     /// Each of ``ControllerApplication/stateCounts`` (by index): the steps into or out of its
     /// state since start, counted as the store counts them, from the state before and after each
     /// step — so a scenario can `expect counter emergencyOn 1` as `/status` shows it.
-    @usableFromInline package internal(set) final var stateCountValues: [Int]
+    @usableFromInline @exclusivity(unchecked) package internal(set) final var stateCountValues: [Int]
     /// The state the last step ended in.
     @usableFromInline @exclusivity(unchecked) final var stateBeforeStep: App.State
 
@@ -520,15 +520,16 @@ public class ControllerCore<App: ControllerApplication> {
         let time = edge.timestamp.nanoseconds
         let active = edge.kind.isActive
         let role = inputRoles[edge.lineIndex]
-        let input = App.inputs[role]
-        take(.edge(input.role, active: active), at: time)
+        // The declaration's fields, each read in place: a copy of the whole declaration
+        // retains and releases every reference it holds.
+        take(.edge(App.inputs[role].role, active: active), at: time)
         defer { cause = nil }
-        if heldLimits[role] != .max, let held = input.heldTooLong {
+        if heldLimits[role] != .max, let held = App.inputs[role].heldTooLong {
             let onHeldSide = held.holds(active: active)
             heldDeadlines[role] = onHeldSide ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
             if !onHeldSide { heldTooLong[role] = false }
         }
-        switch input.binding {
+        switch App.inputs[role].binding {
         case .pulse(let event):
             if active { dispatch(event, at: time) }
         case .level(let on, let off, let keep):
