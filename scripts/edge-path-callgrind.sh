@@ -20,7 +20,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind before 3.20 cannot read the DWARF 5 debug information Swift emits; the symbol
 # table is all callgrind needs to name functions.
-objcopy --strip-debug .build/release/edge-path-probe "$work/edge-path-probe"
+objcopy --strip-debug "${PROBE:-.build/release/edge-path-probe}" "$work/edge-path-probe"
 for span in read-to-write read-to-return; do
     valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$work/$span.out" \
         "$work/edge-path-probe" "$span" "$edges" >"$work/$span.txt" 2>"$work/$span.log" \
