@@ -69,8 +69,6 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
             outputSlots: slots, outputSettings: outputSettings, edgesAreDebounced: inputs.edgesAreDebounced)
     }
 
-    override func chipHasPendingEdges() -> Bool { inputs.hasPendingEdgeEvents }
-
     override func chipReadEdges(into buffer: UnsafeMutableBufferPointer<EdgeEvent>) throws(GPIOError) -> Int {
         try inputs.readEdgeEvents(into: buffer)
     }

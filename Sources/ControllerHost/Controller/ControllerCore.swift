@@ -8,10 +8,10 @@ import ControllerFSM
 /// code specialized for the application: ``ControllerApplication/runEventPath(of:now:)`` is
 /// a requirement with an inlinable default, so its witness, compiled in the application's own
 /// module, is the path with every declaration, closure and symbol of the application's types
-/// known. Unspecialized, each of them went through generic metadata and witness tables: the
-/// path took about 17 times the instructions (docs/performance.md, "Edge to output through
-/// the kernel"). The chip's three calls on the path (pending edges, read, write) are this
-/// class's methods, which the ``Controller`` overrides.
+/// known. Unspecialized, each of them went through generic metadata and witness tables: from
+/// the edge read to the output write took about 20 times the instructions (docs/performance.md,
+/// "Edge to output through the kernel"). The chip's two calls on the path (the edges' read,
+/// the outputs' writes) are this class's methods, which the ``Controller`` overrides.
 ///
 /// Everything the path touches — the raw edge buffer, the debouncer, the machine, the output
 /// levels, the deadlines — is reserved at creation, so `process(now:)` does not allocate.
@@ -188,9 +188,6 @@ public class ControllerCore<App: ControllerApplication> {
 
     // MARK: The chip's calls, which the ``Controller`` overrides
 
-    /// Whether edges wait on the input request.
-    @usableFromInline func chipHasPendingEdges() -> Bool { preconditionFailure("ControllerCore is only ever a Controller") }
-
     /// Reads the waiting edges into `buffer`; how many.
     @usableFromInline func chipReadEdges(into buffer: UnsafeMutableBufferPointer<EdgeEvent>) throws(GPIOError) -> Int {
         preconditionFailure("ControllerCore is only ever a Controller")
@@ -252,7 +249,10 @@ public class ControllerCore<App: ControllerApplication> {
     final func takeEventsAndDeadlines(upTo now: MachineInstant) throws(GPIOError) {
         defer { publishSettled() }
         if let chipLost { throw chipLost }
-        while chipHasPendingEdges() {
+        // Read at once, not after asking whether edges wait: a read never blocks and answers 0
+        // when none do (`GPIOInputRequest`), and on libgpiod the question was a poll(2) of its
+        // own in front of every edge's read.
+        while true {
             let count = try chipReadEdges(into: rawEdges)
             for index in 0..<count {
                 noteSequence(rawEdges[index].sequence)
