@@ -6,17 +6,12 @@ import ControllerFSM
 ///
 /// Generic over the application and the chip so the same code runs every controller on
 /// libgpiod and on the simulator. All but the chip is its ``ControllerCore``, whose event path
-/// is compiled for the application; this class holds the chip's two requests and answers the
-/// core's calls to them.
+/// is compiled for the application; this class requests the lines from the chip, and again
+/// after the chip came back.
 ///
 /// Single-threaded: one event loop calls `start`, then `process(now:)` whenever an input is
 /// readable or `nextDeadline` passes, and `stop` at the end.
 public final class Controller<App: ControllerApplication, Chip: GPIOChip>: ControllerCore<App> {
-    // Unchecked for the reason the core's path state is (``ControllerCore``): one thread, and
-    // no access overlaps another; every edge read and output write reads one of these.
-    @exclusivity(unchecked) private var inputs: Chip.Inputs
-    @exclusivity(unchecked) private var outputs: Chip.Outputs
-
     /// Requests the board's lines from `chip`: inputs with both edges, outputs at their declared
     /// safe initial levels.
     /// - Parameters:
@@ -56,7 +51,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
         // Outputs first: from this moment every output is held at its safe level, before any
         // input can be taken.
         let consumer = board.consumer
-        outputs = try chip.requestOutputs(outputSettings, consumer: consumer)
+        let outputs = try chip.requestOutputs(outputSettings, consumer: consumer)
+        let inputs: Chip.Inputs
         do {
             inputs = try chip.requestInputs(inputSettings, consumer: consumer)
         } catch {
@@ -66,19 +62,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
         super.init(
             board: board, trace: trace, outputLog: outputLog, ledger: ledger, inputLog: inputLog,
             completionClock: completionClock, inputRoles: roles, inputSettings: inputSettings,
-            outputSlots: slots, outputSettings: outputSettings, edgesAreDebounced: inputs.edgesAreDebounced)
-    }
-
-    override func chipReadEdges(into buffer: UnsafeMutableBufferPointer<EdgeEvent>) throws(GPIOError) -> Int {
-        try inputs.readEdgeEvents(into: buffer)
-    }
-
-    override func chipWrite(_ level: Bool, at slot: Int) throws(GPIOError) {
-        try outputs.write(level, at: slot)
-    }
-
-    override func chipReadValue(at index: Int) throws(GPIOError) -> Bool {
-        try inputs.readValue(at: index)
+            outputSlots: slots, outputSettings: outputSettings, edgeReader: inputs, lineWriter: outputs)
     }
 
     /// Requests the board's lines again, from `chip`, after the chip the controller had went
@@ -101,10 +85,9 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
             newOutputs.release()
             throw error
         }
-        outputs.release()
-        inputs.release()
-        outputs = newOutputs
-        inputs = newInputs
+        releaseLines()
+        edgeReader = newInputs
+        lineWriter = newOutputs
         for (slot, setting) in levels.enumerated() {
             written[slot] = setting.initialValue
             lastWriteFailed[slot] = false
@@ -112,29 +95,18 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
         chipLost = nil
         // A new request numbers its edges from 0.
         expectedSequence = 0
-        let settled = inputs.edgesAreDebounced
+        let settled = newInputs.edgesAreDebounced
         debouncer = EdgeDebouncer(
             periods: inputSettings.map { settled ? .zero : $0.debounce },
             initialLevels: (0..<inputRoles.count).map { debouncer.level(ofLine: $0) })
         for index in inputRoles.indices {
-            let active = try inputs.readValue(at: index)
+            let active = try newInputs.readValue(at: index)
             guard active != debouncer.level(ofLine: index) else { continue }
             debouncer.setLevel(active, ofLine: index)
             handle(EdgeEvent(lineIndex: index, kind: EdgeKind(becameActive: active), timestamp: now, sequence: 0))
         }
         settle(at: now.nanoseconds)
     }
-
-    /// Gives the lines back: outputs first, so that nothing taken after the stop levels could
-    /// move them. A released output is no longer driven and falls to its pull.
-    override package func releaseLines() {
-        outputs.release()
-        inputs.release()
-    }
-
-    /// A descriptor that polls readable when input edges wait (`nil` on the simulator): what
-    /// an event loop waits on, with ``ControllerCore/nextDeadline`` as its timeout.
-    package var pollDescriptor: Int32? { inputs.pollDescriptor }
 
     /// The offset of the line a board file names, by name or number. A name the chip lacks is
     /// refused in the daemon's words (its `lines` command lists the chip's names).

@@ -11,7 +11,8 @@ import ControllerFSM
 /// known. Unspecialized, each of them went through generic metadata and witness tables: from
 /// the edge read to the output write took about 20 times the instructions (docs/performance.md,
 /// "Edge to output through the kernel"). The chip's two calls on the path (the edges' read,
-/// the outputs' writes) are this class's methods, which the ``Controller`` overrides.
+/// the outputs' writes) go to the chip's requests as existentials (``edgeReader``,
+/// ``lineWriter``), straight through their witness tables.
 ///
 /// Everything the path touches — the raw edge buffer, the debouncer, the machine, the output
 /// levels, the deadlines — is reserved at creation, so `process(now:)` does not allocate.
@@ -52,6 +53,12 @@ public class ControllerCore<App: ControllerApplication> {
     final let inputSettings: [InputLineSettings]
     final let outputSettings: [OutputLineSettings]
     @usableFromInline @exclusivity(unchecked) final var debouncer: EdgeDebouncer
+    /// The ``Controller``'s input and output requests, as the path calls them. Existentials, not
+    /// calls into the ``Controller`` (whose code is generic over the chip, and looked the chip's
+    /// request types up in the runtime on every call): the path, compiled for the application,
+    /// calls the request's own method through its witness table.
+    @usableFromInline @exclusivity(unchecked) final var edgeReader: any GPIOInputRequest
+    @usableFromInline @exclusivity(unchecked) final var lineWriter: any GPIOOutputRequest
     @usableFromInline final let rawEdges: UnsafeMutableBufferPointer<EdgeEvent>
     /// Edges taken from the chip per read; `process(now:)` reads again while more wait, so this
     /// sets only how many reads a burst takes. The libgpiod backend's own batch
@@ -139,12 +146,16 @@ public class ControllerCore<App: ControllerApplication> {
     /// - Parameters:
     ///   - inputRoles: the declaration index of each line of the input request.
     ///   - outputSlots: the request index of each declared output, -1 when not wired.
-    ///   - edgesAreDebounced: whether the input request's edges arrive debounced already.
+    ///   - edgeReader: the input request.
+    ///   - lineWriter: the output request.
     init(
         board: Board<App>, trace: Trace?, outputLog: OutputLog?, ledger: Ledger?, inputLog: InputLog?,
         completionClock: (any MachineClock)?, inputRoles: [Int], inputSettings: [InputLineSettings],
-        outputSlots: [Int], outputSettings: [OutputLineSettings], edgesAreDebounced settled: Bool
+        outputSlots: [Int], outputSettings: [OutputLineSettings], edgeReader: any GPIOInputRequest, lineWriter: any GPIOOutputRequest
     ) {
+        self.edgeReader = edgeReader
+        self.lineWriter = lineWriter
+        let settled = edgeReader.edgesAreDebounced
         self.board = board
         self.trace = trace
         self.outputLog = outputLog
@@ -186,24 +197,16 @@ public class ControllerCore<App: ControllerApplication> {
         rawEdges.deallocate()
     }
 
-    // MARK: The chip's calls, which the ``Controller`` overrides
-
-    /// Reads the waiting edges into `buffer`; how many.
-    @usableFromInline func chipReadEdges(into buffer: UnsafeMutableBufferPointer<EdgeEvent>) throws(GPIOError) -> Int {
-        preconditionFailure("ControllerCore is only ever a Controller")
-    }
-
-    /// Writes `level` to the output request's line `slot`.
-    @usableFromInline func chipWrite(_ level: Bool, at slot: Int) throws(GPIOError) {
-        preconditionFailure("ControllerCore is only ever a Controller")
-    }
-
-    /// Reads the input request's line `index`.
-    func chipReadValue(at index: Int) throws(GPIOError) -> Bool { preconditionFailure("ControllerCore is only ever a Controller") }
-
     /// Gives the lines back: outputs first, so that nothing taken after the stop levels could
     /// move them. A released output is no longer driven and falls to its pull.
-    package func releaseLines() { preconditionFailure("ControllerCore is only ever a Controller") }
+    package final func releaseLines() {
+        lineWriter.release()
+        edgeReader.release()
+    }
+
+    /// A descriptor that polls readable when input edges wait (`nil` on the simulator): what
+    /// an event loop waits on, with ``nextDeadline`` as its timeout.
+    package final var pollDescriptor: Int32? { edgeReader.pollDescriptor }
 
     // MARK: Running
 
@@ -216,7 +219,7 @@ public class ControllerCore<App: ControllerApplication> {
         defer { publishSettled() }
         var conditionsOn: [App.Event] = []
         for (index, role) in inputRoles.enumerated() {
-            let active = try chipReadValue(at: index)
+            let active = try edgeReader.readValue(at: index)
             debouncer.setLevel(active, ofLine: index)
             switch App.inputs[role].binding {
             case .condition(let on, _):
@@ -253,7 +256,7 @@ public class ControllerCore<App: ControllerApplication> {
         // when none do (`GPIOInputRequest`), and on libgpiod the question was a poll(2) of its
         // own in front of every edge's read.
         while true {
-            let count = try chipReadEdges(into: rawEdges)
+            let count = try edgeReader.readEdgeEvents(into: rawEdges)
             for index in 0..<count {
                 noteSequence(rawEdges[index].sequence)
                 debouncer.feed(rawEdges[index])
@@ -332,7 +335,7 @@ public class ControllerCore<App: ControllerApplication> {
     /// sent: the machine is not being followed.
     final func hold(_ output: OutputDeclaration<App>, at level: Bool, slot: Int, at now: MachineInstant) {
         do {
-            try chipWrite(level, at: slot)
+            try lineWriter.write(level, at: slot)
             written[slot] = level
             lastWriteFailed[slot] = false
             outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
@@ -706,7 +709,7 @@ public class ControllerCore<App: ControllerApplication> {
             return note(.interlock, for: index)
         }
         do {
-            try chipWrite(level, at: slot)
+            try lineWriter.write(level, at: slot)
         } catch {
             return writeFailed(error, index: index, slot: slot, at: time)
         }
