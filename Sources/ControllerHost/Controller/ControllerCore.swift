@@ -11,8 +11,8 @@ import ControllerFSM
 /// known. Unspecialized, each of them went through generic metadata and witness tables: from
 /// the edge read to the output write took about 20 times the instructions (docs/performance.md,
 /// "Edge to output through the kernel"). The chip's two calls on the path (the edges' read,
-/// the outputs' writes) go to the chip's requests as existentials (``edgeReader``,
-/// ``lineWriter``), straight through their witness tables.
+/// the outputs' writes) go to the chip's requests as existentials (`edgeReader`,
+/// `lineWriter`), straight through their witness tables.
 ///
 /// Everything the path touches — the raw edge buffer, the debouncer, the machine, the output
 /// levels, the deadlines — is reserved at creation, so `process(now:)` does not allocate.
