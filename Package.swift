@@ -146,6 +146,13 @@ let package = Package(
         // tests and against libgpiod on the kernel's gpio-sim chip in the VM (gpio-contract).
         .target(name: "GPIOPortContract", dependencies: ["ControllerFSM"]),
         .executableTarget(name: "gpio-contract", dependencies: ["GPIOPortContract", "ControllerFSMGpiod"]),
+        // Callgrind's client requests (valgrind/callgrind.h, Debian's valgrind package) as C
+        // functions; no-ops where the header is missing, so the package builds without it.
+        .target(name: "CCallgrindMarks"),
+        // The event path's instructions per edge under callgrind: the turnstile's controller on
+        // the simulated chip, collection switched on from the edge read to the output write
+        // (scripts/edge-path-callgrind.sh; docs/performance.md).
+        .executableTarget(name: "edge-path-probe", dependencies: ["CCallgrindMarks", "ControllerFSM", "ControllerFSMSim", "ControllerHost", "Turnstile"]),
         // The allocation tests are a package of their own (AllocationTests/): they need an
         // optimised build, and there it compiles only what they test.
         .testTarget(name: "ControllerFSMGpiodTests", dependencies: ["ControllerFSMGpiod", "ControllerFSM"]),

@@ -96,6 +96,18 @@ public protocol ControllerApplication: Sendable {
     /// The model of the mechanism the simulator puts behind a simulated board (the barrier's
     /// arm); ``NoPlant`` by default: the scenario alone drives the inputs.
     associatedtype Plant: SimulatedPlant = NoPlant<Self> where Plant.App == Self
+
+    /// The event path, run by ``ControllerCore/process(now:)``: the edges waiting on the chip,
+    /// debounced, each turned into the application's event, dispatched, and the outputs
+    /// written; then the deadlines due. Do not implement it: the default, inlinable, is
+    /// compiled into the application's own module as its witness, so the path runs
+    /// specialized for the application's types instead of through generic metadata and
+    /// witness tables on every call into the declaration (docs/performance.md, "Edge to output
+    /// through the kernel").
+    /// - Parameters:
+    ///   - controller: the controller whose path runs.
+    ///   - now: the time everything is handled up to.
+    static func runEventPath(of controller: ControllerCore<Self>, now: MachineInstant) throws(GPIOError)
 }
 
 /// The simulator's random breakage (`--break-probability P`): after each step `after` names,
@@ -111,6 +123,11 @@ public struct SimulatedBreakage<App: ControllerApplication>: Sendable {
 }
 
 extension ControllerApplication {
+    @inlinable
+    public static func runEventPath(of controller: ControllerCore<Self>, now: MachineInstant) throws(GPIOError) {
+        try controller.takeEventsAndDeadlines(upTo: now)
+    }
+
     public static var queueCapacity: Int { 8 }
     public static var latencyOutput: RoleName? { outputs.first?.role }
     public static var daemonName: String { name + "d" }

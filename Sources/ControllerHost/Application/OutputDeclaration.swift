@@ -25,7 +25,7 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     /// interlock is written off — if that write failed, the one wanting on stays off.
     /// Outputs outside any interlock are written in declaration order. An interlock yields only
     /// where an ``InterlockDeclaration`` of the application says so; whenever it holds an output
-    /// off that the machine asks on, the host says so (``Controller/outputOverrides``).
+    /// off that the machine asks on, the host says so (``ControllerCore/outputOverrides``).
     public let interlock: String?
     /// One line for `--help`, board-file messages and the documentation.
     public let summary: String

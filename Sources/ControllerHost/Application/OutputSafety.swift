@@ -29,7 +29,7 @@ public struct OutputPrecondition<App: ControllerApplication>: Sendable {
 /// every door releases: declare `InterlockDeclaration("strikes", yieldsTo: "a fire alarm") {
 /// state, _ in state == .fireAlarm }`. While `yieldsWhen` holds the host drives every output of
 /// the interlock as the machine asks; otherwise it holds the later one off and says so (see
-/// ``Controller/outputOverrides``). An interlock no declaration names never yields.
+/// ``ControllerCore/outputOverrides``). An interlock no declaration names never yields.
 ///
 /// `explore()` refuses a machine that asks for two outputs of one interlock at once in a
 /// configuration where the interlock does not yield: the host would silently disagree with it.

@@ -30,7 +30,7 @@ public struct StateCount<App: ControllerApplication>: Sendable {
     }
 
     /// Whether a step from `before` to `after` is one this counts.
-    package func counts(from before: App.State, to after: App.State) -> Bool {
+    @inlinable package func counts(from before: App.State, to after: App.State) -> Bool {
         guard before != after else { return false }
         switch change {
         case .entered: return after == state

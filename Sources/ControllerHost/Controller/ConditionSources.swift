@@ -8,8 +8,10 @@
 /// line going quiet does not end an alarm a command declared. Only a change of the combined
 /// condition is an event for the machine, so the machine's `emergency` state follows exactly
 /// one truth.
+@usableFromInline
 package struct ConditionSources: Sendable, Hashable {
     /// Who asserts or withdraws the condition.
+    @usableFromInline
     package enum Source: Sendable {
         /// The input line's debounced level.
         case line
@@ -18,18 +20,18 @@ package struct ConditionSources: Sendable, Hashable {
     }
 
     /// The line's level (false when the board does not wire it).
-    package private(set) var line = false
+    @usableFromInline package private(set) var line = false
     /// Whether a command declared the condition and no command has withdrawn it since.
-    package private(set) var command = false
+    @usableFromInline package private(set) var command = false
 
-    package init() {}
+    @usableFromInline package init() {}
 
     /// On while either source asserts it.
-    package var isActive: Bool { line || command }
+    @inlinable package var isActive: Bool { line || command }
 
     /// Sets `source`'s level and returns the combined condition's new level if it changed,
     /// `nil` if it did not (the other source still holds it, or nothing changed).
-    package mutating func set(_ source: Source, active: Bool) -> Bool? {
+    @inlinable package mutating func set(_ source: Source, active: Bool) -> Bool? {
         let before = isActive
         switch source {
         case .line: line = active

@@ -20,7 +20,7 @@ public struct LedgerEntry<App: ControllerApplication>: Hashable, Sendable {
     /// jam found by the controller itself.
     package var cause: ControllerInput<App>?
 
-    package init(time: MachineInstant, state: App.State, gauges: CounterValues, counters: CounterValues, cause: ControllerInput<App>?) {
+    @usableFromInline package init(time: MachineInstant, state: App.State, gauges: CounterValues, counters: CounterValues, cause: ControllerInput<App>?) {
         self.time = time
         self.state = state
         self.gauges = gauges
@@ -30,6 +30,7 @@ public struct LedgerEntry<App: ControllerApplication>: Hashable, Sendable {
 }
 
 /// An input the controller took: a debounced edge on an input line, or a direct command.
+@usableFromInline
 package enum ControllerInput<App: ControllerApplication>: Hashable, Sendable {
     /// A debounced edge: the line's role and the logical level it went to.
     case edge(RoleName, active: Bool)
@@ -54,7 +55,7 @@ public struct InputRecord<App: ControllerApplication>: Hashable, Sendable {
     package var time: MachineInstant
     package var input: ControllerInput<App>
 
-    package init(time: MachineInstant, input: ControllerInput<App>) {
+    @usableFromInline package init(time: MachineInstant, input: ControllerInput<App>) {
         self.time = time
         self.input = input
     }

@@ -16,6 +16,7 @@ import Synchronization
 ///   Relaxed, a reader on arm64 could see the word before the records and hold back nothing.
 /// - The doorbell's `ring()` then fences before it looks for sleepers, and its sleepers fence
 ///   before they read the word (see `Doorbell`): the word needs no stronger ordering for that.
+@usableFromInline
 package final class ReportWatermark: Sendable {
     /// The trace's count in the high half, the output log's in the low half: one word, so a
     /// reader never sees one ring's count from a later step than the other's.
@@ -42,7 +43,7 @@ package final class ReportWatermark: Sendable {
 
     /// Called by the controller's thread, after the records of its call were written (in every
     /// ring it has, not only the two it counts).
-    func publish(trace: Int, outputs: Int) {
+    @usableFromInline func publish(trace: Int, outputs: Int) {
         let value = UInt64(UInt32(truncatingIfNeeded: trace)) << 32 | UInt64(UInt32(truncatingIfNeeded: outputs))
         // Releasing: the records counted are in their rings for whoever sees this word. The
         // doorbell's fence orders it before the look at its sleepers.
