@@ -201,7 +201,8 @@ if [ "$skip_tests" = 0 ]; then
     ARM64_BINDS=()
     [ ! -d "$w3c" ] || ARM64_BINDS=("$w3c")
     # CONTROLLER_TESTS_EMULATED: a test that measures speed checks behaviour only (qemu-user's
-    # speed is not a Pi's).
+    # speed is not a Pi's), the waits and time limits are longer (Tests/ControllerTestSupport/
+    # Emulation.swift), and what qemu-user does its own way is said by the test that meets it.
     ARM64_ENV=(CONTROLLER_MQTT_REQUIRE_BROKER=1 CONTROLLER_TESTS_EMULATED=1 "SCXML_W3C_DIR=$w3c")
     tests=$(scripts/arm64/swift.sh build --scratch-path .build-arm64 --show-bin-path)
     # Each test's start is a line; what is shown is what failed, skipped and the totals.
