@@ -3,7 +3,8 @@
 # callgrind, with collection switched on by the probe itself from the edge read's return to
 # the first output write (read-to-write) and to the end of `process(now:)` (read-to-return).
 # Only the edges that move the lock are counted (docs/performance.md, "Edge to output through
-# the kernel"). Needs Debian's valgrind (its callgrind.h is what the probe's marks compile to).
+# the kernel"). Installs Debian's valgrind when missing (its callgrind.h is what the probe's marks
+# compile to).
 #
 #   scripts/edge-path-callgrind.sh [EDGES]        2,000 edges by default
 #   scripts/edge-path-callgrind.sh --prebuilt     the release build already in .build
@@ -14,7 +15,11 @@ prebuilt=false
 # Enough edges that the per-edge figure does not move with the count (it is the same per edge
 # from a few hundred on; the warm-up is the probe's and not counted).
 edges=${1:-2000}
-command -v valgrind >/dev/null || { echo "error: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+# valgrind and objcopy as scripts/bench.sh gets them (scripts/lib/packages.sh): installed when
+# missing, before the probe is built, so its marks compile against callgrind.h.
+# shellcheck source=scripts/lib/packages.sh
+. scripts/lib/packages.sh
+packages_ensure bench
 $prebuilt || swift build -c release --product edge-path-probe >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
