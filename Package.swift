@@ -105,13 +105,16 @@ let package = Package(
         .target(name: "ControllerMQTT", dependencies: ["ControllerFSM", "ControllerHost", "CMosquitto"]),
         // The Linux calls the daemon's event loop needs that Swift's Glibc module leaves out.
         .target(name: "CLinux"),
+        // Swift's global executor hook, set from C so it is found in the statically linked
+        // shipped build too (DaemonExecutor, its only user, says why).
+        .target(name: "CExecutorHook"),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
         // read from its declaration: an application's main.swift is one line,
         // `ControllerCommand<App>.runCommandLine()`.
         .target(
             name: "ControllerCommandLine",
             dependencies: [
-                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "CLinux",
+                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "CLinux", "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -58,7 +58,9 @@ package enum CommandLineEntry {
         if arguments.first == daemonCommand {
             _ = SignalTrap.daemon
             // Before the first task: the daemon's tasks then never start libdispatch's pool.
-            DaemonExecutor.install()
+            if !DaemonExecutor.install() {
+                Terminal.log("warning: Swift's global executor is already taken in this process: the daemon's tasks run on libdispatch's pool, which wakes the process once a second while idle")
+            }
         }
         Task {
             await main(root, program: program, arguments: arguments)

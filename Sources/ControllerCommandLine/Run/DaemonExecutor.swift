@@ -1,3 +1,4 @@
+import CExecutorHook
 import NIOCore
 import NIOPosix
 
@@ -16,12 +17,27 @@ import NIOPosix
 /// reporter do), or call `Task.sleep`, whose timer is still libdispatch's: ``sleep(for:)`` is
 /// the daemon's.
 enum DaemonExecutor {
-    /// Makes NIO's event loops Swift's global executor, as swift-nio offers it. Only before the
-    /// process's first task, once; a process where Swift's hook is already taken keeps
-    /// libdispatch's pool, and with it a wake-up a second.
-    static func install() {
-        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    /// Makes NIO's event loops Swift's global executor. Only before the process's first task,
+    /// once; a process where Swift's hook is already taken keeps libdispatch's pool, and with it
+    /// a wake-up a second (false then).
+    ///
+    /// Through CExecutorHook, not swift-nio's
+    /// `unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()`, which finds
+    /// the runtime's hook with `dlsym`: in the shipped build (the Swift runtime linked
+    /// statically) the hook is a local symbol, `dlsym` finds nothing, and that call returns
+    /// false having changed nothing. Each job goes where swift-nio's hook sends it: the event
+    /// loop of the thread that enqueues it when that is one of the group's, another otherwise.
+    @discardableResult
+    static func install() -> Bool {
+        cexh_install { job in
+            guard let job else { return }
+            let unownedJob = unsafeBitCast(job, to: UnownedJob.self)
+            MultiThreadedEventLoopGroup.singleton.any().enqueue(ExecutorJob(unownedJob))
+        }
     }
+
+    /// Whether the daemon's executor is the one Swift's runtime uses now.
+    static var isInstalled: Bool { cexh_is_installed() }
 
     /// Waits `duration` on an event loop's timer, or until the task is cancelled.
     static func sleep(for duration: Duration) async {
