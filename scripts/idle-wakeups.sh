@@ -12,11 +12,14 @@
 #   BOARD= its board (default: boards/sim.toml of the package that declares it)
 #   SETTLE= seconds to wait after `ready` before counting (default 10: past the MQTT claim's
 #   settling and patience, 3 s and 5 s)
+#   MAX_PER_SECOND= a bound: exits 1 when the daemon's voluntary switches in the window, the
+#   watchdog's pings included, average more than this many a second (scripts/test.sh checks the
+#   shipped daemons with 1 under their unit's watchdog: the Pi's idle budget)
 #   WATCHDOG_USEC= systemd's watchdog, as WatchdogSec= sets it (e.g. 10000000): the script
 #   plays systemd's notify socket (reading what the daemon sends, as an unread socket would
 #   refuse it after ten datagrams) and says how many WATCHDOG=1 came in the window
 # Prints one line per thread (its id, name, voluntary and nonvoluntary switches in the window)
-# and a total line; exits 0. Needs mosquitto and openssl (scripts/mqtt-broker.sh's header), and
+# and a total line; exits 0 (or 1 above MAX_PER_SECOND). Needs mosquitto and openssl (scripts/mqtt-broker.sh's header), and
 # python3 for the watchdog.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -101,3 +104,11 @@ awk -v window="$window" -v name="$name" '
     END { printf "%s idle over %d s: %d voluntary (%.2f a second), %d nonvoluntary\n", name, window, tv, tv / window, tn }
 ' "$work/before" "$work/after"
 [ -z "$systemd" ] || echo "systemd's watchdog (WATCHDOG_USEC=$WATCHDOG_USEC): $pings WATCHDOG=1 in the window"
+if [ -n "${MAX_PER_SECOND:-}" ]; then
+    total=$(awk 'NR == FNR { v[$1] = $3; next } { t += $3 - v[$1] } END { print t + 0 }' "$work/before" "$work/after")
+    if awk -v own="$total" -v window="$window" -v max="$MAX_PER_SECOND" 'BEGIN { exit !(own / window > max) }'; then
+        echo "error: $name woke $total times in $window s: more than $MAX_PER_SECOND a second (the threads above)" >&2
+        exit 1
+    fi
+    echo "$name: $total wake-ups in $window s, within $MAX_PER_SECOND a second"
+fi

@@ -29,7 +29,8 @@
 #         and the outbox at 1,000 events a second (scripts/site-load.sh);
 #      b. each daemon's status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON,
 #         its page in headless Chromium); each daemon's event loop allocates nothing
-#         (scripts/check-loop-allocations.sh); their .debs installed, upgraded, removed and purged
+#         (scripts/check-loop-allocations.sh); each idle with every service on wakes at most once
+#         a second (scripts/idle-wakeups.sh); their .debs installed, upgraded, removed and purged
 #         on this machine, alone and side by side (scripts/test-deb.sh --prebuilt); the runtime
 #         core compiled alone in Embedded Swift for two microcontrollers; the arm64 lane
 #         (scripts/arm64/check.sh: the aarch64 builds' output byte for byte x86_64's under qemu,
@@ -289,6 +290,10 @@ lane_a_times=$(mktemp)
     fi
 ) >"$lane_a_log" 2>&1 &
 lane_a=$!
+# The idle check's window, and the watchdog the packaged unit asks for (WatchdogSec=10s in
+# packaging/daemon.service): the Pi's idle budget is counted with it on.
+idle_window_seconds=30
+idle_watchdog_usec=10000000
 # Lane b, here: below the VM's priority, so that a moment of two busy cores (a compile, the
 # browser) slows lane b, not the guest, whose checks keep real time.
 lane_b=(nice -n 19)
@@ -303,6 +308,11 @@ fi
 for daemon in "${daemons[@]}"; do
     step "$daemon's event loop allocates nothing (scripts/check-loop-allocations.sh $daemon)"
     "${lane_b[@]}" scripts/check-loop-allocations.sh "$daemon"
+done
+
+for daemon in "${daemons[@]}"; do
+    step "$daemon idle with every service on, under its unit's watchdog: at most 1 wake-up a second (scripts/idle-wakeups.sh on the shipped binary)"
+    DAEMON="$bin/$daemon" WATCHDOG_USEC=$idle_watchdog_usec MAX_PER_SECOND=1 "${lane_b[@]}" scripts/idle-wakeups.sh "$idle_window_seconds"
 done
 
 if [ "${DEB:-1}" != 0 ]; then
