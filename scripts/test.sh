@@ -44,10 +44,11 @@
 # and the Embedded check of the core (under 10 minutes on a 2-core machine from a warm build).
 # Installs what it needs on a fresh Debian/Ubuntu machine, all of it before anything runs in
 # parallel (scripts/lib/packages.sh). SANITIZE=0 skips ThreadSanitizer; STATUS=0,
-# CRASH=0, DEB=0, FUZZ=0, HIL=0 and SITE=0 skip those checks of step 5. ARM64=1 adds the
-# aarch64 builds, the arm64 lane and the arm64 HIL (HIL_ARM64=0 leaves the arm64 VM out): not
-# yet by default, as the aarch64 test suite under qemu-user takes well over half an hour on 2
-# cores and has not yet passed whole (docs/operations.md). How long each step took is
+# CRASH=0, DEB=0, FUZZ=0, HIL=0 and SITE=0 skip those checks of step 5. ARM64=0 leaves out
+# the aarch64 builds, the arm64 lane and the arm64 HIL (HIL_ARM64=0 the arm64 VM alone). The
+# arm64 lane runs the test modules that run in-process under qemu (ARM64_TESTS=all: every
+# module and the example packages', about 45 minutes more on 2 cores; docs/operations.md,
+# "Architectures, exactly"). How long each step took is
 # printed at the end (and when a step fails); a step of lane a is marked "(lane a)".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -153,7 +154,7 @@ fi
 
 checks=(core size loop_allocations arm64)
 [ "${HIL:-1}" = 0 ] || checks+=(hil)
-[ "${ARM64:-0}" != 1 ] || [ "${HIL:-1}" = 0 ] || [ "${HIL_ARM64:-1}" = 0 ] || checks+=(hil_arm64)
+[ "${ARM64:-1}" != 1 ] || [ "${HIL:-1}" = 0 ] || [ "${HIL_ARM64:-1}" = 0 ] || checks+=(hil_arm64)
 [ "${CRASH:-1}" = 0 ] || checks+=(crash)
 [ "${SITE:-1}" = 0 ] || checks+=(site)
 [ "${STATUS:-1}" = 0 ] || checks+=(status)
@@ -164,9 +165,7 @@ packages_ensure "${checks[@]}"
 # The aarch64 Swift SDK (two Debian roots, 600 MB of packages; cached between runs on one
 # machine), made in the background: mostly downloading and unpacking, and the trixie root's
 # maintainer scripts under qemu.
-# Opt-in (ARM64=1) until the aarch64 test suite passes whole under qemu in a time the run can
-# afford (docs/operations.md, "Architectures, exactly").
-if [ "${ARM64:-0}" = 1 ]; then
+if [ "${ARM64:-1}" = 1 ]; then
     arm64_sdk_log=$(mktemp)
     scripts/arm64/sdk.sh >"$arm64_sdk_log" 2>&1 &
     arm64_sdk=$!
@@ -245,7 +244,7 @@ for example in "${examples[@]}"; do daemons+=("${example#* }"); done
 # The same for the Raspberry Pi's processor (aarch64), with the Swift SDK made at the start
 # (scripts/arm64/sdk.sh, beside the sanitizer builds): lane a's VM runs them on arm64's kernel,
 # lane b checks them (scripts/arm64/check.sh).
-if [ "${ARM64:-0}" = 1 ]; then
+if [ "${ARM64:-1}" = 1 ]; then
     step "the builds users ship, for aarch64 (the Pi): the SDK made beside the sanitizer builds, then scripts/release-build.sh --arch arm64"
     wait_for_arm64_sdk
     scripts/release-build.sh --arch arm64 turnstiled gpio-contract controller-checks
@@ -271,7 +270,7 @@ lane_a_times=$(mktemp)
     if [ "${HIL:-1}" != 0 ]; then
         step "(lane a) hardware-in-the-loop: libgpiod 1.6 and 2.3 against the kernel's gpio-sim, in a VM"
         scripts/hil/run.sh --prebuilt
-        if [ "${ARM64:-0}" = 1 ] && [ "${HIL_ARM64:-1}" != 0 ]; then
+        if [ "${ARM64:-1}" = 1 ] && [ "${HIL_ARM64:-1}" != 0 ]; then
             step "(lane a) hardware-in-the-loop on arm64: the aarch64 builds on trixie's libgpiod 2.2 against gpio-sim, trixie's arm64 kernel under qemu-system-aarch64"
             scripts/hil/run.sh --arch arm64 --prebuilt --generations v2
         fi
@@ -326,9 +325,9 @@ step "Embedded Swift check of the core"
 step "the core on arm64: cross-compiled for aarch64 Linux, run under qemu, the same output as on x86_64 (scripts/check-arm64.sh)"
 "${lane_b[@]}" scripts/check-arm64.sh
 
-if [ "${ARM64:-0}" = 1 ]; then
-    step "arm64: the aarch64 builds' size, output the same as x86_64's under qemu, run with every service allocation-free, the arm64 .debs in a trixie root, every test under qemu (scripts/arm64/check.sh)"
-    "${lane_b[@]}" scripts/arm64/check.sh --prebuilt --x86-bin "$bin"
+if [ "${ARM64:-1}" = 1 ]; then
+    step "arm64: the aarch64 builds' size, output the same as x86_64's under qemu, run with every service allocation-free, the arm64 .debs in a trixie root, the tests under qemu (scripts/arm64/check.sh --tests ${ARM64_TESTS:-in-process})"
+    "${lane_b[@]}" scripts/arm64/check.sh --prebuilt --x86-bin "$bin" --tests "${ARM64_TESTS:-in-process}"
 fi
 
 if [ "${FUZZ:-1}" != 0 ]; then

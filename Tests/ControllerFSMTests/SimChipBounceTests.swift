@@ -1,5 +1,6 @@
 import ControllerFSM
 import ControllerFSMSim
+import ControllerTestSupport
 import Testing
 
 @Suite struct SimChipBounceTests {
@@ -53,7 +54,7 @@ import Testing
     @Test("a bouncy pulse through the debouncer gives exactly one press and one release", arguments: [false, true])
     func bouncyPulsesDebounceToOnePressAndOneRelease(activeLow: Bool) throws {
         let period = Duration.milliseconds(10)
-        for seed in UInt64(1)...200 {
+        for seed in UInt64(1)...UInt64(Emulation.propertyCases(200)) {
             var shape = SplitMix64(seed: seed ^ 0xC0FFEE)
             let bounceEdges = Int(shape.next(below: 9))
             let window = Duration.microseconds(Int64(shape.next(below: 3_001)))

@@ -23,8 +23,8 @@ package enum Emulation {
         isActive ? minutes * 6 : minutes
     }
 
-    /// How many random cases a property test runs: `count` natively, a fifth of it (at least
-    /// one) under emulation. The property's code is the same on both processors and every case
+    /// How many random cases (or batches of them) a property test runs: `count` natively, a
+    /// fifth of it (at least one) under emulation. The property's code is the same on both processors and every case
     /// still runs natively; under qemu-user a case costs 10–50 times its native time, and a
     /// hundred of them held both of the pool's threads for 25 minutes, every other test waiting.
     package static func propertyCases(_ count: Int) -> Int {

@@ -3,12 +3,19 @@
 # x86_64 machine, run under qemu-user, shipped as .debs for trixie (Raspberry Pi OS trixie), and
 # the whole Swift test suite built and run for aarch64. Called by scripts/test.sh; alone:
 #
-#   scripts/arm64/check.sh [--prebuilt] [--x86-bin DIR] [--skip-tests]
+#   scripts/arm64/check.sh [--prebuilt] [--x86-bin DIR] [--tests all|in-process|none]
 #     --prebuilt      take the aarch64 release builds as they are (scripts/test.sh has just made
 #                     them, for the arm64 HIL as well), without asking SwiftPM again
 #     --x86-bin DIR   the x86_64 release binaries to compare with (default: scripts/release-build.sh's;
 #                     built first when missing)
-#     --skip-tests    everything but the test suite (its build and its run under qemu)
+#     --tests all     (the default) every test module of the package and of each example
+#                     package, under qemu: about 45 minutes on 2 cores
+#     --tests in-process
+#                     what scripts/test.sh runs: every test module of the package but the three
+#                     whose tests start a built daemon and talk to it (IN_PROCESS_LEFT_OUT below),
+#                     about 11 minutes; the daemons themselves run under qemu in steps 3-5
+#     --tests none    everything but the test suite (its build and its run under qemu)
+#     --skip-tests    the same as --tests none
 #
 # 1. the Swift SDK (scripts/arm64/sdk.sh; cached in $ARM64_CACHE), its compiler's version said;
 # 2. the builds users ship, for aarch64 (scripts/release-build.sh --arch arm64): turnstiled,
@@ -25,10 +32,12 @@
 #    installed), installed with `apt install ./…` into a fresh trixie arm64 root under qemu, where
 #    `DAEMON check --board` passes on the Raspberry Pi board files and `DAEMON simulate` holds;
 #    then purged;
-# 6. every test of the package, built for aarch64 and run under qemu in the SDK's root (tests
-#    that start a built binary start the aarch64 one, through binfmt_misc); the example
-#    packages' tests likewise. Left out, and why: the site page's test in a browser (no aarch64
-#    Chromium in the root: CONTROLLER_REQUIRE_BROWSER is not set, so it says it skipped).
+# 6. the tests of the package, built for aarch64 and run under qemu in the SDK's root, one test
+#    module at a time (its time printed), all of them or those that run in-process (--tests);
+#    tests that start a built binary start the aarch64 one, through binfmt_misc; with --tests
+#    all, the example packages' tests likewise. Left out always, and why: the site page's test
+#    in a browser (no aarch64 Chromium in the root: CONTROLLER_REQUIRE_BROWSER is not set, so
+#    it says it skipped).
 # Needs root (the SDK's chroot, binfmt_misc) and what scripts/lib/packages.sh declares for
 # "arm64".
 set -euo pipefail
@@ -36,17 +45,28 @@ cd "$(dirname "$0")/../.."
 . scripts/lib/arm64.sh
 
 x86_bin=""
-skip_tests=0
+tests_scope=all
 prebuilt=0
-usage() { echo "usage: $0 [--prebuilt] [--x86-bin DIR] [--skip-tests]" >&2; exit 64; }
+usage() { echo "usage: $0 [--prebuilt] [--x86-bin DIR] [--tests all|in-process|none]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case $1 in
         --x86-bin) [ $# -ge 2 ] || usage; x86_bin=$2; shift 2 ;;
-        --skip-tests) skip_tests=1; shift ;;
+        --tests)
+            [ $# -ge 2 ] || usage
+            case $2 in all | in-process | none) tests_scope=$2 ;; *) usage ;; esac
+            shift 2
+            ;;
+        --skip-tests) tests_scope=none; shift ;;
         --prebuilt) prebuilt=1; shift ;;
         *) usage ;;
     esac
 done
+# The test modules --tests in-process leaves out: each starts the built daemon (under qemu, the
+# aarch64 one) for most of its tests and waits on it, so under emulation they take three
+# quarters of the suite's time; what they check of the aarch64 build — the daemons' command
+# line, their services and their output — steps 3 to 5 check on the shipped binaries, and
+# --tests all runs them.
+IN_PROCESS_LEFT_OUT=(ControllerCommandLineTests ControllerChecksTests TurnstileTests)
 
 STEP_TIMES=()
 step_name=""
@@ -192,33 +212,49 @@ for daemon in "${daemons[@]}"; do
 done
 echo "    purged: nothing of ${daemons[*]} left"
 
-if [ "$skip_tests" = 0 ]; then
+if [ "$tests_scope" != none ]; then
     step "every test, built for aarch64 (debug)"
     scripts/arm64/swift.sh build --build-tests --scratch-path .build-arm64
-    step "every test, run under qemu in the SDK's root"
     # The W3C SCXML suite the conformance test reads, where it reads it outside.
     w3c=${SCXML_W3C_DIR:-$(cd "$ARM64_REPO/.." && pwd)/shared/scxml-w3c}
     ARM64_BINDS=()
     [ ! -d "$w3c" ] || ARM64_BINDS=("$w3c")
     # CONTROLLER_TESTS_EMULATED: a test that measures speed checks behaviour only (qemu-user's
-    # speed is not a Pi's), the waits and time limits are longer (Tests/ControllerTestSupport/
-    # Emulation.swift), and what qemu-user does its own way is said by the test that meets it.
+    # speed is not a Pi's), the waits and time limits are longer, property tests run a fifth of
+    # their cases (Tests/ControllerTestSupport/Emulation.swift), and what qemu-user does its own
+    # way is said by the test that meets it.
     ARM64_ENV=(CONTROLLER_MQTT_REQUIRE_BROKER=1 CONTROLLER_TESTS_EMULATED=1 "SCXML_W3C_DIR=$w3c")
     tests=$(scripts/arm64/swift.sh build --scratch-path .build-arm64 --show-bin-path)
+    # run_tests BINARY [MODULE]: the test binary under qemu, the tests of MODULE only when given.
     # Each test's start is a line; what is shown is what failed, skipped and the totals.
     run_tests() {
-        local binary=$1 log=$work/tests.log status=0
-        arm64_in_root "$(printf '%q' "$binary") --testing-library swift-testing" >"$log" 2>&1 || status=$?
-        grep -v ' started\.$' "$log" | grep -v '^$' || true
-        [ "$status" -eq 0 ] || { echo "error: $(basename "$binary") failed under qemu (status $status)" >&2; exit "$status"; }
+        local binary=$1 module=${2:-} log=$work/tests.log status=0 command
+        command="$(printf '%q' "$binary") --testing-library swift-testing"
+        [ -z "$module" ] || command+=" --filter $(printf '%q' "^$module\\.")"
+        arm64_in_root "$command" >"$log" 2>&1 || status=$?
+        awk '/^✔ Test run with / || !(/ started\.$/ || /^$/ || /^✔ (Test|Suite) .* passed after/)' "$log"
+        [ "$status" -eq 0 ] || { echo "error: $(basename "$binary")${module:+ ($module)} failed under qemu (status $status)" >&2; exit "$status"; }
     }
-    run_tests "$tests/ControllerFSMPackageTests.xctest"
-    for example in "${examples[@]}"; do
-        step "${example#* }'s package's tests, built for aarch64 where the runtime's build is, run under qemu"
-        scripts/arm64/swift.sh build --build-tests --package-path "${example% *}" --scratch-path .build-arm64 --disable-build-manifest-caching
-        package=$(sed -n 's/^ *name: "\([^"]*\)".*/\1/p' "${example% *}/Package.swift" | sed -n 1p)
-        run_tests "$tests/${package}PackageTests.xctest"
+    # One module at a time, so each one's time is printed: a module grown slow under emulation
+    # is seen by name.
+    for module_dir in Tests/*/; do
+        module=$(basename "$module_dir")
+        grep -rqs '@Test' "$module_dir" || continue
+        if [ "$tests_scope" = in-process ] && [[ " ${IN_PROCESS_LEFT_OUT[*]} " == *" $module "* ]]; then
+            echo "    $module: left out (--tests in-process: it starts the built daemon)"
+            continue
+        fi
+        step "$module, built for aarch64, run under qemu in the SDK's root"
+        run_tests "$tests/ControllerFSMPackageTests.xctest" "$module"
     done
+    if [ "$tests_scope" = all ]; then
+        for example in "${examples[@]}"; do
+            step "${example#* }'s package's tests, built for aarch64 where the runtime's build is, run under qemu"
+            scripts/arm64/swift.sh build --build-tests --package-path "${example% *}" --scratch-path .build-arm64 --disable-build-manifest-caching
+            package=$(sed -n 's/^ *name: "\([^"]*\)".*/\1/p' "${example% *}/Package.swift" | sed -n 1p)
+            run_tests "$tests/${package}PackageTests.xctest"
+        done
+    fi
 fi
 step ""
 echo "==> arm64: all checks passed"
