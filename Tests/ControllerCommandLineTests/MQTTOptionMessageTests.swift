@@ -4,6 +4,7 @@ import ControllerMQTT
 import Foundation
 import PropertyBased
 import Testing
+import ControllerTestSupport
 
 /// Issue 28, item 10: an `--mqtt-*` option's refusal quotes what it was given bounded and
 /// escaped. Generated members: values made of letters, ESC, BEL, CSI, line breaks, `/`, `@`,
@@ -33,7 +34,7 @@ struct MQTTOptionMessageTests {
 
     @Test("every option's refusal of a hostile value")
     func hostileValues() async {
-        await propertyCheck(count: 50, input: Self.hostile) { value in
+        await propertyCheck(count: Emulation.propertyCases(50), input: Self.hostile) { value in
             for url in [value, "mqtt://\(value)", "mqtt://\(value):1883", "mqtt://broker:\(value)", "mqtt://broker/\(value)", "\(value)://broker", "mqtt://[\(value)]", "mqtt://u:\(value)@broker"] {
                 if let message = refusal({ _ = try MQTTBrokerURL.parse(url) }) { expectShown(message, "broker URL") }
                 if let message = refusal({ _ = try MQTTConnectionOptions.parse(["--mqtt", url]).broker(url) }) { expectShown(message, "--mqtt") }

@@ -7,6 +7,7 @@ import Testing
 import ControllerHost
 import Turnstile
 @testable import ControllerStore
+import ControllerTestSupport
 
 /// A store that cannot write for a while (a full disk, failing storage) and then can: every
 /// counted coin ends up durable, in the database or, at a stop during the outage, in the file of
@@ -297,7 +298,7 @@ struct StoreOutageTests {
     func randomOutages() async {
         let ops = zip(Gen.int(in: 0...99), Gen.int(in: 0...7)).array(of: 1...150)
         let settings = zip(Gen.int(in: 2...32), Gen.bool)
-        await propertyCheck(count: 40, input: zip(ops, settings)) { ops, settings in
+        await propertyCheck(count: Emulation.propertyCases(40), input: zip(ops, settings)) { ops, settings in
             let (maximumPending, healAtEnd) = settings
             do {
                 try Self.run(ops.map { Self.op($0.0, $0.1) }, maximumPending: maximumPending, healAtEnd: healAtEnd)

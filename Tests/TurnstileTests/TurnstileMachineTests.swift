@@ -4,6 +4,7 @@ import PropertyBased
 import Testing
 import ControllerHost
 import Turnstile
+import ControllerTestSupport
 
 /// The turnstile's table, event by event (the scenario tests drive the same rows through the
 /// input lines).
@@ -117,7 +118,7 @@ struct TurnstileMachineTests {
     func invariantsOnRandomStreams() async {
         let events = Gen<TurnstileEvent>.case.array(of: 1...300)
         let gaps = Gen.int(in: 0...3_000).array(of: 300)
-        await propertyCheck(count: 300, input: events, gaps) { events, gaps in
+        await propertyCheck(count: Emulation.propertyCases(300), input: events, gaps) { events, gaps in
             var m = machine()
             var time: Int64 = 0
             for (step, event) in events.enumerated() {
