@@ -6,11 +6,16 @@
 # work: a script of its inputs (its package's packaging/loop-check.txt: turnstiled's coins,
 # pushes, a coin left to relock, a fault, a repair and a fire alarm; barrierd's requests and
 # vehicles over the loop, an opening left to expire and reversed by the beam, a fault and its
-# repair, a fire alarm); `ctl` pulses,
-# commands, status and events while it runs; a SIGHUP reload; SIGTERM. The allocation counter
+# repair, a fire alarm); `ctl` status and events, MQTT commands and a SIGHUP reload while the
+# script runs; `ctl` pulses once its last step has passed; SIGTERM once they are counted. The allocation counter
 # (AllocationTests/Sources/CMallocCounter, built here as a preload) counts the loop thread's mallocs from its
 # first turn to its last, which `run --json` reports in its `stopped` line. The run's summary
 # must show the script's inputs counted, so the run exercised what it should.
+#
+# The pulses come after the script, not during it: a pulse lands when `ctl` gets to it, and a
+# request that came before the script's vehicle on one run and after it on another (qemu-user
+# starts the aarch64 `ctl` a second late) changed what the run counted. After the last step the
+# controller is back at rest, where each pulse adds only to its own counter.
 #
 # Allocations the loop makes only the first time (a dictionary growing, a generic type's
 # metadata made on first use) are caught here as well as ones per event: any count but 0 fails.
@@ -22,7 +27,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CTL_PULSES=5              # pulses through the control socket as it runs
+CTL_PULSES=5              # pulses through the control socket after the script's last step
+PULSES_COUNTED_TRIES=150  # looks at `ctl status`, 0.2 s apart, for the pulses to be counted
 
 daemon=${DAEMON:-${TURNSTILED:-}}
 if [ -n "$daemon" ]; then
@@ -87,8 +93,8 @@ for _ in $(seq 1 150); do
     kill -0 "$pid" 2>/dev/null || { cat "$work/err" >&2; echo "error: $product exited" >&2; exit 1; }
     sleep 0.1
 done
+started=$(date +%s%N)
 ctl() { "$daemon" ctl --socket "$work/control.sock" "$@" >/dev/null; }
-for _ in $(seq 1 "$CTL_PULSES"); do ctl pulse "$ctl_pulse"; sleep 0.2; done
 ctl status
 ctl events
 if [ -n "$broker_dir" ]; then
@@ -98,7 +104,19 @@ if [ -n "$broker_dir" ]; then
     done
 fi
 kill -HUP "$pid"
-sleep "$duration"
+# Past the script's last step (the daemon's time 0 was a little before $started).
+remaining=$(awk -v d="$duration" -v s="$started" -v n="$(date +%s%N)" 'BEGIN { r = d - (n - s) / 1e9; printf "%.3f", (r > 0 ? r : 0) }')
+sleep "$remaining"
+for _ in $(seq 1 "$CTL_PULSES"); do ctl pulse "$ctl_pulse"; done
+# Every pulse counted before the stop: `ctl status`'s counters line shows the counter the pulses
+# add to at the total the run must reach.
+expected_pulse_total=$(for expected in $expected_counts; do [ "${expected%=*}" != "$ctl_pulse_counter" ] || echo "${expected#*=}"; done)
+counted=""
+for _ in $(seq 1 "$PULSES_COUNTED_TRIES"); do
+    counted=$("$daemon" ctl --socket "$work/control.sock" status | sed -n "s/^counters.*[ ,]$ctl_pulse_counter \([0-9]*\).*/\1/p")
+    [ "$counted" != "$expected_pulse_total" ] || break
+    sleep 0.2
+done
 kill -TERM "$pid"
 wait "$pid" || { cat "$work/err" >&2; echo "error: $product did not exit 0 after SIGTERM" >&2; exit 1; }
 pid=""

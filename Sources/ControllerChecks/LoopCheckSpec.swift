@@ -21,14 +21,16 @@ public struct LoopCheckSpec: Decodable, Sendable {
         expectedCounts.merging([ctlPulsesCount: pulses], uniquingKeysWith: +)
     }
 
-    /// The settings as shell assignments (`board=… script_source=… ctl_pulse=… duration=…`
-    /// and `expected_counts='coins=3 passages=2'`), each value quoted for `eval`.
+    /// The settings as shell assignments (`board=… script_source=… ctl_pulse=…
+    /// ctl_pulse_counter=… duration=…` and `expected_counts='coins=3 passages=2'`), each value
+    /// quoted for `eval`.
     public func shellAssignments(package: ProductPackage, board: String, pulses: Int) -> String {
         let counts = expectedCounts(afterPulses: pulses).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         return [
             "board=\(Shell.quoted(board))",
             "script_source=\(Shell.quoted(package.path + "/" + script))",
             "ctl_pulse=\(Shell.quoted(ctlPulse))",
+            "ctl_pulse_counter=\(Shell.quoted(ctlPulsesCount))",
             "duration=\(Shell.quoted(String(lastStepSeconds)))",
             "expected_counts=\(Shell.quoted(counts))",
         ].joined(separator: "\n")

@@ -40,6 +40,7 @@ import Testing
         let loop = try package.check("loop", as: LoopCheckSpec.self)
         let settings = loop.shellAssignments(package: package, board: "/tmp/it's a board.toml", pulses: 5)
         #expect(settings.contains(#"board='/tmp/it'\''s a board.toml'"#))
+        #expect(settings.contains("ctl_pulse_counter='\(loop.ctlPulsesCount)'"))
         let counts = loop.expectedCounts(afterPulses: 5)
         #expect(counts[loop.ctlPulsesCount] == loop.expectedCounts[loop.ctlPulsesCount, default: 0] + 5)
         #expect(Shell.quoted("a'b") == #"'a'\''b'"#)

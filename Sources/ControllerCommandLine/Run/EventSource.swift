@@ -97,6 +97,9 @@ final class SimSource<App: ControllerApplication>: EventSource {
     private var lineFreeAt = [MachineInstant](repeating: .zero, count: App.inputs.count)
     /// Whether inputs change cleanly at their written times (`inputs as taken`, a recording's).
     private var inputsAsTaken = false
+    /// The last instant the controller was brought to by this source: a late turn settles only
+    /// what comes after it.
+    private var settledThrough = MachineInstant.zero
     /// The `ctl pulse`s each line has waiting, so a stop can name the ones it drops. One made
     /// per line (not one repeated): repeated, they would share a buffer until the loop's first
     /// pulse on a line copied it.
@@ -157,10 +160,18 @@ final class SimSource<App: ControllerApplication>: EventSource {
     /// player): its `expect`s first, checked against everything strictly before it, then its
     /// inputs. The plant (if the application has one) is brought to each instant first, and
     /// answers what the controller wrote.
+    ///
+    /// A turn that comes late (a busy machine, or an emulated one, where the loop woke well after
+    /// its deadline) still takes everything at its own instant, as `simulate` does: the edges,
+    /// the controller's deadlines and the plant's answers due before each step are settled in
+    /// order first. Without that, a request at 0.5 s and a vehicle at 1.0 s played in one late
+    /// turn reached the controller together, before the plant had answered the request's
+    /// motor with the arm up, and the vehicle was ignored.
     func advance(to now: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
         try player.play(
             through: now,
             settleBefore: { (time, expects) throws(GPIOError) in
+                try settle(before: time, controller: controller)
                 guard expects else { return }
                 let before = MachineInstant(nanoseconds: time.nanoseconds &- 1)
                 plant?.advance(to: before)
@@ -176,8 +187,35 @@ final class SimSource<App: ControllerApplication>: EventSource {
                 try controller.process(now: time)
             },
             perform: { (action, time) throws(GPIOError) in try perform(action, at: time, controller: controller) })
+        try settle(before: now, controller: controller)
         plant?.advance(to: now)
         chip.advance(to: now)
+        settledThrough = Swift.max(settledThrough, now)
+    }
+
+    /// Processes, in order and each at its own instant, what is due strictly before `time`: the
+    /// chip's scheduled edges, the controller's deadlines (debouncing, timers) and the plant's
+    /// changes. At most ``SimulatedSourceLimits/settledInstantsPerTurn`` instants a turn, so a
+    /// deadline that does not move cannot hold the loop: the rest is then taken at `time`, as
+    /// before.
+    private func settle(before time: MachineInstant, controller: Controller<App, SimChip>) throws(GPIOError) {
+        var settled = 0
+        var last = settledThrough
+        while settled < SimulatedSourceLimits.settledInstantsPerTurn {
+            var next = time
+            if let edge = chip.nextEventTime, edge < next { next = edge }
+            if let deadline = controller.nextDeadline, deadline < next { next = deadline }
+            if let change = plant?.nextChange, change < next { next = change }
+            // Nothing due before `time`, or nothing after the last instant settled (time only
+            // moves forward: what is overdue is taken at `time`).
+            guard next < time, next > last else { return }
+            plant?.advance(to: next)
+            chip.advance(to: next)
+            try controller.process(now: next)
+            last = next
+            settledThrough = next
+            settled += 1
+        }
     }
 
     /// The controller wrote `level` to output `role` at `time` (the chip's report, on the loop's
@@ -253,3 +291,10 @@ final class SimSource<App: ControllerApplication>: EventSource {
     }
 }
 
+/// The simulated source's bounds.
+enum SimulatedSourceLimits {
+    /// How many instants a late turn settles before a script step (edges, deadlines, the
+    /// plant's changes between two steps): far more than a second of a busy plant, few enough
+    /// that a turn stays short.
+    static let settledInstantsPerTurn = 10_000
+}
