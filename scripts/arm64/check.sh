@@ -9,11 +9,13 @@
 #     --x86-bin DIR   the x86_64 release binaries to compare with (default: scripts/release-build.sh's;
 #                     built first when missing)
 #     --tests all     (the default) every test module of the package and of each example
-#                     package, under qemu: about 45 minutes on 2 cores
+#                     package, under qemu: well over half an hour on 2 cores (not yet timed
+#                     whole since property tests run a fifth of their cases there)
 #     --tests in-process
-#                     what scripts/test.sh runs: every test module of the package but the three
-#                     whose tests start a built daemon and talk to it (IN_PROCESS_LEFT_OUT below),
-#                     about 11 minutes; the daemons themselves run under qemu in steps 3-5
+#                     every test module of the package but the three slowest under emulation
+#                     (IN_PROCESS_LEFT_OUT below), about 11 minutes after the tests' aarch64
+#                     build (7); the daemons themselves run under qemu in steps 3-5
+#                     (scripts/test.sh runs none by default; ARM64_TESTS chooses)
 #     --tests none    everything but the test suite (its build and its run under qemu)
 #     --skip-tests    the same as --tests none
 #
@@ -61,11 +63,12 @@ while [ $# -gt 0 ]; do
         *) usage ;;
     esac
 done
-# The test modules --tests in-process leaves out: each starts the built daemon (under qemu, the
-# aarch64 one) for most of its tests and waits on it, so under emulation they take three
-# quarters of the suite's time; what they check of the aarch64 build — the daemons' command
-# line, their services and their output — steps 3 to 5 check on the shipped binaries, and
-# --tests all runs them.
+# The test modules --tests in-process leaves out, three quarters of the suite's time under
+# emulation: the turnstile's (most of its suites start the built daemon, under qemu the aarch64
+# one, and wait on it), the command line's (property tests over texts up to 70 KB, the daemon
+# served in-process) and the checks' (the programs that drive the crash, site and load checks).
+# What they check of the aarch64 build — the daemons' command line, their services and their
+# output — steps 3 to 5 check on the shipped binaries; --tests all runs them.
 IN_PROCESS_LEFT_OUT=(ControllerCommandLineTests ControllerChecksTests TurnstileTests)
 
 STEP_TIMES=()
