@@ -244,7 +244,7 @@ if [ "$tests_scope" != none ]; then
         module=$(basename "$module_dir")
         grep -rqs '@Test' "$module_dir" || continue
         if [ "$tests_scope" = in-process ] && [[ " ${IN_PROCESS_LEFT_OUT[*]} " == *" $module "* ]]; then
-            echo "    $module: left out (--tests in-process: it starts the built daemon)"
+            echo "    $module: left out (--tests in-process: among the slowest under emulation; --tests all runs it)"
             continue
         fi
         step "$module, built for aarch64, run under qemu in the SDK's root"
