@@ -25,25 +25,11 @@ struct LateTurnTests {
         }
     }
 
-    static let board = """
-        [board]
-        name = "button-shuttle"
-        backend = "sim"
-        chip = "shuttle-sim"
-
-        [inputs.end]
-        line = "END"
-        debounce = "10ms"
-
+    /// The shuttle's board with the button beside its lines, and a short track.
+    static let boardAdditions = """
         [inputs.button]
         line = "BUTTON"
         debounce = "10ms"
-
-        [outputs.forward]
-        line = "FORWARD"
-
-        [outputs.backward]
-        line = "BACKWARD"
 
         [sim]
         track_time = "300ms"
@@ -62,7 +48,7 @@ struct LateTurnTests {
     /// on time; one turn at the end is a loop a second late), and returns the state and the
     /// reversals counted.
     static func play(turns: Duration, until end: MachineInstant) throws -> (ShuttleState, Int) {
-        let board = try Board<ButtonShuttle>.parse(Self.board, file: "button-shuttle.toml")
+        let board = try ButtonShuttle.board(sim: Self.boardAdditions)
         let scenario = try Scenario<ButtonShuttle>.parse(Self.script, file: "late.txt", vocabulary: Simulation<ButtonShuttle>.vocabulary(for: board))
         let writes = OutputWritesToPlant<ButtonShuttle>()
         let simulated = SimulatedBoard(board: board, clock: ManualClock(), seed: 1) { writes.forward($0) }
