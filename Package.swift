@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Turnstile", targets: ["Turnstile"]),
         .library(name: "ControllerSimulation", targets: ["ControllerSimulation"]),
         .library(name: "ControllerDaemon", targets: ["ControllerDaemon"]),
+        .library(name: "ControllerSite", targets: ["ControllerSite"]),
         .library(name: "ControllerCommandLine", targets: ["ControllerCommandLine"]),
         .library(name: "ControllerMQTT", targets: ["ControllerMQTT"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
@@ -108,13 +109,25 @@ let package = Package(
         // Swift's global executor hook, set from C so it is found in the statically linked
         // shipped build too (DaemonExecutor, its only user, says why).
         .target(name: "CExecutorHook"),
+        // A site of controllers on one MQTT broker: the publisher (its node's claim, the outbox,
+        // commands), Home Assistant's discovery, the fleet's view and retirement; every broker
+        // reached through `SiteTransport`, ControllerMQTT's client in a daemon and the in-memory
+        // broker in tests, as the simulated chip is for GPIO.
+        .target(
+            name: "ControllerSite",
+            dependencies: [
+                "ControllerFSM", "ControllerHost", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerMQTT",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
         // read from its declaration: an application's main.swift is one line,
         // `ControllerCommand<App>.runCommandLine()`.
         .target(
             name: "ControllerCommandLine",
             dependencies: [
-                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "CLinux", "CExecutorHook",
+                "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "ControllerSite", "CLinux", "CExecutorHook",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -171,7 +184,7 @@ let package = Package(
             dependencies: [
                 "Turnstile", "ControllerHost", "ControllerSimulation", "ControllerFSMSim", "ControllerMQTT",
                 // The site's topics and the control client, for the site's subprocess tests.
-                "ControllerCommandLine", "ControllerDaemon",
+                "ControllerCommandLine", "ControllerDaemon", "ControllerSite",
                 // The crash check, run on the debug build.
                 "ControllerChecks",
                 "ControllerTestSupport", "TurnstileTestSupport",
@@ -197,13 +210,24 @@ let package = Package(
                 "ControllerTestSupport", "TurnstileTestSupport",
             ]
         ),
+        // The site: the node's claim as a value, the in-memory broker, the publisher on it (and on
+        // a real mosquitto), discovery, the identities and the fleet's view.
+        .testTarget(
+            name: "ControllerSiteTests",
+            dependencies: [
+                "ControllerSite", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore", "ControllerFSM",
+                "ControllerFSMSim", "Turnstile", "ControllerTestSupport", "TurnstileTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         // The daemon's services and the site in-process (`@testable`): the whole daemon on a
         // simulated chip with its own signals, the store service, control, reload, the site
         // publisher, discovery and fleet. No subprocess: those tests are the products' own.
         .testTarget(
             name: "ControllerCommandLineTests",
             dependencies: [
-                "ControllerCommandLine", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore",
+                "ControllerCommandLine", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore", "ControllerSite",
                 "ControllerSimulation", "ControllerFSM", "ControllerFSMSim", "Turnstile", "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -16,7 +16,7 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
             commandName: App.daemonName,
             abstract: App.summary,
             discussion: ExitStatus.help(App.self),
-            version: ControllerCommandVersion.text,
+            version: RuntimeVersion.text,
             subcommands: ControllerCommandList<App>.all,
             defaultSubcommand: Simulate<App>.self)
     }
@@ -34,11 +34,6 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
     public static func runCommandLine() -> Never {
         CommandLineEntry.start(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName)
     }
-}
-
-/// The runtime's version, which `--version` prints.
-enum ControllerCommandVersion {
-    static let text = "0.1.0"
 }
 
 /// What every application's root command does around ArgumentParser.

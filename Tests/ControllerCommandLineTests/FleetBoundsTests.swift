@@ -1,4 +1,5 @@
 @testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerFSM
 import ControllerHost
 @testable import ControllerHTTP

@@ -1,4 +1,5 @@
 @testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerDaemon
 import ControllerFSM
 import ControllerHost

@@ -1,4 +1,5 @@
 @testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerHost
 import ControllerMQTT
 import Foundation

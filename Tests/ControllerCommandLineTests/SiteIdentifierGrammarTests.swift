@@ -1,6 +1,7 @@
 import ControllerFSMSim
 import ControllerTestSupport
 @testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerHost
 import ControllerMQTT
 import Foundation

@@ -1,6 +1,6 @@
 import ControllerFSMSim
 import ControllerTestSupport
-@testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerMQTT
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ControllerFSMSim
 @testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerDaemon
 import ControllerHost
 import ControllerMQTT

@@ -1,3 +1,4 @@
+import ControllerSite
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
@@ -252,7 +253,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         }
         let metrics = ControllerMetrics<App>()
         metrics.recordBuildInfo(
-            version: ControllerCommandVersion.text,
+            version: RuntimeVersion.text,
             libgpiod: boardFile.backend == .libgpiod ? ((try? GpiodLibrary.current()).map { "\($0)" } ?? "none") : "none")
         let reporter = RunReporter<App>(
             rings: rings, drainsLedger: store == nil, parts: parts, origin: origin, printer: printer, recorder: recording, metrics: metrics)

@@ -1,3 +1,4 @@
+import ControllerSite
 import ArgumentParser
 import ControllerDaemon
 import ControllerFSM

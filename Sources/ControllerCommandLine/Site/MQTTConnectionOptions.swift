@@ -1,3 +1,4 @@
+import ControllerSite
 import ArgumentParser
 import ControllerMQTT
 import ControllerHost

@@ -1,3 +1,4 @@
+import ControllerSite
 import ArgumentParser
 import ControllerHost
 import ControllerMQTT
@@ -37,7 +38,7 @@ struct SiteOptions: ParsableArguments {
         let broker = try connection.broker(url)
         let topics: SiteTopics
         do throws(SiteOptionError) {
-            topics = try SiteTopics(prefix: connection.prefix, node: node ?? SiteTopics.defaultNode(board: boardName, host: Self.hostName()))
+            topics = try SiteTopics(prefix: connection.prefix, node: node ?? SiteTopics.defaultNode(board: boardName, host: SiteIdentity.hostName()))
         } catch .invalidNode(_, let made, let problem) where node == nil {
             // The default is escaped, so only its length or the reserved level can refuse it:
             // the option to name is the one that replaces it.
@@ -58,11 +59,5 @@ struct SiteOptions: ParsableArguments {
             }
         }
         return (topics, configuration, discovery)
-    }
-
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -10,34 +10,34 @@ import Glibc
 #endif
 
 /// The bounds of a node's publishing.
-enum SiteLimits {
+package enum SiteLimits {
     /// Events handed to the MQTT client and not yet acknowledged, at most: under the client's
     /// own cap (``MQTTLimits/maxUnacknowledgedMessages``), so the state, the counters and the
     /// replies to commands always have room.
-    static let eventWindow = 500
+    package static let eventWindow = 500
     /// Events read from the store at a time.
-    static let readBatch = 200
+    package static let readBatch = 200
     /// The outbox's depth (status, metrics, the health message) is counted at most this often,
     /// and this long at most after a commit or an acknowledgement changed it: a count is a
     /// query of the store, and a busy controller commits fifty times a second. Nothing is
     /// counted while nothing changes.
-    static let depthRecountInterval: Duration = .seconds(1)
+    package static let depthRecountInterval: Duration = .seconds(1)
     /// Commands waiting for the publisher's thread; one more is dropped and counted.
-    static let commandQueue = 64
+    package static let commandQueue = 64
     /// At the stop, how long the broker has to acknowledge what is in flight.
-    static let drainPatience: Duration = .seconds(2)
+    package static let drainPatience: Duration = .seconds(2)
     /// A claim on the node found retained at the first connection (another process's: this
     /// one's last run, or a live controller on the same node): events wait this long for the
     /// other to show itself, longer than a reconnection's first wait (1 s and a quarter).
-    static let claimSettle: Duration = .seconds(3)
+    package static let claimSettle: Duration = .seconds(3)
     /// How long events wait for the node's own claim to come back from the broker before they
     /// go without it (an ACL that does not let the node read or write `PREFIX/NODE/claim`).
-    static let claimPatience: Duration = .seconds(5)
+    package static let claimPatience: Duration = .seconds(5)
     /// A connection the broker closes within this of accepting it counts as a quick
     /// disconnect; this many within ``takeoverWindow`` is the pattern of a client-id takeover.
-    static let quickDisconnect: Duration = .seconds(5)
-    static let takeoverCount = 3
-    static let takeoverWindow: Duration = .seconds(60)
+    package static let quickDisconnect: Duration = .seconds(5)
+    package static let takeoverCount = 3
+    package static let takeoverWindow: Duration = .seconds(60)
 }
 
 /// Publishes a node's counted events from the store's outbox (the events after the node's
@@ -68,11 +68,11 @@ enum SiteLimits {
 /// when it was a process of this host that is gone. Repeated
 /// disconnects right after connecting (the broker handing the client id to another client) are
 /// counted and logged as well.
-final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
+package final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     // Safety: `client` is set once in `start`, before the thread and the client's own start;
     // the thread's own state (`cursor`, `delivered`, …) is touched by that thread only (and by
     // `finish` after it has ended); the rest is in `shared`.
-    let topics: SiteTopics
+    package let topics: SiteTopics
     private let discovery: SiteDiscovery<App>?
     private let store: CountStore<App>
     private let consumer: String
@@ -80,12 +80,12 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private let answer: (ControlRequest<App>) -> ControlReply
     /// Status and metrics hear where publishing stands.
     private let status: StatusHub<App>
-    private var client: MQTTClient?
+    private var client: (any SiteTransport)?
     private let doorbell = Doorbell()
-    private let shared = Guarded(Shared())
+    private let shared: Guarded<Shared>
     private let ended = Doorbell()
     /// This process's claim on the node.
-    let claim: SitePayload.Claim
+    package let claim: SitePayload.Claim
 
     private struct Shared {
         var connected = false
@@ -117,22 +117,8 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         /// For status and metrics.
         var depth = 0
         var deliveredMark: Int64 = 0
-        /// The node's own claim came back from the broker (it is retained there).
-        var claimLanded = false
-        /// Events wait until then for another instance's claim found at the first connection.
-        var settleUntil: ContinuousClock.Instant?
-        var connectedAt: ContinuousClock.Instant?
-        var firstConnectedAt: ContinuousClock.Instant?
-        var claimUnansweredWarned = false
-        /// Publish the claim again (another instance claimed the node after this one).
-        var reassert = false
-        /// Instances whose claims were answered with this one's.
-        var answered: Set<String> = []
-        var conflict: SiteConflict?
-        /// Another controller that started first holds the node: this one publishes nothing more.
-        var yielded = false
-        var quickDisconnects: [ContinuousClock.Instant] = []
-        var quickDisconnectCount = 0
+        /// The node's claim: whether events may go, whether another holds the node.
+        var node: NodeClaim
     }
 
     // The thread's own.
@@ -152,7 +138,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     /// - Parameters:
     ///   - discovery: Home Assistant's discovery messages to publish, or nil for none.
     ///   - answer: answers a command as the control socket would.
-    init(
+    package init(
         store: CountStore<App>, topics: SiteTopics, discovery: SiteDiscovery<App>?, status: StatusHub<App>, logger: Logger,
         answer: @escaping (ControlRequest<App>) -> ControlReply
     ) {
@@ -170,13 +156,17 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         claim = SitePayload.Claim(
-            instance: instance, host: SiteOptions.hostName(), pid: Int64(getpid()),
+            instance: instance, host: SiteIdentity.hostName(), pid: Int64(getpid()),
             since: Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec), app: App.name)
+        shared = Guarded(Shared(node: NodeClaim(own: claim)))
     }
 
     /// Reads the delivery mark, makes the client and starts both threads. The broker may be
     /// away: the client keeps trying, and the outbox waits.
-    func start(configuration: MQTTConfiguration) throws {
+    ///
+    /// - Parameter connect: Makes the connection: libmosquitto's client, or the in-memory
+    ///   broker's in tests.
+    package func start(configuration: MQTTConfiguration, connect: SiteConnector = MQTTClient.connector) throws {
         let mark = try store.deliveryMark(of: consumer)
         delivered = mark.delivered
         cursor = mark.delivered
@@ -188,21 +178,21 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         if waiting > 0 {
             logger.notice("MQTT: \(waiting) event(s) up to sequence \(mark.newest) wait in the outbox from before; they are published again, marked replayed")
         }
-        let client = try MQTTClient(configuration: configuration) { [weak self] event in self?.handle(event) }
+        let client = try connect(configuration) { [weak self] event in self?.handle(event) }
         self.client = client
         shared.withLock { $0.deliveredMark = mark.delivered; $0.depth = Int(waiting) }
         publishStatus()
-        try client.subscribe(topics.claim)
-        try client.subscribe(topics.command)
-        try client.subscribe(topics.siteCommand)
-        if let discovery { try client.subscribe(discovery.statusTopic) }
+        _ = try client.subscribe(topics.claim, qos: .atLeastOnce)
+        _ = try client.subscribe(topics.command, qos: .atLeastOnce)
+        _ = try client.subscribe(topics.siteCommand, qos: .atLeastOnce)
+        if let discovery { _ = try client.subscribe(discovery.statusTopic, qos: .atLeastOnce) }
         status.changes.watch(with: doorbell)
         DetachedThread.start(name: "mqtt-outbox") { [self] in run() }
         try client.start()
     }
 
     /// The store committed: the outbox has new events, and the totals may have changed.
-    func committed(_ totals: DurableTotals<App>) {
+    package func committed(_ totals: DurableTotals<App>) {
         shared.withLock {
             $0.totals = totals
             $0.totalsChanged = true
@@ -212,13 +202,13 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     }
 
     /// Where publishing stands, for status and metrics.
-    var progress: (connected: Bool, depth: Int, delivered: Int64) {
+    package var progress: (connected: Bool, depth: Int, delivered: Int64) {
         shared.withLock { ($0.connected, $0.depth, $0.deliveredMark) }
     }
 
     private func publishStatus() {
         let (connected, depth, delivered, conflict, quick) = shared.withLock {
-            ($0.connected, $0.depth, $0.deliveredMark, $0.conflict, $0.quickDisconnectCount)
+            ($0.connected, $0.depth, $0.deliveredMark, $0.node.conflict, $0.node.quickDisconnectCount)
         }
         status.publishSite(SiteSnapshot(
             broker: broker, node: topics.node, connected: connected, outboxDepth: depth, deliveredSequence: delivered,
@@ -233,32 +223,17 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
             if !message.payload.isEmpty { logger.warning("MQTT: a claim on \(topics.claim) that is not one was ignored") }
             return
         }
-        let outcome = shared.withLock { shared -> ClaimOutcome in
-            if other.instance == claim.instance {
-                shared.claimLanded = true
+        let now = ContinuousClock.now
+        let outcome = shared.withLock { shared -> NodeClaim.Outcome in
+            let outcome = shared.node.received(other, at: now) { Self.isGone($0, besides: claim) }
+            switch outcome {
+            case .own: shared.work = true
+            case .gone, .earlier: break
+            case .conflict(let yield, _):
+                if yield { shared.connected = false }
                 shared.work = true
-                return .own
             }
-            guard shared.claimLanded else {
-                // Found at connecting, before this one's came back: this node's last run, or a
-                // live controller that will show itself again. A process of this host that is
-                // gone is the former: no wait.
-                if Self.isGone(other, besides: claim) { return .gone }
-                if shared.settleUntil == nil { shared.settleUntil = ContinuousClock.now + SiteLimits.claimSettle }
-                return .earlier
-            }
-            let yield = other.precedes(claim)
-            let first = shared.answered.insert(other.instance).inserted
-            let wasYielded = shared.yielded
-            shared.conflict = SiteConflict(instance: other.instance, host: other.host, pid: other.pid, since: other.since, yielded: yield || wasYielded)
-            if yield {
-                shared.yielded = true
-                shared.connected = false
-            } else if first {
-                shared.reassert = true
-            }
-            shared.work = true
-            return .conflict(yield: yield && !wasYielded, first: first)
+            return outcome
         }
         switch outcome {
         case .own: break
@@ -278,8 +253,6 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         publishStatus()
     }
 
-    private enum ClaimOutcome { case own, gone, earlier, conflict(yield: Bool, first: Bool) }
-
     /// Whether `other` was made on this host by a process that no longer exists.
     private static func isGone(_ other: SitePayload.Claim, besides own: SitePayload.Claim) -> Bool {
         guard other.host == SiteIdentity.escaped(own.host.prefix(64), keeping: SiteIdentity.isWordByte),
@@ -292,13 +265,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     /// once), no other claim found at connecting is still settling, and no other holds the node.
     private func claimAllowsEvents() -> Bool {
         let now = ContinuousClock.now
-        let (allowed, warn) = shared.withLock { shared -> (Bool, Bool) in
-            if shared.yielded { return (false, false) }
-            if shared.claimLanded { return (shared.settleUntil.map { now >= $0 } ?? true, false) }
-            guard let first = shared.firstConnectedAt, now - first >= SiteLimits.claimPatience else { return (false, false) }
-            defer { shared.claimUnansweredWarned = true }
-            return (true, !shared.claimUnansweredWarned)
-        }
+        let (allowed, warn) = shared.withLock { $0.node.allowsEvents(at: now) }
         if warn {
             logger.warning("MQTT: this node's claim on \(topics.claim) never came back from \(broker) (does the ACL let the node read and write it?); events go out without it, and a second controller on node '\(topics.node)' would not be noticed")
         }
@@ -310,16 +277,16 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     private func handle(_ event: MQTTEvent) {
         switch event {
         case .connected(let sessionPresent):
-            guard !shared.withLock({ $0.yielded }) else { return }
-            logger.notice("MQTT: connected to \(broker)\(sessionPresent ? " (session kept)" : "")")
             let now = ContinuousClock.now
-            shared.withLock {
-                $0.connected = true
-                $0.announce = true
-                $0.work = true
-                $0.connectedAt = now
-                if $0.firstConnectedAt == nil { $0.firstConnectedAt = now }
+            let taken = shared.withLock { shared -> Bool in
+                guard shared.node.connected(at: now) else { return false }
+                shared.connected = true
+                shared.announce = true
+                shared.work = true
+                return true
             }
+            guard taken else { return }
+            logger.notice("MQTT: connected to \(broker)\(sessionPresent ? " (session kept)" : "")")
             publishStatus()
         case .connectFailed(let error, let retryIn):
             logger.warning("MQTT: \(error); trying again in \(retryIn)")
@@ -330,10 +297,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
             let takeovers = shared.withLock { shared -> Int? in
                 shared.connected = false
                 shared.controlInFlight.removeAll()
-                guard error != nil, let since = shared.connectedAt, now - since < SiteLimits.quickDisconnect else { return nil }
-                shared.quickDisconnectCount += 1
-                shared.quickDisconnects = shared.quickDisconnects.filter { now - $0 < SiteLimits.takeoverWindow } + [now]
-                return shared.quickDisconnects.count
+                return shared.node.disconnected(unexpectedly: error != nil, at: now)
             }
             publishStatus()
             if let error { logger.warning("MQTT: \(error); unacknowledged events are sent again on reconnecting") }
@@ -395,13 +359,12 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                     shared.work = false
                     shared.announce = false
                     shared.rediscover = false
-                    shared.reassert = false
                     shared.totalsChanged = false
                     shared.commands.removeAll(keepingCapacity: true)
                 }
                 return (
                     shared.stopping, shared.announce, shared.rediscover, shared.totalsChanged || shared.announce ? shared.totals : nil,
-                    shared.commands, shared.reassert, shared.yielded, shared.work
+                    shared.commands, shared.node.takeReassert(), shared.node.yielded, shared.work
                 )
             }
             if worked { depthStale = true }
@@ -458,12 +421,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
         let now = ContinuousClock.now
         var due: ContinuousClock.Instant?
         if depthStale, let lastDepthCount { due = lastDepthCount + SiteLimits.depthRecountInterval }
-        let claimDue = shared.withLock { shared -> ContinuousClock.Instant? in
-            if shared.yielded { return nil }
-            if shared.claimLanded { return shared.settleUntil }
-            guard !shared.claimUnansweredWarned, let first = shared.firstConnectedAt else { return nil }
-            return first + SiteLimits.claimPatience
-        }
+        let claimDue = shared.withLock { $0.node.nextDue }
         if let claimDue, claimDue > now { due = due.map { min($0, claimDue) } ?? claimDue }
         guard let due else { return nil }
         let (seconds, attoseconds) = max(due - now, .zero).components
@@ -501,7 +459,7 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
                 // One lock around the publish and its record: the acknowledgement can come first.
                 let handed = shared.withLock { shared -> Bool in
                     do {
-                        let id = try client.publish(topic: topics.events, payload: payload, qos: .atLeastOnce)
+                        let id = try client.publish(topic: topics.events, payload: payload, qos: .atLeastOnce, retain: false)
                         shared.inFlight[id] = event.sequence
                         shared.published.append(event.sequence)
                         shared.handedUpTo = event.sequence
@@ -612,9 +570,9 @@ final class SitePublisher<App: ControllerApplication>: @unchecked Sendable {
     /// waits up to ``SiteLimits/drainPatience`` for the broker's acknowledgements, says
     /// `offline`, and disconnects. What the broker did not acknowledge stays in the outbox for
     /// the next start.
-    func finish(lastTotals: DurableTotals<App>?) {
+    package func finish(lastTotals: DurableTotals<App>?) {
         guard let client else { return }
-        if shared.withLock({ $0.yielded }) {
+        if shared.withLock({ $0.node.yielded }) {
             // The node is another controller's: no farewell (its availability is not ours).
             shared.withLock { $0.stopping = true; $0.work = true }
             doorbell.ringAlways()

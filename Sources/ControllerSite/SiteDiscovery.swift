@@ -29,30 +29,35 @@ import ControllerStore
 /// and the node id and the entity's name in lowercase words joined by `_`, then 12 hex digits of
 /// a hash of the unique id, so it is a valid entity id (lowercase letters, digits, single `_`)
 /// and still differs for every entity.
-struct SiteDiscovery<App: ControllerApplication> {
+package struct SiteDiscovery<App: ControllerApplication> {
     /// What Home Assistant publishes on `PREFIX/status` when it starts.
-    static var birthPayload: String { "online" }
+    package static var birthPayload: String { "online" }
     /// The first word of every `unique_id` and device identifier.
-    static var namespace: String { "controllerfsm" }
+    package static var namespace: String { "controllerfsm" }
 
-    let prefix: String
-    let topics: SiteTopics
+    package let prefix: String
+    package let topics: SiteTopics
     /// The runtime's version, for the device's and the origin's `sw_version`.
-    var version = ControllerCommandVersion.text
+    package var version = RuntimeVersion.text
 
-    var statusTopic: String { "\(prefix)/status" }
+    package var statusTopic: String { "\(prefix)/status" }
+
+    package init(prefix: String, topics: SiteTopics) {
+        self.prefix = prefix
+        self.topics = topics
+    }
 
     /// The topic level naming the node: the site's prefix and the node id, escaped (Home
     /// Assistant's ids take letters, digits, `_` and `-`).
-    var nodeLevel: String { SiteIdentity.escaped("\(topics.prefix)/\(topics.node)", keeping: SiteIdentity.isWordByte) }
+    package var nodeLevel: String { SiteIdentity.escaped("\(topics.prefix)/\(topics.node)", keeping: SiteIdentity.isWordByte) }
 
     /// The device's identifier.
-    var deviceIdentifier: String { "\(Self.namespace).\(nodeLevel)" }
+    package var deviceIdentifier: String { "\(Self.namespace).\(nodeLevel)" }
 
     /// The device config's topic.
-    var deviceTopic: String { "\(prefix)/device/\(nodeLevel)/config" }
+    package var deviceTopic: String { "\(prefix)/device/\(nodeLevel)/config" }
 
-    struct Device: Encodable, Equatable {
+    package struct Device: Encodable, Equatable {
         var identifiers: [String]
         var name: String
         var model: String
@@ -60,14 +65,14 @@ struct SiteDiscovery<App: ControllerApplication> {
         var sw_version: String
     }
 
-    struct Origin: Encodable, Equatable {
+    package struct Origin: Encodable, Equatable {
         var name: String
         var sw_version: String
     }
 
     /// The device config: the device, the origin, the availability every entity shares, and
     /// the entities by their object level.
-    struct DeviceConfig: Encodable {
+    package struct DeviceConfig: Encodable {
         var dev: Device
         var o: Origin
         var availability_topic: String
@@ -77,7 +82,7 @@ struct SiteDiscovery<App: ControllerApplication> {
     }
 
     /// One entity's config, under `cmps`.
-    struct Config: Encodable {
+    package struct Config: Encodable {
         var p: String
         var name: String
         var unique_id: String
@@ -122,13 +127,13 @@ struct SiteDiscovery<App: ControllerApplication> {
     }
 
     /// One entity: its component and its object level.
-    struct Entity {
+    package struct Entity {
         var component: String
         var object: String
         var config: Config
     }
 
-    var deviceConfig: DeviceConfig {
+    package var deviceConfig: DeviceConfig {
         DeviceConfig(
             dev: Device(identifiers: [deviceIdentifier], name: topics.node, model: App.name, manufacturer: "ControllerFSM (\(App.daemonName))", sw_version: version),
             o: Origin(name: "ControllerFSM", sw_version: version),
@@ -138,17 +143,17 @@ struct SiteDiscovery<App: ControllerApplication> {
 
     /// Every discovery message, retained: the device config, then an empty payload on each
     /// per-entity topic of the earlier form (clearing what an earlier version left).
-    var messages: [(topic: String, payload: [UInt8])] {
+    package var messages: [(topic: String, payload: [UInt8])] {
         [(deviceTopic, SitePayload.encode(deviceConfig))]
             + entities.map { ("\(prefix)/\($0.component)/\(nodeLevel)/\($0.object)/config", []) }
     }
 
     /// What retires the node from Home Assistant: an empty retained device config.
-    var retirement: (topic: String, payload: [UInt8]) { (deviceTopic, []) }
+    package var retirement: (topic: String, payload: [UInt8]) { (deviceTopic, []) }
 
-    var entities: [Entity] { entities(hints: App.homeAssistant) }
+    package var entities: [Entity] { entities(hints: App.homeAssistant) }
 
-    func entities(hints: HomeAssistantHints<App>) -> [Entity] {
+    package func entities(hints: HomeAssistantHints<App>) -> [Entity] {
         func entity(_ component: String, _ kind: String, _ name: String?, title: String) -> Entity {
             let object = Self.objectLevel(kind: kind, name: name)
             let uniqueID = "\(deviceIdentifier).\(object)"
@@ -260,13 +265,13 @@ struct SiteDiscovery<App: ControllerApplication> {
     /// `state`, `events`; `gauge-credit`, `button-emergency_20on`: the kind (a word of
     /// lowercase letters) alone or with `-` and the escaped name, which keeps `-` but never
     /// gives the kind's first `-` a second meaning.
-    static func objectLevel(kind: String, name: String?) -> String {
+    package static func objectLevel(kind: String, name: String?) -> String {
         guard let name else { return kind }
         return "\(kind)-\(SiteIdentity.escaped(name, keeping: SiteIdentity.isWordByte))"
     }
 
     /// `sensor.gate_1_credit_0123456789ab`: see the type's description.
-    static func defaultEntityID(component: String, node: String, name: String, uniqueID: String) -> String {
+    package static func defaultEntityID(component: String, node: String, name: String, uniqueID: String) -> String {
         var words: [String] = []
         var word = ""
         for scalar in "\(node) \(name)".unicodeScalars {

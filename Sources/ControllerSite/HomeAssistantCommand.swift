@@ -3,13 +3,13 @@
 /// whenever it has a `command_topic`, and each is then a control it shows (its MQTT cover's
 /// documentation; null removes the control). So such a key is always stated: the request the
 /// node takes for it, or null.
-enum HomeAssistantCommand: Encodable, Equatable {
+package enum HomeAssistantCommand: Encodable, Equatable {
     /// The control sends this (a control protocol request, JSON).
     case request(String)
     /// The node takes no command for it: null, and Home Assistant shows no such control.
     case none
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .request(let payload): try container.encode(payload)
@@ -17,7 +17,7 @@ enum HomeAssistantCommand: Encodable, Equatable {
         }
     }
 
-    var request: String? {
+    package var request: String? {
         if case .request(let payload) = self { return payload }
         return nil
     }

@@ -9,14 +9,14 @@ import ControllerMQTT
 /// Each cleared topic is checked: the retirement subscribes to the topics it clears, so the
 /// broker's own empty message on each says it was taken (a broker drops a publish its ACL
 /// refuses without a word under MQTT 3.1.1).
-struct FleetRetirement {
-    let node: String
+package struct FleetRetirement {
+    package let node: String
     /// The topics cleared, the availability last: until the end, `fleet` still lists the node.
-    let topics: [String]
-    let availabilityTopic: String
+    package let topics: [String]
+    package let availabilityTopic: String
 
-    private(set) var subscribed = false
-    private(set) var lastFailure: String?
+    package private(set) var subscribed = false
+    package private(set) var lastFailure: String?
     /// The retained messages found, by topic, before anything is cleared.
     private(set) var found: [String: [UInt8]] = [:]
     /// The topics whose clearing came back from the broker.
@@ -26,7 +26,7 @@ struct FleetRetirement {
     /// `node` is any node `fleet` lists (``SiteTopics/listedLevelProblem(_:prefix:)``), refused
     /// naming `--retire`. A node id's Home Assistant device is cleared too; a level that is no
     /// node id was never a daemon's, so it has none.
-    init<App: ControllerApplication>(_: App.Type, node: String, prefix: String, discoveryPrefix: String) throws(SiteOptionError) {
+    package init<App: ControllerApplication>(_: App.Type, node: String, prefix: String, discoveryPrefix: String) throws(SiteOptionError) {
         let site = try SiteTopics(prefix: prefix, listedNode: node, option: "--retire")
         self.node = site.node
         availabilityTopic = site.availability
@@ -39,17 +39,17 @@ struct FleetRetirement {
     }
 
     /// Whether the node said it is online, and has not said otherwise since.
-    var isOnline: Bool { found[availabilityTopic].map { String(decoding: $0, as: UTF8.self) == SitePayload.online } ?? false }
+    package var isOnline: Bool { found[availabilityTopic].map { String(decoding: $0, as: UTF8.self) == SitePayload.online } ?? false }
 
     /// The topics that held a retained message: the ones to clear, in `topics`' order.
-    var toClear: [String] { topics.filter { found[$0] != nil } }
+    package var toClear: [String] { topics.filter { found[$0] != nil } }
 
     /// The topics cleared but not yet seen cleared.
-    var unconfirmed: [String] { toClear.filter { !cleared.contains($0) } }
+    package var unconfirmed: [String] { toClear.filter { !cleared.contains($0) } }
 
-    mutating func startClearing() { clearing = true }
+    package mutating func startClearing() { clearing = true }
 
-    mutating func take(_ event: MQTTEvent) {
+    package mutating func take(_ event: MQTTEvent) {
         switch event {
         case .subscribed: subscribed = true
         case .connectFailed(let error, _): lastFailure = "\(error)"

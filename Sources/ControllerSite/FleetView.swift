@@ -14,8 +14,8 @@ import Foundation
 /// of it), and every value of one that is read is bounded as it is taken (``FleetCut``). So no
 /// output (the table, `--json`, the site page, `/site.json`) carries more of a node's words
 /// than the bounds allow, and each says what was cut (``SiteOverview/Controller/notes``).
-struct FleetView {
-    struct Node: Equatable {
+package struct FleetView {
+    package struct Node: Equatable {
         var availability: String?
         /// When this watcher saw the availability change (Unix nanoseconds); nil for the value
         /// the broker had kept when it subscribed.
@@ -44,25 +44,25 @@ struct FleetView {
         }
     }
 
-    let prefix: String
-    var nodes: [String: Node] = [:]
-    var subscribed = false
-    var lastFailure: String?
+    package let prefix: String
+    package var nodes: [String: Node] = [:]
+    package var subscribed = false
+    package var lastFailure: String?
     /// Goes up with every change, so `--follow` prints only what changed.
-    var version = 0
-    var ignoredNodes = 0
+    package var version = 0
+    package var ignoredNodes = 0
     /// Messages under a level too long for a node's topics (``SiteTopics/listedLevelProblem(_:prefix:)``):
     /// no node `fleet --retire` could clear, so none it lists.
-    var unlistedMessages = 0
+    package var unlistedMessages = 0
 
     /// The subscription's filters: every node's ``FleetLeaf``.
-    var filters: [String] { FleetLeaf.allCases.map { "\(prefix)/+/\($0.rawValue)" } }
+    package var filters: [String] { FleetLeaf.allCases.map { "\(prefix)/+/\($0.rawValue)" } }
 
-    init(prefix: String) {
+    package init(prefix: String) {
         self.prefix = prefix
     }
 
-    mutating func take(_ event: MQTTEvent, now: Int64 = FleetView.unixNow()) {
+    package mutating func take(_ event: MQTTEvent, now: Int64 = FleetView.unixNow()) {
         switch event {
         case .subscribed: subscribed = true
         case .connected: lastFailure = nil
@@ -129,7 +129,7 @@ struct FleetView {
     }
 
     /// Each application's totals summed over its nodes.
-    var sums: [String: [String: Int]] {
+    package var sums: [String: [String: Int]] {
         var sums: [String: [String: Int]] = [:]
         for node in nodes.values {
             // Totals come from the broker: a buggy or hostile node may claim Int.max. The sum
@@ -141,25 +141,25 @@ struct FleetView {
 
     /// Nanoseconds from a node's `lastEventUnixNanoseconds` (any Int64 the broker carried) to
     /// `now`, held at the Int64 bounds instead of overflowing.
-    static func elapsed(since then: Int64, now: Int64) -> Int64 {
+    package static func elapsed(since then: Int64, now: Int64) -> Int64 {
         now.saturatingSubtracting(then)
     }
 
-    static func unixNow() -> Int64 {
+    package static func unixNow() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1e9).rounded())
     }
 
     /// What the watcher says of node `name`'s messages: a level that is no node id (listed,
     /// and `--retire` clears it, but no daemon of this runtime publishes as it), then what the
     /// bounds took from each leaf.
-    func notes(_ name: String) -> [String] {
+    package func notes(_ name: String) -> [String] {
         let level = SiteTopics.nodeIDProblem(name).map { "not a node id, as it \($0); no daemon publishes as it, and --retire clears it" }
         let cut = (nodes[name]?.cut ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key.rawValue): \($0.value)" }
         return (level.map { [$0] } ?? []) + cut
     }
 
     /// The site as `fleet --json` prints it and the site page shows it.
-    func overview(now: Int64) -> SiteOverview {
+    package func overview(now: Int64) -> SiteOverview {
         let controllers = nodes.keys.sorted().map { name in
             let node = nodes[name]!
             // Online since the process started (its health says when); offline since this
@@ -180,11 +180,11 @@ struct FleetView {
             notListed: unlistedMessages > 0 ? unlistedMessages : nil)
     }
 
-    func json(now: Int64) -> String {
+    package func json(now: Int64) -> String {
         String(decoding: SiteServer.json(overview(now: now)), as: UTF8.self)
     }
 
-    func table(now: Int64) -> String {
+    package func table(now: Int64) -> String {
         guard !nodes.isEmpty else {
             return "no controller has published under \(prefix.shown)/ on this broker" + (unlistedMessages > 0 ? " \(Self.unlistedLine(unlistedMessages))" : "")
         }
@@ -223,7 +223,7 @@ struct FleetView {
         return lines.joined(separator: "\n")
     }
 
-    static func unlistedLine(_ count: Int) -> String {
+    package static func unlistedLine(_ count: Int) -> String {
         "(\(count) message(s) under node levels too long for a node's topics were not shown)"
     }
 }
@@ -231,13 +231,13 @@ struct FleetView {
 /// What the bounds took from one message, gathered as its values are bounded: each value
 /// longer than its bound keeps its start and ends in `… (N bytes)`, and the message's note
 /// names what was cut.
-struct FleetCut {
+package struct FleetCut {
     private(set) var parts: [String] = []
 
     /// The note, or nil when nothing was cut.
-    var words: String? { parts.isEmpty ? nil : parts.joined(separator: ", ") }
+    package var words: String? { parts.isEmpty ? nil : parts.joined(separator: ", ") }
 
-    mutating func value(_ text: String, _ what: String, limit: Int = FleetLimits.maxValueCharacters) -> String {
+    package mutating func value(_ text: String, _ what: String, limit: Int = FleetLimits.maxValueCharacters) -> String {
         guard text.unicodeScalars.count > limit else { return text }
         parts.append("\(what) of \(text.utf8.count) bytes cut to \(limit) characters")
         return ShownText.render(text, limit: limit, escaping: false)
@@ -245,7 +245,7 @@ struct FleetCut {
 
     /// At most ``FleetLimits/maxNamedValues`` of `values`, the first by name, each name
     /// bounded; two names that are one once cut keep the first's value.
-    mutating func named(_ values: [String: Int], _ what: String) -> [String: Int] {
+    package mutating func named(_ values: [String: Int], _ what: String) -> [String: Int] {
         var result: [String: Int] = [:]
         var cutNames = 0
         for (name, value) in values.sorted(by: { $0.key < $1.key }).prefix(FleetLimits.maxNamedValues) {
@@ -260,7 +260,7 @@ struct FleetCut {
     }
 
     /// The first `count` of `values`, each at most `characters`.
-    mutating func list(_ values: [String], _ what: String, count: Int, characters: Int) -> [String] {
+    package mutating func list(_ values: [String], _ what: String, count: Int, characters: Int) -> [String] {
         var cutValues = 0
         let kept = values.prefix(count).map { value -> String in
             guard value.unicodeScalars.count > characters else { return value }

@@ -3,7 +3,7 @@ import ControllerHost
 /// A site option (`--mqtt-node`, `--mqtt-prefix`, `--mqtt-discovery-prefix`, `fleet --retire`)
 /// the command cannot use, said with the option the user gave, the value once (quoted and
 /// escaped) and the fix.
-enum SiteOptionError: Error, CustomStringConvertible, Equatable {
+package enum SiteOptionError: Error, CustomStringConvertible, Equatable {
     /// `option`'s node `node` is refused: `problem` says why, without quoting it again.
     case invalidNode(option: String, node: String, problem: String)
     /// The node id made from the board's and the host's names (no `--mqtt-node` given).
@@ -11,7 +11,7 @@ enum SiteOptionError: Error, CustomStringConvertible, Equatable {
     case invalidPrefix(option: String, prefix: String, problem: String)
     case needsDatabase
 
-    var description: String {
+    package var description: String {
         switch self {
         case let .invalidNode(option, node, problem): "\(option) '\(node.shown)' \(problem)"
         case let .invalidDefaultNode(node, problem):

@@ -1,5 +1,5 @@
 import TurnstileTestSupport
-@testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerHost
 import ControllerMQTT
 import Foundation

@@ -7,13 +7,13 @@ import Foundation
 #endif
 
 /// What a node publishes, as JSON objects with sorted keys (docs/reference/mqtt.md, "Topics and payloads").
-enum SitePayload {
-    static let online = "online"
-    static let offline = "offline"
+package enum SitePayload {
+    package static let online = "online"
+    package static let offline = "offline"
 
     /// One counted event (`PREFIX/NODE/events`, QoS 1). `replayed`: published by an earlier run
     /// or counted while no broker took it; a consumer keeps the first of each (node, sequence).
-    struct Event: Codable, Equatable {
+    package struct Event: Codable, Equatable {
         var node: String
         var sequence: Int64
         var session: Int64
@@ -27,7 +27,7 @@ enum SitePayload {
     }
 
     /// The controller's state and gauges after its last committed step (retained).
-    struct State: Codable, Equatable {
+    package struct State: Codable, Equatable {
         var node: String
         var app: String
         var state: String
@@ -36,7 +36,7 @@ enum SitePayload {
 
     /// Every kind's total since the database began, as `stats` shows them, and the time of the
     /// last counted event (retained).
-    struct Counters: Codable, Equatable {
+    package struct Counters: Codable, Equatable {
         var node: String
         var app: String
         var totals: [String: Int]
@@ -48,7 +48,7 @@ enum SitePayload {
     /// and its problems in words (``DaemonSnapshot/problems(faultStates:)``), sent when one of
     /// them changes and looked at once a second. `started`: the process's start, in Unix
     /// nanoseconds, so a watcher can say since when a node is online.
-    struct Health: Codable, Equatable {
+    package struct Health: Codable, Equatable {
         var node: String
         var app: String
         var phase: String
@@ -60,7 +60,7 @@ enum SitePayload {
     /// Each level and condition input, on or off (`PREFIX/NODE/inputs`, retained): the barrier's
     /// vehicle loop, the turnstile's fire alarm; sent when one changes. Home Assistant reads a
     /// binary sensor per input from it.
-    struct Inputs: Codable, Equatable {
+    package struct Inputs: Codable, Equatable {
         var node: String
         var app: String
         var levels: [String: Bool]
@@ -69,7 +69,7 @@ enum SitePayload {
     /// A process's claim on its node id (`PREFIX/NODE/claim`, retained): who publishes as the
     /// node now. `instance` is 32 random hex digits made at the process's start; `since` its
     /// start in Unix nanoseconds, which orders two claims (the later start yields).
-    struct Claim: Codable, Equatable {
+    package struct Claim: Codable, Equatable, Sendable {
         var instance: String
         var host: String
         var pid: Int64
@@ -95,30 +95,30 @@ enum SitePayload {
         }
     }
 
-    static func event(_ event: OutboxEvent, node: String, replayed: Bool) -> [UInt8] {
+    package static func event(_ event: OutboxEvent, node: String, replayed: Bool) -> [UInt8] {
         encode(Event(
             node: node, sequence: event.sequence, session: event.session, time: timestamp(event.unixNanoseconds),
             unixNanoseconds: event.unixNanoseconds, kind: event.kind, amount: event.amount, before: event.before, after: event.after,
             replayed: replayed))
     }
 
-    static func state<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
+    package static func state<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
         encode(State(node: node, app: App.name, state: totals.state.name, gauges: totals.gauges))
     }
 
-    static func counters<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
+    package static func counters<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
         encode(Counters(
             node: node, app: App.name, totals: totals.counters, lastEvent: totals.lastEventUnixNanoseconds.map(timestamp),
             lastEventUnixNanoseconds: totals.lastEventUnixNanoseconds))
     }
 
     /// ISO 8601 in UTC with milliseconds: `2026-11-27T17:03:04.512Z`.
-    static func timestamp(_ unixNanoseconds: Int64) -> String {
+    package static func timestamp(_ unixNanoseconds: Int64) -> String {
         let date = Date(timeIntervalSince1970: Double(unixNanoseconds) / 1e9)
         return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    static func encode(_ value: some Encodable) -> [UInt8] {
+    package static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Strings, integers and booleans always encode.

@@ -1,4 +1,4 @@
-@testable import ControllerCommandLine
+@testable import ControllerSite
 import ControllerHTTP
 import ControllerMQTT
 import Foundation

@@ -10,54 +10,54 @@ import ControllerMQTT
 /// --retire` clears, node ids and levels no daemon of this runtime would publish under alike),
 /// and a prefix (``prefixProblem(_:)``: `--mqtt-prefix` and `--mqtt-discovery-prefix`, for
 /// `run` and `fleet` alike). Each refusal names the option it was given under.
-struct SiteTopics: Sendable, Equatable {
+package struct SiteTopics: Sendable, Equatable {
     /// The level that stands for every node: `PREFIX/all/command` reaches each controller.
-    static let everyNode = "all"
-    static let defaultPrefix = "controllerfsm"
+    package static let everyNode = "all"
+    package static let defaultPrefix = "controllerfsm"
     /// Home Assistant's own default.
-    static let defaultDiscoveryPrefix = "homeassistant"
+    package static let defaultDiscoveryPrefix = "homeassistant"
     /// The longest node id and prefix, in bytes: topic names stay short next to MQTT's limit.
-    static let maxNodeBytes = 64
-    static let maxPrefixBytes = 128
+    package static let maxNodeBytes = 64
+    package static let maxPrefixBytes = 128
 
-    let prefix: String
-    let node: String
+    package let prefix: String
+    package let node: String
 
-    var availability: String { leaf("availability") }
-    var state: String { leaf("state") }
-    var counters: String { leaf("counters") }
-    var events: String { leaf("events") }
+    package var availability: String { leaf("availability") }
+    package var state: String { leaf("state") }
+    package var counters: String { leaf("counters") }
+    package var events: String { leaf("events") }
     /// Phase, outbox backlog and problems (retained): see ``SitePayload/Health``.
-    var health: String { leaf("health") }
+    package var health: String { leaf("health") }
     /// Each level and condition input, on or off (retained): see ``SitePayload/Inputs``.
-    var inputs: String { leaf("inputs") }
-    var command: String { leaf("command") }
-    var result: String { leaf("result") }
+    package var inputs: String { leaf("inputs") }
+    package var command: String { leaf("command") }
+    package var result: String { leaf("result") }
     /// Who publishes as the node (retained): see ``SitePayload/Claim``.
-    var claim: String { leaf("claim") }
-    var siteCommand: String { "\(prefix)/\(Self.everyNode)/command" }
+    package var claim: String { leaf("claim") }
+    package var siteCommand: String { "\(prefix)/\(Self.everyNode)/command" }
     /// Every node's topic `name`, for a client that watches the whole site (`fleet`).
-    func everyNodes(_ name: String) -> String { "\(prefix)/+/\(name)" }
+    package func everyNodes(_ name: String) -> String { "\(prefix)/+/\(name)" }
 
     /// The retained topics of a node, as `fleet --retire` clears them (the availability last:
     /// until the end, `fleet` still lists the node).
-    var retained: [String] { [state, counters, health, inputs, claim, availability] }
+    package var retained: [String] { [state, counters, health, inputs, claim, availability] }
 
     /// The leaf names of ``retained``: the longest bounds how long a listed level may be.
-    static let retainedLeaves = ["state", "counters", "health", "inputs", "claim", "availability"]
+    package static let retainedLeaves = ["state", "counters", "health", "inputs", "claim", "availability"]
 
     private func leaf(_ name: String) -> String { "\(prefix)/\(node)/\(name)" }
 
     /// The topics of a daemon's node: `node` a node id (``nodeIDProblem(_:)``), `prefix` a
     /// prefix (``prefixProblem(_:)``), each refused naming `nodeOption` or `--mqtt-prefix`.
-    init(prefix: String, node: String, nodeOption: String = "--mqtt-node") throws(SiteOptionError) {
+    package init(prefix: String, node: String, nodeOption: String = "--mqtt-node") throws(SiteOptionError) {
         if let problem = Self.nodeIDProblem(node) { throw .invalidNode(option: nodeOption, node: node, problem: problem) }
         try self.init(checkedPrefix: prefix, node: node)
     }
 
     /// The topics of a node `fleet` lists, a node id or not (``listedLevelProblem(_:prefix:)``),
     /// for `fleet --retire`; refused naming `option`.
-    init(prefix: String, listedNode node: String, option: String) throws(SiteOptionError) {
+    package init(prefix: String, listedNode node: String, option: String) throws(SiteOptionError) {
         if let problem = Self.prefixProblem(prefix) { throw .invalidPrefix(option: "--mqtt-prefix", prefix: prefix, problem: problem) }
         if let problem = Self.listedLevelProblem(node, prefix: prefix) { throw .invalidNode(option: option, node: node, problem: problem) }
         self.prefix = prefix
@@ -72,12 +72,12 @@ struct SiteTopics: Sendable, Equatable {
     }
 
     /// What a node id is, in words, for the refusals.
-    static let nodeIDGrammar = "a node id is 1 to \(maxNodeBytes) bytes of letters, digits, '-', '_' and '.'"
+    package static let nodeIDGrammar = "a node id is 1 to \(maxNodeBytes) bytes of letters, digits, '-', '_' and '.'"
 
     /// Why `text` is not a node id, or nil: one topic level of 1 to ``maxNodeBytes`` ASCII
     /// letters, digits, `-`, `_` and `.` (so it is also a Home Assistant object id once dots are
     /// replaced), not the reserved ``everyNode``. Said without quoting `text` (the refusal does).
-    static func nodeIDProblem(_ text: some StringProtocol) -> String? {
+    package static func nodeIDProblem(_ text: some StringProtocol) -> String? {
         if text.isEmpty { return "is empty: \(nodeIDGrammar)" }
         if let scalar = text.unicodeScalars.first(where: { !isLevelCharacter($0) }) {
             return "holds \(quotedScalar(scalar)): \(nodeIDGrammar)"
@@ -91,7 +91,7 @@ struct SiteTopics: Sendable, Equatable {
     /// any level of a topic a client may publish (no `/`, no `+` or `#`, no NUL, every retained
     /// topic of the node at most ``MQTTLimits/maxTopicBytes``) but ``everyNode``. A level that
     /// is no node id passes (a retained `PREFIX/gate 7/availability` someone else left).
-    static func listedLevelProblem(_ text: some StringProtocol, prefix: String) -> String? {
+    package static func listedLevelProblem(_ text: some StringProtocol, prefix: String) -> String? {
         if let scalar = text.unicodeScalars.first(where: { "/+#\0".unicodeScalars.contains($0) }) {
             return scalar == "/" ? "holds '/', which separates topic levels: one node is one level"
                 : "holds \(quotedScalar(scalar)), which no topic a node publishes under holds"
@@ -103,16 +103,16 @@ struct SiteTopics: Sendable, Equatable {
     }
 
     /// The longest level whose retained topics under `prefix` are all publishable.
-    static func maxListedLevelBytes(prefix: String) -> Int {
+    package static func maxListedLevelBytes(prefix: String) -> Int {
         MQTTLimits.maxTopicBytes - prefix.utf8.count - 2 - (retainedLeaves.map(\.utf8.count).max() ?? 0)
     }
 
     /// What a prefix is, in words, for the refusals.
-    static let prefixGrammar = "a prefix is levels of letters, digits, '-', '_' and '.' joined by '/', at most \(maxPrefixBytes) bytes"
+    package static let prefixGrammar = "a prefix is levels of letters, digits, '-', '_' and '.' joined by '/', at most \(maxPrefixBytes) bytes"
 
     /// Why `text` is not a prefix (`--mqtt-prefix`, `--mqtt-discovery-prefix`), or nil: one or
     /// more levels of the node id's characters joined by `/`, at most ``maxPrefixBytes``.
-    static func prefixProblem(_ text: String) -> String? {
+    package static func prefixProblem(_ text: String) -> String? {
         if text.isEmpty { return "is empty: \(prefixGrammar)" }
         if let scalar = text.unicodeScalars.first(where: { $0 != "/" && !isLevelCharacter($0) }) {
             return "holds \(quotedScalar(scalar)): \(prefixGrammar)"
@@ -136,7 +136,7 @@ struct SiteTopics: Sendable, Equatable {
     /// and joined by `.`, so two different (board, host) pairs never share a node id. One longer
     /// than ``maxNodeBytes`` keeps its start and ends in `..` and a 64-bit hash of both names
     /// (an uncut id never holds `..`): a long board name no longer loses the host.
-    static func defaultNode(board: String, host: String) -> String {
+    package static func defaultNode(board: String, host: String) -> String {
         let full = SiteIdentity.escaped(board, keeping: SiteIdentity.isWordByte)
             + (host.isEmpty ? "" : "." + SiteIdentity.escaped(host, keeping: SiteIdentity.isWordByte))
         guard full.utf8.count > maxNodeBytes else { return full }
@@ -146,7 +146,7 @@ struct SiteTopics: Sendable, Equatable {
 
     /// `prefix` as Home Assistant's discovery prefix (`--mqtt-discovery-prefix`, for `run` and
     /// `fleet --retire` alike), or the error naming the option.
-    static func checkedDiscoveryPrefix(_ prefix: String) throws(SiteOptionError) -> String {
+    package static func checkedDiscoveryPrefix(_ prefix: String) throws(SiteOptionError) -> String {
         if let problem = prefixProblem(prefix) { throw .invalidPrefix(option: "--mqtt-discovery-prefix", prefix: prefix, problem: problem) }
         return prefix
     }
@@ -160,7 +160,7 @@ struct SiteTopics: Sendable, Equatable {
     /// the prefix and the node id: 23 bytes at most (MQTT 3.1.1's guaranteed length), different
     /// for one node under two prefixes or two daemons, and stable across restarts (the broker
     /// keeps the session under it).
-    static func clientID(daemon: String, prefix: String, node: String) -> String {
+    package static func clientID(daemon: String, prefix: String, node: String) -> String {
         let readable = String(decoding: node.utf8.filter(SiteIdentity.isWordByte).prefix(11), as: UTF8.self)
         return (readable.isEmpty ? "node" : readable) + "." + SiteIdentity.base62(SiteIdentity.hash([daemon, prefix, node]))
     }

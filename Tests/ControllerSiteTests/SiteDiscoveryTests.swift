@@ -1,4 +1,5 @@
-@testable import ControllerCommandLine
+@testable import ControllerSite
+import ControllerDaemon
 import ControllerHost
 import Foundation
 import Testing
@@ -44,7 +45,7 @@ struct SiteDiscoveryTests {
         #expect(Set(config.keys) == ["dev", "o", "cmps", "availability_topic", "payload_available", "payload_not_available"])
         let device = try #require(config["dev"] as? [String: Any])
         #expect(device["identifiers"] as? [String] == ["controllerfsm.nodes_2fnode1"] && device["model"] as? String == "turnstile"
-                && device["name"] as? String == "node1" && device["sw_version"] as? String == ControllerCommandVersion.text)
+                && device["name"] as? String == "node1" && device["sw_version"] as? String == RuntimeVersion.text)
         #expect(Set(device.keys).isSubset(of: ["identifiers", "name", "model", "manufacturer", "sw_version", "hw_version", "serial_number", "connections", "configuration_url", "suggested_area", "via_device", "model_id"]))
         let origin = try #require(config["o"] as? [String: Any])
         #expect(origin["name"] as? String == "ControllerFSM" && Set(origin.keys).isSubset(of: ["name", "sw_version", "support_url"]))
