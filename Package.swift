@@ -153,7 +153,7 @@ let package = Package(
         // at random moments, every reported count durable), driven by its package's
         // packaging/checks.json. It names no application: a third controller's package gets them
         // by saying there what drives them.
-        .target(name: "ControllerChecks", dependencies: ["ControllerCommandLine", "ControllerStore", "ControllerFSMSim", "CLinux"]),
+        .target(name: "ControllerChecks", dependencies: ["ControllerDaemon", "ControllerStore", "ControllerFSMSim", "CLinux"]),
         .executableTarget(
             name: "controller-checks",
             dependencies: ["ControllerChecks", .product(name: "ArgumentParser", package: "swift-argument-parser")]

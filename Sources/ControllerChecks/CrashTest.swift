@@ -1,4 +1,4 @@
-import ControllerCommandLine
+import ControllerDaemon
 import ControllerFSM
 import ControllerFSMSim
 import ControllerStore
@@ -35,7 +35,7 @@ public struct CrashTest: Sendable {
     /// Where the copy is cut past its middle: off any page boundary, as a power loss leaves it.
     public static let cutPastMiddleBytes = 1_234
     /// The exit status of a daemon that refuses its database.
-    public static var refusedDatabaseStatus: Int32 { ExitStatus.storeError.rawValue }
+    public static var refusedDatabaseStatus: Int32 { ExitCodes.storeError }
     /// How often the start is polled.
     static let startPollMicroseconds: UInt32 = 20_000
 

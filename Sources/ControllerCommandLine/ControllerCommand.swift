@@ -80,17 +80,17 @@ package enum CommandLineEntry {
     }
 }
 
-/// The exit statuses every command shares.
+/// The exit statuses every command shares, as ArgumentParser throws them (their numbers: ``ExitCodes``).
 package enum ExitStatus {
-    package static let expectationFailed = ExitCode(1)
-    package static let refused = ExitCode(1)
-    package static let badInput = ExitCode(2)
-    package static let gpioError = ExitCode(3)
-    package static let storeError = ExitCode(4)
+    package static let expectationFailed = ExitCode(ExitCodes.expectationFailed)
+    package static let refused = ExitCode(ExitCodes.refused)
+    package static let badInput = ExitCode(ExitCodes.badInput)
+    package static let gpioError = ExitCode(ExitCodes.gpioError)
+    package static let storeError = ExitCode(ExitCodes.storeError)
     /// A C library the command opens at run time is not installed (``RuntimeLibraries``).
-    package static let libraryMissing = ExitCode(5)
-    package static let usage = ExitCode(64)
-    package static let outputFailed = ExitCode(74)
+    package static let libraryMissing = ExitCode(ExitCodes.libraryMissing)
+    package static let usage = ExitCode(ExitCodes.usage)
+    package static let outputFailed = ExitCode(ExitCodes.outputFailed)
 
     /// The statuses, for `--help` (the root command's and the subcommands').
     package static func help<App: ControllerApplication>(_: App.Type) -> String {
