@@ -242,8 +242,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // The turnstile's page and metrics as the code before issue 19 served them: read by
-            // path (`#filePath`), not bundled.
+            // The turnstile's page and metrics as the turnstile's own code served them, before
+            // they were read from its declaration: read by path (`#filePath`), not bundled.
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -5,10 +5,10 @@ import ControllerHost
 import Turnstile
 import ControllerSimulation
 
-/// Every timing relation of `TimingRelation`'s table at its boundary (issue 18, item 12): the
+/// Every timing relation of `TimingRelation`'s table at its boundary: the
 /// smallest value that works is read, one nanosecond less is refused, naming the key, the
-/// relation and that smallest value. A timing below its relation was accepted before and then
-/// ate money: every coin expiring unused, every passage a fault, a push never seen.
+/// relation and that smallest value. A timing below its relation, if accepted, eats money:
+/// every coin expiring unused, every passage a fault, a push never seen.
 @Suite("Timing relations: each refused just below its smallest working value")
 struct TimingRelationTests {
     struct Case: CustomTestStringConvertible, Sendable {

@@ -135,7 +135,7 @@ struct StoredValueTests {
     }
 }
 
-/// The relations between stored values the daemon relies on (issue 28, item 4): each broken
+/// The relations between stored values the daemon relies on: each broken
 /// one is refused at open — by the writer and by `stats` — with exit 4 and a message naming the
 /// table, the row, the column and the value; the file is left as it was.
 @Suite("CountStore: relations between stored values are checked at open")

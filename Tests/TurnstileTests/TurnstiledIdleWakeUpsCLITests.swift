@@ -8,7 +8,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 41, item 5: an idle `turnstiled run` with everything on — the count store, the control
+/// An idle `turnstiled run` with everything on — the count store, the control
 /// socket, HTTP and MQTT, under a systemd watchdog — wakes only for the watchdog's ping and
 /// MQTT's keepalive (the issue asks for at most once a second), counted over a minute as the context switches of all
 /// its threads (docs/performance.md, "Idle wake-ups"; scripts/idle-wakeups.sh measures the same

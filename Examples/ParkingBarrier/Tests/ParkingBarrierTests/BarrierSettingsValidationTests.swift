@@ -5,7 +5,7 @@ import Foundation
 import ParkingBarrier
 import Testing
 
-/// The barrier's timings under the runtime's one validation (issue 28, item 7): every timing
+/// The barrier's timings under the runtime's one validation: every timing
 /// has a floor, and each floor holds at every entry point — a board file (as `check`, `run`,
 /// `simulate` and a reload read it) and a scenario's `set`.
 @Suite("Parking barrier: one validation of its timings, at every entry point")
