@@ -249,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "ControllerDaemonTests",
             dependencies: [
-                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "ControllerTestSupport",
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
-                "ControllerTestSupport",
+                "ControllerTestSupport", "TurnstileTestSupport",
                 "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", "ControllerFSMSim",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 @testable import ControllerStore
 
 @Suite("CountStore: recording")

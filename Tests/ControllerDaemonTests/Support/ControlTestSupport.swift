@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 @testable import ControllerDaemon
 
 #if canImport(Glibc)
