@@ -19,7 +19,7 @@ import Turnstile
 /// computed from ``FleetLimits``, and says what was cut.
 @Suite("fleet bounds every value where it takes the message")
 struct FleetBoundsTests {
-    /// The member: 8 MB on one retained topic.
+    /// The largest member: 8 MB on one retained topic.
     static let huge = 8 * 1_024 * 1_024
 
     static func encode(_ value: some Encodable) -> [UInt8] { SitePayload.encode(value) }

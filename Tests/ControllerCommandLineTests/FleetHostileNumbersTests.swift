@@ -47,7 +47,7 @@ struct FleetHostileNumbersTests {
         }
     }
 
-    @Test("the issue's own members: Int64.max + 1 coins, an event at Int64.min")
+    @Test("extreme members: Int64.max + 1 coins, an event at Int64.min")
     func issueExamples() {
         var view = FleetView(prefix: "site")
         view.take(Self.counters(node: "a", coins: .max, last: .min))

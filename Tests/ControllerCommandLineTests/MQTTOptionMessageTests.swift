@@ -59,7 +59,7 @@ struct MQTTOptionMessageTests {
         }
     }
 
-    @Test("the issue's members: a 70 KB prefix, a 300-character host, a node id's line break and escape")
+    @Test("extreme members: a 70 KB prefix, a 300-character host, a node id's line break and escape")
     func issueExamples() throws {
         let prefix = try #require(refusal { _ = try SiteTopics(prefix: String(repeating: "p", count: 70_000) + "/#", node: "gate1") })
         expectShown(prefix, "prefix")

@@ -98,7 +98,7 @@ struct SettingsValidationEntryPointTests {
         }
     }
 
-    @Test("the issue's own: a scenario's set relock_timeout 0.001 is refused before anything runs, naming the line and the floor")
+    @Test("a scenario's set relock_timeout 0.001 is refused before anything runs, naming the line and the floor")
     func relockTimeoutTypo() throws {
         let base = Board<App>.builtIn
         let scenario = try Scenario<App>.parse("0.5 coin\n1 set relock_timeout 0.001\n2 end\n", file: "typo.txt",

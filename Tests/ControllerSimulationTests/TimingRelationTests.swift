@@ -75,7 +75,7 @@ struct TimingRelationTests {
         #expect(error?.description.contains(relation.message) == true, "\(String(describing: error))")
     }
 
-    @Test("the issue's timings are refused: relock_timeout of 1 ns or the debounce, jam_timeout under the simulated push",
+    @Test("timings that eat money are refused: relock_timeout of 1 ns or the debounce, jam_timeout under the simulated push",
           arguments: [("relock_timeout", "1ns"), ("relock_timeout", "10ms"), ("jam_timeout", "100ms")])
     func issueExamples(key: String, value: String) {
         let text = Self.sim.replacingOccurrences(of: #"\#(key) = "#, with: #"\#(key) = "\#(value)" # was "#)

@@ -22,7 +22,7 @@ struct BarrierSettingsValidationTests {
             .joined(separator: "\n")
     }
 
-    @Test("the issue's own: hold_open \"20ms\" (for 20s) is refused by the board file, a reload and a scenario's set")
+    @Test("hold_open \"20ms\" (for 20s) is refused by the board file, a reload and a scenario's set")
     func holdOpenTypo() throws {
         let text = Self.simBoard("hold_open", "20ms")
         #expect(throws: BoardFileError.self) { try Board<ParkingBarrier>.parse(text, file: "board.toml") }
