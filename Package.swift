@@ -37,9 +37,12 @@ let package = Package(
         .target(name: "ControllerFSM", dependencies: ["CLinux"]),
         // The simulated GPIO backend: in-memory chip, bouncing input drivers, virtual time.
         .target(name: "ControllerFSMSim", dependencies: ["ControllerFSM"]),
+        // dlopen and dlsym with the reason a caller reports, for the four C targets below that
+        // open their library at run time (CGpiod, CSQLite, CMosquitto, CLibXML2).
+        .target(name: "CDynamicLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // libgpiod through one neutral C API over its v1 (1.6) and v2 (2.x) generations, opened
         // at run time (dlopen): one binary for both, and no libgpiod headers to build it.
-        .target(name: "CGpiod", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CGpiod", dependencies: ["CDynamicLibrary"], linkerSettings: [.linkedLibrary("dl")]),
         // The libgpiod backend of the GPIO port: the only code that imports CGpiod.
         .target(name: "ControllerFSMGpiod", dependencies: ["ControllerFSM", "CGpiod"]),
         // The application declaration every controller implements, the board files it reads and
@@ -91,7 +94,7 @@ let package = Package(
         ),
         // SQLite's C API, opened at run time (dlopen of libsqlite3.so.0, which Swift's own
         // install already needs): no sqlite3.h or libsqlite3-dev to build it.
-        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSQLite", dependencies: ["CDynamicLibrary"], linkerSettings: [.linkedLibrary("dl")]),
         // The durable count store of any application: every counted event and the totals in
         // SQLite (through CSQLite; its SQLite/ layer is the only code that imports it), and the
         // thread that drains the controller's ledger into it. Its kinds, gauges and balances
@@ -99,7 +102,7 @@ let package = Package(
         .target(name: "ControllerStore", dependencies: ["ControllerFSM", "ControllerHost", "CSQLite"]),
         // libmosquitto's C API, opened at run time (dlopen of libmosquitto.so.1): no mosquitto.h
         // or libmosquitto-dev to build it, and a machine without the library runs all but MQTT.
-        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMosquitto", dependencies: ["CDynamicLibrary"], linkerSettings: [.linkedLibrary("dl")]),
         // The daemon's MQTT client (MQTT 3.1.1 through CMosquitto, its only importer): the
         // broker's URL, TLS and password-file settings, a network thread that keeps one
         // connection up, and typed errors that name the broker, the file and the fix.
@@ -141,7 +144,7 @@ let package = Package(
         .executableTarget(name: "turnstiled", dependencies: ["ControllerCommandLine", "Turnstile"]),
         // libxml2's C API, opened at run time (dlopen of libxml2.so.2): no libxml2 headers or
         // libxml2-dev to build it, and nothing but the SCXML loader ever opens it.
-        .target(name: "CLibXML2", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLibXML2", dependencies: ["CDynamicLibrary"], linkerSettings: [.linkedLibrary("dl")]),
         // The SCXML loader: a document (or a W3C test, .txml) read through CLibXML2 into a
         // machine on the runtime, its datamodel behind one protocol, and the driver that runs it
         // in virtual time. Neither daemon links it. ControllerHost for the one path by which
@@ -263,14 +266,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // The turnstile's page and metrics as the code before issue 19 served them: read by
-            // path (`#filePath`), not bundled.
+            // The turnstile's page and metrics as the turnstile's own code served them, before
+            // they were read from its declaration: read by path (`#filePath`), not bundled.
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ControllerDaemonTests",
             dependencies: [
-                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "ControllerTestSupport",
+                "ControllerDaemon", "ControllerHost", "Turnstile", "ControllerFSMSim", "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -284,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "ControllerStoreTests",
             dependencies: [
-                "ControllerTestSupport",
+                "ControllerTestSupport", "TurnstileTestSupport",
                 "ControllerStore", "ControllerHost", "Turnstile", "ControllerFSM", "ControllerFSMSim",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],

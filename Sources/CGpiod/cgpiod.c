@@ -11,21 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool cgpiod_bind(void *handle, const char *file, const char *name, void *slot, size_t slot_size,
-                 char *reason, size_t reason_size)
-{
-    dlerror();
-    void *symbol = dlsym(handle, name);
-    if (!symbol || slot_size != sizeof(symbol)) {
-        snprintf(reason, reason_size, "%s has no function %s", file, name);
-        return false;
-    }
-    /* POSIX guarantees a data pointer from dlsym converts to a function pointer; memcpy says
-     * so without a cast ISO C leaves undefined. */
-    memcpy(slot, &symbol, sizeof(symbol));
-    return true;
-}
-
 const cgpiod_library *cgpiod_library_open(const char *file, int generation, char *reason, size_t reason_size)
 {
     if (generation != 1 && generation != 2) {
@@ -33,12 +18,9 @@ const cgpiod_library *cgpiod_library_open(const char *file, int generation, char
         return NULL;
     }
     /* RTLD_LOCAL: both generations export gpiod_chip_open; neither may shadow the other. */
-    void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(reason, reason_size, "%s", why ? why : file);
+    void *handle = cdynamic_library_open(file, RTLD_NOW | RTLD_LOCAL, reason, reason_size);
+    if (!handle)
         return NULL;
-    }
     cgpiod_library *lib = (cgpiod_library *)calloc(1, sizeof(*lib));
     if (!lib) {
         snprintf(reason, reason_size, "out of memory opening %s", file);

@@ -11,6 +11,8 @@
 
 #include "cgpiod.h"
 
+#include <cdynamic_library.h>
+
 #include <stddef.h>
 #include <time.h>
 
@@ -174,12 +176,9 @@ struct cgpiod_request {
     struct gpiod_edge_event_buffer *buffer;
 };
 
-/* Looks up `name` in `handle` into `*slot` (a function pointer's storage); false with `reason`
- * naming the missing function. */
-bool cgpiod_bind(void *handle, const char *file, const char *name, void *slot, size_t slot_size,
-                 char *reason, size_t reason_size);
+/* Looks up `name` in `handle` into `api->field`; false with `reason` naming the missing function. */
 #define CGPIOD_BIND(handle, file, api, field, name, reason, size)                                      \
-    cgpiod_bind(handle, file, name, &(api)->field, sizeof((api)->field), reason, size)
+    cdynamic_library_bind(handle, file, "function", name, &(api)->field, sizeof((api)->field), reason, size)
 
 void cgpiod_copy_name(char *dst, const char *src);
 

@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "clibxml2_internal.h"
 
+#include <cdynamic_library.h>
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -25,21 +27,9 @@ static const int read_options = CLIBXML2_PARSE_NOERROR | CLIBXML2_PARSE_NOWARNIN
                                 | CLIBXML2_PARSE_IGNORE_ENC;
 static const char read_encoding[] = "UTF-8";
 
-static bool clibxml2_bind(void *handle, const char *name, void *slot, size_t slot_size)
-{
-    dlerror();
-    void *symbol = dlsym(handle, name);
-    if (!symbol || slot_size != sizeof(symbol)) {
-        snprintf(load_reason, sizeof(load_reason), "%s has no symbol %s", CLIBXML2_LIBRARY_FILE, name);
-        return false;
-    }
-    /* POSIX guarantees a data pointer from dlsym converts to a function pointer; memcpy says
-     * so without a cast ISO C leaves undefined. */
-    memcpy(slot, &symbol, sizeof(symbol));
-    return true;
-}
-
-#define CLIBXML2_BIND(member, symbol) clibxml2_bind(handle, symbol, &api.member, sizeof(api.member))
+#define CLIBXML2_BIND(member, symbol)                                                                        \
+    cdynamic_library_bind(handle, CLIBXML2_LIBRARY_FILE, "symbol", symbol, &api.member, sizeof(api.member),      \
+                          load_reason, sizeof(load_reason))
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define CLIBXML2_SANITIZED 1
@@ -80,12 +70,9 @@ static void clibxml2_load_once(void)
         flags |= RTLD_DEEPBIND;
 #endif
     }
-    void *handle = dlopen(CLIBXML2_LIBRARY_FILE, flags);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(load_reason, sizeof(load_reason), "%s", why ? why : CLIBXML2_LIBRARY_FILE);
+    void *handle = cdynamic_library_open(CLIBXML2_LIBRARY_FILE, flags, load_reason, sizeof(load_reason));
+    if (!handle)
         return;
-    }
     bool bound = CLIBXML2_BIND(initParser, "xmlInitParser") && CLIBXML2_BIND(readMemory, "xmlReadMemory")
                  && CLIBXML2_BIND(freeDoc, "xmlFreeDoc")
                  && CLIBXML2_BIND(docGetRootElement, "xmlDocGetRootElement") && CLIBXML2_BIND(getLineNo, "xmlGetLineNo")

@@ -5,39 +5,24 @@
  */
 #include "cmosquitto_internal.h"
 
+#include <cdynamic_library.h>
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static bool cmosquitto_bind(void *handle, const char *file, const char *name, void *slot, size_t slot_size,
-                            char *reason, size_t reason_size)
-{
-    dlerror();
-    void *symbol = dlsym(handle, name);
-    if (!symbol || slot_size != sizeof(symbol)) {
-        snprintf(reason, reason_size, "%s has no function %s", file, name);
-        return false;
-    }
-    /* POSIX guarantees a data pointer from dlsym converts to a function pointer; memcpy says
-     * so without a cast ISO C leaves undefined. */
-    memcpy(slot, &symbol, sizeof(symbol));
-    return true;
-}
-
 #define CMOSQUITTO_BIND(member)                                                                              \
-    cmosquitto_bind(handle, file, "mosquitto_" #member, &lib->member, sizeof(lib->member), reason, reason_size)
+    cdynamic_library_bind(handle, file, "function", "mosquitto_" #member, &lib->member, sizeof(lib->member), reason,     \
+                          reason_size)
 
 const cmosquitto_library *cmosquitto_library_open(const char *file, char *reason, size_t reason_size)
 {
     /* RTLD_LOCAL: libmosquitto's symbols stay out of the global namespace. */
-    void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(reason, reason_size, "%s", why ? why : file);
+    void *handle = cdynamic_library_open(file, RTLD_NOW | RTLD_LOCAL, reason, reason_size);
+    if (!handle)
         return NULL;
-    }
     struct cmosquitto_library *lib = (struct cmosquitto_library *)calloc(1, sizeof(*lib));
     if (!lib) {
         snprintf(reason, reason_size, "out of memory opening %s", file);

@@ -4,6 +4,8 @@
  */
 #include "csqlite_internal.h"
 
+#include <cdynamic_library.h>
+
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -16,32 +18,17 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int load_result = -1;
 static char load_reason[CSQLITE_REASON_SIZE];
 
-static bool csqlite_bind(void *handle, const char *name, void *slot, size_t slot_size)
-{
-    dlerror();
-    void *symbol = dlsym(handle, name);
-    if (!symbol || slot_size != sizeof(symbol)) {
-        snprintf(load_reason, sizeof(load_reason), "%s has no function %s", CSQLITE_LIBRARY_FILE, name);
-        return false;
-    }
-    /* POSIX guarantees a data pointer from dlsym converts to a function pointer; memcpy says
-     * so without a cast ISO C leaves undefined. */
-    memcpy(slot, &symbol, sizeof(symbol));
-    return true;
-}
-
-#define CSQLITE_BIND(member) csqlite_bind(handle, "sqlite3_" #member, &api.member, sizeof(api.member))
+#define CSQLITE_BIND(member)                                                                                 \
+    cdynamic_library_bind(handle, CSQLITE_LIBRARY_FILE, "function", "sqlite3_" #member, &api.member,           \
+                          sizeof(api.member), load_reason, sizeof(load_reason))
 
 static void csqlite_load_once(void)
 {
     /* RTLD_LOCAL: SQLite's symbols stay out of the global namespace, so nothing else loaded
      * later binds to this copy by accident. */
-    void *handle = dlopen(CSQLITE_LIBRARY_FILE, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        const char *why = dlerror();
-        snprintf(load_reason, sizeof(load_reason), "%s", why ? why : CSQLITE_LIBRARY_FILE);
+    void *handle = cdynamic_library_open(CSQLITE_LIBRARY_FILE, RTLD_NOW | RTLD_LOCAL, load_reason, sizeof(load_reason));
+    if (!handle)
         return;
-    }
     bool bound = CSQLITE_BIND(libversion) && CSQLITE_BIND(open_v2) && CSQLITE_BIND(close_v2)
                  && CSQLITE_BIND(extended_result_codes) && CSQLITE_BIND(busy_timeout) && CSQLITE_BIND(extended_errcode)
                  && CSQLITE_BIND(errmsg) && CSQLITE_BIND(errstr) && CSQLITE_BIND(changes)

@@ -24,11 +24,11 @@ private struct DemoBuilder {
 
     init(board: BoardFile) {
         self.board = board
-        let timings = board.turnstile
+        let timings = board.settings
         let relock = timings.relockTimeout.seconds, repair = timings.repairPeriod.seconds
         let jam = timings.jamTimeout.seconds, alarmPulse = timings.alarmPulse.seconds
-        let hasService = board.inputs[.service] != nil, hasAlarm = board.inputs[.emergency] != nil
-        let sounds = board.outputs[.alarm] != nil
+        let hasService = board.inputs["service"] != nil, hasAlarm = board.inputs["emergency"] != nil
+        let sounds = board.outputs["alarm"] != nil
 
         add("coin", "locked -> unlocked, credit 1"); coins += 1
         wait(step); add("coin", "credit 2; the relock timer restarts"); coins += 1
@@ -73,7 +73,7 @@ private struct DemoBuilder {
 
     /// Room between actions: longer than any pulse plus its debounce, so pulses never overlap.
     private var step: Double {
-        let pulses = [board.sim.coinPulse, board.sim.pushPulse, board.sim.servicePulse].map(\.seconds).max() ?? 0
+        let pulses = [board.sim.pulse("coin")!, board.sim.pulse("push")!, board.sim.pulse("service")!].map(\.seconds).max() ?? 0
         return max(0.5, pulses + settle + 0.2)
     }
 

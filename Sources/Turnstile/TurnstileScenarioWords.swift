@@ -4,9 +4,9 @@ extension TurnstileApplication {
     /// The turnstile's scenario words (docs/reference/scenarios.md): each stands for a
     /// generic verb, so scenarios written before the runtime was generic read as they did.
     public static let scenarioWords: [ScenarioWord<Self>] = [
-        .fixed("coin", .pulse(.coin, width: nil)),
+        .fixed("coin", .pulse("coin", width: nil)),
         ScenarioWord("push", usages: ["push", "push hold SECONDS"], read: { (reader: inout ScenarioWordReader) throws(ScenarioError) in
-            guard let first = reader.arguments.first else { return .pulse(.push, width: nil) }
+            guard let first = reader.arguments.first else { return .pulse("push", width: nil) }
             guard first == "hold" else {
                 throw reader.error("unexpected \"\(first.bounded)\" after \"push\"", hint: "write \"push\" or \"push hold SECONDS\"")
             }
@@ -15,17 +15,17 @@ extension TurnstileApplication {
             guard hold > .zero else {
                 throw reader.error("a push hold must last longer than 0 seconds", hint: "write \"push\" for an ordinary passage")
             }
-            return .pulse(.push, width: hold)
+            return .pulse("push", width: hold)
         }, writes: { action in
-            guard case .pulse(.push, let width) = action else { return nil }
+            guard case .pulse("push", let width) = action else { return nil }
             return width.map { "push hold \($0.exactSecondsText)" } ?? "push"
         }),
-        .fixed("repair", .pulse(.service, width: nil)),
+        .fixed("repair", .pulse("service", width: nil)),
         ScenarioWord("emergency", usages: ["emergency on|off"], read: { (reader: inout ScenarioWordReader) throws(ScenarioError) in
             try reader.expectArity(usage: ["emergency", "on|off"])
-            return .level(.emergency, on: try reader.onOff(reader.arguments.first!, usage: "\"emergency on\" or \"emergency off\""))
+            return .level("emergency", on: try reader.onOff(reader.arguments.first!, usage: "\"emergency on\" or \"emergency off\""))
         }, writes: { action in
-            guard case .level(.emergency, let on) = action else { return nil }
+            guard case .level("emergency", let on) = action else { return nil }
             return "emergency \(on ? "on" : "off")"
         }),
         .fixed("fault", .command(.fault)),

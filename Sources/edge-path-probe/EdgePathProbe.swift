@@ -241,6 +241,6 @@ enum EdgePathProbe {
             press(coin, expectingLock: false, measured: measured)
             press(push, expectingLock: true, measured: measured)
         }
-        print("edge-path-probe: \(marks.spans) edges measured (\(span.rawValue)), \(controller.counters.coins) coins, \(controller.counters.passages) passages")
+        print("edge-path-probe: \(marks.spans) edges measured (\(span.rawValue)), \(controller.context.counters.coins) coins, \(controller.context.counters.passages) passages")
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import Turnstile
 
-/// Issue 40, item 5: whatever a node (or anyone the ACL lets write) leaves retained, `fleet`
+/// Whatever a node (or anyone the ACL lets write) leaves retained, `fleet`
 /// bounds it where the message is taken, before any output. For each topic the fleet reads
 /// (``FleetLeaf``'s cases: the code's own list, so a new topic must be given its oversized
 /// members here before this compiles), a message past the payload bound (as its client
@@ -18,9 +18,9 @@ import Turnstile
 /// gauges and totals too many and with long names, problems too many and too long. Every
 /// output — the table, `fleet --json`, `/site.json` and the page — stays within a bound
 /// computed from ``FleetLimits``, and says what was cut.
-@Suite("fleet bounds every value where it takes the message (issue 40, item 5)")
+@Suite("fleet bounds every value where it takes the message")
 struct FleetBoundsTests {
-    /// The issue's member: 8 MB on one retained topic.
+    /// The largest member: 8 MB on one retained topic.
     static let huge = 8 * 1_024 * 1_024
 
     static func encode(_ value: some Encodable) -> [UInt8] { SitePayload.encode(value) }

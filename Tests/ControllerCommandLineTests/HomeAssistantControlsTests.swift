@@ -13,7 +13,7 @@ import Turnstile
 import Glibc
 #endif
 
-/// Issue 40, item 3: a discovery config is read as Home Assistant reads it, the keys it leaves
+/// A discovery config is read as Home Assistant reads it, the keys it leaves
 /// out included. For every platform the site announces, the test knows (from Home Assistant's
 /// MQTT integration documentation, below) the defaults that give an entity a control; it
 /// derives every control Home Assistant would show for each entity, and each must be one the
@@ -23,7 +23,7 @@ import Glibc
 /// Generated members: the turnstile's config (buttons, binary sensors, sensors, an event), a
 /// gate announced as the parking barrier is (a cover opened by a command, with no command to
 /// close or stop it) and one with all three commands.
-@Suite("Home Assistant shows only the controls a node answers (issue 40, item 3)", .serialized)
+@Suite("Home Assistant shows only the controls a node answers", .serialized)
 struct HomeAssistantControlsTests {
     static let patience = TestTimeouts.daemon
 

@@ -9,7 +9,7 @@ import Testing
 import Turnstile
 import ControllerTestSupport
 
-/// Issue 28, item 5: every number read from the broker, a file or a socket saturates or is
+/// Every number read from the broker, a file or a socket saturates or is
 /// refused naming its field, line or key, and never traps. A trap would kill this test process,
 /// so each test passing is the proof that its path cannot trap on the members generated here.
 ///
@@ -23,7 +23,7 @@ import ControllerTestSupport
 /// and the saturating arithmetic every one of them that adds uses. The fleet's retained
 /// messages have their own test (FleetHostileNumbersTests); the store's unwritten-counts file
 /// too (ControllerStoreTests/HostileStoredNumbersTests).
-@Suite("Numbers from outside saturate or are refused by name, never trap (issue 28, item 5)")
+@Suite("Numbers from outside saturate or are refused by name, never trap")
 struct HostileNumberInputTests {
     static let edges: [String] = [
         "\(Int64.min)", "\(Int64.min + 1)", "-9223372036854775809", "-1", "-0", "0", "1",

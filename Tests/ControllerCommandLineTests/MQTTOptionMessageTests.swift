@@ -7,13 +7,13 @@ import PropertyBased
 import Testing
 import ControllerTestSupport
 
-/// Issue 28, item 10: an `--mqtt-*` option's refusal quotes what it was given bounded and
+/// An `--mqtt-*` option's refusal quotes what it was given bounded and
 /// escaped. Generated members: values made of letters, ESC, BEL, CSI, line breaks, `/`, `@`,
 /// `:` and long runs (up to 70 KB), as the broker URL (whole, as its host, port, path and
 /// scheme), `--mqtt-prefix`, `--mqtt-node`, `--mqtt-plaintext-host`, the client id and the
 /// password and TLS files. Every refusal is one line, of bounded length, with no control
 /// character.
-@Suite("MQTT option errors quote values bounded and escaped (issue 28, item 10)")
+@Suite("MQTT option errors quote values bounded and escaped")
 struct MQTTOptionMessageTests {
     static let pieces = ["a", "Z", "9", ".", "-", "/", "@", ":", "\u{1B}", "\u{1B}[2J", "\u{07}", "\n", "\r", "\u{9B}", "\u{202E}", " ",
                          String(repeating: "h", count: 300), String(repeating: "p", count: 70_000)]
@@ -60,7 +60,7 @@ struct MQTTOptionMessageTests {
         }
     }
 
-    @Test("the issue's members: a 70 KB prefix, a 300-character host, a node id's line break and escape")
+    @Test("extreme members: a 70 KB prefix, a 300-character host, a node id's line break and escape")
     func issueExamples() throws {
         let prefix = try #require(refusal { _ = try SiteTopics(prefix: String(repeating: "p", count: 70_000) + "/#", node: "gate1") })
         expectShown(prefix, "prefix")

@@ -7,8 +7,8 @@ import Foundation
 import ControllerSimulation
 import Testing
 
-/// An application whose machine has superstates, run by the host and the simulator as any other
-/// (issue 29, item 4): `expect state NAME` holds when NAME is active at any level, and a failed
+/// An application whose machine has superstates, run by the host and the simulator as any other:
+/// `expect state NAME` holds when NAME is active at any level, and a failed
 /// expectation names the whole configuration.
 @Suite("A nested application in the simulator")
 struct NestedApplicationTests {

@@ -6,7 +6,7 @@ import Logging
 import Testing
 import Turnstile
 
-/// The simulated plant's words over the control protocol (issue 31, item 4): `ctl plant …` and
+/// The simulated plant's words over the control protocol: `ctl plant …` and
 /// the MQTT command topics read them as a scenario does, a simulated board plays them, a real
 /// board refuses them. On the shuttle, whose track has words (`track jammed`).
 @Suite("Plant words over ctl and MQTT")

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 import Turnstile
 
-/// One validation for every entry point (issue 28, item 7): each relation a timing is held to
+/// One validation for every entry point: each relation a timing is held to
 /// is checked, with the same verdict, wherever a setting can come from — a board file read
 /// (`check`, `run`, `simulate`, a SIGHUP reload all read it through `Board.parse`, a simulated
 /// board through `Board.loadRunnable` besides) and a scenario's `set TIMING SECONDS` (checked with
@@ -98,7 +98,7 @@ struct SettingsValidationEntryPointTests {
         }
     }
 
-    @Test("the issue's own: a scenario's set relock_timeout 0.001 is refused before anything runs, naming the line and the floor")
+    @Test("a scenario's set relock_timeout 0.001 is refused before anything runs, naming the line and the floor")
     func relockTimeoutTypo() throws {
         let base = Board<App>.builtIn
         let scenario = try Scenario<App>.parse("0.5 coin\n1 set relock_timeout 0.001\n2 end\n", file: "typo.txt",

@@ -15,7 +15,7 @@ import Testing
 import Turnstile
 import ControllerTestSupport
 
-/// Issue 28, item 10a: everything shown to a person goes through one escaping and bounding
+/// Everything shown to a person goes through one escaping and bounding
 /// path (ShownText.swift: `shown` for a quoted token, `shownLine` for a whole line at a sink).
 ///
 /// Generated members of the class: text made of ESC `[2J`, an OSC title ending in BEL, BEL,
@@ -28,7 +28,7 @@ import ControllerTestSupport
 /// log handler's line, `ctl`'s printout of a status, a failure and a transition, the status
 /// page, and each error's description. Each output holds no raw control or invisible
 /// character (but the line breaks the sink itself puts between lines) and is bounded.
-@Suite("Text from outside reaches a person escaped and bounded, through one path (issue 28, item 10a)")
+@Suite("Text from outside reaches a person escaped and bounded, through one path")
 struct ShownTextSinkTests {
     static let seventyKB = String(repeating: "x", count: 70 * 1024)
     static let pieces = [

@@ -8,14 +8,14 @@ import Foundation
 import Testing
 import Turnstile
 
-/// Issue 40, item 6: one identifier, one grammar. Each identifier the site takes from a person
+/// One identifier, one grammar. Each identifier the site takes from a person
 /// or reads from the broker — node ids, prefixes, discovery prefixes, role names — is run
 /// through every writer and reader of it over the same generated names: valid ones, with
 /// spaces, slashes, `+`, `#`, unicode, control characters, empty, `all`, at and past each
 /// length bound, and random ones of those pieces. What a writer accepts its readers read back;
 /// what one refuses, every other refuses too, naming the option the user gave (never another),
 /// quoting the value once, escaped. `SITE_IDENTITY_SEED` repeats a run.
-@Suite("one identifier, one grammar: every writer and reader agree (issue 40, item 6)")
+@Suite("one identifier, one grammar: every writer and reader agree")
 struct SiteIdentifierGrammarTests {
     typealias App = TurnstileApplication
     static let seed = SiteIdentityTests.seed

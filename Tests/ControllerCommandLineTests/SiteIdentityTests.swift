@@ -6,13 +6,13 @@ import Foundation
 import Testing
 import Turnstile
 
-/// Issue 28, items 3 and 11: every identity the site derives from a name (the default node id,
+/// Every identity the site derives from a name (the default node id,
 /// the MQTT client id, Home Assistant's discovery topics, `unique_id`s, device identifiers and
 /// default entity ids) is injective, checked on generated members of the class: random strings
 /// of every kind of byte (punctuation, `_` `.` `/` `#` and space, unicode, control characters),
-/// names at and past the 64-byte limit, one node under several prefixes, and the issue's own
-/// examples. `SITE_IDENTITY_SEED` repeats a run.
-@Suite("the site's identities never collide (issue 28, items 3 and 11)")
+/// names at and past the 64-byte limit, one node under several prefixes, and the
+/// names most likely to collide. `SITE_IDENTITY_SEED` repeats a run.
+@Suite("the site's identities never collide")
 struct SiteIdentityTests {
     static let seed = ProcessInfo.processInfo.environment["SITE_IDENTITY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)
 

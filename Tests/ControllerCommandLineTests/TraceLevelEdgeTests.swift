@@ -4,10 +4,10 @@ import ControllerFSM
 import ControllerHost
 import Testing
 
-/// Issue 28, item 10: the readable trace showed "ignored" for an edge of a level the host keeps
-/// in the context, which is handled in every state and never counted as ignored. Every kept
+/// The readable trace must not show "ignored" for an edge of a level the host keeps in the
+/// context: that edge is handled in every state and never counted as ignored. Every kept
 /// level's edges, in every state: shown as the level change; other ignored events stay ignored.
-@Suite("the readable trace shows kept level edges as level changes (issue 28, item 10)")
+@Suite("the readable trace shows kept level edges as level changes")
 struct TraceLevelEdgeTests {
     @Test func keptLevelEdgesAreNotIgnored() {
         let reporter = TextReporter<Hatch>(colors: false, header: "test")

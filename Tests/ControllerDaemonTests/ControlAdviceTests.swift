@@ -5,12 +5,12 @@ import Foundation
 import Testing
 import Turnstile
 
-/// Issue 28, item 10: a refusal that advises a request advises one the daemon takes. barrierd
+/// A refusal that advises a request advises one the daemon takes. barrierd
 /// refused `{"command":"set","line":"up_limit",...}` and then advised exactly that request (its
 /// limit switches follow the simulated arm). Generated over every application here (with and
 /// without a plant that drives a level line), every input role, `pulse` and `set`: each advised
 /// request is sent back and must be accepted.
-@Suite("control refusals advise only requests the daemon takes (issue 28, item 10)")
+@Suite("control refusals advise only requests the daemon takes")
 struct ControlAdviceTests {
     private func reply<App: ControllerApplication>(_ text: String, as _: App.Type) -> ControlProtocolError? {
         if case .failure(let error) = ControlRequestLine<App>.parse(Array(text.utf8)).result { return error }

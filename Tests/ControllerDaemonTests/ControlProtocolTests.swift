@@ -2,6 +2,7 @@ import ControllerFSMSim
 import Testing
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 @testable import ControllerDaemon
 
 @Suite("Control protocol")

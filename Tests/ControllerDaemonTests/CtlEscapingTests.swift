@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `turnstiled ctl` prints what a daemon sent, and a daemon's reply is untrusted input to the
-/// client (issue 18, item 11): a terminal control sequence or a line break in any string of
+/// client: a terminal control sequence or a line break in any string of
 /// it is shown escaped, never sent raw to the terminal.
 @Suite("turnstiled ctl escapes what the daemon sent")
 struct CtlEscapingTests {
@@ -45,7 +45,7 @@ struct CtlEscapingTests {
 
 extension ControlServerTests {
     /// Text a log line or the recording's header quotes — a board's name, a path, a client's
-    /// words — cannot end the line and start one of its own (issue 18, item 11). Nested in the
+    /// words — cannot end the line and start one of its own. Nested in the
     /// control server's suite for its serialization: other tests arm the log write's faults.
     @Suite("Log lines and the recording's header escape what they quote")
     final class QuotedTextEscapingTests {

@@ -2,6 +2,7 @@ import ControllerFSM
 import Testing
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 import ControllerDaemon
 
 /// What the flight recorder writes for what the controller took besides edges: commands as the
@@ -51,12 +52,12 @@ struct TurnstileTranscriptionTests {
         lines += edge(3.5, .push, false)
         lines += edge(5, .service, true) + edge(5.1, .service, false)
         lines += edge(6, .emergency, true) + edge(7, .emergency, false)
-        var reloaded = board.turnstile
+        var reloaded = board.settings
         reloaded.relockTimeout = .milliseconds(9_250)
-        reloaded.failMode = board.turnstile.failMode == .safe ? .secure : .safe
+        reloaded.failMode = board.settings.failMode == .safe ? .secure : .safe
         lines += transcriber.take(InputRecord(time: .zero + .seconds(8), input: .retime(reloaded)))
         lines += transcriber.finish(at: .zero + .seconds(10))
-        let timings = board.turnstile
+        let timings = board.settings
         #expect(lines == [
             "0 inputs as taken",
             "0 set relock_timeout \(timings.relockTimeout.exactSecondsText)",

@@ -54,7 +54,7 @@ struct LoopbackClient: Sendable {
     /// Swift's runtime then goes on inline, on an atomic load in code that is not instrumented,
     /// without the acquire it tells the sanitizer about on the other path (swiftlang/swift#57803),
     /// and the response's bytes, written on the queue's thread, were reported as a race where
-    /// a test read them (MetricsRouteTests.recordedLatenciesLandInTheirBuckets, issue 28).
+    /// a test read them (MetricsRouteTests.recordedLatenciesLandInTheirBuckets).
     /// `dispatch_sync` on this serial queue is an edge the sanitizer models: everything the
     /// request's block did, to its end, happens before this task goes on. By then the block has
     /// only to return, so the wait is short. An error is a `Result` too, so that it is also read

@@ -9,13 +9,12 @@ import Turnstile
 /// the page read the application's declaration: every expected text here was made once by the
 /// code before that change (commit 8339870, when the snapshot had a `credit` field and the
 /// metrics named the turnstile's states, counters and credit themselves) from `snapshot`. One
-/// change since, made by hand in the page's fixture: the health table's two MQTT rows (issue 20),
+/// change since, made by hand in the page's fixture: the health table's two MQTT rows,
 /// shown only when the snapshot has a site, which this one has not; and one made by hand in the
-/// metrics' fixture: the three lines of `output_overrides_total` (issue 28: the host says when it
-/// does not drive what the machine asks), 0 here. And in the page's fixture, the outputs card
-/// and the script line that fills it (issue 31: every output's level and meaning on the page).
-/// And in the page's fixture, what a nested machine's page has: the turnstile has superstates
-/// (issue 29), so its diagram is drawn in their frames, with the frames' style, and the state card
+/// metrics' fixture: the three lines of `output_overrides_total` (the host says when it does
+/// not drive what the machine asks), 0 here. And in the page's fixture, the outputs card and
+/// the script line that fills it (every output's level and meaning on the page). And in the
+/// page's fixture, what a nested machine's page has: the turnstile has superstates, so its diagram is drawn in their frames, with the frames' style, and the state card
 /// has a line under the state for the superstates around it (`#around`, its style and the script
 /// line that fills it); the rest of the page, compared line by line, did not change.
 @Suite struct TurnstileEndpointsUnchangedTests {

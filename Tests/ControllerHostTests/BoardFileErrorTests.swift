@@ -127,7 +127,7 @@ struct BoardFileErrorTests {
          #"x.toml: turnstile.relock_timeout: "1min" ends in "min", which is not a unit (ns, us, ms, s); write a number and a unit (ns, us, ms, s) in quotes, e.g. relock_timeout = "5s""#),
         ("space before the unit", "[turnstile]\nrelock_timeout = \"10 ms\"\n",
          #"x.toml: turnstile.relock_timeout: "10 ms" has a space before its unit: write them together; write a number and a unit (ns, us, ms, s) in quotes, e.g. relock_timeout = "5s""#),
-        // Issue 28, item 10: each gets its own reason, not "does not end in a unit".
+        // Each gets its own reason, not "does not end in a unit".
         ("a digit separator", "[turnstile]\nrelock_timeout = \"5_000ms\"\n",
          #"x.toml: turnstile.relock_timeout: "5_000ms" has a digit separator (_): write the digits together; write a number and a unit (ns, us, ms, s) in quotes, e.g. relock_timeout = "5s""#),
         ("a plus sign", "[turnstile]\nrelock_timeout = \"+5s\"\n",

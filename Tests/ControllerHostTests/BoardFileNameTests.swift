@@ -4,7 +4,7 @@ import ControllerHost
 import Turnstile
 
 /// The names a board file gives leave it for log lines, the recording's header, `ctl status`
-/// and the kernel's 32-byte fields (issue 18, item 11): each is refused where it enters unless
+/// and the kernel's 32-byte fields: each is refused where it enters unless
 /// it is printable and fits where it goes.
 @Suite("Board files: names are printable and fit where they go")
 struct BoardFileNameTests {

@@ -23,15 +23,15 @@ struct BoardFileTests {
         #expect(board.outputs[.lock]?.line == .offset(2))
         #expect(board.outputs[.lock]?.activeLow == false)
 
-        #expect(board.turnstile.relockTimeout == .seconds(5))
-        #expect(board.turnstile.repairPeriod == .seconds(5))
-        #expect(board.turnstile.jamTimeout == .seconds(30))
-        #expect(board.turnstile.alarmPulse == .milliseconds(500))
-        #expect(board.turnstile.failMode == .secure)
+        #expect(board.settings.relockTimeout == .seconds(5))
+        #expect(board.settings.repairPeriod == .seconds(5))
+        #expect(board.settings.jamTimeout == .seconds(30))
+        #expect(board.settings.alarmPulse == .milliseconds(500))
+        #expect(board.settings.failMode == .secure)
 
-        #expect(board.sim.coinPulse == .milliseconds(50))
-        #expect(board.sim.pushPulse == .milliseconds(150))
-        #expect(board.sim.servicePulse == .milliseconds(100))
+        #expect(board.sim.pulse("coin") == .milliseconds(50))
+        #expect(board.sim.pulse("push") == .milliseconds(150))
+        #expect(board.sim.pulse("service") == .milliseconds(100))
         #expect(board.sim.bounceEdges == 4)
         #expect(board.sim.bounceWindow == .milliseconds(3))
     }
@@ -102,14 +102,14 @@ struct BoardFileTests {
         #expect(board.outputs[.alarm]?.line == .offset(6))
         #expect(board.outputs[.ready]?.line == .offset(13))
         #expect(board.outputs[.inhibit]?.line == .name("GPIO19"))
-        #expect(board.turnstile.relockTimeout == .milliseconds(2500))
-        #expect(board.turnstile.repairPeriod == .seconds(10))
-        #expect(board.turnstile.jamTimeout == .seconds(45))
-        #expect(board.turnstile.alarmPulse == .milliseconds(250))
-        #expect(board.turnstile.failMode == .safe)
-        #expect(board.sim.coinPulse == .milliseconds(40))
-        #expect(board.sim.pushPulse == .milliseconds(200))
-        #expect(board.sim.servicePulse == .milliseconds(80))
+        #expect(board.settings.relockTimeout == .milliseconds(2500))
+        #expect(board.settings.repairPeriod == .seconds(10))
+        #expect(board.settings.jamTimeout == .seconds(45))
+        #expect(board.settings.alarmPulse == .milliseconds(250))
+        #expect(board.settings.failMode == .safe)
+        #expect(board.sim.pulse("coin") == .milliseconds(40))
+        #expect(board.sim.pulse("push") == .milliseconds(200))
+        #expect(board.sim.pulse("service") == .milliseconds(80))
         #expect(board.sim.bounceEdges == 0)
         #expect(board.sim.bounceWindow == .zero)
     }
@@ -130,7 +130,7 @@ struct BoardFileTests {
         // Read through sim.coin_pulse with clean edges: the [turnstile] timings now have floors
         // (TimingRelation), which would refuse the short ones before they were read.
         let board = try BoardFile.parse(minimalBoard + "[sim]\nbounce_edges = 0\ncoin_pulse = \"\(text)\"\n", file: "d.toml")
-        #expect(board.sim.coinPulse == expected)
+        #expect(board.sim.pulse("coin") == expected)
     }
 
     @Test func dottedKeysAreTheSameAsSections() throws {

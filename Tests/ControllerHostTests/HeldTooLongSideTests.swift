@@ -4,7 +4,7 @@ import ControllerFSMSim
 import ControllerHost
 import Testing
 
-/// A line held too long on either side of its level (issue 29, item 7): a door contact
+/// A line held too long on either side of its level: a door contact
 /// (`door_closed`, a level) held inactive — the door held open — past its limit sends its event,
 /// as a push held active does for the turnstile. The time counts from the edge onto the held
 /// side, or from the start when the line is already there; the edge off it ends the episode.

@@ -5,7 +5,7 @@ import ControllerHost
 import ControllerSimulation
 import Testing
 
-/// The host never silently disagrees with the machine (issue 28, item 2): whenever it does not
+/// The host never silently disagrees with the machine: whenever it does not
 /// drive an output to the level the machine's output function asks for — an interlock holding
 /// it, a write that failed, a stop level — it counts the episode once, says why for each output,
 /// and the simulator's trace shows it. A machine whose reachable states ask for two outputs of

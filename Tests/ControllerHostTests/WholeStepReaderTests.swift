@@ -23,7 +23,7 @@ struct WholeStepReaderTests {
     }
 
     func write(_ role: OutputRole, _ value: Bool, atSecond second: Int64) {
-        outputLog.record(OutputWrite(time: .zero + .seconds(second), role: role.name, value: value, completed: nil))
+        outputLog.record(OutputWrite(time: .zero + .seconds(second), role: RoleName(role.rawValue), value: value, completed: nil))
     }
 
     /// What the controller does when a call returns.
@@ -31,7 +31,7 @@ struct WholeStepReaderTests {
 
     func read(_ reader: inout WholeStepReader<TurnstileApplication>, everything: Bool = false) -> [Told] {
         var told: [Told] = []
-        reader.read(everything: everything) { told.append(.dispatch($0.event)) } write: { told.append(.write(OutputRole($0.role), $0.value)) }
+        reader.read(everything: everything) { told.append(.dispatch($0.event)) } write: { told.append(.write(OutputRole(rawValue: $0.role.rawValue)!, $0.value)) }
         return told
     }
 
@@ -140,7 +140,7 @@ struct WholeStepReaderTests {
         for step in 0..<Self.stressSteps {
             let time = MachineInstant(nanoseconds: Int64(step))
             trace.record(DispatchRecord(time: time, from: .locked, event: .coin, to: .unlocked, outcome: .transitioned))
-            outputLog.record(OutputWrite(time: time, role: OutputRole.lock.name, value: step % 2 == 0, completed: nil))
+            outputLog.record(OutputWrite(time: time, role: "lock", value: step % 2 == 0, completed: nil))
             watermark.publish(trace: trace.recordedCount, outputs: outputLog.recordedCount)
         }
         written.store(true, ordering: .releasing)

@@ -98,7 +98,7 @@ struct BrokerTests {
         }
     }
 
-    @Test("a received payload past the client's bound arrives cut to it, saying its length; one within it whole (issue 40, item 5)")
+    @Test("a received payload past the client's bound arrives cut to it, saying its length; one within it whole")
     func receivedPayloadBound() async throws {
         try await Broker.with { broker in
             var configuration = broker.configuration(clientID: "node1-bounded")

@@ -4,7 +4,7 @@ import ControllerHost
 import Turnstile
 import ControllerSimulation
 
-/// What record and replay share (issue 18, item 8): a reload's timings as `set` lines that
+/// What record and replay share: a reload's timings as `set` lines that
 /// `simulate` applies at their time, and the line rule's earliest time, never rounded down.
 @Suite("Replay: set lines and the line rule's earliest time")
 struct ReplayRuleTests {

@@ -5,10 +5,10 @@ import ControllerHost
 import Turnstile
 import ControllerSimulation
 
-/// Every timing relation of `TimingRelation`'s table at its boundary (issue 18, item 12): the
+/// Every timing relation of `TimingRelation`'s table at its boundary: the
 /// smallest value that works is read, one nanosecond less is refused, naming the key, the
-/// relation and that smallest value. A timing below its relation was accepted before and then
-/// ate money: every coin expiring unused, every passage a fault, a push never seen.
+/// relation and that smallest value. A timing below its relation, if accepted, eats money:
+/// every coin expiring unused, every passage a fault, a push never seen.
 @Suite("Timing relations: each refused just below its smallest working value")
 struct TimingRelationTests {
     struct Case: CustomTestStringConvertible, Sendable {
@@ -75,7 +75,7 @@ struct TimingRelationTests {
         #expect(error?.description.contains(relation.message) == true, "\(String(describing: error))")
     }
 
-    @Test("the issue's timings are refused: relock_timeout of 1 ns or the debounce, jam_timeout under the simulated push",
+    @Test("timings that eat money are refused: relock_timeout of 1 ns or the debounce, jam_timeout under the simulated push",
           arguments: [("relock_timeout", "1ns"), ("relock_timeout", "10ms"), ("jam_timeout", "100ms")])
     func issueExamples(key: String, value: String) {
         let text = Self.sim.replacingOccurrences(of: #"\#(key) = "#, with: #"\#(key) = "\#(value)" # was "#)

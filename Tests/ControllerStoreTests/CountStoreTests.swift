@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 @testable import ControllerStore
 
 @Suite("CountStore: recording")
@@ -252,7 +253,7 @@ func kindsFollowTheDeclaration() throws {
     for (name, value) in counters.all { #expect(totals[name] == value, "\(name)") }
 }
 
-/// Issue 28, item 10: the last event's time is the last *counted* event's — a store that never
+/// The last event's time is the last *counted* event's — a store that never
 /// counted anything has none (the site's retained counters then say `lastEvent` null, not the
 /// start time).
 @Suite("CountStore: the last event is the last counted one")

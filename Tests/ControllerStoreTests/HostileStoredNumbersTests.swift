@@ -7,7 +7,8 @@ import Turnstile
 @testable import ControllerStore
 import ControllerTestSupport
 
-/// Issue 28, item 5, for the numbers the daemon reads from its own files: a count database
+/// Numbers from outside saturate or are refused by name, never trap, here for the numbers the
+/// daemon reads from its own files: a count database
 /// edited by hand (or by another program, or restored from half a backup) and the file of
 /// counts a stopped run could not write. Generated members: Int64.min and .max, the numbers
 /// either side of them, the store's own bound (``StoreLimits/maximumCount``) and one past it,
@@ -17,7 +18,7 @@ import ControllerTestSupport
 /// unwritten-counts file. Every read the daemon makes (opening for recording, the delivery
 /// mark, the outbox and its depth, `stats` with its sums and balances) gives a value or a
 /// `StoreError` naming what is wrong; a trap would kill this test process.
-@Suite("Stored numbers at the extremes are read or refused by name, never trapped on (issue 28, item 5)")
+@Suite("Stored numbers at the extremes are read or refused by name, never trapped on")
 struct HostileStoredNumbersTests {
     static let extremes: [Int64] = [
         .min, .min + 1, -1, 0, 1, .max - 1, .max, Int64(StoreLimits.maximumCount), Int64(StoreLimits.maximumCount) + 1,

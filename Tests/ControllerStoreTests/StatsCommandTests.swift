@@ -97,7 +97,7 @@ struct StatsCommandTests {
     }
 }
 
-/// Issue 28, item 10: `stats` on a file of 0 bytes says it is empty — no count database was ever
+/// `stats` on a file of 0 bytes says it is empty — no count database was ever
 /// written there — not that it "has tables and no schema"; a writer still makes it a database.
 @Suite("stats on an empty file")
 struct EmptyDatabaseFileTests {

@@ -83,7 +83,7 @@ struct StoreRecorderTests {
     static let minimumRate: Double? = nil
     #else
     static let pacedPerMillisecond = emulated ? 1 : 15
-    /// What the daemon must sustain (issue 8); not measured under emulation.
+    /// What the daemon must sustain; not measured under emulation.
     static let minimumRate: Double? = emulated ? nil : 10_000
     #endif
 

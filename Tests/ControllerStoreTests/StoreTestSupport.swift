@@ -2,6 +2,7 @@ import ControllerFSM
 import Foundation
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 @testable import ControllerStore
 
 /// The store as the turnstile uses it.

@@ -135,7 +135,7 @@ struct StoredValueTests {
     }
 }
 
-/// The relations between stored values the daemon relies on (issue 28, item 4): each broken
+/// The relations between stored values the daemon relies on: each broken
 /// one is refused at open — by the writer and by `stats` — with exit 4 and a message naming the
 /// table, the row, the column and the value; the file is left as it was.
 @Suite("CountStore: relations between stored values are checked at open")
@@ -165,7 +165,7 @@ struct StoredRelationTests {
     }
 
     static let cases: [Case] = [
-        // The issue's own: a mark past the newest event; from then on nothing was ever published.
+        // The plainest case: a mark past the newest event; from then on nothing was ever published.
         Case(sql: "UPDATE deliveries SET delivered = 9223372036854775807", table: "deliveries", column: "delivered", value: "9223372036854775807"),
         Case(sql: "UPDATE deliveries SET delivered = (SELECT MAX(id) FROM events) + 1", table: "deliveries", column: "delivered", value: "7"),
         Case(sql: "UPDATE totals SET amount = amount + 1 WHERE kind = 'coins'", table: "totals", column: "amount", value: "4"),

@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The bounds the tests rely on when they meet real time (issue 28, item 9): waits for
+/// The bounds the tests rely on when they meet real time: waits for
 /// a condition (each returns as soon as the condition holds, so a bound costs nothing on the
 /// happy path and only says how long a broken run takes to fail), and windows that show that
 /// something does not happen.

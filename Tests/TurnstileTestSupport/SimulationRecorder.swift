@@ -52,7 +52,7 @@ package final class SimulationRecorder: SimulationReporter {
     private var unsettled: Record?
 
     package func output(_ name: RoleName, value: Bool, at time: MachineInstant) {
-        let role = OutputRole(name)
+        let role = OutputRole(rawValue: name.rawValue)!
         let change = OutputChange(role: role, value: value, time: time.duration(since: .zero))
         outputs.append(change)
         levels[role] = value

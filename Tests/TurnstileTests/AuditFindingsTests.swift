@@ -212,7 +212,7 @@ struct AuditFindingsTests {
         #expect(bom.status == 0, "\(bom)")
         let nul = try await Turnstiled.run(["simulate", "--script", "-"], stdin: "0 co\u{0}in\n")
         #expect(nul.status == 2, "\(nul)")
-        // A NUL is refused where it stands (issue 18, item 2) rather than quoted in a token.
+        // A NUL is refused where it stands rather than quoted in a token.
         #expect(nul.stderr.contains(#"<stdin>: line 1, column 5: a NUL byte (\0)"#) && !nul.stderr.contains("\u{0}"), "\(nul)")
     }
 

@@ -58,7 +58,7 @@ struct BoardFileControlCharacterTests {
         #expect(try BoardFile.parse(text, file: "x.toml") == BoardFile.parse(minimalBoard, file: "x.toml"))
     }
 
-    @Test("the issue's board: a NUL in a comment before [turnstile] is refused by check, exit 2")
+    @Test("a board with a NUL in a comment before [turnstile] is refused by check, exit 2")
     func checkRefusesTruncatedBoard() async throws {
         let directory = try TemporaryDirectory()
         let text = try String(contentsOfFile: repositoryPath("boards/sim.toml"), encoding: .utf8)

@@ -18,8 +18,8 @@ struct BoardFilesInRepoTests {
         #expect(board == BoardFile.defaultSim)
         #expect(board.backend == .sim)
         #expect(board.chip == .label("turnstile-sim"))
-        #expect(Set(board.inputs.keys) == Set(InputRole.allCases.map(\.name)))
-        #expect(Set(board.outputs.keys) == Set(OutputRole.allCases.map(\.name)))
+        #expect(Set(board.inputs.keys) == Set(InputRole.allCases.map { RoleName($0.rawValue) }))
+        #expect(Set(board.outputs.keys) == Set(OutputRole.allCases.map { RoleName($0.rawValue) }))
         #expect(board.inputs.mapValues(\.line) == [
             .coin: .name("COIN"), .push: .name("PUSH"), .service: .name("SERVICE"), .emergency: .name("EMERGENCY"),
         ])
@@ -46,7 +46,7 @@ struct BoardFilesInRepoTests {
             #expect(input.activeLow)
             #expect(input.bias == .pullUp)
         }
-        #expect(board.turnstile.failMode == .secure)
+        #expect(board.settings.failMode == .secure)
     }
 
     @Test(arguments: ["boards/generic.toml", "boards/hil-gpio-sim.toml"])

@@ -168,14 +168,14 @@ struct ControllerFaultTests {
     @Test("retiming takes the new relock timeout for the next timer and a new fail mode")
     func retime() throws {
         let (simulation, _) = try started()
-        var settings = simulation.board.turnstile
+        var settings = simulation.board.settings
         settings.relockTimeout = .seconds(1)
         settings.failMode = .safe
         simulation.controller.retime(settings, at: .zero)
         try simulation.perform(.coin, at: .zero + .seconds(1))
         try simulation.advance(through: .zero + .milliseconds(2_500))
         #expect(simulation.controller.state == .locked, "the credit expired after the new 1 s timeout")
-        simulation.controller.driveFailMode(at: .zero + .seconds(3))
+        simulation.controller.driveStopLevels(at: .zero + .seconds(3))
         #expect(simulation.chip.outputValue(of: lockLine) == false, "fail_mode safe releases the arm")
     }
 }

@@ -48,7 +48,7 @@ struct CreditAndRelockScenarioTests {
             """, board: board)
         let coin = try #require(run.taken(.coin).first)
         let timeout = try #require(run.taken(.timeout).first, "no relock timeout")
-        #expect(timeout.at == coin.at + board.turnstile.relockTimeout)
+        #expect(timeout.at == coin.at + board.settings.relockTimeout)
         #expect(timeout.from == .unlocked && timeout.to == .locked)
         #expect(run.changes(of: .lock).map(\.time) == [coin.at, timeout.at])
     }

@@ -110,7 +110,7 @@ struct EmergencyScenarioTests {
         #expect((first.at, first.event, first.to) == (.zero, .emergencyOn, .emergency))
     }
 
-    /// Issue 28, item 10: every count `/status` shows can be named in `expect counter` — the
+    /// Every count `/status` shows can be named in `expect counter` — the
     /// state counts (`emergencyOn`, `emergencyOff`) and the kind only a restart books
     /// (`creditsVoidedByRestart`, 0 within one run) besides the counters.
     @Test("expect counter names the state counts and the restart-only kinds as /status shows them")

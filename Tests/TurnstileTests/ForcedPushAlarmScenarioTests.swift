@@ -51,7 +51,7 @@ struct ForcedPushAlarmScenarioTests {
         let start = forced.at
         let expected: [SimulationRecorder.OutputChange] = meanwhile.alarmStaysOn
             ? [.init(role: .alarm, value: true, time: start)]
-            : [.init(role: .alarm, value: true, time: start), .init(role: .alarm, value: false, time: start + board.turnstile.alarmPulse)]
+            : [.init(role: .alarm, value: true, time: start), .init(role: .alarm, value: false, time: start + board.settings.alarmPulse)]
         #expect(run.changes(of: .alarm) == expected)
     }
 

@@ -30,7 +30,7 @@ struct JamScenarioTests {
         #expect(press.from == .locked && acceptance(ofPulseAt: seconds(1)).contains(press.at))
         let faults = run.taken(.fault)
         if hold.jams {
-            #expect(faults.map(\.at) == [press.at + board.turnstile.jamTimeout])
+            #expect(faults.map(\.at) == [press.at + board.settings.jamTimeout])
             #expect(run.summary?.state == .broken)
             #expect(run.counters.faults == 1)
             #expect(run.changes(of: .alarm).first?.time == press.at,

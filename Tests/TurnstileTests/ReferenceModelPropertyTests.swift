@@ -251,12 +251,12 @@ struct ReferenceTurnstile {
             problems.append("\(name) \(value), model \(counters[name, default: 0])")
         }
         let inService = state == .locked || state == .unlocked
-        let wanted: [(OutputRole, Bool)] = [
+        let wanted: [(RoleName, Bool)] = [
             (.lock, !(state == .unlocked || state == .emergency)), (.ready, inService), (.inhibit, !inService),
             (.alarm, state == .broken || alarmPulseEnd != nil),
         ]
-        for (role, level) in wanted where controller.output(role.name) != level {
-            problems.append("output \(role.rawValue) \(controller.output(role.name) == true ? 1 : 0), model \(level ? 1 : 0)")
+        for (role, level) in wanted where controller.output(role) != level {
+            problems.append("output \(role.rawValue) \(controller.output(role) == true ? 1 : 0), model \(level ? 1 : 0)")
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }

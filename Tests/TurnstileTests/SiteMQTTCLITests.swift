@@ -488,7 +488,7 @@ struct SiteMQTTCLITests {
         await #expect(daemons[0].waitForExit(timeout: Self.patience) == 0, "\(daemons[0].description)")
     }
 
-    @Test("fleet of what someone else left retained (issue 40, items 5 and 6): a 200 KB availability is not carried, said so; a node 'gate 7' is listed as no node id and --retire clears it; --retire all names --retire once")
+    @Test("fleet of what someone else left retained: a 200 KB availability is not carried, said so; a node 'gate 7' is listed as no node id and --retire clears it; --retire all names --retire once")
     func fleetOfForeignRetainedMessages() async throws {
         let broker = try Broker.start()
         defer { broker.stop() }

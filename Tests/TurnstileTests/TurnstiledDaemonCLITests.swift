@@ -68,7 +68,7 @@ struct TurnstiledDaemonCLITests {
         #expect(records.last?["type"] as? String == "summary", "\(daemon.description)")
     }
 
-    /// Issue 28, item 10: an `emergency off` while the fire line still holds the alarm changes
+    /// An `emergency off` while the fire line still holds the alarm changes
     /// nothing (a command never ends what a line holds), and the reply says so and why, to
     /// `ctl` as to a program reading the JSON (the MQTT site answers with the same handler).
     @Test("emergency off while the fire line holds the alarm: accepted, with a note that it stays in emergency and why")
@@ -338,12 +338,13 @@ struct TurnstiledDaemonCLITests {
 
     /// `script` played into `run --record` on boards/sim.toml until it ends, and the recording
     /// replayed by `simulate`: both summaries and the recording. Both runs must exit 0.
-    /// Issue 28, item 6, as a class: commands at random moments within milliseconds of the
-    /// input before them — before its debounce ends, within its bounce, just after it is taken
-    /// — in the issue's own pattern (a coin, then `fault`, then `repair`), six times per run.
+    /// Commands at random moments within milliseconds of the input before them — before its
+    /// debounce ends, within its bounce, just after it is taken — in the pattern whose order
+    /// matters most (a coin, then `fault`, then `repair`), six times per run.
     /// The recording carries the order in which the controller took them (each input at the
     /// instant its line changed as taken, replayed without bounce: `inputs as taken`), so the
-    /// replay ends where the run did. Before, 4–5 of 6 expired credits came back out of service.
+    /// replay ends where the run did. Without that order, 4–5 of 6 expired credits come back out
+    /// of service.
     @Test("commands within milliseconds of the inputs they follow replay in the order the run took them", arguments: 0..<3)
     func commandsNearInputsReplayInOrder(run: Int) async throws {
         let seed = ProcessInfo.processInfo.environment["TURNSTILED_REPLAY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64.max)

@@ -8,9 +8,9 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 41, item 5: an idle `turnstiled run` with everything on — the count store, the control
+/// An idle `turnstiled run` with everything on — the count store, the control
 /// socket, HTTP and MQTT, under a systemd watchdog — wakes only for the watchdog's ping and
-/// MQTT's keepalive (the issue asks for at most once a second), counted over a minute as the context switches of all
+/// MQTT's keepalive (at most once a second), counted over a minute as the context switches of all
 /// its threads (docs/performance.md, "Idle wake-ups"; scripts/idle-wakeups.sh measures the same
 /// by hand).
 ///
@@ -28,13 +28,13 @@ import Glibc
     "turnstiled run: idle wake-ups with store, control socket, HTTP and MQTT (CLI, real mosquitto)",
     .enabled(if: Broker.enabled, "mosquitto, openssl or libmosquitto is not installed"))
 struct TurnstiledIdleWakeUpsCLITests {
-    /// The issue's window: long enough to take in two of MQTT's keepalive periods.
+    /// The window: long enough to take in two of MQTT's keepalive periods.
     static let window: Duration = .seconds(60)
     /// The daemon's own wake-ups in a window, besides the keepalive's and the watchdog's: none
     /// is expected (its tasks run on NIO's event loops, which sleep until there is work, not on
     /// libdispatch's pool, whose monitor fires every second: `DaemonExecutor`); a few are
     /// allowed for what a machine may do once in a while (a thread migrated, a page fault that
-    /// sleeps). The issue's bound, one a second, is 60: the code before measured 76.
+    /// sleeps). The bound, one a second, is 60.
     static let ownAllowance = 5
     /// MQTT's keepalive: the client's network thread wakes to send PINGREQ after a period with
     /// nothing sent, and again when PINGRESP arrives; a window holds at most one period more

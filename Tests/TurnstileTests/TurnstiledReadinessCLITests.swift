@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Readiness means what it says (issue 28, item 8): with `--http`, `running` (and the ready
+/// Readiness means what it says: with `--http`, `running` (and the ready
 /// record, and systemd's READY=1, which the same gate holds) comes only after the status server
 /// listens, so whoever starts sending edges on it meets a daemon whose start-up work is done.
 @Suite("turnstiled run: ready only once its status server listens (CLI)")

@@ -80,7 +80,7 @@ struct TurnstiledSignalCLITests {
         return try body()
     }
 
-    /// Issue 28, item 8: a signal at a random moment from the first instruction the program
+    /// A signal at a random moment from the first instruction the program
     /// runs — the shim's entry in the executable's pre-initialisation array, which the test
     /// sees as the kernel's caught-signal mask (`SigCgt` in /proc/PID/status) gaining SIGHUP —
     /// to well after `running`, with nothing blocked: never the default action. Only the
@@ -139,10 +139,9 @@ struct TurnstiledSignalCLITests {
     /// shim starts noting signals) and `main` (where the trap is installed) — every shared
     /// library's initialiser runs in that gap, the Swift runtime's and Foundation's among them.
     /// A signal sent once the shim's entry has run (the test sees it catch the signal, as in
-    /// `earliestSignals`) lands in it every time: before issue 28 it took its default action;
-    /// now it is noted and applied once the trap is in. (It used to be sent a fixed 100 ms after
-    /// exec, which on a loaded machine could come before the shim's entry, where no program can
-    /// act.) A machine slow enough to see the catch only after the 300 ms sends it after `main`,
+    /// `earliestSignals`) lands in it every time rather than taking its default action: it is
+    /// noted and applied once the trap is in. (It is not sent a fixed time after exec, which on
+    /// a loaded machine could come before the shim's entry, where no program can act.) A machine slow enough to see the catch only after the 300 ms sends it after `main`,
     /// which the trap takes: the test then shows less, and still passes.
     /// Not under emulation: there the test has no way to see the shim's entry run (`SigCgt` is
     /// qemu-user's, see `shimIsIn`), so it cannot send its signal inside the gap it is about;

@@ -66,10 +66,10 @@ struct PipelineZeroAllocationTests {
                 chip.schedulePulse(line: line, at: roundStart + offset, width: width,
                                    bounceEdges: sim.bounceEdges, bounceWindow: sim.bounceWindow)
             }
-            pulse(Self.coinLine, at: .zero, width: sim.coinPulse)
-            pulse(Self.pushLine, at: .milliseconds(200), width: sim.pushPulse)
-            pulse(Self.pushLine, at: .milliseconds(500), width: sim.pushPulse)
-            pulse(Self.coinLine, at: .milliseconds(1_200), width: sim.coinPulse)
+            pulse(Self.coinLine, at: .zero, width: sim.pulse("coin")!)
+            pulse(Self.pushLine, at: .milliseconds(200), width: sim.pulse("push")!)
+            pulse(Self.pushLine, at: .milliseconds(500), width: sim.pulse("push")!)
+            pulse(Self.coinLine, at: .milliseconds(1_200), width: sim.pulse("coin")!)
             pulses.coin += 2
             pulses.push += 2
             roundStart = roundStart + .seconds(7)
@@ -95,7 +95,7 @@ struct PipelineZeroAllocationTests {
         let bench = try Bench()
         for _ in 0..<50 { try bench.round() }
         let ledgerBefore = bench.ledgerEntries
-        let before = (counters: bench.controller.counters, pulses: bench.pulses, drained: bench.drained,
+        let before = (counters: bench.controller.context.counters, pulses: bench.pulses, drained: bench.drained,
                       transitions: bench.transitions, lock: bench.writes.lock.load(ordering: .relaxed),
                       alarm: bench.writes.alarm.load(ordering: .relaxed))
         let rounds = 2_600
@@ -105,7 +105,7 @@ struct PipelineZeroAllocationTests {
         let allocations = malloc_counter_stop()
 
         #expect(allocations == 0, "the event path allocated \(allocations) times over \(rounds * 4) pulses")
-        let after = bench.controller.counters
+        let after = bench.controller.context.counters
         let coinPulses = bench.pulses.coin - before.pulses.coin
         let pushPulses = bench.pulses.push - before.pulses.push
         #expect(coinPulses + pushPulses >= 10_000)

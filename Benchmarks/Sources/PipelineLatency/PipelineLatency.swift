@@ -82,9 +82,9 @@ enum PipelineLatency {
         // per round, each caused by one debounced edge.
         for round in 0..<(pulses / 2 + 1_000) {
             let measuring = round >= 1_000   // the first rounds warm caches and the branch predictor
-            chip.schedulePulse(line: coinLine, at: now, width: board.sim.coinPulse,
+            chip.schedulePulse(line: coinLine, at: now, width: board.sim.pulse("coin")!,
                                bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
-            chip.schedulePulse(line: pushLine, at: now + .milliseconds(200), width: board.sim.pushPulse,
+            chip.schedulePulse(line: pushLine, at: now + .milliseconds(200), width: board.sim.pulse("push")!,
                                bounceEdges: board.sim.bounceEdges, bounceWindow: board.sim.bounceWindow)
             now = now + .milliseconds(500)
             try run(until: now, record: measuring)
@@ -92,7 +92,7 @@ enum PipelineLatency {
         consumerDone.value.store(1, ordering: .releasing)
         while drained.value.load(ordering: .acquiring) == 0 { Thread.sleep(forTimeInterval: 0.001) }
 
-        let counters = controller.counters
+        let counters = controller.context.counters
         func micros(_ nanos: UInt64) -> String { String(format: "%.2f", Double(nanos) / 1000) }
         print("edge-to-relay latency (simulated chip, processing time), \(histogram.totalCount) relay writes:")
         print("  p50 \(micros(histogram.valueAtPercentile(50))) µs   p99 \(micros(histogram.valueAtPercentile(99))) µs   "

@@ -48,23 +48,23 @@ package enum TurnstileRelations {
             key: "turnstile.relock_timeout", relation: "relock_timeout ≥ inputs.push.debounce + \(minimumReaction.secondsText) s",
             why: "a person needs a moment to push after the arm is released, and the push is seen a debounce period later; "
                 + "sooner, every coin would expire unused",
-            value: \.turnstile.relockTimeout, smallest: { pushDebounce($0) + minimumReaction }),
+            value: \.settings.relockTimeout, smallest: { pushDebounce($0) + minimumReaction }),
         Relation(
             key: "turnstile.jam_timeout", relation: "jam_timeout ≥ inputs.push.debounce + \(minimumPassage.secondsText) s",
             why: "a passage holds the push sensor for up to about a second; sooner, ordinary passages would be faults",
-            value: \.turnstile.jamTimeout, smallest: { pushDebounce($0) + minimumPassage }),
+            value: \.settings.jamTimeout, smallest: { pushDebounce($0) + minimumPassage }),
         Relation(
             key: "turnstile.repair_period", relation: "repair_period ≥ \(minimumRepairPeriod.secondsText) s",
             why: "a repair is a person's work at the turnstile",
-            value: \.turnstile.repairPeriod, smallest: { _ in minimumRepairPeriod }),
+            value: \.settings.repairPeriod, smallest: { _ in minimumRepairPeriod }),
         Relation(
             key: "turnstile.alarm_pulse", relation: "alarm_pulse ≥ \(minimumAlarmPulse.secondsText) s",
             why: "a shorter sound is a click, not an alarm",
-            value: \.turnstile.alarmPulse, smallest: { _ in minimumAlarmPulse }),
+            value: \.settings.alarmPulse, smallest: { _ in minimumAlarmPulse }),
     ]
 
     /// The push line's debounce; every loaded board wires push.
-    package static func pushDebounce(_ board: BoardFile) -> Duration { board.inputs[.push]?.debounce ?? .zero }
+    package static func pushDebounce(_ board: BoardFile) -> Duration { board.inputs["push"]?.debounce ?? .zero }
 
     /// The relations a simulated board is held to besides (`simulate`, `check`, a simulated
     /// `run`): the simulated push must end before it is a jam.
@@ -72,7 +72,7 @@ package enum TurnstileRelations {
         Relation(
             key: "turnstile.jam_timeout", relation: "jam_timeout > sim.push_pulse + sim.bounce_window + inputs.push.debounce",
             why: "a simulated push would last past it, and every passage would be a fault",
-            value: \.turnstile.jamTimeout,
-            smallest: { $0.sim.pushPulse + ($0.sim.bounceEdges > 0 ? $0.sim.bounceWindow : .zero) + pushDebounce($0) + .nanoseconds(1) }),
+            value: \.settings.jamTimeout,
+            smallest: { $0.sim.pulse("push")! + ($0.sim.bounceEdges > 0 ? $0.sim.bounceWindow : .zero) + pushDebounce($0) + .nanoseconds(1) }),
     ]
 }

@@ -10,8 +10,8 @@ public struct TurnstileCounters: Sendable, Hashable {
     public var repairs = 0
     public var freePassages = 0
     /// Events the table does not answer in the current state. The machine counts these itself
-    /// (`MachineStatistics.ignored`); `TurnstileController.counters` copies that count here, and
-    /// no action writes it.
+    /// (`MachineStatistics.ignored`, the controller's `ignoredCount`); no action writes it, and the
+    /// context's counters leave it 0.
     public var ignored = 0
 
     public init() {}

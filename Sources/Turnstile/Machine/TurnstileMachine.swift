@@ -41,9 +41,9 @@ public enum TurnstileMachine {
     ///     emergency                       emergencyOff -> resume (operating's history)
     ///
     /// Each innermost state answers first, then the superstates around it: every (state, event)
-    /// pair is answered by the same row, guards in the same order, as when each state wrote its
+    /// pair is answered by the same row, guards in the same order, as if each state wrote its
     /// own. The superstates have no entry or exit work and no timer, so each transition runs the
-    /// same work in the same order as the flat machine did.
+    /// same work in the same order as in a flat machine of the innermost states.
     public static func definition() -> Definition {
         // operating starts in inService, which starts in locked.
         var definition = Definition(initial: .operating)

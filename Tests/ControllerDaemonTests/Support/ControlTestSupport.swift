@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import ControllerHost
 import Turnstile
+import TurnstileTestSupport
 @testable import ControllerDaemon
 
 #if canImport(Glibc)
@@ -181,7 +182,7 @@ enum TurnstiledExecutable {
     }
 }
 
-/// The bounds this target's tests rely on when they meet real time (issue 28, item 9). Each is
+/// The bounds this target's tests rely on when they meet real time. Each is
 /// a wait for a condition that returns as soon as the condition holds: a bound costs nothing on
 /// the happy path and only says how long a broken run takes to fail.
 enum TestTimeouts {

@@ -2,6 +2,10 @@ import ControllerFSM
 
 /// A turnstile-like machine used across the core tests: guards, internal transitions, entry and
 /// exit work, a timer and an action that sends an event.
+///
+/// One file for two packages: AllocationTests/Tests/AllocationTests/Gate.swift is a link to it, so
+/// the allocation tests compile the machine into their own module, optimised with their code, as
+/// they compiled their own copy (a module of its own would be optimised apart from them).
 enum GateState: Int, MachineSymbol { case locked, unlocked, broken }
 enum GateEvent: Int, MachineSymbol { case coin, push, timeout, fault, repair, chime }
 

@@ -42,8 +42,8 @@ struct BarrierExplorationTests {
             ?? BarrierInvariants.writeOrderViolation(from: (before.state, before.context), to: (after.state, after.context))
     }
 
-    /// Deep enough to reach every configuration (checked below): the limit confirmation of
-    /// issue 28 added two steps to the longest shortest path.
+    /// Deep enough to reach every configuration (checked below): the limit confirmation adds two
+    /// steps to the longest shortest path.
     static let depth = 14
 
     static func levels(armUp: Bool) -> [RoleName: Bool] { ["up_limit": armUp, "down_limit": !armUp] }
@@ -95,7 +95,7 @@ struct BarrierExplorationTests {
         #expect(BarrierInvariants.violation(of: d) == "motor_down is never on while a vehicle is on the loop or the beam is broken, in closing")
     }
 
-    // Issue 28, item 1: green ("drive on") declares that it assumes the arm up, and explore()
+    // Green ("drive on") declares that it assumes the arm up, and explore()
     // checks that precondition after every step. On the table as it was, it finds both ways the
     // barrier said "drive on" with the arm part-way up.
 

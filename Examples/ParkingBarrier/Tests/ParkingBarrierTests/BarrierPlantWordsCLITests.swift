@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// `barrierd ctl plant …` against a running daemon on the simulated board (issue 31, item 4):
+/// `barrierd ctl plant …` against a running daemon on the simulated board:
 /// a person at the console says what the scenario would (`arm stuck`), the simulated arm obeys,
 /// the machine answers as it would on the road, and the recording keeps the words for a replay.
 @Suite("barrierd: the plant's words over ctl (CLI)", .serialized)

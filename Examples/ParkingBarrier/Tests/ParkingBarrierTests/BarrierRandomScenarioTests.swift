@@ -5,7 +5,7 @@ import ControllerSimulation
 import ParkingBarrier
 import Testing
 
-/// Issue 28, item 1, as a class: random scenarios on the simulated arm — requests at random
+/// Random scenarios on the simulated arm — requests at random
 /// moments (some within a limit switch's debounce of the arm starting to move), vehicles on the
 /// loop, the beam broken, emergencies by line and by command ending at random points of the
 /// arm's travel, faults and repairs — and after every step of every one the simulator checks the

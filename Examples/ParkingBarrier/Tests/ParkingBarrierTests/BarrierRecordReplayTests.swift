@@ -82,7 +82,7 @@ struct BarrierRecordReplayTests {
         #expect(live == replay, "--- run: \(live)\n--- simulate: \(replay)\n--- recording:\n\(recorded)")
     }
 
-    /// Issue 28, item 6, on the barrier: commands (`fault`, `repair`, an emergency) within
+    /// On the barrier, commands (`fault`, `repair`, an emergency) within
     /// milliseconds of the inputs before them — a request's pulse, a vehicle on the loop —
     /// before its debounce ends, within its bounce, just after it is taken, at random. The
     /// replay takes every input at the instant the run did (`inputs as taken`), so it ends

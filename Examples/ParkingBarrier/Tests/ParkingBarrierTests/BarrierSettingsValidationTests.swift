@@ -5,7 +5,7 @@ import Foundation
 import ParkingBarrier
 import Testing
 
-/// The barrier's timings under the runtime's one validation (issue 28, item 7): every timing
+/// The barrier's timings under the runtime's one validation: every timing
 /// has a floor, and each floor holds at every entry point — a board file (as `check`, `run`,
 /// `simulate` and a reload read it) and a scenario's `set`.
 @Suite("Parking barrier: one validation of its timings, at every entry point")
@@ -22,7 +22,7 @@ struct BarrierSettingsValidationTests {
             .joined(separator: "\n")
     }
 
-    @Test("the issue's own: hold_open \"20ms\" (for 20s) is refused by the board file, a reload and a scenario's set")
+    @Test("hold_open \"20ms\" (for 20s) is refused by the board file, a reload and a scenario's set")
     func holdOpenTypo() throws {
         let text = Self.simBoard("hold_open", "20ms")
         #expect(throws: BoardFileError.self) { try Board<ParkingBarrier>.parse(text, file: "board.toml") }

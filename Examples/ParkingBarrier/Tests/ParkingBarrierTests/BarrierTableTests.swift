@@ -271,7 +271,7 @@ struct BarrierTableTests {
         #expect(d.machine.nextDeadline == Self.at(5))
     }
 
-    // Issue 28, item 1: a state whose entry work assumes the arm up is never entered on a path
+    // A state whose entry work assumes the arm up is never entered on a path
     // that has not checked the up limit's current level.
 
     @Test("emergencyOff while the arm is still rising goes to opening: motor_up on, green off, until the top is reached")

@@ -1,10 +1,9 @@
 import ControllerFSM
 @testable import ParkingBarrier
 
-/// The barrier's table as it was before issue 28 (a fixture, not the product): `emergency`
-/// ended straight into `open`, whatever the arm, and `open` did not answer the arm leaving its
-/// top. The exploration tests show that `explore()`, with the outputs' declared preconditions,
-/// finds what was wrong with it.
+/// A barrier's table with two faults (a fixture, not the product): `emergency` ends straight
+/// into `open`, whatever the arm, and `open` does not answer the arm leaving its top. The exploration tests show that `explore()`, with the outputs' declared preconditions,
+/// finds what is wrong with it.
 enum LegacyBarrierMachine {
     typealias Definition = MachineDefinition<BarrierState, BarrierEvent, BarrierContext>
     typealias Table = TransitionTable<BarrierState, BarrierEvent, BarrierContext>
