@@ -217,7 +217,9 @@ package final class InMemoryBroker: Sendable {
 /// A client's connection to an ``InMemoryBroker``.
 final class InMemoryConnection: SiteTransport {
     let configuration: MQTTConfiguration
-    private let broker: InMemoryBroker
+    /// Weak: the broker holds its connections, and a connection a test never stops must not
+    /// keep the broker (and itself) alive.
+    private weak let broker: InMemoryBroker?
     private let events: @Sendable (MQTTEvent) -> Void
     /// Events are handed to the handler here, in order, never inside the client's own call.
     private let queue = DispatchQueue(label: "in-memory-mqtt")
@@ -248,7 +250,7 @@ final class InMemoryConnection: SiteTransport {
             if !state.filters.contains(filter) { state.filters.append(filter) }
             return (state.connected, Self.take(&state.nextID))
         }
-        guard connected else { return nil }
+        guard connected, let broker else { return nil }
         let retained = broker.subscribe(self, to: filter)
         deliver(.subscribed(id, granted: [qos]))
         for message in retained { deliver(.message(message)) }
@@ -272,7 +274,7 @@ final class InMemoryConnection: SiteTransport {
             if !state.connected && qos != .atMostOnce { state.waiting.append((id, message, retain)) }
             return (state.connected, id)
         }
-        if connected {
+        if connected, let broker {
             broker.accept(message, retain: retain, from: self)
             deliver(.published(id))
         }
@@ -284,7 +286,7 @@ final class InMemoryConnection: SiteTransport {
             state.stopped = true
             state.connected = false
         }
-        broker.forget(self)
+        broker?.forget(self)
         // Not waited for: the handler may call `stop` from the queue itself.
         deliver(.disconnected(nil))
     }
@@ -294,7 +296,7 @@ final class InMemoryConnection: SiteTransport {
     /// Connects if started and not stopped; on success, the subscriptions again, what waited
     /// on either side, and their acknowledgements.
     func retry() {
-        guard state.withLock({ $0.started && !$0.stopped && !$0.connected }) else { return }
+        guard let broker, state.withLock({ $0.started && !$0.stopped && !$0.connected }) else { return }
         let (accepted, sessionPresent, queued) = broker.connect(self)
         guard accepted else {
             deliver(.connectFailed(MQTTError.connectionFailed(broker: brokerName, reason: "the in-memory broker is down"), retryIn: .seconds(1)))
@@ -327,7 +329,7 @@ final class InMemoryConnection: SiteTransport {
         }
         guard was else { return }
         deliver(.disconnected(error))
-        broker.ended(self)
+        broker?.ended(self)
     }
 
     func deliver(_ event: MQTTEvent) {
