@@ -1,7 +1,7 @@
+import ControllerFSM
 import ControllerMQTT
 @testable import ControllerSite
 import ControllerTestSupport
-import Synchronization
 import Testing
 
 /// The in-memory broker keeps what the site relies on of MQTT and mosquitto: a test that passes
@@ -10,7 +10,7 @@ import Testing
 struct InMemoryBrokerTests {
     /// What a connection told its owner, in order.
     final class Events: Sendable {
-        private let events = Mutex<[MQTTEvent]>([])
+        private let events = Guarded<[MQTTEvent]>([])
         func take(_ event: MQTTEvent) { events.withLock { $0.append(event) } }
         var all: [MQTTEvent] { events.withLock { $0 } }
         var messages: [MQTTMessage] { all.compactMap { if case .message(let message) = $0 { message } else { nil } } }
