@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ControllerSimulation", targets: ["ControllerSimulation"]),
         .library(name: "ControllerDaemon", targets: ["ControllerDaemon"]),
         .library(name: "ControllerSite", targets: ["ControllerSite"]),
+        .library(name: "ControllerRuntime", targets: ["ControllerRuntime"]),
         .library(name: "ControllerCommandLine", targets: ["ControllerCommandLine"]),
         .library(name: "ControllerMQTT", targets: ["ControllerMQTT"]),
         .executable(name: "turnstiled", targets: ["turnstiled"]),
@@ -124,20 +125,32 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl),
-        // read from its declaration: an application's main.swift is one line,
-        // `ControllerCommand<App>.runCommandLine()`.
+        // Any application's daemon, without a command line: the event loop and its sources
+        // (libgpiod's or the simulated board's), the services (controller, lines, store,
+        // reporter, control, status, site) run as one group, the drain, the reload, and
+        // `Daemon<App>` with `RunOptions` built in code as the entry a `main` of its own calls.
         .target(
-            name: "ControllerCommandLine",
+            name: "ControllerRuntime",
             dependencies: [
                 "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "ControllerSite", "CLinux", "CExecutorHook",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 // The daemon's tasks run on NIO's event loops (DaemonExecutor says why).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Any application's command line (run, simulate, check, graph, lines, soak, stats, ctl,
+        // fleet), read from its declaration: ArgumentParser's commands on the runtime. An
+        // application's main.swift is one line, `ControllerCommand<App>.runCommandLine()`.
+        .target(
+            name: "ControllerCommandLine",
+            dependencies: [
+                "ControllerRuntime", "ControllerHost", "ControllerSimulation", "ControllerDaemon", "ControllerHTTP", "ControllerStore", "ControllerFSMSim", "ControllerFSMGpiod", "ControllerMQTT", "ControllerSite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                // The fleet's page, served as one group with its broker's client.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The turnstile's daemon: the runtime's command line on the turnstile's declaration.
@@ -224,13 +237,26 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // The daemon's services and the site in-process (`@testable`): the whole daemon on a
-        // simulated chip with its own signals, the store service, control, reload, the site
-        // publisher, discovery and fleet. No subprocess: those tests are the products' own.
+        // The runtime in-process (`@testable`): the whole daemon on a simulated chip from options
+        // built in code, with its own signals; the event loop, its executor, late turns, the
+        // store service, the reporter, the reload protocol, Home Assistant's controls.
+        .testTarget(
+            name: "ControllerRuntimeTests",
+            dependencies: [
+                "ControllerRuntime", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore", "ControllerSite",
+                "ControllerSimulation", "ControllerFSM", "ControllerFSMSim", "Turnstile", "ControllerTestSupport", "TurnstileTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        // The command line's own surface in-process (`@testable`): its options and their
+        // messages, `ctl`'s answers, the fleet's view. No subprocess: those tests are the
+        // products' own.
         .testTarget(
             name: "ControllerCommandLineTests",
             dependencies: [
-                "ControllerCommandLine", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore", "ControllerSite",
+                "ControllerCommandLine", "ControllerRuntime", "ControllerDaemon", "ControllerHost", "ControllerHTTP", "ControllerMQTT", "ControllerStore", "ControllerSite",
                 "ControllerSimulation", "ControllerFSM", "ControllerFSMSim", "Turnstile", "ControllerTestSupport", "TurnstileTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

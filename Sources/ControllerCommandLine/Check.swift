@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 import ControllerHost
 import ControllerSimulation
@@ -7,7 +8,7 @@ package struct Check<App: ControllerApplication>: ParsableCommand {
         CommandConfiguration(
             commandName: "check",
             abstract: "Validate a board file (and a scenario) without running anything.",
-            discussion: ExitStatus.help(App.self))
+            discussion: ControllerExit.help(App.self))
     }
 
     package init() {}
@@ -31,7 +32,7 @@ package struct Check<App: ControllerApplication>: ParsableCommand {
             print("\(scenario.file): ok — \(scenario.steps.count) steps, ends at \(scenario.endTime.secondsText) s")
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.badInput
+            throw ControllerExit.badInput
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ControllerDaemon
-import Dispatch
 import ControllerFSM
 import ControllerHost
+import ControllerRuntime
 
 /// An application's whole command line — `run`, `simulate`, `check`, `graph`, `lines`, `soak`,
 /// `stats`, `ctl` — read from its declaration. An application's `main.swift` is one line:
@@ -15,7 +15,7 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
         CommandConfiguration(
             commandName: App.daemonName,
             abstract: App.summary,
-            discussion: ExitStatus.help(App.self),
+            discussion: ControllerExit.help(App.self),
             version: RuntimeVersion.text,
             subcommands: ControllerCommandList<App>.all,
             defaultSubcommand: Simulate<App>.self)
@@ -38,62 +38,47 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
 
 /// What every application's root command does around ArgumentParser.
 package enum CommandLineEntry {
-    /// Takes the daemon's signals, then runs the command on Swift's executors and parks the main
-    /// thread in Dispatch's main loop. The order matters: `dispatchMain()` (and the asynchronous
-    /// `main` top-level `await` compiles to) waits in `sigsuspend` with every signal unblocked,
-    /// so a stop signal that came while the daemon started — pending behind a supervisor's
-    /// blocked mask, say — would be delivered there by its default action if the trap were
-    /// installed later, from the command's task on another thread.
+    /// Takes the daemon's signals when the command is the daemon's (``DaemonProcess`` says why
+    /// before any task), then runs the command on Swift's executors.
     package static func start<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, daemonCommand: String) -> Never {
         Terminal.program = program
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // The daemon takes its stop and reload signals from here on: one that came while it
-        // started (before a line is requested, or just after READY=1) would otherwise end it
-        // by the signal's default action, without the outputs' stop drive.
         if arguments.first == daemonCommand {
-            _ = SignalTrap.daemon
-            // Before the first task: the daemon's tasks then never start libdispatch's pool.
-            if !DaemonExecutor.install() {
-                Terminal.log("warning: Swift's global executor is already taken in this process: the daemon's tasks run on libdispatch's pool, which wakes the process once a second while idle")
-            }
+            DaemonProcess.takeSignalsAndExecutor()
         }
-        Task {
+        DaemonProcess.start {
             await main(root, program: program, arguments: arguments)
-            Syscalls.exit(0)
         }
-        dispatchMain()
     }
 
-    private static func main<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, arguments: [String]) async {
+    /// ArgumentParser's `main`, with the runtime's ``ControllerExit`` (said on standard error
+    /// already) as the exit status it names.
+    private static func main<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, arguments: [String]) async -> Int32 {
         let commands = Root.configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) {
             let suggestion = Suggestion.didYouMean(first, in: commands).map { "; \($0)" } ?? ""
             Terminal.error("unknown command \"\(first.shown)\"\(suggestion). Commands: \(commands.dropLast().joined(separator: ", ")); see `\(program) --help`")
-            Syscalls.exit(ExitStatus.usage.rawValue)
+            return ControllerExit.usage.rawValue
         }
-        await Root.main(arguments)
-        let code = Syscalls.flushStandardOutput()
-        if code != 0 {
-            Terminal.error("cannot write standard output: \(SystemErrno.describe(code))")
-            Syscalls.exit(ExitStatus.outputFailed.rawValue)
+        do {
+            var command = try Root.parseAsRoot(arguments)
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch let status as ControllerExit {
+            return status.rawValue
+        } catch {
+            Root.exit(withError: error)
         }
+        return DaemonProcess.flushedStandardOutput()
     }
 }
 
-/// The exit statuses every command shares, as ArgumentParser throws them (their numbers: ``ExitCodes``).
-package enum ExitStatus {
-    package static let expectationFailed = ExitCode(ExitCodes.expectationFailed)
-    package static let refused = ExitCode(ExitCodes.refused)
-    package static let badInput = ExitCode(ExitCodes.badInput)
-    package static let gpioError = ExitCode(ExitCodes.gpioError)
-    package static let storeError = ExitCode(ExitCodes.storeError)
-    /// A C library the command opens at run time is not installed (``RuntimeLibraries``).
-    package static let libraryMissing = ExitCode(ExitCodes.libraryMissing)
-    package static let usage = ExitCode(ExitCodes.usage)
-    package static let outputFailed = ExitCode(ExitCodes.outputFailed)
-
+extension ControllerExit {
     /// The statuses, for `--help` (the root command's and the subcommands').
-    package static func help<App: ControllerApplication>(_: App.Type) -> String {
+    static func help<App: ControllerApplication>(_: App.Type) -> String {
         """
         Exit status:
           0   every `expect` held (simulate), or the files are valid (check)

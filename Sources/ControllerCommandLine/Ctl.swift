@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 import ControllerHost
 import ControllerDaemon
@@ -170,7 +171,7 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         } catch {
             // A failure quotes the daemon's reply: untrusted text, shown, not obeyed.
             Terminal.error(Self.outcome(of: request, error: error, sent: sent))  // Terminal.error shows it (shownLine)
-            throw ExitStatus.refused
+            throw ControllerExit.refused
         }
     }
 

@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 import ControllerFSM
 import ControllerHost

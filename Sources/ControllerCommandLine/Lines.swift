@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
@@ -28,13 +29,13 @@ package struct Lines<App: ControllerApplication>: ParsableCommand {
             chips = try GpiodChip.available()
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.of(error, otherwise: ExitStatus.gpioError)
+            throw ControllerExit.of(error, otherwise: ControllerExit.gpioError)
         }
         // Which libgpiod answered: one binary runs on either generation.
         if let library = try? GpiodLibrary.current() { print(library) }
         if chips.isEmpty {
             Terminal.error("this machine has no GPIO chips (nothing matches \(GpiodChip.deviceDirectory)/gpiochip*)")
-            throw ExitStatus.gpioError
+            throw ControllerExit.gpioError
         }
         let selector = chip.map(GPIOChipSelector.init(parsing:))
         var shown = 0
@@ -64,20 +65,7 @@ package struct Lines<App: ControllerApplication>: ParsableCommand {
         }
         if let selector, shown == 0 {
             Terminal.error("\(GPIOError.chipNotFound(lookedFor: selector.description, available: chips.compactMap(\.info), program: App.daemonName))")
-            throw ExitStatus.gpioError
+            throw ControllerExit.gpioError
         }
-    }
-}
-
-extension String {
-    package func leftPadded(_ width: Int) -> String {
-        String(repeating: " ", count: Swift.max(0, width - count)) + self
-    }
-}
-
-extension String {
-    /// Padded with spaces to `width` (at least one space after).
-    package func padding(_ width: Int) -> String {
-        self + String(repeating: " ", count: Swift.max(1, width - count))
     }
 }

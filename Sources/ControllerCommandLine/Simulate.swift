@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 import ControllerFSM
 import ControllerHost
@@ -14,7 +15,7 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
                 \(ScenarioVocabulary<App>.knownActions). \
                 Inputs are pulses and levels on the board's lines, with contact bounce.
 
-                """ + ExitStatus.help(App.self))
+                """ + ControllerExit.help(App.self))
     }
 
     package init() {}
@@ -55,7 +56,7 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
             try Simulation<App>.check(scenario, against: boardFile)
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.badInput
+            throw ControllerExit.badInput
         }
         let reporter: any SimulationReporter<App> = json
             ? JSONReporter<App>()
@@ -65,7 +66,7 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
             simulation = try Simulation<App>(board: boardFile, seed: seed, breakProbability: breakProbability, reporter: reporter)
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.gpioError
+            throw ControllerExit.gpioError
         }
         let summary: SimulationSummary<App>
         do {
@@ -76,44 +77,12 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
                 state: simulation.controller.state, gauges: simulation.controller.gaugeValues,
                 counters: simulation.controller.counterValues, endTime: simulation.clock.now().duration(since: .zero),
                 failedExpectations: 0))
-            throw ExitStatus.gpioError
+            throw ControllerExit.gpioError
         }
         // A machine the host had to override, whose invariants broke, or that did not settle,
         // did not run as declared.
         if summary.failedExpectations > 0 || summary.brokenInvariants > 0 || summary.outputOverrides > 0 || summary.unsettledSteps > 0 {
-            throw ExitStatus.expectationFailed
+            throw ControllerExit.expectationFailed
         }
-    }
-}
-
-/// Reads a board to simulate, or the built-in one, refusing timings the simulation cannot
-/// honour (see `Simulation.checkTimings`); a bad file exits with status 2.
-package func loadSimulatedBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
-    let board = try loadBoard(App.self, path)
-    do {
-        try Simulation<App>.checkTimings(of: board, file: path ?? "boards/sim.toml")
-    } catch {
-        Terminal.error("\(error)")
-        throw ExitStatus.badInput
-    }
-    return board
-}
-
-/// Reads the board a command runs, as every command that runs one reads it (`check`, `run`, a
-/// SIGHUP reload): a simulated board (`backend = "sim"`) is held to what the simulation can
-/// honour besides; a bad file exits with status 2.
-package func loadRunnableBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
-    let board = try loadBoard(App.self, path)
-    return board.backend == .sim ? try loadSimulatedBoard(App.self, path) : board
-}
-
-/// Reads the board file, or the built-in simulated board; a bad file exits with status 2.
-package func loadBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
-    guard let path else { return Board<App>.builtIn }
-    do {
-        return try Board<App>.load(path: path)
-    } catch {
-        Terminal.error("\(error)")
-        throw ExitStatus.badInput
     }
 }

@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 import ControllerFSM
 import ControllerFSMSim
@@ -78,7 +79,7 @@ package struct Soak<App: ControllerApplication>: ParsableCommand {
             lastDispatched = dispatched
             if idleActions == Self.maxIdleActions {
                 Terminal.error("\(Self.maxIdleActions) inputs in a row were not taken by the controller; check the board's debounce against its [sim] pulses")
-                throw ExitStatus.expectationFailed
+                throw ControllerExit.expectationFailed
             }
             if dispatched >= checkpoints[nextCheckpoint] {
                 let resident = residentKiB()
@@ -106,7 +107,7 @@ package struct Soak<App: ControllerApplication>: ParsableCommand {
             balanced = balanced && holds
             print("\(balance.name): \(balance.valuesFirst(value)) \(holds ? "(balanced)" : "(NOT BALANCED)")")
         }
-        if growth > Self.maxGrowthKiB || !balanced || failedInvariant != nil { throw ExitStatus.expectationFailed }
+        if growth > Self.maxGrowthKiB || !balanced || failedInvariant != nil { throw ControllerExit.expectationFailed }
     }
 
     private func pad(_ value: Int, _ width: Int) -> String {

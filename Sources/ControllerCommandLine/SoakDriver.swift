@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ControllerFSM
 import ControllerFSMSim
 import ControllerHost

@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -52,7 +53,7 @@ package struct Stats<App: ControllerApplication>: ParsableCommand {
         if let since {
             guard let day = UTCDay(parsing: since) else {
                 Terminal.error("invalid --since \"\(since.shown)\": give a date as YYYY-MM-DD (UTC), e.g. 2024-03-01")
-                throw ExitStatus.badInput
+                throw ControllerExit.badInput
             }
             first = day
         }
@@ -63,7 +64,7 @@ package struct Stats<App: ControllerApplication>: ParsableCommand {
             try? store.close()
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.of(error, otherwise: ExitStatus.storeError)
+            throw ControllerExit.of(error, otherwise: ControllerExit.storeError)
         }
         if let unwritten = stats.unwritten {
             Terminal.log("\(unwritten.total) count(s) a stopped run could not write (\(unwritten.summary)) are in \(UnwrittenCounts<App>.path(forDatabase: database)): included in the totals below (not in the days); the next `\(App.daemonName) run` writes them into the database")

@@ -1,5 +1,6 @@
 import TurnstileTestSupport
 @testable import ControllerCommandLine
+@testable import ControllerRuntime
 @testable import ControllerDaemon
 import ControllerHost
 import ControllerSimulation

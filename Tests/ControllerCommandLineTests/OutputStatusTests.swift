@@ -6,6 +6,7 @@ import ControllerFSMSim
 import ControllerHost
 @testable import ControllerHTTP
 @testable import ControllerCommandLine
+@testable import ControllerRuntime
 import ControllerSimulation
 import Foundation
 import Testing

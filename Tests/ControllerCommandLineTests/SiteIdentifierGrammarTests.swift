@@ -92,7 +92,7 @@ struct SiteIdentifierGrammarTests {
     /// `run --mqtt-node NODE`: its topics, or its refusal.
     static func run(node: String) -> Outcome<SiteTopics> {
         do {
-            let settings = try SiteOptions.parse(["--mqtt", url, "--mqtt-prefix", "site"] + given("--mqtt-node", node)).resolve(boardName: "sim", daemon: App.daemonName, hasDatabase: true)
+            let settings = try SiteOptions.parse(["--mqtt", url, "--mqtt-prefix", "site"] + given("--mqtt-node", node)).settings.resolve(boardName: "sim", daemon: App.daemonName, hasDatabase: true)
             return .success(settings!.topics)
         } catch {
             return .failure(told(error))
@@ -165,7 +165,7 @@ struct SiteIdentifierGrammarTests {
     @Test("prefixes: run's and fleet's --mqtt-prefix (listing and retiring) agree, and fleet reads back what a node under it publishes")
     func prefixes() throws {
         for prefix in Self.prefixes {
-            let run = refusal { _ = try SiteOptions.parse(["--mqtt", Self.url, "--mqtt-node", "gate1"] + Self.given("--mqtt-prefix", prefix)).resolve(boardName: "sim", daemon: App.daemonName, hasDatabase: true) }
+            let run = refusal { _ = try SiteOptions.parse(["--mqtt", Self.url, "--mqtt-node", "gate1"] + Self.given("--mqtt-prefix", prefix)).settings.resolve(boardName: "sim", daemon: App.daemonName, hasDatabase: true) }
             let fleet = refusal { _ = try Fleet<App>.parse(["--mqtt", Self.url] + Self.given("--mqtt-prefix", prefix)) }
             let retire = refusal { _ = try Fleet<App>.parse(["--mqtt", Self.url, "--retire", "gate1"] + Self.given("--mqtt-prefix", prefix)) }
             let valid = SiteTopics.prefixProblem(prefix) == nil
@@ -181,7 +181,7 @@ struct SiteIdentifierGrammarTests {
     @Test("discovery prefixes: run's and fleet --retire's --mqtt-discovery-prefix agree; the device a node announces is the one --retire clears")
     func discoveryPrefixes() throws {
         for prefix in Self.prefixes {
-            let run = refusal { _ = try SiteOptions.parse(["--mqtt", Self.url, "--mqtt-node", "gate1"] + Self.given("--mqtt-discovery-prefix", prefix)).resolve(boardName: "sim", daemon: App.daemonName, hasDatabase: true) }
+            let run = refusal { _ = try SiteOptions.parse(["--mqtt", Self.url, "--mqtt-node", "gate1"] + Self.given("--mqtt-discovery-prefix", prefix)).settings.resolve(boardName: "sim", daemon: App.daemonName, hasDatabase: true) }
             let fleet = refusal { _ = try Fleet<App>.parse(["--mqtt", Self.url] + Self.given("--mqtt-discovery-prefix", prefix)) }
             let retire = Self.retire("gate1", discoveryPrefix: prefix)
             let valid = SiteTopics.prefixProblem(prefix) == nil

@@ -14,7 +14,7 @@ import Glibc
 /// its threads (docs/performance.md, "Idle wake-ups"; scripts/idle-wakeups.sh measures the same
 /// by hand).
 ///
-/// A subprocess, not the daemon in-process (`Run.serve`, as ControllerCommandLineTests run it):
+/// A subprocess, not the daemon in-process (`Daemon.serve`, as ControllerRuntimeTests run it):
 /// in-process, the daemon's tasks run on the test runner's executor, shared with every test running beside this one; only a process of its own has threads
 /// that are the daemon's alone.
 ///

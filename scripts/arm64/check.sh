@@ -65,11 +65,12 @@ while [ $# -gt 0 ]; do
 done
 # The test modules --tests in-process leaves out, three quarters of the suite's time under
 # emulation: the turnstile's (most of its suites start the built daemon, under qemu the aarch64
-# one, and wait on it), the command line's (property tests over texts up to 70 KB, the daemon
-# served in-process) and the checks' (the programs that drive the crash, site and load checks).
+# one, and wait on it), the command line's (property tests over texts up to 70 KB), the
+# runtime's (the daemon served in-process, with a broker on the host, and its loop's timings)
+# and the checks' (the programs that drive the crash, site and load checks).
 # What they check of the aarch64 build — the daemons' command line, their services and their
 # output — steps 3 to 5 check on the shipped binaries; --tests all runs them.
-IN_PROCESS_LEFT_OUT=(ControllerCommandLineTests ControllerChecksTests TurnstileTests)
+IN_PROCESS_LEFT_OUT=(ControllerCommandLineTests ControllerRuntimeTests ControllerChecksTests TurnstileTests)
 
 STEP_TIMES=()
 step_name=""

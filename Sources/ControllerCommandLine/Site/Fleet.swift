@@ -1,3 +1,4 @@
+import ControllerRuntime
 import ControllerSite
 import ArgumentParser
 import ControllerDaemon
@@ -153,7 +154,7 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
             try client.start()
         } catch {
             Terminal.error("fleet: \(error)")
-            throw ExitStatus.of(error, otherwise: ExitStatus.refused)
+            throw ControllerExit.of(error, otherwise: ControllerExit.refused)
         }
         defer { client.stop() }
         var logger = Logger(label: "\(App.daemonName).fleet", factory: PlainLogHandler.factory(journal: false))
@@ -168,7 +169,7 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
             try await group.run()
         } catch {
             Terminal.error("fleet: \(error)")
-            throw ExitStatus.refused
+            throw ControllerExit.refused
         }
     }
 
@@ -196,14 +197,14 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
             try client.start()
         } catch {
             Terminal.error("fleet: \(error)")
-            throw ExitStatus.of(error, otherwise: ExitStatus.refused)
+            throw ControllerExit.of(error, otherwise: ControllerExit.refused)
         }
         let connectBy = ContinuousClock.now + FleetLimits.connectPatience
         while !state().subscribed {
             guard ContinuousClock.now < connectBy else {
                 client.stop()
                 Terminal.error("fleet: cannot reach \(broker) within \(FleetLimits.connectPatience): \(state().lastFailure ?? "no answer")")
-                throw ExitStatus.refused
+                throw ControllerExit.refused
             }
             changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { state().subscribed }
         }
@@ -230,18 +231,18 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         let (node, online, toClear) = retirement.withLock { ($0.node, $0.isOnline, $0.toClear) }
         guard !online else {
             Terminal.error("fleet: '\(node.shown)' is online (\(retirement.withLock { $0.availabilityTopic })): stop its daemon first; a running node announces itself again")
-            throw ExitStatus.refused
+            throw ControllerExit.refused
         }
         guard !toClear.isEmpty else {
             Terminal.error("fleet: the broker keeps nothing of '\(node.shown)' (looked at \(topics.joined(separator: ", "))): is the node id right? `fleet` lists the nodes")
-            throw ExitStatus.refused
+            throw ControllerExit.refused
         }
         retirement.withLock { $0.startClearing() }
         do {
             for topic in toClear { _ = try client.publish(topic: topic, payload: [], qos: .atLeastOnce, retain: true) }
         } catch {
             Terminal.error("fleet: retiring '\(node.shown)': \(error)")
-            throw ExitStatus.refused
+            throw ControllerExit.refused
         }
         let clearedBy = ContinuousClock.now + FleetLimits.connectPatience
         while !retirement.withLock({ $0.unconfirmed.isEmpty }), ContinuousClock.now < clearedBy {
@@ -250,7 +251,7 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         let unconfirmed = retirement.withLock { $0.unconfirmed }
         guard unconfirmed.isEmpty else {
             Terminal.error("fleet: the broker did not clear \(unconfirmed.joined(separator: ", ")) within \(FleetLimits.connectPatience): may this login (--mqtt-username) write them? The broker's ACL decides")
-            throw ExitStatus.refused
+            throw ControllerExit.refused
         }
         print("retired '\(node.shown)': cleared \(toClear.joined(separator: ", "))".shownLine)
     }

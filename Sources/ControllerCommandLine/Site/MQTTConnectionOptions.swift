@@ -1,9 +1,11 @@
+import ControllerRuntime
 import ControllerSite
 import ArgumentParser
 import ControllerMQTT
 import ControllerHost
+import ControllerDaemon
 
-/// How to reach the site's broker: `run --mqtt` and `fleet` share these.
+/// How to reach the site's broker: `run --mqtt` and `fleet` share these (``MQTTConnectionSettings``).
 struct MQTTConnectionOptions: ParsableArguments {
     @Option(name: .customLong("mqtt"), help: ArgumentHelp(
         "The site's MQTT broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT] (TLS).", valueName: "url"))
@@ -33,52 +35,33 @@ struct MQTTConnectionOptions: ParsableArguments {
         valueName: "host"))
     var plaintextHost: String?
 
-    /// The options given that mean something only with `--mqtt`.
-    var givenWithoutURL: [String] {
-        [("--mqtt-username", username), ("--mqtt-password-file", passwordFile), ("--mqtt-ca-file", caFile),
-         ("--mqtt-cert-file", certificateFile), ("--mqtt-key-file", keyFile), ("--mqtt-plaintext-host", plaintextHost)]
-            .filter { $0.1 != nil }.map(\.0)
+    /// The options as the site and the fleet take them.
+    var settings: MQTTConnectionSettings {
+        var settings = MQTTConnectionSettings(url: url)
+        settings.prefix = prefix
+        settings.username = username
+        settings.passwordFile = passwordFile
+        settings.caFile = caFile
+        settings.certificateFile = certificateFile
+        settings.keyFile = keyFile
+        settings.plaintextHost = plaintextHost
+        return settings
     }
 
-    /// The broker's URL, refused (with the option that allows it) when it is plain text to
-    /// another machine that `--mqtt-plaintext-host` does not name.
+    /// The broker's URL (``MQTTConnectionSettings/broker(_:)``), refused as a usage error.
     func broker(_ url: String) throws -> MQTTBrokerURL {
-        let probe = try? MQTTBrokerURL.parse(url, allowPlaintextToRemoteHost: true)
-        if let plaintextHost, let probe, plaintextHost != probe.host {
-            throw ValidationError("--mqtt-plaintext-host \(plaintextHost.shown) is not the broker's host (\(probe.host.shown))")
-        }
-        let broker: MQTTBrokerURL
-        do throws(MQTTError) {
-            broker = try MQTTBrokerURL.parse(url, allowPlaintextToRemoteHost: plaintextHost != nil)
-        } catch .plaintextToRemoteHost(let url, let host) {
-            throw ValidationError(
-                "--mqtt: '\(url.shown)' would send the password and every message unencrypted to \(host.shown), which is not this machine: "
-                    + "use mqtts:// (TLS), or allow it with --mqtt-plaintext-host \(host.shown)")
-        } catch {
-            throw ValidationError("--mqtt: \(error)")
-        }
-        return broker
+        try usage { () throws(DaemonOptionError) in try settings.broker(url) }
     }
 
-    /// The client's configuration, checked.
+    /// The client's configuration, checked (``MQTTConnectionSettings/configuration(broker:clientID:cleanSession:will:)``).
     func configuration(broker: MQTTBrokerURL, clientID: String, cleanSession: Bool, will: MQTTWill?) throws -> MQTTConfiguration {
-        let configuration = MQTTConfiguration(
-            broker: broker, clientID: clientID, username: username, passwordFile: passwordFile,
-            tls: MQTTTLSFiles(caFile: caFile, certificateFile: certificateFile, keyFile: keyFile), cleanSession: cleanSession, will: will)
-        do {
-            try configuration.validate()
-        } catch {
-            throw ValidationError("--mqtt: \(error)")
+        try usage { () throws(DaemonOptionError) in
+            try settings.configuration(broker: broker, clientID: clientID, cleanSession: cleanSession, will: will)
         }
-        return configuration
     }
 
-    /// The prefix checked as the topics check it (``SiteTopics/prefixProblem(_:)``), refused
-    /// naming `--mqtt-prefix`, for `run` and `fleet` alike.
+    /// `--mqtt-prefix` checked as the topics check it, refused as a usage error.
     func checkedPrefix() throws -> String {
-        if let problem = SiteTopics.prefixProblem(prefix) {
-            throw ValidationError(SiteOptionError.invalidPrefix(option: "--mqtt-prefix", prefix: prefix, problem: problem).description)
-        }
-        return prefix
+        try usage { () throws(DaemonOptionError) in try settings.checkedPrefix() }
     }
 }

@@ -5,7 +5,7 @@ import ControllerHost
 import ControllerTestSupport
 import Foundation
 import Testing
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 
 /// In the daemon, a machine step that does not settle degrades the daemon, naming the cycle
 /// (status, /healthz's reason, the journal), while the event loop goes on taking commands and

@@ -2,7 +2,7 @@
 import ControllerTestSupport
 import Glibc
 #endif
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 import ControllerDaemon
 import ControllerFSM
 import ControllerHost

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 
 /// The daemon's own timer (readiness' patience waits on it instead of `Task.sleep`, whose timer
 /// would start libdispatch's pool): it waits its time, and a cancelled task stops waiting.

@@ -38,7 +38,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
         } catch {
             Terminal.error("\(error)")
             parts.lifecycle.send(.selfTestFailed)
-            throw ExitStatus.of(error, otherwise: ExitStatus.storeError)
+            throw ControllerExit.of(error, otherwise: ControllerExit.storeError)
         }
     }
 
@@ -66,7 +66,7 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
             Terminal.error("\(error)")
             lifecycle.send(.selfTestFailed)
             abandon()
-            throw ExitStatus.storeError
+            throw ControllerExit.storeError
         }
         recorder = StoreRecorder<App>(
             store: store, ledger: ledger, doorbell: doorbell,

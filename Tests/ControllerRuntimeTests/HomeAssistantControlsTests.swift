@@ -1,4 +1,4 @@
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 @testable import ControllerSite
 import ControllerDaemon
 import ControllerFSM
@@ -199,11 +199,15 @@ struct HomeAssistantControlsTests {
         try watcher.start()
         try #require(await log.first(within: patience) { $0.subscriptionID != nil } != nil, "the watcher never subscribed: \(broker.log)")
 
-        let daemon = try InProcessNode<App>([
-            "--board", try directory.file("board.toml", board), "--database", directory.url.appendingPathComponent("node1.sqlite").path,
-            "--no-http", "--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-node", "node1",
-            "--mqtt-username", "node1", "--mqtt-password-file", broker.file("node1.password"),
-        ])
+        var options = RunOptions(board: try directory.file("board.toml", board))
+        options.database = directory.url.appendingPathComponent("node1.sqlite").path
+        options.http = nil
+        options.site.connection.url = "mqtt://127.0.0.1:\(broker.plainPort)"
+        options.site.connection.prefix = "nodes"
+        options.site.node = "node1"
+        options.site.connection.username = "node1"
+        options.site.connection.passwordFile = broker.file("node1.password")
+        let daemon = InProcessDaemon<App>(options)
         func messages(_ topic: String) -> [MQTTMessage] { log.all.compactMap(\.receivedMessage).filter { $0.topic == topic } }
         func results() -> [[String: Any]] {
             messages("nodes/node1/result").compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
@@ -244,38 +248,7 @@ struct HomeAssistantControlsTests {
             }
         }
         daemon.send(SIGTERM)
-        #expect(await daemon.ended(), "\(daemon.log.lines)")
-    }
-}
-
-/// An application's daemon, `run`'s services in this process (as `DaemonInProcessTests` runs
-/// the turnstile's), for any application.
-final class InProcessNode<App: ControllerApplication>: Sendable {
-    let signals: AsyncStream<Int32>.Continuation
-    let finished: Task<Result<Void, any Error>, Never>
-    let log = CapturedLog()
-
-    init(_ arguments: [String]) throws {
-        let command = try Run<App>.parse(arguments)
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        signals = continuation
-        let logger = log.logger
-        finished = Task {
-            do {
-                try await command.serve(logger: logger, signals: stream)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-    }
-
-    func send(_ signal: Int32) { signals.yield(signal) }
-
-    /// Whether `serve` returned (rather than threw).
-    func ended() async -> Bool {
-        if case .success = await finished.value { return true }
-        return false
+        #expect(await daemon.exitCode() == nil, "\(daemon.log.lines)")
     }
 }
 

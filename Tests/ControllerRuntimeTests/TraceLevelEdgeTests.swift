@@ -1,4 +1,4 @@
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 import ControllerTestSupport
 import ControllerFSM
 import ControllerHost

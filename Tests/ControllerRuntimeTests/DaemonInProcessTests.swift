@@ -1,5 +1,4 @@
-import ArgumentParser
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 import ControllerDaemon
 import ControllerHost
 import ControllerStore
@@ -13,8 +12,8 @@ import TurnstileTestSupport
 import Glibc
 #endif
 
-/// The whole daemon in this process: `run`'s options parsed and validated as the command line
-/// parses them, then every service `run` wires together (the lines on the simulated chip, the
+/// The whole daemon in this process, its options built in code as a `main` of its own builds
+/// them: every service `run` wires together (the lines on the simulated chip, the
 /// event loop, the reporter, the store service, the control socket, the signals, the drain),
 /// with the test's own signals, log and printer in place of the process's. Each test takes a
 /// second or two; what only a process has (its exit status, standard error, real signals) is
@@ -22,50 +21,8 @@ import Glibc
 @Suite("The daemon in-process: run's services on a simulated chip", .serialized)
 struct DaemonInProcessTests {
     typealias App = TurnstileApplication
+    typealias InProcessDaemon = ControllerRuntimeTests.InProcessDaemon<App>
     static let patience = TestTimeouts.daemon
-
-    /// A recorder handed to the one task that uses it.
-    struct UncheckedRecorder: @unchecked Sendable { let recorder: SimulationRecorder }
-
-    /// A daemon started by `serve`, with the signals the test sends it.
-    final class InProcessDaemon: Sendable {
-        let signals: AsyncStream<Int32>.Continuation
-        let finished: Task<Result<Void, any Error>, Never>
-        let log = CapturedLog()
-
-        /// Parses `arguments` as `run` does and serves until stopped; `printer` gets the trace.
-        init(_ arguments: [String], printer: SimulationRecorder) throws {
-            let command = try Run<App>.parse(arguments)
-            let (stream, continuation) = AsyncStream<Int32>.makeStream()
-            signals = continuation
-            let logger = log.logger
-            // The recorder is used by the task alone from here on. In a box, not a local
-            // `nonisolated(unsafe)`: Swift 6.2 does not honour that for a `sending` closure.
-            let printer = UncheckedRecorder(recorder: printer)
-            finished = Task {
-                do {
-                    try await command.serve(logger: logger, signals: stream, printer: printer.recorder)
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-
-        func send(_ signal: Int32) { signals.yield(signal) }
-
-        /// How `serve` ended: nil when it returned, else the exit status it threw (any other
-        /// error is the test's issue, and -1).
-        func exitCode(sourceLocation: SourceLocation = #_sourceLocation) async -> Int32? {
-            switch await finished.value {
-            case .success: return nil
-            case .failure(let error as ExitCode): return error.rawValue
-            case .failure(let error):
-                Issue.record("serve threw \(error), not an exit status", sourceLocation: sourceLocation)
-                return -1
-            }
-        }
-    }
 
     /// A board file like boards/sim.toml in `directory`, with `replacing`'s texts replaced.
     static func board(in directory: TemporaryDirectory, replacing: [String: String] = [:]) throws -> String {
@@ -120,9 +77,12 @@ struct DaemonInProcessTests {
             0.7 end
             """)
         let recorder = SimulationRecorder()
-        let daemon = try InProcessDaemon(
-            ["--board", try Self.board(in: directory), "--script", script, "--stop-at-end", "--database", database, "--no-http"],
-            printer: recorder)
+        var options = RunOptions(board: try Self.board(in: directory))
+        options.script = script
+        options.stopAtEnd = true
+        options.database = database
+        options.http = nil
+        let daemon = InProcessDaemon(options, printer: recorder)
         #expect(await daemon.exitCode() == nil, "\(daemon.log.lines)")
 
         #expect(recorder.statePath.map(\.name) == ["locked", "unlocked", "locked"], "\(recorder.log)")
@@ -147,9 +107,11 @@ struct DaemonInProcessTests {
         let database = directory.url.appendingPathComponent("counts.sqlite").path
         let socket = directory.url.appendingPathComponent("ctl.sock").path
         let recorder = SimulationRecorder()
-        let daemon = try InProcessDaemon(
-            ["--board", try Self.board(in: directory), "--database", database, "--control-socket", socket, "--no-http"],
-            printer: recorder)
+        var options = RunOptions(board: try Self.board(in: directory))
+        options.database = database
+        options.controlSocket = socket
+        options.http = nil
+        let daemon = InProcessDaemon(options, printer: recorder)
 
         // The socket answers from the start; commands are taken once the daemon runs (before,
         // they are refused as `not_running`, as `ctl` is told).
@@ -178,7 +140,10 @@ struct DaemonInProcessTests {
         let directory = try TemporaryDirectory()
         let socket = directory.url.appendingPathComponent("ctl.sock").path
         let board = try Self.board(in: directory)
-        let daemon = try InProcessDaemon(["--board", board, "--control-socket", socket, "--no-http"], printer: SimulationRecorder())
+        var options = RunOptions(board: board)
+        options.controlSocket = socket
+        options.http = nil
+        let daemon = InProcessDaemon(options, printer: SimulationRecorder())
         _ = try await Self.status(socket) { $0.phase == "running" }
 
         let original = try String(contentsOfFile: board, encoding: .utf8)
@@ -203,9 +168,12 @@ struct DaemonInProcessTests {
         let directory = try TemporaryDirectory()
         let script = try directory.file("run.txt", "0.1 expect state unlocked\n0.2 end\n")
         let recorder = SimulationRecorder()
-        let daemon = try InProcessDaemon(
-            ["--board", try Self.board(in: directory), "--script", script, "--stop-at-end", "--no-http"], printer: recorder)
-        #expect(await daemon.exitCode() == ExitStatus.expectationFailed.rawValue)
+        var options = RunOptions(board: try Self.board(in: directory))
+        options.script = script
+        options.stopAtEnd = true
+        options.http = nil
+        let daemon = InProcessDaemon(options, printer: recorder)
+        #expect(await daemon.exitCode() == ControllerExit.expectationFailed.rawValue)
         #expect(recorder.failures.count == 1, "\(recorder.failures)")
         #expect(recorder.failures.first?.description.contains("unlocked") == true)
     }
@@ -215,19 +183,42 @@ struct DaemonInProcessTests {
         let directory = try TemporaryDirectory()
         let database = try directory.file("counts.sqlite", String(repeating: "not a database\n", count: 400))
         let recorder = SimulationRecorder()
-        let daemon = try InProcessDaemon(
-            ["--board", try Self.board(in: directory), "--database", database, "--no-http"], printer: recorder)
-        #expect(await daemon.exitCode() == ExitStatus.storeError.rawValue)
+        var options = RunOptions(board: try Self.board(in: directory))
+        options.database = database
+        options.http = nil
+        let daemon = InProcessDaemon(options, printer: recorder)
+        #expect(await daemon.exitCode() == ControllerExit.storeError.rawValue)
         #expect(recorder.outputs.isEmpty, "no output was written: \(recorder.log)")
         #expect(try String(contentsOfFile: database, encoding: .utf8).hasPrefix("not a database"))
     }
 
-    @Test("run's options are validated on this path as on the command line's", arguments: [
-        ["--stop-at-end"],
-        ["--retention-days", "0", "--database", "x.sqlite"],
-        ["--control-group", "users"],
-    ])
-    func sameValidation(extra: [String]) throws {
-        #expect(throws: (any Error).self) { try Run<App>.parse(["--board", "b.toml"] + extra) }
+    /// Options that do not hold, each with the start of its refusal.
+    static let refusedOptions: [(String, RunOptions)] = {
+        let board = RunOptions(board: "b.toml")
+        var stopAtEnd = board, retention = board, group = board, site = board, node = board
+        stopAtEnd.stopAtEnd = true
+        retention.retentionDays = 0
+        retention.database = "x.sqlite"
+        group.controlGroup = "users"
+        site.site.connection.url = "mqtt://127.0.0.1"
+        node.site.node = "n1"
+        return [
+            ("--stop-at-end needs --script", stopAtEnd), ("--retention-days must be between", retention),
+            ("--control-group needs --control-socket", group), ("--mqtt needs --database", site), ("--mqtt-node needs --mqtt", node),
+        ]
+    }()
+
+    @Test("options that do not hold are refused before anything runs, naming the option", arguments: refusedOptions)
+    func sameValidation(message: String, options: RunOptions) async throws {
+        #expect(throws: DaemonOptionError.self) { try options.validate(App.self) }
+        do {
+            try options.validate(App.self)
+        } catch {
+            #expect(error.description.hasPrefix(message), "\(error)")
+        }
+        // The daemon itself refuses them so, whoever built them: status 64, no board read.
+        let recorder = SimulationRecorder()
+        let daemon = InProcessDaemon(options, printer: recorder)
+        #expect(await daemon.exitCode() == ControllerExit.usage.rawValue)
     }
 }

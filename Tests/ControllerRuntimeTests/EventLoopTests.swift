@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import Turnstile
 import TurnstileTestSupport
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,7 @@ import ControllerSimulation
 import ControllerTestSupport
 import Testing
 
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 
 /// A turn of the daemon's loop that comes late — a busy machine, or an emulated one, where the
 /// loop wakes well after its deadline — takes the simulated board's edges, the controller's

@@ -32,7 +32,7 @@ final class LinesService<App: ControllerApplication, Chip: GPIOChip>: Service, @
         } catch {
             Terminal.error("\(error)")
             lifecycle.send(.selfTestFailed)
-            throw ExitStatus.gpioError
+            throw ControllerExit.gpioError
         }
     }
 
@@ -61,7 +61,7 @@ final class LinesService<App: ControllerApplication, Chip: GPIOChip>: Service, @
             Terminal.error("\(error)")
             lifecycle.send(.selfTestFailed)
             controller.stop(at: source.now())
-            throw ExitStatus.gpioError
+            throw ControllerExit.gpioError
         }
         return origin
     }

@@ -38,8 +38,8 @@ struct RunEnding<Source: EventSource> {
             state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
             checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
-        guard case .stopped = loop.ending ?? .stopped else { throw ExitStatus.gpioError }
-        if !expectations.failures.isEmpty { throw ExitStatus.expectationFailed }
+        guard case .stopped = loop.ending ?? .stopped else { throw ControllerExit.gpioError }
+        if !expectations.failures.isEmpty { throw ControllerExit.expectationFailed }
     }
 
     /// Where the outputs were left and what the run cost: one JSON record, or one log line.

@@ -7,7 +7,7 @@ import Foundation
 import ServiceLifecycleTestKit
 import Testing
 import Turnstile
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 
 /// The store as a service of the daemon, below the assembled daemon: the session it begins
 /// (what a stopped run left taken in and said), the drain that commits where the controller
@@ -118,7 +118,7 @@ import Turnstile
         let store = try CountStore<App>.open(path: database)
         try store.close()
         let abandoned = Guarded(false)
-        #expect(throws: ExitStatus.storeError) {
+        #expect(throws: ControllerExit.storeError) {
             _ = try StoreService<App>(
                 beginning: store, ledger: RecordRing(capacity: 16), doorbell: Doorbell(), origin: .zero, parts: parts,
                 closingEntry: { standing(coins: 0, passages: 0, credit: 0, at: 0) }, abandon: { abandoned.withLock { $0 = true } })

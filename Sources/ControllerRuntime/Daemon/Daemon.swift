@@ -1,5 +1,4 @@
 import ControllerSite
-import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
 import ControllerFSMSim
@@ -16,118 +15,70 @@ import ControllerDaemon
 import ControllerHTTP
 import ControllerStore
 
-#if canImport(Glibc)
-import Glibc
-#endif
+/// An application's daemon, without a command line: the board loaded, its lines requested and
+/// self-tested, the controller's event loop and the services (store, reporter, control socket,
+/// status page, site) run as one group until SIGTERM or SIGINT, then the drain and the report.
+/// `run` is this; a `main` of its own builds the ``RunOptions`` in code:
+///
+/// ```swift
+/// var options = RunOptions(board: "/etc/turnstiled/board.toml")
+/// options.database = "/var/lib/turnstiled/counts.sqlite"
+/// Daemon<TurnstileApplication>.main(options)
+/// ```
+///
+/// Every failure is said on standard error and thrown as its ``ControllerExit``.
+public struct Daemon<App: ControllerApplication>: Sendable {
+    public let options: RunOptions
 
-struct Run<App: ControllerApplication>: AsyncParsableCommand {
-    static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "run",
-            abstract: "Run the \(App.name) as a daemon: on real GPIO lines through libgpiod, or on a simulated board.",
-            discussion: """
-            Opens the board's chip, requests the outputs at their start-up levels and then the \
-            inputs, reads the level inputs (the self-test), and runs until SIGTERM or SIGINT. \
-            Then it stops taking events, finishes the one in hand, drives the outputs that have \
-            one to their stop level\(stopLevelsHelp), makes every count durable, releases the \
-            lines and exits 0. SIGHUP reads the board file again and takes its [\(App.settings.section)] \
-            settings (a board whose lines changed is refused; the running configuration stays).
-
-            On a simulated board (backend = "sim") time is real and the inputs come from \
-            --script, played in real time, or from `\(App.daemonName) ctl pulse` and `ctl set`.
-
-            Under systemd (Type=notify) it reports READY=1 after the self-test, WATCHDOG=1 from \
-            the event loop, STOPPING=1 and its state in STATUS=, and logs plain lines for the \
-            journal. Transitions and output changes are printed as `simulate` prints them, \
-            with times in seconds since the start.
-
-            Exit status: 0 after SIGTERM or SIGINT (or the end of a script with \
-            --stop-at-end), 1 when an expect line of the script failed (each is reported on \
-            standard error with its line; expects are checked as in simulate, against \
-            everything strictly before their time), 2 for a bad board file, scenario or \
-            option, 3 when a GPIO error stopped the controller (chip not found, a line busy, \
-            permission denied), 4 when the count database cannot be used.
-            """)
+    public init(_ options: RunOptions) {
+        self.options = options
     }
 
-    /// ` (lock: as fail_mode says)`: the outputs with a stop level, for `--help`.
-    private static var stopLevelsHelp: String {
-        let roles = App.outputs.filter { $0.stopLevel != nil }.map(\.role.rawValue)
-        return roles.isEmpty ? "" : " (\(roles.joined(separator: ", ")))"
-    }
-
-    init() {}
-
-    @Option(name: .long, help: ArgumentHelp("The board file.", valueName: "file"))
-    var board: String
-
-    @Flag(name: .long, help: "Write one JSON object per line instead of the readable trace.")
-    var json = false
-
-    @Option(name: .long, help: ArgumentHelp("Simulated boards: play this scenario's inputs in real time.", valueName: "file"))
-    var script: String?
-
-    @Flag(name: .long, help: "With --script: stop (as SIGTERM would) when the scenario ends.")
-    var stopAtEnd = false
-
-    @Option(name: .long, help: ArgumentHelp("Write every input the controller takes as a scenario that `simulate --script` replays.", valueName: "file"))
-    var record: String?
-
-    @Option(name: .long, help: ArgumentHelp("Serve the status page, /status, /metrics and /healthz here (port \(HTTPEndpoint.ports.lowerBound) to \(HTTPEndpoint.ports.upperBound); 0: any free port).", valueName: "address:port"))
-    var http = HTTPEndpoint.standard
-
-    @Flag(name: .long, help: "Serve no HTTP.")
-    var noHttp = false
-
-    @Option(name: .long, help: ArgumentHelp("Make every count durable in this SQLite file (created if missing; a damaged one is refused and kept).", valueName: "file"))
-    var database: String?
-
-    @Option(name: .long, help: ArgumentHelp("Keep each event's detail this many days, between \(StoreLimits.minimumRetentionDays) and \(StoreLimits.maximumRetentionDays); older ones live on in the daily totals (default: keep all).", valueName: "days"))
-    var retentionDays: Int?
-
-    @Option(name: .long, help: ArgumentHelp("Listen for `\(App.daemonName) ctl` on this Unix socket (mode 0660).", valueName: "path"))
-    var controlSocket: String?
-
-    @Option(name: .long, help: ArgumentHelp("The group whose members may use the control socket (default: the daemon's own).", valueName: "name"))
-    var controlGroup: String?
-
-    @OptionGroup(title: "The site's MQTT broker")
-    var site: SiteOptions
-
-    func validate() throws {
-        if stopAtEnd && script == nil { throw ValidationError("--stop-at-end needs --script") }
-        // The node's default id needs the board's name; everything else is checked here.
-        _ = try site.resolve(boardName: "board", daemon: App.daemonName, hasDatabase: database != nil)
-        // Bounded here, not where it is used: the retention's cutoff is computed an hour into
-        // the run, and a value past the store's bound overflowed there (a crash loop under
-        // Restart=on-failure).
-        if let retentionDays, !(StoreLimits.minimumRetentionDays...StoreLimits.maximumRetentionDays).contains(retentionDays) {
-            throw ValidationError(
-                "--retention-days must be between \(StoreLimits.minimumRetentionDays) and \(StoreLimits.maximumRetentionDays), got \(retentionDays)")
-        }
-        if retentionDays != nil && database == nil { throw ValidationError("--retention-days needs --database") }
-        if controlGroup != nil && controlSocket == nil { throw ValidationError("--control-group needs --control-socket") }
-        try validatePaths()
-    }
-
-    /// Every file the daemon writes is its own, and --record never replaces a file that is not
-    /// a recording.
-    private func validatePaths() throws {
-        let named = [("--board", board), ("--record", record), ("--database", database), ("--control-socket", controlSocket)]
-        if let clash = DaemonPaths.clash(among: named.compactMap { option, path in path.map { (option, $0) } }) {
-            throw ValidationError(clash)
-        }
-        if let record {
-            do { try FlightRecorder<App>.checkReplaceable(record) } catch { throw ValidationError("--record: \(error)") }
+    /// Runs the daemon as the whole process: takes its signals and its executor on the main
+    /// thread before any task starts (a stop signal that came while it started is then obeyed,
+    /// with the outputs' stop drive), runs it, and exits with its status. Call it from `main`,
+    /// before anything asynchronous.
+    public static func main(_ options: RunOptions) -> Never {
+        DaemonProcess.takeSignalsAndExecutor()
+        DaemonProcess.start {
+            do throws(ControllerExit) {
+                try await Daemon(options).run()
+                return DaemonProcess.flushedStandardOutput()
+            } catch {
+                return error.rawValue
+            }
         }
     }
 
-    func run() async throws {
+    /// Runs the daemon until SIGTERM or SIGINT (or the script's end, with
+    /// ``RunOptions/stopAtEnd``): the options validated (``RunOptions/validate(_:)``), the journal or standard error as the
+    /// log, standard output line-buffered. The signals are the process's (``main(_:)`` takes
+    /// them early; this takes them if nobody did).
+    public func run() async throws(ControllerExit) {
+        // Before the process is touched (its signals, its log): options that do not hold leave
+        // it as it was.
+        do {
+            try options.validate(App.self)
+        } catch {
+            Terminal.error("\(error)")
+            throw .usage
+        }
+        do {
+            try await runAsProcess()
+        } catch let status as ControllerExit {
+            throw status
+        } catch {
+            Terminal.error("\(error)")
+            throw .failure
+        }
+    }
+
+    private func runAsProcess() async throws {
         // Installed by `main` already; taken here before anything else is touched.
         let signals: SignalTrap
         switch SignalTrap.daemon {
         case .success(let trap): signals = trap
-        case .failure(let error): Terminal.error("\(error)"); throw ExitStatus.gpioError
+        case .failure(let error): Terminal.error("\(error)"); throw ControllerExit.gpioError
         }
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         // Under systemd, records go to the journal with their fields (MESSAGE_ID, the state, the
@@ -148,7 +99,8 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     /// Everything `run` does except what belongs to the process (the signal handlers, the
     /// logging system, standard output's buffering): the board loaded, the daemon's services
     /// made and run as one group until `signals` brings SIGTERM or SIGINT (or the script ends,
-    /// with `--stop-at-end`), then the drain and the ending's report. The in-process tests run
+    /// with `--stop-at-end`), then the drain and the ending's report. Options that do not hold
+    /// are refused first (``ControllerExit/usage``). The in-process tests run
     /// the daemon through this, with their own signals and `printer`.
     ///
     /// - Parameters:
@@ -160,23 +112,29 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     func serve(
         logger: Logger, signals: AsyncStream<Int32>, journal: Bool = false, printer: (any SimulationReporter<App>)? = nil
     ) async throws {
-        let boardFile = try loadRunnableBoard(App.self, board)
-        try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: database, mqtt: site.connection.url)
+        do {
+            try options.validate(App.self)
+        } catch {
+            Terminal.error("\(error)")
+            throw ControllerExit.usage
+        }
+        let boardFile = try loadRunnableBoard(App.self, options.board)
+        try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: options.database, mqtt: options.site.connection.url)
         switch boardFile.backend {
         case .libgpiod:
-            guard script == nil else {
-                Terminal.error("--script plays a scenario on a simulated board; \(board) drives real lines (backend = \"libgpiod\")")
-                throw ExitStatus.badInput
+            guard options.script == nil else {
+                Terminal.error("--script plays a scenario on a simulated board; \(options.board) drives real lines (backend = \"libgpiod\")")
+                throw ControllerExit.badInput
             }
             let chip: GpiodChip
             do {
                 chip = try GpiodChip.open(boardFile.chip)
             } catch {
                 Terminal.error("\(error.naming(program: App.daemonName))")
-                throw ExitStatus.of(error, otherwise: ExitStatus.gpioError)
+                throw ControllerExit.of(error, otherwise: ControllerExit.gpioError)
             }
             let debouncing = chip.library.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
-            logger.info("board \(boardFile.name) (\(board)): chip \(chip.info), \(chip.library), \(debouncing)")
+            logger.info("board \(boardFile.name) (\(options.board)): chip \(chip.info), \(chip.library), \(debouncing)")
             let source = GpiodSource<App>(selector: boardFile.chip)
             try await runDaemon(
                 board: boardFile, chip: chip, chipText: "\(chip.info.name) [\(chip.info.label)], libgpiod \(chip.library.version)", source: source,
@@ -185,19 +143,19 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 _ = controller
             }
         case .sim:
-            let scenario = try script.map { try loadScript($0, board: boardFile) }
+            let scenario = try options.script.map { try loadScript($0, board: boardFile) }
             let clock = ManualClock()
             let writes = OutputWritesToPlant<App>()
             let simulated = SimulatedBoard(board: boardFile, clock: clock, seed: 1) { writes.forward($0) }
             let source = SimSource<App>(board: boardFile, chip: simulated.chip, inputOffsets: simulated.inputOffsets, script: scenario)
             writes.connect(source, roles: simulated.outputRoles)
             source.applyInitialLevels()
-            let inputs = script.map { "inputs from \($0)" } ?? "inputs from `\(App.daemonName) ctl`"
-            logger.info("board \(boardFile.name) (\(board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
+            let inputs = options.script.map { "inputs from \($0)" } ?? "inputs from `\(App.daemonName) ctl`"
+            logger.info("board \(boardFile.name) (\(options.board)): simulated chip \(simulated.chip.info.label), real time, \(inputs)")
             try await runDaemon(
                 board: boardFile, chip: simulated.chip, chipText: "\(simulated.chip.info.name) [\(simulated.chip.info.label)]",
                 source: source, completionClock: SourceClock(source), logger: logger, signals: signals, journal: journal, printer: printer,
-                stopAt: stopAtEnd ? source.scriptEnd : nil) { _ in }
+                stopAt: options.stopAtEnd ? source.scriptEnd : nil) { _ in }
         }
     }
 
@@ -211,15 +169,15 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     ) async throws where Source.App == App {
         let parts = try makeParts(board: boardFile, chipText: chipText, logger: logger)
         // The store first: a damaged database is refused before any line is touched.
-        let store = try StoreService<App>.open(database, retentionDays: retentionDays, parts: parts)
+        let store = try StoreService<App>.open(options.database, retentionDays: options.retentionDays, parts: parts)
         defer { try? store?.close() }
-        let rings = ControllerRings<App, Source.Chip>(recordingInputs: record != nil)
+        let rings = ControllerRings<App, Source.Chip>(recordingInputs: options.record != nil)
         let lines = try LinesService(
             chip: chip, board: boardFile, rings: rings, completionClock: completionClock, lifecycle: parts.lifecycle, afterRequest: afterRequest)
         let controller = lines.controller
         let printer = printer ?? makePrinter(board: boardFile, chipText: chipText, journal: journal, logger: logger)
         let origin = try lines.selfTest(source: source, chipText: chipText, printer: printer)
-        let readiness = ReadinessGate(waitingFor: noHttp ? [] : [StatusService.readinessName], sleep: { await DaemonExecutor.sleep(for: $0) })
+        let readiness = ReadinessGate(waitingFor: options.http == nil ? [] : [StatusService.readinessName], sleep: { await DaemonExecutor.sleep(for: $0) })
         let loop = ControllerService(
             controller: controller, source: source, parts: parts, stopAt: stopAt,
             announceReady: announceReady(
@@ -230,7 +188,15 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
         let abandon = { lines.abandon(at: source.now()) }
         let recording = try openRecording(board: boardFile, origin: origin, abandon: abandon)
         let handler = ControlHandler(status: parts.status, inbox: parts.inbox, simulated: boardFile.backend == .sim, warnings: parts.warnings)
-        let siteSettings = try site.resolve(boardName: boardFile.name, daemon: App.daemonName, hasDatabase: store != nil)
+        let siteSettings: SiteSettings.Resolved?
+        do {
+            // Again with the board's name, which the node's default id is made of.
+            siteSettings = try options.site.resolve(boardName: boardFile.name, daemon: App.daemonName, hasDatabase: store != nil)
+        } catch {
+            Terminal.error("\(error)")
+            abandon()
+            throw ControllerExit.usage
+        }
         let publisher = store.flatMap { store in
             siteSettings.map { settings in
                 SitePublisher<App>(
@@ -264,7 +230,7 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                 Terminal.error("--mqtt: \(error)")
                 abandon()
                 storeService?.abandon()
-                throw ExitStatus.of(error, otherwise: ExitStatus.badInput)
+                throw ControllerExit.of(error, otherwise: ControllerExit.badInput)
             }
         }
         let control = try openControlSocket(handler: handler, logger: logger) {
@@ -296,30 +262,30 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
                     signals: signals, logger: logger, usage: "SIGTERM or SIGINT stops \(App.daemonName), SIGHUP reloads its settings",
                     stop: { [inbox = parts.inbox] in inbox.requestStop() },
                     reload: { [reload = BoardReload<App>(
-                        boardPath: board, running: boardFile, inbox: parts.inbox, logger: logger, notifier: parts.notifier, clock: MonotonicClock())] in reload() }),
-                noHttp ? nil : StatusService(
+                        boardPath: options.board, running: boardFile, inbox: parts.inbox, logger: logger, notifier: parts.notifier, clock: MonotonicClock())] in reload() }),
+                options.http.map { http in StatusService(
                     server: StatusServer(host: http.host, port: http.port, metrics: metrics, logger: logger, snapshot: { parts.status.snapshot() }),
-                    logger: logger, readiness: readiness),
+                    logger: logger, readiness: readiness) },
             ]
         ).run()
         try RunEnding(
-            loop: loop, controller: controller, source: source, reporter: reporter, printer: printer, origin: origin, json: json,
-            script: script, logger: logger
+            loop: loop, controller: controller, source: source, reporter: reporter, printer: printer, origin: origin, json: options.json,
+            script: options.script, logger: logger
         ).report()
     }
 
-    /// The ready record (with `--json`) and the log's "running" line, for when the loop starts.
     /// The wall-clock time of the controller's instant `instant`, in nanoseconds since 1970 UTC.
     private static func unixNanoseconds(of instant: MachineInstant, now: MachineInstant) -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1e9).rounded()) - (now.nanoseconds &- instant.nanoseconds)
     }
 
+    /// The ready record (with `--json`) and the log's "running" line, for when the loop starts.
     /// `originUnixNanoseconds`: when the trace's `t` is 0, on the wall clock, for a reader that
     /// lines the trace up with other clocks (the site test's emergency latency).
     private func announceReady(
         state: App.State, settings: App.Settings, chipText: String, originUnixNanoseconds: Int64, logger: Logger
     ) -> () -> Void {
-        let json = self.json
+        let json = options.json
         // ` (then lock = 1, arm held: fail_mode secure)`: what the stop drives, and the choices
         // in force that decide it.
         let stop = StopLevels<App>(settings)
@@ -339,12 +305,12 @@ struct Run<App: ControllerApplication>: AsyncParsableCommand {
     private func loadScript(_ path: String, board: Board<App>) throws -> Scenario<App> {
         do {
             let scenario = try Scenario<App>.load(path: path, vocabulary: Simulation<App>.vocabulary(for: board))
-            try Simulation<App>.checkTimings(of: board, file: self.board)
+            try Simulation<App>.checkTimings(of: board, file: options.board)
             try Simulation<App>.check(scenario, against: board)
             return scenario
         } catch {
             Terminal.error("\(error)")
-            throw ExitStatus.badInput
+            throw ControllerExit.badInput
         }
     }
 

@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import Turnstile
 import TurnstileTestSupport
-@testable import ControllerCommandLine
+@testable import ControllerRuntime
 
 /// The reporting thread below the assembled daemon: a controller on a simulated chip writes its
 /// rings, the reporter drains them. What it owes: every step told in order, with its time from

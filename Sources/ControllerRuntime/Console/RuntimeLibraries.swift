@@ -1,4 +1,3 @@
-import ArgumentParser
 import ControllerFSM
 import ControllerFSMGpiod
 import ControllerMQTT
@@ -10,7 +9,7 @@ import ControllerStore
 /// libgpiod, and none of them is needed for what does not use it (`simulate`, a simulated board).
 ///
 /// A missing one is the same failure whichever it is: the message names the library and the
-/// package to install, and the command exits ``ExitStatus/libraryMissing`` (5). `run` looks for
+/// package to install, and the command exits ``ControllerExit/libraryMissing`` (5). `run` looks for
 /// every library its options need before it touches anything — no line requested, no database
 /// file created, no broker contacted — so a machine without one is left as it was.
 enum RuntimeLibraries<App: ControllerApplication> {
@@ -41,17 +40,17 @@ enum RuntimeLibraries<App: ControllerApplication> {
         }
     }
 
-    private static func refuse(_ error: any Error) -> ExitCode {
+    private static func refuse(_ error: any Error) -> ControllerExit {
         Terminal.error("\(error)")
-        return ExitStatus.libraryMissing
+        return ControllerExit.libraryMissing
     }
 }
 
-extension ExitStatus {
+extension ControllerExit {
     /// The exit status for `error`, which stopped a command: ``libraryMissing`` (5) when it says
     /// a library is not installed, whichever library it is, else `otherwise` (the command's own
     /// status for its kind of failure).
-    package static func of(_ error: any Error, otherwise: ExitCode) -> ExitCode {
+    package static func of(_ error: any Error, otherwise: ControllerExit) -> ControllerExit {
         isMissingLibrary(error) ? libraryMissing : otherwise
     }
 
