@@ -7,7 +7,8 @@ import Dispatch
 /// - retained messages (an empty retained payload removes one), sent to each new subscription;
 /// - last wills, published when a connection ends other than by the client's `stop`;
 /// - persistent sessions (`cleanSession = false`): a client's subscriptions are kept, and
-///   messages of QoS 1 that arrive while it is away are delivered when it is back;
+///   messages of QoS 1 that arrive while it is away are delivered when it is back, up to
+///   ``queuedPerSession`` of them (mosquitto's `max_queued_messages`);
 /// - QoS 1 from the client: a message published while disconnected waits, and is sent and
 ///   acknowledged on reconnecting;
 /// - an access list (``InMemoryBroker/allows``): a publication it refuses is acknowledged and
@@ -35,9 +36,16 @@ package final class InMemoryBroker: Sendable {
         var connections: [ObjectIdentifier: InMemoryConnection] = [:]
         /// Sessions of clients that asked for one (`cleanSession = false`), by client id.
         var sessions: [String: Session] = [:]
-        /// Every publication the broker accepted, in order: what a test asks of the wire.
+        /// The publications the broker accepted, in order, at most ``loggedPublications``
+        /// (the oldest go first): what a test asks of the wire.
         var log: [MQTTMessage] = []
     }
+
+    /// The publications ``published(on:)`` keeps: a long test's oldest are dropped, not its memory.
+    package static let loggedPublications = 10_000
+    /// The messages a persistent session holds for its absent client, as mosquitto's
+    /// `max_queued_messages` (1000 by default): past it, new messages are dropped for that client.
+    package static let queuedPerSession = 1_000
 
     /// A persistent session: the filters, and what waits for the client while it is away.
     struct Session {
@@ -168,6 +176,7 @@ package final class InMemoryBroker: Sendable {
     func accept(_ message: MQTTMessage, retain: Bool, from connection: InMemoryConnection?) -> Bool {
         if let connection, !access(connection.configuration.clientID, message.topic, true) { return false }
         let deliveries = state.withLock { state -> [(InMemoryConnection, MQTTMessage)] in
+            if state.log.count == Self.loggedPublications { state.log.removeFirst(Self.loggedPublications / 10) }
             state.log.append(message)
             if retain {
                 state.retained[message.topic] = message.payload.isEmpty ? nil : message.payload
@@ -182,7 +191,8 @@ package final class InMemoryBroker: Sendable {
             }
             // Away with a session: QoS 1 waits for the client.
             for (id, session) in state.sessions where !reached.contains(id) {
-                guard session.filters.contains(where: { Self.matches(filter: $0, topic: message.topic) }), access(id, message.topic, false) else { continue }
+                guard session.filters.contains(where: { Self.matches(filter: $0, topic: message.topic) }), access(id, message.topic, false),
+                      session.queued.count < Self.queuedPerSession else { continue }
                 state.sessions[id]?.queued.append(message)
             }
             return deliveries

@@ -124,7 +124,7 @@ struct FleetBoundsTests {
             "--mqtt", "mqtt://127.0.0.1:\(broker.plainPort)", "--mqtt-prefix", "nodes", "--mqtt-username", "reader",
             "--mqtt-password-file", broker.file("reader.password"),
         ])
-        let configuration = try fleet.readerConfiguration(broker.plainURL)
+        let configuration = try fleet.session().configuration
         #expect(configuration.maxReceivedPayloadBytes == FleetLimits.maxPayloadBytes)
         // The longest a client of this runtime publishes; one node per topic fleet reads.
         let (writer, writerLog) = try MQTTClient.logged(broker.configuration(user: "site", clientID: "fleet-bounds-writer"))

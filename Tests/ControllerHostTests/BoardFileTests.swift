@@ -144,10 +144,10 @@ struct BoardFileTests {
     }
 
     @Test func rolesAndChoicesSpellTheirFileKeys() {
-        #expect(InputRole.allCases.map(\.rawValue) == ["coin", "push", "service", "emergency"])
-        #expect(OutputRole.allCases.map(\.rawValue) == ["lock", "alarm", "ready", "inhibit"])
-        #expect(InputRole.allCases.filter(\.isRequired) == [.coin, .push])
-        #expect(OutputRole.allCases.filter(\.isRequired) == [.lock])
+        #expect(TurnstileApplication.inputs.map(\.role.rawValue) == InputRole.allCases.map(\.rawValue))
+        #expect(TurnstileApplication.outputs.map(\.role.rawValue) == OutputRole.allCases.map(\.rawValue))
+        #expect(TurnstileApplication.inputs.filter(\.isRequired).map(\.role.rawValue) == ["coin", "push"])
+        #expect(TurnstileApplication.outputs.filter(\.isRequired).map(\.role.rawValue) == ["lock"])
         #expect(LineBias.allCases.map(\.rawValue) == ["as-is", "disabled", "pull-up", "pull-down"])
         #expect(FailMode.allCases.map(\.rawValue) == ["secure", "safe"])
         #expect(BoardFile.Backend.allCases.map(\.rawValue) == ["sim", "libgpiod"])

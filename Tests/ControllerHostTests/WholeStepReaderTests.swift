@@ -6,6 +6,7 @@ import ControllerFSM
 import Testing
 @testable import ControllerHost
 @testable import Turnstile
+import TurnstileTestSupport
 
 /// The daemon's reporter reads the trace and the output log on its own thread while the event
 /// loop writes them: it must never tell a transition before the writes that step caused (a

@@ -108,6 +108,29 @@ struct InMemoryBrokerTests {
         #expect(later.payloads(on: "site/n1/command") == ["stats"])
     }
 
+    @Test("what the broker holds is bounded: a session's queue as mosquitto's max_queued_messages, the publication log by its oldest")
+    func bounds() throws {
+        let broker = InMemoryBroker()
+        let (node, _) = try Self.connect(broker, "n1", cleanSession: false)
+        _ = try node.subscribe("site/n1/command", qos: .atLeastOnce)
+        try node.start()
+        broker.settle()
+        node.stop()
+        let sent = InMemoryBroker.queuedPerSession + 5
+        for index in 0..<sent { broker.inject(topic: "site/n1/command", payload: Array("\(index)".utf8)) }
+        let (again, later) = try Self.connect(broker, "n1", cleanSession: false)
+        try again.start()
+        broker.settle()
+        let received = later.payloads(on: "site/n1/command")
+        #expect(received.count == InMemoryBroker.queuedPerSession, "\(received.count) of \(sent) delivered")
+        #expect(received.first == "0", "the oldest are kept, the newest dropped, as mosquitto drops them")
+
+        for index in 0..<InMemoryBroker.loggedPublications { broker.inject(topic: "site/log", payload: Array("\(index)".utf8)) }
+        let logged = broker.published(on: "#")
+        #expect(logged.count <= InMemoryBroker.loggedPublications)
+        #expect(logged.last.map { String(decoding: $0.payload, as: UTF8.self) } == "\(InMemoryBroker.loggedPublications - 1)", "the newest is kept")
+    }
+
     @Test("the access list: a refused publication is acknowledged and dropped; a refused subscription hears nothing")
     func accessList() throws {
         let broker = InMemoryBroker { clientID, topic, write in

@@ -1,6 +1,7 @@
 import ControllerTestSupport
 import Foundation
 import Testing
+import TurnstileTestSupport
 import ControllerHost
 import Turnstile
 

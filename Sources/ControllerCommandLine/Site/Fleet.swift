@@ -112,22 +112,24 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
     }
 
     private func printOrRetire() throws {
-        let broker = try connection.broker(connection.url!)
-        let prefix = try connection.checkedPrefix()
-        let configuration = try readerConfiguration(broker)
+        let session = try self.session()
         if let node = retire {
+            let prefix = try connection.checkedPrefix()
             let retirement = Guarded(try FleetRetirement(App.self, node: node, prefix: prefix, discoveryPrefix: discoveryPrefix))
-            try self.retire(retirement, broker: broker, configuration: configuration)
+            let cleared = try refusal { () throws(FleetFailure) in try session.retire(retirement) }
+            print("retired '\(retirement.withLock { $0.node }.shown)': cleared \(cleared.joined(separator: ", "))".shownLine)
             return
         }
-        let view = Guarded(FleetView(prefix: prefix))
+        let view = Guarded(FleetView(prefix: try connection.checkedPrefix()))
         let changed = Doorbell()
-        let client = try subscribed(
-            configuration, broker: broker, filters: view.withLock { $0.filters }, changed: changed,
-            take: { event in view.withLock { $0.take(event) } },
-            state: { view.withLock { ($0.subscribed, $0.lastFailure) } })
+        let client = try refusal { () throws(FleetFailure) in
+            try session.subscribed(
+                filters: view.withLock { $0.filters }, changed: changed,
+                take: { event in view.withLock { $0.take(event) } },
+                state: { view.withLock { ($0.subscribed, $0.lastFailure) } })
+        }
         defer { client.stop() }
-        settle(changed)
+        session.settle(changed)
         var printed = view.withLock { $0.version }
         print(render(view.withLock { $0 }))
         guard follow else { return }
@@ -143,22 +145,20 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
     /// `--http`: the site page, fed by a client that stays subscribed (and reconnects) for as
     /// long as the page is served. A broker that is away does not stop the page: it says so.
     private func serve(_ endpoint: HTTPEndpoint) async throws {
-        let broker = try connection.broker(connection.url!)
-        let prefix = try connection.checkedPrefix()
-        let configuration = try readerConfiguration(broker)
-        let view = Guarded(FleetView(prefix: prefix))
-        let client: MQTTClient
-        do {
-            client = try MQTTClient(configuration: configuration) { event in view.withLock { $0.take(event) } }
-            for filter in view.withLock({ $0.filters }) { try client.subscribe(filter) }
+        let session = try self.session()
+        let view = Guarded(FleetView(prefix: try connection.checkedPrefix()))
+        let client: any SiteTransport
+        do throws(MQTTError) {
+            client = try session.connect(session.configuration) { event in view.withLock { $0.take(event) } }
+            for filter in view.withLock({ $0.filters }) { _ = try client.subscribe(filter, qos: .atLeastOnce) }
             try client.start()
         } catch {
-            Terminal.error("fleet: \(error)")
-            throw ControllerExit.of(error, otherwise: ControllerExit.refused)
+            throw refused(.client(error))
         }
         defer { client.stop() }
         var logger = Logger(label: "\(App.daemonName).fleet", factory: PlainLogHandler.factory(journal: false))
         logger.logLevel = .notice
+        let broker = session.configuration.broker
         let server = SiteServer(
             host: endpoint.host, port: endpoint.port, title: "\(App.daemonName) fleet", logger: logger,
             onListening: { port in Terminal.log("fleet: the site page of \(broker) on http://\(hostPort(endpoint.host, port))/") },
@@ -173,87 +173,30 @@ struct Fleet<App: ControllerApplication>: AsyncParsableCommand {
         }
     }
 
-    /// fleet's client: a clean session that takes at most ``FleetLimits/maxPayloadBytes`` of any
-    /// message (the rest stays in libmosquitto's buffer; ``FleetView`` says it was not read).
-    func readerConfiguration(_ broker: MQTTBrokerURL) throws -> MQTTConfiguration {
+    /// fleet's session on libmosquitto's client: a clean session that takes at most
+    /// ``FleetLimits/maxPayloadBytes`` of any message (the rest stays in libmosquitto's buffer;
+    /// ``FleetView`` says it was not read).
+    func session() throws -> FleetSession {
+        let broker = try connection.broker(connection.url!)
         var configuration = try connection.configuration(broker: broker, clientID: "fleet-\(getpid())", cleanSession: true, will: nil)
         configuration.maxReceivedPayloadBytes = FleetLimits.maxPayloadBytes
-        return configuration
+        return FleetSession(configuration: configuration, connect: MQTTClient.connector, settleTime: .milliseconds(Int64(wait * 1_000)))
     }
 
-    /// A client on `filters`, connected and subscribed, each event given to `take` and rung on
-    /// `changed`; `state` says whether the subscription is in, and the last failure to connect.
-    private func subscribed(
-        _ configuration: MQTTConfiguration, broker: MQTTBrokerURL, filters: [String], changed: Doorbell,
-        take: @escaping @Sendable (MQTTEvent) -> Void, state: () -> (subscribed: Bool, lastFailure: String?)
-    ) throws -> MQTTClient {
-        let client: MQTTClient
+    /// `body`'s failure said on standard error, and the status it exits with: 5 for a library
+    /// that is not installed, else 1.
+    private func refusal<Value>(_ body: () throws(FleetFailure) -> Value) throws(ControllerExit) -> Value {
         do {
-            client = try MQTTClient(configuration: configuration) { event in
-                take(event)
-                changed.ringAlways()
-            }
-            for filter in filters { try client.subscribe(filter) }
-            try client.start()
+            return try body()
         } catch {
-            Terminal.error("fleet: \(error)")
-            throw ControllerExit.of(error, otherwise: ControllerExit.refused)
+            throw refused(error)
         }
-        let connectBy = ContinuousClock.now + FleetLimits.connectPatience
-        while !state().subscribed {
-            guard ContinuousClock.now < connectBy else {
-                client.stop()
-                Terminal.error("fleet: cannot reach \(broker) within \(FleetLimits.connectPatience): \(state().lastFailure ?? "no answer")")
-                throw ControllerExit.refused
-            }
-            changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { state().subscribed }
-        }
-        return client
     }
 
-    /// Retained messages come right after the subscription: waits `--wait` for them to settle.
-    private func settle(_ changed: Doorbell) {
-        let until = ContinuousClock.now + .milliseconds(Int64(wait * 1_000))
-        while ContinuousClock.now < until { changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { false } }
-    }
-
-    /// `--retire`: finds what the broker keeps of the node, refuses an online node, clears the
-    /// rest and waits for the broker to show each topic cleared.
-    private func retire(_ retirement: Guarded<FleetRetirement>, broker: MQTTBrokerURL, configuration: MQTTConfiguration) throws {
-        let changed = Doorbell()
-        let topics = retirement.withLock { $0.topics }
-        let client = try subscribed(
-            configuration, broker: broker, filters: topics, changed: changed,
-            take: { event in retirement.withLock { $0.take(event) } },
-            state: { retirement.withLock { ($0.subscribed, $0.lastFailure) } })
-        defer { client.stop() }
-        settle(changed)
-        let (node, online, toClear) = retirement.withLock { ($0.node, $0.isOnline, $0.toClear) }
-        guard !online else {
-            Terminal.error("fleet: '\(node.shown)' is online (\(retirement.withLock { $0.availabilityTopic })): stop its daemon first; a running node announces itself again")
-            throw ControllerExit.refused
-        }
-        guard !toClear.isEmpty else {
-            Terminal.error("fleet: the broker keeps nothing of '\(node.shown)' (looked at \(topics.joined(separator: ", "))): is the node id right? `fleet` lists the nodes")
-            throw ControllerExit.refused
-        }
-        retirement.withLock { $0.startClearing() }
-        do {
-            for topic in toClear { _ = try client.publish(topic: topic, payload: [], qos: .atLeastOnce, retain: true) }
-        } catch {
-            Terminal.error("fleet: retiring '\(node.shown)': \(error)")
-            throw ControllerExit.refused
-        }
-        let clearedBy = ContinuousClock.now + FleetLimits.connectPatience
-        while !retirement.withLock({ $0.unconfirmed.isEmpty }), ContinuousClock.now < clearedBy {
-            changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { retirement.withLock { $0.unconfirmed.isEmpty } }
-        }
-        let unconfirmed = retirement.withLock { $0.unconfirmed }
-        guard unconfirmed.isEmpty else {
-            Terminal.error("fleet: the broker did not clear \(unconfirmed.joined(separator: ", ")) within \(FleetLimits.connectPatience): may this login (--mqtt-username) write them? The broker's ACL decides")
-            throw ControllerExit.refused
-        }
-        print("retired '\(node.shown)': cleared \(toClear.joined(separator: ", "))".shownLine)
+    private func refused(_ failure: FleetFailure) -> ControllerExit {
+        Terminal.error("fleet: \(failure)")
+        if case .client(let error) = failure { return ControllerExit.of(error, otherwise: .refused) }
+        return .refused
     }
 
     private func render(_ view: FleetView) -> String {

@@ -16,11 +16,16 @@ package func loadSimulatedBoard<App: ControllerApplication>(_: App.Type, _ path:
 }
 
 /// Reads the board a command runs, as every command that runs one reads it (`check`, `run`, a
-/// SIGHUP reload): a simulated board (`backend = "sim"`) is held to what the simulation can
-/// honour besides; a bad file exits with status 2.
+/// SIGHUP reload: ``Board/loadRunnable(path:)``); without a path, the built-in simulated board.
+/// A bad file exits with status 2.
 package func loadRunnableBoard<App: ControllerApplication>(_: App.Type, _ path: String?) throws -> Board<App> {
-    let board = try loadBoard(App.self, path)
-    return board.backend == .sim ? try loadSimulatedBoard(App.self, path) : board
+    guard let path else { return try loadSimulatedBoard(App.self, nil) }
+    do {
+        return try Board<App>.loadRunnable(path: path)
+    } catch {
+        Terminal.error("\(error)")
+        throw ControllerExit.badInput
+    }
 }
 
 /// Reads the board file, or the built-in simulated board; a bad file exits with status 2.

@@ -39,6 +39,7 @@ public struct Daemon<App: ControllerApplication>: Sendable {
     /// with the outputs' stop drive), runs it, and exits with its status. Call it from `main`,
     /// before anything asynchronous.
     public static func main(_ options: RunOptions) -> Never {
+        Terminal.program = App.daemonName
         DaemonProcess.takeSignalsAndExecutor()
         DaemonProcess.start {
             do throws(ControllerExit) {

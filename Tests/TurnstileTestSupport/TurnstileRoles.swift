@@ -1,5 +1,8 @@
+/// The turnstile's input roles as an enumeration, for the tests' records and tables (the
+/// application itself names its roles in its declaration).
+///
 /// What an input line is wired to. The raw value is the key under `[inputs]` in a board file.
-public enum InputRole: String, CaseIterable, Hashable, Sendable {
+package enum InputRole: String, CaseIterable, Hashable, Sendable {
     /// The coin acceptor's pulse output: one pulse per accepted coin.
     case coin
     /// The passage sensor on the arm: one pulse per push; held active, it is a jam.
@@ -8,13 +11,10 @@ public enum InputRole: String, CaseIterable, Hashable, Sendable {
     case service
     /// The fire-alarm contact: a level, active for as long as the alarm lasts.
     case emergency
-
-    /// Whether every board must wire this role (a turnstile cannot work without it).
-    package var isRequired: Bool { self == .coin || self == .push }
 }
 
 /// What an output line drives. The raw value is the key under `[outputs]` in a board file.
-public enum OutputRole: String, CaseIterable, Hashable, Sendable {
+package enum OutputRole: String, CaseIterable, Hashable, Sendable {
     /// The lock relay: logical 1 holds the arm.
     case lock
     /// The alarm sounder.
@@ -23,7 +23,4 @@ public enum OutputRole: String, CaseIterable, Hashable, Sendable {
     case ready
     /// The coin acceptor's inhibit input: logical 1 makes it return coins.
     case inhibit
-
-    /// Whether every board must wire this role.
-    package var isRequired: Bool { self == .lock }
 }
