@@ -85,10 +85,9 @@ public final class GpiodChip: GPIOChip {
     /// the caller filters raw edges with `EdgeDebouncer`.
     public func requestInputs(_ lines: [InputLineSettings], consumer: String) throws(GPIOError) -> GpiodInputRequest {
         try validate(lines.map(\.offset))
-        for line in lines where line.debounce < .zero {
-            throw .invalidRequest(
-                chip: info.name, line: GPIOLineID(offset: line.offset),
-                reason: "the debounce period \(line.debounce) is negative")
+        for line in lines {
+            guard let problem = InputLineSettings.debounceProblem(line.debounce) else { continue }
+            throw .invalidRequest(chip: info.name, line: GPIOLineID(offset: line.offset), reason: problem)
         }
         let raw = lines.map { line in
             cgpiod_input_line(

@@ -96,10 +96,9 @@ public final class SimChip: GPIOChip, Sendable {
     public func requestInputs(_ lines: [InputLineSettings], consumer: String) throws(GPIOError) -> SimInputRequest {
         let (slot, id) = try state.withLock { (state) throws(GPIOError) -> (Int, UInt64) in
             let indices = try state.validate(lines.map(\.offset), chip: info.name, path: info.path)
-            for setting in lines where setting.debounce < .zero {
-                throw .invalidRequest(
-                    chip: info.name, line: state.lineID(Int(setting.offset.rawValue)),
-                    reason: "the debounce period \(setting.debounce) is negative")
+            for setting in lines {
+                guard let problem = InputLineSettings.debounceProblem(setting.debounce) else { continue }
+                throw .invalidRequest(chip: info.name, line: state.lineID(Int(setting.offset.rawValue)), reason: problem)
             }
             let id = state.takeRequestID()
             let slot = state.addInput(SimInputState(id: id, capacity: eventBufferCapacityPerLine * lines.count))

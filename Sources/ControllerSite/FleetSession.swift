@@ -68,8 +68,10 @@ package struct FleetSession: Sendable {
         let connectBy = ContinuousClock.now + patience
         while !state().subscribed {
             guard ContinuousClock.now < connectBy else {
+                // Read before the stop, whose own `disconnected` event would replace it.
+                let lastFailure = state().lastFailure
                 client.stop()
-                throw .unreachable(broker: "\(configuration.broker)", patience: patience, lastFailure: state().lastFailure)
+                throw .unreachable(broker: "\(configuration.broker)", patience: patience, lastFailure: lastFailure)
             }
             changed.sleep(nanoseconds: FleetLimits.pollNanoseconds) { state().subscribed }
         }

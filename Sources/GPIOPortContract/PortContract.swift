@@ -29,6 +29,7 @@ public enum PortContract {
             Check(name: "active-low-input", run: activeLowInput),
             Check(name: "sequence-numbers-and-timestamps", run: sequenceNumbersAndTimestamps),
             Check(name: "debounce-bouncy-pulse", run: debounceBouncyPulse),
+            Check(name: "debounce-out-of-range-refused", run: debounceOutOfRangeRefused),
             Check(name: "bias-as-requested", run: biasAsRequested),
             Check(name: "release-frees-lines", run: releaseFreesLines),
         ]
@@ -142,6 +143,23 @@ public enum PortContract {
             while let edge = debouncer.nextAcceptedEdge(now: MachineInstant(nanoseconds: .max)) { edges.append(edge) }
         }
         try expect(edges.map(\.kind) == [.rising, .falling], "a bouncy press and a clean release must debounce to one rising and one falling edge; got \(describe(edges))")
+    }
+
+    /// A debounce period the kernel cannot hold, negative or past its 32-bit microseconds, is
+    /// refused before any line is taken, naming the line: never wrapped into another period.
+    static func debounceOutOfRangeRefused<Bench: ContractBench>(_ bench: Bench) throws {
+        let chip = bench.chip
+        for period in [Duration.microseconds(-1), InputLineSettings.maximumDebounce + .microseconds(1)] {
+            do {
+                let request = try chip.requestInputs([InputLineSettings(offset: 2), InputLineSettings(offset: 3, debounce: period)], consumer: consumer)
+                request.release()
+                throw ContractFailure("a debounce period of \(period) was taken")
+            } catch let error as GPIOError {
+                guard case .invalidRequest(_, let line, let reason) = error else { throw ContractFailure("expected invalidRequest, got \(error)") }
+                try expect(line?.offset == 3 && reason == InputLineSettings.debounceProblem(period), "the refusal names \(String(describing: line)): \(reason)")
+            }
+            try expect(try chip.lineInfo(at: 2).consumer == nil, "a refused request left line 2 held (all or none)")
+        }
     }
 
     static func biasAsRequested<Bench: ContractBench>(_ bench: Bench) throws {

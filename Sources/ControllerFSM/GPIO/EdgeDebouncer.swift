@@ -45,7 +45,9 @@ public struct EdgeDebouncer: Sendable {
     ///     least 16) covers polling after each batch read from a kernel-sized event buffer.
     public init(periods: [Duration], initialLevels: [Bool]? = nil, capacity: Int? = nil) {
         precondition(!periods.isEmpty, "an EdgeDebouncer needs at least one line")
-        precondition(periods.allSatisfy { $0 >= .zero }, "debounce periods cannot be negative: \(periods)")
+        for period in periods {
+            if let problem = InputLineSettings.debounceProblem(period) { preconditionFailure(problem) }
+        }
         precondition(
             initialLevels == nil || initialLevels!.count == periods.count,
             "initialLevels has \(initialLevels?.count ?? 0) entries for \(periods.count) lines")

@@ -34,6 +34,21 @@ public struct InputLineSettings: Hashable, Sendable {
     }
 }
 
+extension InputLineSettings {
+    /// The longest debounce period a request takes: what the kernel's `debounce_period_us` (a
+    /// 32-bit count of microseconds, about 71 minutes) holds. Longer, it would wrap there into
+    /// another period; board files are held to far less (a second).
+    public static let maximumDebounce = Duration.microseconds(Int64(UInt32.max))
+
+    /// Why `period` cannot be a line's debounce period, or nil when it can: the one rule every
+    /// backend's request and the software debouncer hold it to.
+    public static func debounceProblem(_ period: Duration) -> String? {
+        if period < .zero { return "the debounce period \(period) is negative" }
+        if period > maximumDebounce { return "the debounce period \(period) is longer than the longest the kernel takes, \(maximumDebounce)" }
+        return nil
+    }
+}
+
 /// How one output line is requested.
 public struct OutputLineSettings: Hashable, Sendable {
     public var offset: GPIOLineOffset
