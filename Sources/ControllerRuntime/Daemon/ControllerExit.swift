@@ -1,7 +1,7 @@
 import ControllerDaemon
 
 /// A run that stopped for a reason already said on standard error, and the process's exit
-/// status for it (``ExitCodes``' numbers, which every command of a controller shares). The
+/// status for it (the numbers every command of a controller shares, `--help` lists them). The
 /// command line exits with ``rawValue``; a `main` of its own does the same:
 ///
 /// ```swift
@@ -33,7 +33,7 @@ public struct ControllerExit: Error, Equatable, Sendable, CustomStringConvertibl
     public static let gpioError = ControllerExit(ExitCodes.gpioError)
     /// The count database cannot be used (missing, damaged, permissions).
     public static let storeError = ControllerExit(ExitCodes.storeError)
-    /// A C library the run opens at run time is not installed (``RuntimeLibraries``).
+    /// A C library the run opens at run time is not installed (libgpiod, libsqlite3, libmosquitto).
     public static let libraryMissing = ControllerExit(ExitCodes.libraryMissing)
     /// A bad command line or option.
     public static let usage = ControllerExit(ExitCodes.usage)
