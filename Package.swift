@@ -82,6 +82,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The pages' scripts and styles, as files an editor and a linter read as JavaScript
+            // and CSS, compiled into the module (PageTemplate says how a page fills them): the
+            // daemons ship as single static binaries, with no resource bundle beside them.
+            resources: [
+                .embedInCode("Pages/status-page.js"), .embedInCode("Pages/status-page.css"),
+                .embedInCode("Pages/status-page-nested.css"), .embedInCode("Pages/site-page.js"),
+                .embedInCode("Pages/site-page.css"), .embedInCode("Pages/page-polling.js"),
             ]
         ),
         // Test-only: serves a fixed snapshot so scripts/check-status-endpoints.sh has a server.

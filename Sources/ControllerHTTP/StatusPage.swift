@@ -125,49 +125,9 @@ struct StatusPage: Sendable {
 
     /// The line under a nested machine's state (none on a flat machine's page, which stays as
     /// it was).
-    static let nestedCSS = ".around{font-size:14px;color:#334155;margin:-8px 0 12px}"
+    static let nestedCSS = PageTemplate.text(PackageResources.status_page_nested_css)
 
-    static let css = """
-    :root{--bg:#f4f6f9;--card:#fff;--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--accent:#2563eb}
-    *{box-sizing:border-box}
-    body{margin:0;background:var(--bg);color:var(--ink);font:15px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-    header{display:flex;justify-content:space-between;align-items:center;padding:14px 22px;background:#0f172a;color:#fff}
-    h1{margin:0;font-size:20px;letter-spacing:.5px}
-    .sub{color:#94a3b8;font-size:13px}
-    .right{display:flex;gap:10px;align-items:center}
-    .phase{padding:3px 10px;border-radius:999px;background:#f59e0b;color:#111;font-weight:600;font-size:13px}
-    .phase[data-phase=running]{background:#22c55e}
-    .phase[data-phase=degraded],.phase[data-phase=stopped]{background:#ef4444;color:#fff}
-    .live{font-size:12px;color:#94a3b8}
-    .live.bad{color:#fca5a5}
-    main{display:grid;grid-template-columns:260px 1fr;gap:14px;padding:14px 22px;max-width:1100px}
-    .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:14px 16px}
-    .wide{grid-column:1/-1}
-    h2{margin:0 0 8px;font-size:13px;text-transform:uppercase;letter-spacing:.8px;color:var(--muted)}
-    .label{font-size:12px;text-transform:uppercase;letter-spacing:.8px;color:var(--muted)}
-    .state{font-size:34px;font-weight:700;margin:2px 0 12px;color:var(--c,var(--accent))}
-    .facts{display:grid;grid-template-columns:1fr 1fr 1fr;gap:8px}
-    .since-label{margin-top:16px}
-    .since{font-size:14px;color:#334155}
-    .big{font-size:20px;font-weight:600;font-variant-numeric:tabular-nums}
-    #diagram{width:100%;height:auto;max-height:360px;display:block}
-    .edge{fill:none;stroke:#94a3b8;stroke-width:1.6}
-    .edge-label{font-size:13px;fill:#475569;paint-order:stroke;stroke:#fff;stroke-width:4px}
-    .condition{font-size:11px;fill:#64748b}
-    .node rect{fill:#f8fafc;stroke:#cbd5e1;stroke-width:1.5}
-    .node text{font-size:15px;font-weight:600;fill:#334155}
-    .node.current rect{fill:var(--c);stroke:var(--c);filter:drop-shadow(0 2px 6px rgba(15,23,42,.35))}
-    .node.current text{fill:#fff}
-    .node .stays{font-size:11px;font-weight:400;fill:#64748b}
-    .caption{font-size:11px;fill:#64748b}
-    .initial{fill:#64748b}
-    table{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
-    td,th{padding:3px 6px;border-bottom:1px solid var(--line);text-align:left;font-size:14px}
-    th{color:var(--muted);font-weight:500;font-size:12px;text-transform:uppercase}
-    td.n{text-align:right;font-weight:600}
-    #transitions td:first-child{color:var(--muted)}
-    @media (max-width:700px){main{grid-template-columns:1fr}}
-    """
+    static let css = PageTemplate.text(PackageResources.status_page_css)
 
     /// Text as a JavaScript string literal that cannot end the `<script>` it is in.
     static func javaScriptString(_ text: String) -> String {
@@ -192,61 +152,21 @@ struct StatusPage: Sendable {
         return identifier && !name.isEmpty ? "." + name : "[" + javaScriptString(name) + "]"
     }
 
+    /// Pages/status-page.js with the page's holes filled, then the polling loop. The holes:
+    /// `nested`, the lines a nested machine's page has (the superstates around the state, a node
+    /// also active drawn as current); `gauges`, a line a gauge (the file's sample is the
+    /// turnstile's credit); `titlePrefix` and `shownTransitions`.
     static func script(daemonName: String, gauges: [(name: String, id: String)], nested: Bool = false) -> String {
-        // A nested machine's state is shown with the superstates around it, on a line of its own.
-        let aroundLine = nested
-            ? "\n" + #"  $("around").textContent = (s.superstates || []).map((x) => "in " + x).concat((s.alsoActive || []).length ? ["· also " + s.alsoActive.join(", ")] : []).join(" ");"#
-            : ""
         let gaugeLines = gauges.map { gauge in
             "  $(\(javaScriptString(gauge.id))).textContent = s\(javaScriptProperty(gauge.name));\n"
         }.joined()
-        return """
-    "use strict";
-    const $ = (id) => document.getElementById(id);
-    function uptime(s) {
-      s = Math.floor(s);
-      const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
-      const hms = [h, m, s % 60].map((v) => String(v).padStart(2, "0")).join(":");
-      return d > 0 ? d + " d " + hms : hms;
-    }
-    function rows(table, pairs) {
-      table.replaceChildren(...pairs.map(([k, v]) => {
-        const tr = document.createElement("tr"), a = document.createElement("td"), b = document.createElement("td");
-        a.textContent = k; b.textContent = v; b.className = "n"; tr.append(a, b); return tr;
-      }));
-    }
-    function render(s) {
-      $("board").textContent = s.board;
-      $("chip").textContent = s.chip;
-      $("phase").textContent = s.phase + (s.degradedReason ? " — " + s.degradedReason : "");
-      $("phase").dataset.phase = s.phase;
-      $("state").textContent = s.state;\(aroundLine)
-      $("state").dataset.state = s.state;
-    \(gaugeLines)  $("uptime").textContent = uptime(s.uptimeSeconds);
-      $("events").textContent = s.events;
-      const last = s.lastTransitions[s.lastTransitions.length - 1];
-      $("since").textContent = last ? last.event + ": " + last.from + " → " + last.to : "none yet";
-      document.title = \(javaScriptString(daemonName + " · ")) + s.state + " · " + s.board;
-      for (const g of document.querySelectorAll("#diagram .node")) {
-        g.classList.toggle("current", g.dataset.state === s.state\(nested ? #" || (s.alsoActive || []).includes(g.dataset.state)"# : ""));
-      }
-      rows($("counters"), Object.keys(s.counters).sort().map((k) => [k, s.counters[k]]));
-      // Each output's level and meaning, and why the host holds it there when it does.
-      rows($("outputs"), (s.outputs || []).map((o) => [o.name, o.level + [o.meaning, o.held].filter((x) => x).map((x) => " (" + x + ")").join("")]));
-      rows($("health"), [["queue depth", s.queueDepth], ["dropped commands", s.droppedCommands],
-        ["lost edges", s.lostEdges], ["trace losses", s.traceLosses]].concat(s.site ? [
-        ["MQTT broker", s.site.broker + (s.site.connected ? " (connected)" : " (away)")],
-        ["MQTT outbox", s.site.outboxDepth]] : []));
-      const body = $("transitions").tBodies[0];
-      body.replaceChildren(...s.lastTransitions.slice(-\(shownTransitions)).reverse().map((t) => {
-        const tr = document.createElement("tr");
-        for (const v of [uptime(t.time), t.from, t.event, t.to]) {
-          const td = document.createElement("td"); td.textContent = v; tr.append(td);
-        }
-        return tr;
-      }));
-    }
-    \(PagePolling.loop(path: "/status", everyMilliseconds: pollMilliseconds, source: "the daemon"))
-    """
+        let script = PageTemplate.fill(
+            PageTemplate.text(PackageResources.status_page_js),
+            [
+                "nested": nested ? .sample : .nothing, "gauges": .text(gaugeLines),
+                "titlePrefix": .text(javaScriptString(daemonName + " · ")), "shownTransitions": .text(String(shownTransitions)),
+            ],
+            file: "status-page.js")
+        return script + "\n" + PagePolling.loop(path: "/status", everyMilliseconds: pollMilliseconds, source: "the daemon")
     }
 }

@@ -70,7 +70,8 @@ _packages_need_core() {
     # without these a test run would skip them.
     _apt_unless_installed mosquitto mosquitto-clients libmosquitto1 openssl
     # The site page's test draws it in headless Chromium (its script's redraw is what it checks),
-    # as CONTROLLER_REQUIRE_BROWSER=1 under test.sh requires.
+    # and the pages' scripts are parsed and run in it (PageScriptTests: a syntax error fails), as
+    # CONTROLLER_REQUIRE_BROWSER=1 under test.sh requires.
     command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || echo "apt chromium"
     _apt_unless_installed fonts-liberation
     _packages_need_mqtt_broker

@@ -40,16 +40,8 @@ struct RepositoryReferences {
     }
 
     private static func tracked(in root: URL) throws -> [String] {
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        git.arguments = ["git", "-C", root.path, "ls-files", "-z"]
-        let output = Pipe()
-        git.standardOutput = output
-        git.standardError = FileHandle.nullDevice
-        try git.run()
-        let listing = output.fileHandleForReading.readToEndRetryingInterrupts()
-        git.waitUntilExit()
-        guard git.terminationStatus == 0 else { return [] }
+        let (status, listing) = try Process.output(of: "/usr/bin/env", ["git", "-C", root.path, "ls-files", "-z"])
+        guard status == 0 else { return [] }
         return String(decoding: listing, as: UTF8.self).split(separator: "\0").map(String.init)
     }
 
