@@ -5,6 +5,8 @@ import ControllerRuntime
 import ControllerSite
 import ControllerStore
 
+/// `run`: the daemon's options as the command line spells them, handed to the runtime
+/// (``Daemon``) as ``RunOptions``; what `run` does is the runtime's.
 struct Run<App: ControllerApplication>: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(

@@ -1,4 +1,5 @@
 import ControllerSCXML
+import ControllerTestSupport
 import Foundation
 import Testing
 
@@ -49,5 +50,17 @@ struct W3CConformanceTests {
         case .fail(let states): Issue.record("\(name) ended wrong, in \(states)")
         case .error(let reason): #expect(reason.hasPrefix("\(w3cDirectory)/\(name):"), "\(name): refused without its file and line: \(reason)")
         }
+    }
+
+    /// Where the docs state the counts, they are this suite's: the tests it passes (each checked
+    /// above to pass, and no other to), and the ones it refuses.
+    @Test("docs/reference/scxml.md's counts are the suite's")
+    func documentedCounts() throws {
+        let reference = try String(contentsOfFile: repositoryPath("docs/reference/scxml.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        let passed = "Of the W3C's \(Self.expectedCount) SCXML 1.0 mandatory automatic tests, the \(Self.passing.count) that"
+        let refused = "The other \(Self.expectedCount - Self.passing.count) are refused by file, line and element"
+        #expect(reference.contains(passed), "docs/reference/scxml.md should say \"\(passed)\"")
+        #expect(reference.contains(refused), "docs/reference/scxml.md should say \"\(refused)\"")
     }
 }
