@@ -128,11 +128,14 @@ package final class InMemoryBroker: Sendable {
 
     /// Connects `connection`: false when the broker is down. A live connection with the same
     /// client id is taken over (ended with an error; its will published).
-    func connect(_ connection: InMemoryConnection) -> (accepted: Bool, sessionPresent: Bool, queued: [MQTTMessage]) {
+    /// Accepted, the connection is connected, told so and given what its session kept, while
+    /// the state is held: a message published meanwhile neither falls between the session's
+    /// queue and the connection nor overtakes what waited.
+    func connect(_ connection: InMemoryConnection) -> Bool {
         let id = connection.configuration.clientID
-        let (accepted, present, queued, takenOver) = state.withLock { state -> (Bool, Bool, [MQTTMessage], [InMemoryConnection]) in
+        let (accepted, takenOver) = state.withLock { state -> (Bool, [InMemoryConnection]) in
             state.connections[ObjectIdentifier(connection)] = connection
-            guard state.up else { return (false, false, [], []) }
+            guard state.up else { return (false, []) }
             let takenOver = state.connections.values.filter { $0 !== connection && $0.configuration.clientID == id && $0.isConnected }
             var present = false
             var queued: [MQTTMessage] = []
@@ -146,7 +149,8 @@ package final class InMemoryBroker: Sendable {
             } else {
                 state.sessions[id] = Session()
             }
-            return (true, present, queued, takenOver)
+            connection.becameConnected(sessionPresent: present, filters: present ? state.sessions[id]?.filters ?? [] : [], queued: queued)
+            return (true, takenOver)
         }
         // The one taken over tries again after its back-off, as libmosquitto's client does: here
         // when the test says the back-off has passed (``retryWaiting()``), so two clients of one
@@ -154,19 +158,25 @@ package final class InMemoryBroker: Sendable {
         for other in takenOver {
             other.lost(MQTTError.connectionLost(broker: other.brokerName, reason: "another client connected with client id \(id)"))
         }
-        return (accepted, present, queued)
+        return accepted
     }
 
-    /// `connection` subscribed to `filter`: the retained messages it may read, to send it.
-    func subscribe(_ connection: InMemoryConnection, to filter: String) -> [MQTTMessage] {
+    /// `connection` subscribed to `filter` (acknowledged as `subscription`): from now on it
+    /// receives what is published there, after the acknowledgement and the retained messages it
+    /// may read — all handed over while the state is held, so no message published meanwhile
+    /// comes before them (a stale retained claim after a fresh one).
+    func subscribe(_ connection: InMemoryConnection, to filter: String, subscription: MQTTMessageID) {
         let id = connection.configuration.clientID
-        return state.withLock { state in
+        state.withLock { state in
             if !connection.configuration.cleanSession, !(state.sessions[id]?.filters.contains(filter) ?? true) {
                 state.sessions[id]?.filters.append(filter)
             }
-            return state.retained.sorted { $0.key < $1.key }
-                .filter { Self.matches(filter: filter, topic: $0.key) && access(id, $0.key, false) }
-                .map { MQTTMessage(topic: $0.key, payload: $0.value, qos: .atLeastOnce, retained: true) }
+            connection.addFilter(filter)
+            connection.deliver(.subscribed(subscription, granted: [.atLeastOnce]))
+            for (topic, payload) in state.retained.sorted(by: { $0.key < $1.key })
+            where Self.matches(filter: filter, topic: topic) && access(id, topic, false) {
+                connection.deliver(.message(MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retained: true)))
+            }
         }
     }
 
@@ -175,19 +185,22 @@ package final class InMemoryBroker: Sendable {
     @discardableResult
     func accept(_ message: MQTTMessage, retain: Bool, from connection: InMemoryConnection?) -> Bool {
         if let connection, !access(connection.configuration.clientID, message.topic, true) { return false }
-        let deliveries = state.withLock { state -> [(InMemoryConnection, MQTTMessage)] in
+        // Handed to each receiver's queue while the state is held, as mosquitto queues a message
+        // to every subscriber before it reads the next: a receiver's answer to it can then never
+        // reach another receiver before it does (a node's reasserted claim overtaking the other
+        // node's own claim, which made that node take it for a claim found at connecting).
+        state.withLock { state in
             if state.log.count == Self.loggedPublications { state.log.removeFirst(Self.loggedPublications / 10) }
             state.log.append(message)
             if retain {
                 state.retained[message.topic] = message.payload.isEmpty ? nil : message.payload
             }
-            var deliveries: [(InMemoryConnection, MQTTMessage)] = []
             var reached: Set<String> = []
             for receiver in state.connections.values where receiver.isConnected {
                 let id = receiver.configuration.clientID
                 guard receiver.filters.contains(where: { Self.matches(filter: $0, topic: message.topic) }), access(id, message.topic, false) else { continue }
                 reached.insert(id)
-                deliveries.append((receiver, message))
+                receiver.deliver(.message(message))
             }
             // Away with a session: QoS 1 waits for the client.
             for (id, session) in state.sessions where !reached.contains(id) {
@@ -195,9 +208,7 @@ package final class InMemoryBroker: Sendable {
                       session.queued.count < Self.queuedPerSession else { continue }
                 state.sessions[id]?.queued.append(message)
             }
-            return deliveries
         }
-        for (receiver, message) in deliveries { receiver.deliver(.message(message)) }
         return true
     }
 
@@ -241,6 +252,9 @@ final class InMemoryConnection: SiteTransport {
         var started = false
         var stopped = false
         var connected = false
+        /// The subscriptions the client asked for, made again at every connection.
+        var wanted: [String] = []
+        /// The subscriptions in effect on this connection (the broker's subscribe puts each).
         var filters: [String] = []
         var nextID: Int32 = 1
         /// QoS 1 messages published while disconnected: sent on reconnecting.
@@ -259,13 +273,12 @@ final class InMemoryConnection: SiteTransport {
 
     func subscribe(_ filter: String, qos: MQTTQoS) throws(MQTTError) -> MQTTMessageID? {
         let (connected, id) = state.withLock { state -> (Bool, MQTTMessageID) in
-            if !state.filters.contains(filter) { state.filters.append(filter) }
+            // Kept for the next connection; in effect on this one from the broker's subscribe.
+            if !state.wanted.contains(filter) { state.wanted.append(filter) }
             return (state.connected, Self.take(&state.nextID))
         }
         guard connected, let broker else { return nil }
-        let retained = broker.subscribe(self, to: filter)
-        deliver(.subscribed(id, granted: [qos]))
-        for message in retained { deliver(.message(message)) }
+        broker.subscribe(self, to: filter, subscription: id)
         return id
     }
 
@@ -309,24 +322,17 @@ final class InMemoryConnection: SiteTransport {
     /// on either side, and their acknowledgements.
     func retry() {
         guard let broker, state.withLock({ $0.started && !$0.stopped && !$0.connected }) else { return }
-        let (accepted, sessionPresent, queued) = broker.connect(self)
-        guard accepted else {
+        guard broker.connect(self) else {
             deliver(.connectFailed(MQTTError.connectionFailed(broker: brokerName, reason: "the in-memory broker is down"), retryIn: .seconds(1)))
             return
         }
         let (filters, waiting) = state.withLock { state -> ([String], [(MQTTMessageID, MQTTMessage, Bool)]) in
-            state.connected = true
             defer { state.waiting = [] }
-            return (state.filters, state.waiting)
+            return (state.wanted, state.waiting)
         }
-        deliver(.connected(sessionPresent: sessionPresent))
         for filter in filters {
-            let id = state.withLock { Self.take(&$0.nextID) }
-            let retained = broker.subscribe(self, to: filter)
-            deliver(.subscribed(id, granted: [.atLeastOnce]))
-            for message in retained { deliver(.message(message)) }
+            broker.subscribe(self, to: filter, subscription: state.withLock { Self.take(&$0.nextID) })
         }
-        for message in queued { deliver(.message(message)) }
         for (id, message, retain) in waiting {
             broker.accept(message, retain: retain, from: self)
             deliver(.published(id))
@@ -346,6 +352,25 @@ final class InMemoryConnection: SiteTransport {
 
     func deliver(_ event: MQTTEvent) {
         queue.async { [events] in events(event) }
+    }
+
+    /// The broker accepted the connection (called with its state held): connected from now on,
+    /// with its session's subscriptions in effect (none for a clean one: the wanted ones
+    /// follow), told so first, then given what its session kept.
+    func becameConnected(sessionPresent: Bool, filters: [String], queued: [MQTTMessage]) {
+        state.withLock { state in
+            state.connected = true
+            state.filters = filters
+        }
+        deliver(.connected(sessionPresent: sessionPresent))
+        for message in queued { deliver(.message(message)) }
+    }
+
+    /// The broker put `filter` in effect (called with its state held).
+    func addFilter(_ filter: String) {
+        state.withLock { state in
+            if !state.filters.contains(filter) { state.filters.append(filter) }
+        }
     }
 
     /// Waits until every event handed to the queue so far has been delivered.

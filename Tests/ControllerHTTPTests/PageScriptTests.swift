@@ -11,7 +11,7 @@ import Turnstile
 /// throws, is reported with its line; and the script must have got as far as its first poll
 /// (which, from a file, has no server to answer: its `#live` then says so). The tests elsewhere
 /// compare the page's text, which a script that does not parse would pass.
-@Suite("The pages' scripts in a JavaScript engine", .enabled(if: HeadlessChromium.enabled))
+@Suite("The pages' scripts in a JavaScript engine", .enabled(if: HeadlessChromium.enabled), .serialized)
 struct PageScriptTests {
     /// Before the page's own scripts: each error and unhandled rejection, as text on `<html>`.
     static let collector = """
@@ -36,10 +36,10 @@ struct PageScriptTests {
     ]
 
     @Test("each script parses and runs to its first poll", arguments: pages.indices)
-    func runs(page: Int) throws {
+    func runs(page: Int) async throws {
         let (name, html, source) = Self.pages[page]
         let chromium = try #require(HeadlessChromium.path, HeadlessChromium.missing)
-        let dom = try Self.run(html, in: chromium)
+        let dom = try await Self.run(html, in: chromium)
         let errors = Self.errors(in: dom)
         #expect(errors.isEmpty, "\(name)")
         // The script's source says this too: the element's text, as only the script writes it.
@@ -48,12 +48,12 @@ struct PageScriptTests {
     }
 
     /// The DOM of `html` once its scripts have run, from a file of its own.
-    static func run(_ html: String, in chromium: String) throws -> String {
+    static func run(_ html: String, in chromium: String) async throws -> String {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("page-script-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: file) }
         let head = try #require(html.range(of: "<head>"), "the page has no <head>")
         try (html[..<head.upperBound] + "\n" + collector + html[head.upperBound...]).write(to: file, atomically: true, encoding: .utf8)
-        return try HeadlessChromium.dumpDOM(chromium, url: file.absoluteString, milliseconds: 1_000)
+        return try await HeadlessChromium.dumpDOM(chromium, url: file.absoluteString, milliseconds: 1_000)
     }
 
     /// What the collector wrote on `<html>`, an error a line.

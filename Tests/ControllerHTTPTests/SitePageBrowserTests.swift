@@ -27,7 +27,7 @@ struct SitePageBrowserTests {
         // The page's first request gets `served`; every later one (the script's polls) `later`.
         let requests = Guarded(0)
         let page = try await withSitePage(overview: { requests.withLock { $0 += 1; return $0 == 1 ? served : later } }) { port in
-            try HeadlessChromium.dumpDOM(chromium, url: "http://127.0.0.1:\(port)/")
+            try await HeadlessChromium.dumpDOM(chromium, url: "http://127.0.0.1:\(port)/")
         }
         #expect(page.contains(#"data-live="yes""#), "the script never got an answer: \(page)")
         #expect(page.contains(#"<tr data-node="north" data-available="online" data-problems="yes"><td>north</td><td>turnstile</td><td>online since 2026-11-29T06:00:00.000Z</td><td>unlocked</td><td>never</td><td>3</td><td>1 input edge(s) lost before they were read</td><td>coins 2</td></tr>"#), "\(page)")
