@@ -20,7 +20,10 @@ import Dispatch
 ///   gives.
 ///
 /// Events reach each connection's handler in order, on that connection's own queue, never from
-/// inside a call the client made (``SiteTransport``). ``settle()`` waits until every queue has
+/// inside a call the client made (``SiteTransport``). Order holds across connections as on
+/// mosquitto: a message is queued to every subscriber before the next is taken, a
+/// subscription's retained messages before anything published after it, so no answer reaches
+/// a client before what it answers. ``settle()`` waits until every queue has
 /// delivered what it holds.
 package final class InMemoryBroker: Sendable {
     /// Whether `clientID` may publish on (`write`) or receive from (`!write`) `topic`.
