@@ -58,12 +58,7 @@ public struct Daemon<App: ControllerApplication>: Sendable {
     public func run() async throws(ControllerExit) {
         // Before the process is touched (its signals, its log): options that do not hold leave
         // it as it was.
-        do {
-            try options.validate(App.self)
-        } catch {
-            Terminal.error("\(error)")
-            throw .usage
-        }
+        try refuseInvalidOptions()
         do {
             try await runAsProcess()
         } catch let status as ControllerExit {
@@ -94,7 +89,18 @@ public struct Daemon<App: ControllerApplication>: Sendable {
         // A reader of standard output that goes away must not kill the controller mid-run
         // (without the fail-mode drive): writes then fail quietly instead.
         Syscalls.ignoreBrokenPipes()
-        try await serve(logger: logger, signals: signals.signals, journal: journal)
+        try await serveValidated(logger: logger, signals: signals.signals, journal: journal, printer: nil)
+    }
+
+    /// The one validation (``RunOptions/validate(_:)``), said on standard error and refused
+    /// with ``ControllerExit/usage``: once on each way in, `run` and `serve`.
+    private func refuseInvalidOptions() throws(ControllerExit) {
+        do {
+            try options.validate(App.self)
+        } catch {
+            Terminal.error("\(error)")
+            throw .usage
+        }
     }
 
     /// Everything `run` does except what belongs to the process (the signal handlers, the
@@ -113,12 +119,13 @@ public struct Daemon<App: ControllerApplication>: Sendable {
     func serve(
         logger: Logger, signals: AsyncStream<Int32>, journal: Bool = false, printer: (any SimulationReporter<App>)? = nil
     ) async throws {
-        do {
-            try options.validate(App.self)
-        } catch {
-            Terminal.error("\(error)")
-            throw ControllerExit.usage
-        }
+        try refuseInvalidOptions()
+        try await serveValidated(logger: logger, signals: signals, journal: journal, printer: printer)
+    }
+
+    private func serveValidated(
+        logger: Logger, signals: AsyncStream<Int32>, journal: Bool, printer: (any SimulationReporter<App>)?
+    ) async throws {
         let boardFile = try loadRunnableBoard(App.self, options.board)
         try RuntimeLibraries<App>.requireForRun(realChip: boardFile.backend == .libgpiod, database: options.database, mqtt: options.site.connection.url)
         switch boardFile.backend {
