@@ -63,6 +63,11 @@ else
     press $COIN $PRESS_MS
     check v2/gpiomon-edge 'wait_for $SETTLE_S "[ \$(falls) -ge 1 ]" && [ "$(falls)" = 1 ]' \
         "$(falls) falling edges: $(tr '\n' '|' <"$EVENTS")"
+    # The release is debounced too: until the line has been quiet for DEBOUNCE_MS the kernel
+    # still holds it low, and a burst begun sooner ends low against a low line, which is rightly
+    # no edge at all (seen once under TCG, where the check above can take under 100 ms). Every
+    # burst below starts from a high the kernel has already taken.
+    sleep_ms $QUIET_MS
     # Contact bounce: BOUNCES flips as fast as the shell writes (about 0.4 ms each), ending low;
     # the debounced line sees one fall once it has been quiet for DEBOUNCE_MS. The check holds
     # only for a burst shorter than the debounce period: a guest preempted mid-burst (one vCPU
