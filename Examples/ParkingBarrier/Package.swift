@@ -23,8 +23,8 @@ let package = Package(
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerHost", package: "ControllerFSM"),
             ],
-            // boards/sim.toml, compiled in (a link, so the board has one source).
-            resources: [.embedInCode("Resources/sim.toml")]
+            // boards/sim.toml and scenarios/demo.scenario, compiled in (links, so each has one source).
+            resources: [.embedInCode("Resources/sim.toml"), .embedInCode("Resources/demo.scenario")]
         ),
         // The barrier's daemon and tools: the runtime's command line, read from the declaration.
         .executableTarget(

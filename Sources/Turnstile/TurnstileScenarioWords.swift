@@ -21,13 +21,7 @@ extension TurnstileApplication {
             return width.map { "push hold \($0.exactSecondsText)" } ?? "push"
         }),
         .fixed("repair", .pulse("service", width: nil)),
-        ScenarioWord("emergency", usages: ["emergency on|off"], read: { (reader: inout ScenarioWordReader) throws(ScenarioError) in
-            try reader.expectArity(usage: ["emergency", "on|off"])
-            return .level("emergency", on: try reader.onOff(reader.arguments.first!, usage: "\"emergency on\" or \"emergency off\""))
-        }, writes: { action in
-            guard case .level("emergency", let on) = action else { return nil }
-            return "emergency \(on ? "on" : "off")"
-        }),
+        .choice("emergency", [("on", .level("emergency", on: true)), ("off", .level("emergency", on: false))]),
         .fixed("fault", .command(.fault)),
     ]
 }

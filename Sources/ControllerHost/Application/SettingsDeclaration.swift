@@ -60,13 +60,25 @@ public struct SectionKey<Values>: Sendable {
     public static func choice<Choice: RawRepresentable<String> & CaseIterable & Sendable>(
         _ name: String, _ keyPath: WritableKeyPath<Values, Choice>, summary: String = ""
     ) -> Self {
+        choice(name, keyPath, cases: Array(Choice.allCases), words: \.rawValue, summary: summary)
+    }
+
+    /// A setting that is one of `cases`, each written as `words` gives it (a `Bool` as
+    /// `"down"`/`"up"`).
+    public static func choice<Choice: Sendable>(
+        _ name: String, _ keyPath: WritableKeyPath<Values, Choice>, cases: [Choice],
+        words: @escaping @Sendable (Choice) -> String, summary: String = ""
+    ) -> Self {
         let path = SendableWritableKeyPath(keyPath)
+        let written = cases.map(words)
         return Self(
             name: name,
             kind: .choice(
-                read: { $0[keyPath: path.keyPath].rawValue },
-                write: { settings, word in if let value = Choice(rawValue: word) { settings[keyPath: path.keyPath] = value } }),
-            choices: Choice.allCases.map(\.rawValue),
+                read: { words($0[keyPath: path.keyPath]) },
+                write: { settings, word in
+                    if let index = written.firstIndex(of: word) { settings[keyPath: path.keyPath] = cases[index] }
+                }),
+            choices: written,
             summary: summary)
     }
 

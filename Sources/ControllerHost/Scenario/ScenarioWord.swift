@@ -31,6 +31,27 @@ public struct ScenarioWord<App: ControllerApplication>: Sendable {
             return action
         }, writes: { $0 == action ? name : nil })
     }
+
+    /// A word followed by one of a fixed set, each standing for one action (`emergency on`:
+    /// `set emergency on`; a plant's `arm stuck`); anything else is refused with every form.
+    ///
+    /// ```swift
+    /// .choice("emergency", [("on", .level("emergency", on: true)), ("off", .level("emergency", on: false))]),
+    /// ```
+    public static func choice(_ name: String, _ choices: [(word: String, action: ScenarioAction<App>)]) -> Self {
+        let words = choices.map(\.word)
+        let forms = words.map { "\"\(name) \($0)\"" }
+        let hint = "write " + (forms.count > 1 ? forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1] : forms.joined())
+        return Self(name, usages: ["\(name) \(words.joined(separator: "|"))"], read: { (reader: inout ScenarioWordReader) throws(ScenarioError) in
+            try reader.expectArity(usage: [name, words.joined(separator: "|")])
+            let token = reader.arguments[reader.arguments.startIndex]
+            guard let chosen = choices.first(where: { $0.word == token }) else {
+                let listed = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1] : words.joined()
+                throw reader.error("\"\(token.bounded)\" is not \(listed)", hint: hint)
+            }
+            return chosen.action
+        }, writes: { action in choices.first { $0.action == action }.map { "\(name) \($0.word)" } })
+    }
 }
 
 /// What an application's word reads its arguments with: the arity and number rules, and errors

@@ -44,35 +44,21 @@ package enum TurnstileRelations {
 
     /// The relations every board is held to, real or simulated.
     package static let board: [Relation] = [
-        Relation(
-            key: "turnstile.relock_timeout", relation: "relock_timeout ≥ inputs.push.debounce + \(minimumReaction.secondsText) s",
-            why: "a person needs a moment to push after the arm is released, and the push is seen a debounce period later; "
-                + "sooner, every coin would expire unused",
-            value: \.settings.relockTimeout, smallest: { pushDebounce($0) + minimumReaction }),
-        Relation(
-            key: "turnstile.jam_timeout", relation: "jam_timeout ≥ inputs.push.debounce + \(minimumPassage.secondsText) s",
-            why: "a passage holds the push sensor for up to about a second; sooner, ordinary passages would be faults",
-            value: \.settings.jamTimeout, smallest: { pushDebounce($0) + minimumPassage }),
-        Relation(
-            key: "turnstile.repair_period", relation: "repair_period ≥ \(minimumRepairPeriod.secondsText) s",
-            why: "a repair is a person's work at the turnstile",
-            value: \.settings.repairPeriod, smallest: { _ in minimumRepairPeriod }),
-        Relation(
-            key: "turnstile.alarm_pulse", relation: "alarm_pulse ≥ \(minimumAlarmPulse.secondsText) s",
-            why: "a shorter sound is a click, not an alarm",
-            value: \.settings.alarmPulse, smallest: { _ in minimumAlarmPulse }),
+        .atLeast("turnstile.relock_timeout", \.settings.relockTimeout, .debounce(of: "push"), .constant(minimumReaction),
+                 why: "a person needs a moment to push after the arm is released, and the push is seen a debounce period later; "
+                     + "sooner, every coin would expire unused"),
+        .atLeast("turnstile.jam_timeout", \.settings.jamTimeout, .debounce(of: "push"), .constant(minimumPassage),
+                 why: "a passage holds the push sensor for up to about a second; sooner, ordinary passages would be faults"),
+        .atLeast("turnstile.repair_period", \.settings.repairPeriod, .constant(minimumRepairPeriod),
+                 why: "a repair is a person's work at the turnstile"),
+        .atLeast("turnstile.alarm_pulse", \.settings.alarmPulse, .constant(minimumAlarmPulse),
+                 why: "a shorter sound is a click, not an alarm"),
     ]
-
-    /// The push line's debounce; every loaded board wires push.
-    package static func pushDebounce(_ board: BoardFile) -> Duration { board.inputs["push"]?.debounce ?? .zero }
 
     /// The relations a simulated board is held to besides (`simulate`, `check`, a simulated
     /// `run`): the simulated push must end before it is a jam.
     package static let simulated: [Relation] = [
-        Relation(
-            key: "turnstile.jam_timeout", relation: "jam_timeout > sim.push_pulse + sim.bounce_window + inputs.push.debounce",
-            why: "a simulated push would last past it, and every passage would be a fault",
-            value: \.settings.jamTimeout,
-            smallest: { $0.sim.pulse("push")! + ($0.sim.bounceEdges > 0 ? $0.sim.bounceWindow : .zero) + pushDebounce($0) + .nanoseconds(1) }),
+        .above("turnstile.jam_timeout", \.settings.jamTimeout, .simulatedPulse("push"), .bounceWindow, .debounce(of: "push"),
+               why: "a simulated push would last past it, and every passage would be a fault"),
     ]
 }

@@ -1,4 +1,5 @@
 import ControllerFSM
+import ControllerHost
 import ParkingBarrier
 import PropertyBased
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// The barrier's machine, as the host drives it, against the plain model of docs/parking-barrier.md's table
 /// (`ReferenceBarrier`), on random timed scenarios: requests, vehicles on the loop, the beam,
 /// faults, repairs, fire alarms, a jammed arm, and waits long enough for every timer. The limit
-/// switches are the simulated arm's (`BarrierPlant`), moved by the motors the machine drives, so
+/// switches are the simulated arm's (`BarrierPlant`'s `Travel`), moved by the motors the machine drives, so
 /// their edges are those of a physical arm. After every step the state, every counter, the
 /// outputs, the timer's deadline and the invariants must agree. A failure shrinks and is
 /// reported with the actions that led to it.
@@ -59,15 +60,15 @@ struct BarrierReferenceModelTests {
 struct BarrierRun {
     var driver: BarrierDriver
     var model: ReferenceBarrier
-    var plant: BarrierPlant
+    var plant: Travel
     var time: Int64 = 0
     var log: [String] = []
     var statesSeen: Set<String> = []
     private var alarm = false
 
     init(armUp: Bool) {
-        plant = BarrierPlant(startsUp: armUp)
-        driver = BarrierDriver(armDown: plant.downLimit, armUp: plant.upLimit)
+        plant = Travel(travelTime: BarrierPlant.wiring.defaultTravelTime, startsAtEnd: armUp)
+        driver = BarrierDriver(armDown: plant.isAtRest, armUp: plant.isAtEnd)
         model = ReferenceBarrier(armUp: armUp)
         statesSeen.insert(driver.state.name)
     }
@@ -151,11 +152,11 @@ struct BarrierRun {
         for _ in 0..<8 {
             statesSeen.insert(driver.state.name)
             if let problem = differences() { return "at \(Self.seconds(time)) s: \(problem)" }
-            plant.drive(motorUp: driver.outputs.motorUp, motorDown: driver.outputs.motorDown, at: now)
-            if driver.context.upLimit != plant.upLimit {
-                log.append("\(Self.seconds(time))   (arm) \(edge(.upLimit, plant.upLimit))")
-            } else if driver.context.downLimit != plant.downLimit {
-                log.append("\(Self.seconds(time))   (arm) \(edge(.downLimit, plant.downLimit))")
+            plant.drive(towardsEnd: driver.outputs.motorUp, towardsRest: driver.outputs.motorDown, at: now)
+            if driver.context.upLimit != plant.isAtEnd {
+                log.append("\(Self.seconds(time))   (arm) \(edge(.upLimit, plant.isAtEnd))")
+            } else if driver.context.downLimit != plant.isAtRest {
+                log.append("\(Self.seconds(time))   (arm) \(edge(.downLimit, plant.isAtRest))")
             } else {
                 return nil
             }
