@@ -10,7 +10,9 @@ import ControllerHost
 package enum ShuttleState: Int, MachineSymbol { case forward, backward }
 package enum ShuttleEvent: Int, MachineSymbol { case swap, arrived, left }
 
-package struct ShuttleSettings: Hashable, Sendable {}
+package struct ShuttleSettings: Hashable, Sendable {
+    package init() {}
+}
 
 package protocol ShuttleApplication: ControllerApplication
 where State == ShuttleState, Event == ShuttleEvent, Context == Int, Settings == ShuttleSettings {}

@@ -74,8 +74,8 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
         defer { publishSettled() }
         var levels = outputSettings
         for index in App.outputs.indices {
-            guard let slot = slot(of: index) else { continue }
-            levels[slot].initialValue = holdsFailSafe ? failSafeLevel(index) : wantedLevel(index)
+            guard let slot = outputs.slot(of: index) else { continue }
+            levels[slot].initialValue = holdsFailSafe ? outputs.failSafeLevel(index, settings: settings) : wantedLevel(index)
         }
         let newOutputs = try chip.requestOutputs(levels, consumer: board.consumer)
         let newInputs: Chip.Inputs
@@ -88,22 +88,14 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
         releaseLines()
         edgeReader = newInputs
         lineWriter = newOutputs
-        for (slot, setting) in levels.enumerated() {
-            written[slot] = setting.initialValue
-            lastWriteFailed[slot] = false
-        }
+        outputs.reattached(levels: levels.map(\.initialValue))
         chipLost = nil
-        // A new request numbers its edges from 0.
-        expectedSequence = 0
-        let settled = newInputs.edgesAreDebounced
-        debouncer = EdgeDebouncer(
-            periods: inputSettings.map { settled ? .zero : $0.debounce },
-            initialLevels: (0..<inputRoles.count).map { debouncer.level(ofLine: $0) })
-        for index in inputRoles.indices {
-            let active = try newInputs.readValue(at: index)
-            guard active != debouncer.level(ofLine: index) else { continue }
-            debouncer.setLevel(active, ofLine: index)
-            handle(EdgeEvent(lineIndex: index, kind: EdgeKind(becameActive: active), timestamp: now, sequence: 0))
+        inputs.reattach(settled: newInputs.edgesAreDebounced)
+        for line in inputs.roles.indices {
+            let active = try newInputs.readValue(at: line)
+            guard active != inputs.debouncer.level(ofLine: line) else { continue }
+            inputs.debouncer.setLevel(active, ofLine: line)
+            handle(EdgeEvent(lineIndex: line, kind: EdgeKind(becameActive: active), timestamp: now, sequence: 0))
         }
         settle(at: now.nanoseconds)
     }

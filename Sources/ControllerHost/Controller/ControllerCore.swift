@@ -52,7 +52,10 @@ public class ControllerCore<App: ControllerApplication> {
     @usableFromInline @exclusivity(unchecked) final var machine: Machine
     final let inputSettings: [InputLineSettings]
     final let outputSettings: [OutputLineSettings]
-    @usableFromInline @exclusivity(unchecked) final var debouncer: EdgeDebouncer
+    /// How edges, commands and held lines become events.
+    @usableFromInline @exclusivity(unchecked) final var inputs: InputBindings<App>
+    /// What the outputs stand at and why.
+    @usableFromInline @exclusivity(unchecked) final var outputs: OutputDriver<App>
     /// The ``Controller``'s input and output requests, as the path calls them. Existentials, not
     /// calls into the ``Controller`` (whose code is generic over the chip, and looked the chip's
     /// request types up in the runtime on every call): the path, compiled for the application,
@@ -65,32 +68,8 @@ public class ControllerCore<App: ControllerApplication> {
     /// (`CGPIOD_EVENTS_PER_READ`).
     static var edgeReadBatch: Int { 64 }
 
-    /// The declaration index of each line of the input request, by request index.
-    @usableFromInline final let inputRoles: [Int]
-    /// The request index of each declared output, -1 when not wired.
-    @usableFromInline final let outputSlots: [Int]
-    /// Each declared output's interlock, as the index of the first output naming it; -1 for
-    /// none. Numbers, so the write loop compares without touching strings.
-    @usableFromInline final let interlocks: [Int]
-    /// The logical level last written to each output, by request index.
-    @usableFromInline @exclusivity(unchecked) final var written: [Bool]
-
     /// The settings in force: the board's, or the last ones ``retime(_:at:)`` took.
     package internal(set) final var settings: App.Settings
-    /// When each declared input's held level becomes "held too long"; `Int64.max` when it is
-    /// not held (or the input declares no such limit).
-    @usableFromInline @exclusivity(unchecked) final var heldDeadlines: [Int64]
-    /// Each held-too-long limit in force, in nanoseconds, by declared input.
-    @usableFromInline @exclusivity(unchecked) final var heldLimits: [Int64]
-    /// Held past its limit and still held: the sensor is stuck, so its event is raised again
-    /// whenever the machine settles where the declaration says it must not stay.
-    @usableFromInline @exclusivity(unchecked) final var heldTooLong: [Bool]
-    /// Each condition input's two sources (line and commands), by declared input.
-    @usableFromInline @exclusivity(unchecked) final var conditions: [ConditionSources]
-    /// When each declared output's pulse ends; `Int64.min` when none is on.
-    @usableFromInline @exclusivity(unchecked) final var pulseEnds: [Int64]
-    /// Each output pulse's length in force, in nanoseconds, by declared output.
-    @usableFromInline @exclusivity(unchecked) final var pulseLengths: [Int64]
     /// Ignored dispatches of level events that keep the context: handled, not ignored.
     @usableFromInline @exclusivity(unchecked) final var uncountedIgnored = 0
     @usableFromInline @exclusivity(unchecked) final var recoveringFromWriteFailure = false
@@ -102,24 +81,14 @@ public class ControllerCore<App: ControllerApplication> {
     @usableFromInline @exclusivity(unchecked) final var cause: ControllerInput<App>?
 
     /// Output writes that failed (each failed write with a declared failure event also sent it).
-    @usableFromInline @exclusivity(unchecked) package internal(set) final var outputWriteFailures = 0
+    package final var outputWriteFailures: Int { outputs.writeFailures }
     /// Episodes in which an output stood at a level other than the one the machine asked for
     /// (an interlock held it, its write failed, or the stop level took it): each counted once,
     /// when it begins. The host never overrides the machine in silence: the daemon logs each
     /// episode and shows the count in `/status` and `/metrics`; the simulator prints it.
-    public final var outputOverrides: Int { overrideEpisodes }
-    /// ``outputOverrides``' count, which the inlined path writes (a public property's setter
-    /// cannot be offered to inlinable code).
-    @usableFromInline @exclusivity(unchecked) final var overrideEpisodes = 0
-    /// Why each declared output is not at the machine's level now (``OutputOverride/none`` when
-    /// it is), by index in ``ControllerApplication/outputs``.
-    @usableFromInline @exclusivity(unchecked) final var overrideReasons: [OutputOverride]
-    /// Whether the last write to each output slot failed.
-    @usableFromInline @exclusivity(unchecked) final var lastWriteFailed: [Bool]
-    /// Each output's interlock's yield condition, by index in ``ControllerApplication/outputs``.
-    @usableFromInline final let interlockYields: [(@Sendable (App.State, App.Context) -> Bool)?]
+    public final var outputOverrides: Int { outputs.overrideEpisodes }
     /// Edges the backend lost before they were read (gaps in the events' sequence numbers).
-    @usableFromInline @exclusivity(unchecked) package internal(set) final var lostEdges = 0
+    package final var lostEdges: Int { inputs.lostEdges }
     /// Steps of the machine that reached a bound of `MachineLimits` and were ended there
     /// (`ObservedMachine.lastUnsettledStep`). The first one puts the controller in its fail
     /// safe: every wired output at its stop level (its safe initial level when it declares
@@ -131,9 +100,6 @@ public class ControllerCore<App: ControllerApplication> {
     package internal(set) final var unsettledReport: String?
     /// Set by the first unsettled step: the outputs stay at their fail-safe levels.
     @usableFromInline @exclusivity(unchecked) package internal(set) final var holdsFailSafe = false
-    /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
-    /// so edges lost before the first read are counted too.
-    @usableFromInline @exclusivity(unchecked) final var expectedSequence: UInt64 = 0
 
     /// Each of ``ControllerApplication/stateCounts`` (by index): the steps into or out of its
     /// state since start, counted as the store counts them, from the state before and after each
@@ -164,30 +130,10 @@ public class ControllerCore<App: ControllerApplication> {
         self.completionClock = completionClock
         settings = board.settings
         machine = StateMachine(table: App.table, context: App.makeContext(board.settings), queueCapacity: App.queueCapacity, trace: trace)
-        heldDeadlines = Array(repeating: .max, count: App.inputs.count)
-        heldLimits = App.inputs.map { $0.heldTooLong.map { board.settings[keyPath: $0.limit.keyPath].nanosecondCount } ?? .max }
-        heldTooLong = Array(repeating: false, count: App.inputs.count)
-        conditions = Array(repeating: ConditionSources(), count: App.inputs.count)
-        pulseEnds = Array(repeating: .min, count: App.outputs.count)
-        pulseLengths = App.outputs.map { $0.pulse.map { board.settings[keyPath: $0.length.keyPath].nanosecondCount } ?? 0 }
-        self.inputRoles = inputRoles
-        self.outputSlots = outputSlots
-        interlocks = App.outputs.map { output in
-            guard let name = output.interlock else { return -1 }
-            return App.outputs.firstIndex { $0.interlock == name } ?? -1
-        }
-        interlockYields = App.outputs.map { output in
-            guard let name = output.interlock else { return nil }
-            return App.interlocks.first { $0.name == name }?.yieldsWhen
-        }
-        written = outputSettings.map(\.initialValue)
-        lastWriteFailed = outputSettings.map { _ in false }
+        inputs = InputBindings(settings: board.settings, roles: inputRoles, periods: inputSettings.map(\.debounce), settled: settled)
+        outputs = OutputDriver(settings: board.settings, slots: outputSlots, initialLevels: outputSettings.map(\.initialValue))
         stateCountValues = App.stateCounts.map { _ in 0 }
         stateBeforeStep = App.table.startState
-        overrideReasons = App.outputs.map { _ in .none }
-        // Where the backend debounces (the kernel's debounce in libgpiod v2), edges arrive
-        // settled; filtering them again would delay each by a second period.
-        debouncer = EdgeDebouncer(periods: inputSettings.map { settled ? .zero : $0.debounce })
         self.inputSettings = inputSettings
         self.outputSettings = outputSettings
         rawEdges = .allocate(capacity: Self.edgeReadBatch)
@@ -218,19 +164,10 @@ public class ControllerCore<App: ControllerApplication> {
     public final func start(at now: MachineInstant) throws(GPIOError) {
         defer { publishSettled() }
         var conditionsOn: [App.Event] = []
-        for (index, role) in inputRoles.enumerated() {
-            let active = try edgeReader.readValue(at: index)
-            debouncer.setLevel(active, ofLine: index)
-            switch App.inputs[role].binding {
-            case .condition(let on, _):
-                if conditions[role].set(.line, active: active) == true { conditionsOn.append(on) }
-            case .level(_, _, let keep?):
-                keep(&machine.context, active)
-            case .level, .pulse:
-                break
-            }
-            if let held = App.inputs[role].heldTooLong, held.holds(active: active), heldLimits[role] != .max {
-                heldDeadlines[role] = MachineInstant.saturatingSum(now.nanoseconds, heldLimits[role])
+        for line in 0..<inputs.roles.count {
+            let active = try edgeReader.readValue(at: line)
+            if let on = inputs.start(line: line, active: active, context: &machine.context, at: now.nanoseconds) {
+                conditionsOn.append(on)
             }
         }
         machine.start(at: now)
@@ -257,13 +194,10 @@ public class ControllerCore<App: ControllerApplication> {
         // own in front of every edge's read.
         while true {
             let count = try edgeReader.readEdgeEvents(into: rawEdges)
-            for index in 0..<count {
-                noteSequence(rawEdges[index].sequence)
-                debouncer.feed(rawEdges[index])
-            }
+            for index in 0..<count { inputs.feed(rawEdges[index]) }
             if count < rawEdges.count { break }
         }
-        while let edge = debouncer.nextAcceptedEdge(now: now) {
+        while let edge = inputs.nextAcceptedEdge(now: now) {
             runDeadlines(upTo: edge.timestamp.nanoseconds)
             handle(edge)
         }
@@ -285,28 +219,21 @@ public class ControllerCore<App: ControllerApplication> {
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
         defer { cause = nil }
-        let inputs = App.inputs
-        for index in 0..<inputs.count {
-            let input = inputs[index]
-            guard case .condition(let on, let off) = input.binding, event == on || event == off else { continue }
-            let declared = event == on
-            guard let changed = conditions[index].set(.command, active: declared) else {
-                return !declared && conditions[index].line ? .heldByLine(input.role) : .alreadyInEffect
-            }
-            dispatch(changed ? on : off, at: now.nanoseconds)
-            return .dispatched
+        switch inputs.command(event) {
+        case .notACondition:
+            dispatch(event, at: now.nanoseconds)
+        case .changed(let conditionEvent):
+            dispatch(conditionEvent, at: now.nanoseconds)
+        case .unchanged(let outcome):
+            return outcome
         }
-        dispatch(event, at: now.nanoseconds)
         return .dispatched
     }
 
     /// When `process(now:)` next has something to do without a new edge: a debounce period
     /// ending, a timer, a held-too-long deadline, the end of an output pulse.
     public final var nextDeadline: MachineInstant? {
-        var earliest = machine.nextDeadline?.nanoseconds ?? .max
-        for deadline in heldDeadlines { earliest = Swift.min(earliest, deadline) }
-        for end in pulseEnds where end != .min { earliest = Swift.min(earliest, end) }
-        if let debounce = debouncer.nextDeadline { earliest = Swift.min(earliest, debounce.nanoseconds) }
+        let earliest = Swift.min(machine.nextDeadline?.nanoseconds ?? .max, inputs.nextDeadline, outputs.nextPulseEnd)
         return earliest == .max ? nil : MachineInstant(nanoseconds: earliest)
     }
 
@@ -321,27 +248,33 @@ public class ControllerCore<App: ControllerApplication> {
     /// events after this (call ``releaseLines()`` next).
     package final func driveStopLevels(at now: MachineInstant) {
         defer { publishSettled() }
-        let outputs = App.outputs
-        for index in 0..<outputs.count {
-            let output = outputs[index]
-            guard let stopLevel = output.stopLevel, let slot = slot(of: index) else { continue }
-            hold(output, at: stopLevel(settings), slot: slot, at: now)
-        }
-        noteStopOverrides()
+        driveHostLevels(failSafe: false, at: now)
     }
 
-    /// Writes `level` to `output`'s line as the host's own choice (a stop or fail-safe level,
-    /// not the machine's): logged when it succeeds, counted when it fails. No failure event is
-    /// sent: the machine is not being followed.
-    final func hold(_ output: OutputDeclaration<App>, at level: Bool, slot: Int, at now: MachineInstant) {
-        do {
-            try lineWriter.write(level, at: slot)
-            written[slot] = level
-            lastWriteFailed[slot] = false
-            outputLog?.record(OutputWrite(time: now, role: output.role, value: level, completed: nil))
-        } catch {
-            outputWriteFailures += 1
-            lastWriteFailed[slot] = true
+    /// Writes the host's own levels (stop levels, or the fail safe's), not the machine's: each
+    /// logged when it succeeds, counted when it fails, with no failure event (the machine is
+    /// not being followed); then every output left away from the machine's level is noted.
+    final func driveHostLevels(failSafe: Bool, at now: MachineInstant) {
+        for index in 0..<App.outputs.count {
+            guard let (slot, level) = outputs.hostLevel(index, failSafe: failSafe, settings: settings) else { continue }
+            do {
+                try lineWriter.write(level, at: slot)
+                outputs.held(slot: slot, at: level, succeeded: true)
+                outputLog?.record(OutputWrite(time: now, role: App.outputs[index].role, value: level, completed: nil))
+            } catch {
+                outputs.held(slot: slot, at: level, succeeded: false)
+            }
+        }
+        noteHostOverrides()
+    }
+
+    /// Every wired output left at a level other than the machine's is held by its stop level
+    /// (or its failed write).
+    @usableFromInline
+    final func noteHostOverrides() {
+        for index in 0..<App.outputs.count {
+            let wanted = wantedLevel(index)
+            outputs.noteHostOverride(index, wanted: wanted)
         }
     }
 
@@ -349,38 +282,23 @@ public class ControllerCore<App: ControllerApplication> {
     /// now; ``OutputOverride/none`` when it drives what the machine asks (or the board does not
     /// wire the role).
     public final func override(of role: RoleName) -> OutputOverride {
-        App.outputIndex(named: role).map { overrideReasons[$0] } ?? .none
+        App.outputIndex(named: role).map { outputs.overrideReasons[$0] } ?? .none
     }
 
     /// The declared outputs (bit `index` of ``ControllerApplication/outputs``) the host holds at
     /// a level other than the machine's now: what `/status` publishes without allocating.
-    public final var overriddenOutputs: UInt64 {
-        var mask: UInt64 = 0
-        for index in 0..<Swift.min(overrideReasons.count, 64) where overrideReasons[index] != .none { mask |= 1 << UInt64(index) }
-        return mask
-    }
+    public final var overriddenOutputs: UInt64 { outputs.overriddenMask }
 
     /// The condition inputs whose line holds their condition now (bit `index` of
     /// ``ControllerApplication/inputs``): a command can declare such a condition, never end it.
-    public final var conditionsHeldByLine: UInt64 {
-        var mask: UInt64 = 0
-        for index in 0..<Swift.min(conditions.count, 64) where conditions[index].line { mask |= 1 << UInt64(index) }
-        return mask
-    }
+    public final var conditionsHeldByLine: UInt64 { inputs.conditionsHeldByLine }
 
     /// The level and condition inputs that are on now (bit `index` of
     /// ``ControllerApplication/inputs``, for the first 64): a level input while its line's
     /// debounced level is active, a condition while its line or a command holds it (a pulse
     /// is never on). What `/status` and the site's `inputs` message report, read without
     /// allocating.
-    public final var inputsOn: UInt64 {
-        var mask: UInt64 = 0
-        for (line, role) in inputRoles.enumerated() where role < 64 {
-            if case .level = App.inputs[role].binding, debouncer.level(ofLine: line) { mask |= 1 << UInt64(role) }
-        }
-        for role in 0..<Swift.min(conditions.count, 64) where conditions[role].isActive { mask |= 1 << UInt64(role) }
-        return mask
-    }
+    public final var inputsOn: UInt64 { inputs.inputsOn }
 
     /// The value of any count `/status` shows by `name`: a counter, a state count, or a kind only
     /// a restart books (0 within one run); nil for a name the application does not count.
@@ -394,30 +312,14 @@ public class ControllerCore<App: ControllerApplication> {
     /// Why each declared output is overridden now, two bits per output (its
     /// ``OutputOverride`` raw value at bit `2 × index`), for the first 32 outputs: what the event
     /// loop publishes to `/status` without allocating.
-    public final var overrideCodes: UInt64 {
-        var codes: UInt64 = 0
-        for index in 0..<Swift.min(overrideReasons.count, 32) {
-            codes |= UInt64(overrideReasons[index].rawValue) << UInt64(2 * index)
-        }
-        return codes
-    }
+    public final var overrideCodes: UInt64 { outputs.overrideCodes }
 
     /// The logical level last written to each declared output (bit `index`, for the first 64),
     /// and which of them the board wires (``wiredOutputs``): what the event loop publishes to
     /// `/status` without allocating.
-    public final var outputLevels: UInt64 {
-        var levels: UInt64 = 0
-        for index in 0..<Swift.min(App.outputs.count, 64) {
-            if let slot = slot(of: index), written[slot] { levels |= 1 << UInt64(index) }
-        }
-        return levels
-    }
+    public final var outputLevels: UInt64 { outputs.levelMask }
 
-    public final var wiredOutputs: UInt64 {
-        var wired: UInt64 = 0
-        for index in 0..<Swift.min(App.outputs.count, 64) where slot(of: index) != nil { wired |= 1 << UInt64(index) }
-        return wired
-    }
+    public final var wiredOutputs: UInt64 { outputs.wiredMask }
 
     /// Takes new settings (a reloaded board file's section) at `now`. A timer already running
     /// keeps its deadline; the next one started uses the new period. Handle everything up to
@@ -431,13 +333,8 @@ public class ControllerCore<App: ControllerApplication> {
         inputLog?.record(InputRecord(time: now, input: .retime(settings)))
         self.settings = settings
         App.apply(settings, to: &machine.context)
-        let inputs = App.inputs, outputs = App.outputs
-        for index in 0..<inputs.count {
-            if let held = inputs[index].heldTooLong { heldLimits[index] = settings[keyPath: held.limit.keyPath].nanosecondCount }
-        }
-        for index in 0..<outputs.count {
-            if let pulse = outputs[index].pulse { pulseLengths[index] = settings[keyPath: pulse.length.keyPath].nanosecondCount }
-        }
+        inputs.retime(settings)
+        outputs.retime(settings)
     }
 
     /// The machine's state now.
@@ -472,7 +369,7 @@ public class ControllerCore<App: ControllerApplication> {
 
     /// The logical level last written to `role`'s line; `nil` when the board does not wire it.
     package final func output(_ role: RoleName) -> Bool? {
-        App.outputIndex(named: role).flatMap(slot(of:)).map { written[$0] }
+        App.outputIndex(named: role).flatMap { outputs.level(of: $0) }
     }
 
     /// Sets hooks on the machine (e.g. to watch passages in a simulation).
@@ -508,40 +405,14 @@ public class ControllerCore<App: ControllerApplication> {
         reportWatermark.publish(trace: trace, outputs: outputs)
     }
 
-    /// Counts the edges a gap in sequence numbers says were lost (the kernel's buffer
-    /// overflowed): they cannot be recovered, but they are never silently ignored.
-    @inlinable
-    final func noteSequence(_ sequence: UInt64) {
-        if sequence > expectedSequence {
-            lostEdges += Int(clamping: sequence - expectedSequence)
-        }
-        expectedSequence = sequence &+ 1
-    }
-
     @inlinable
     final func handle(_ edge: EdgeEvent) {
         let time = edge.timestamp.nanoseconds
-        let active = edge.kind.isActive
-        let role = inputRoles[edge.lineIndex]
-        // The declaration's fields, each read in place: a copy of the whole declaration
-        // retains and releases every reference it holds.
-        take(.edge(App.inputs[role].role, active: active), at: time)
+        let role = inputs.roles[edge.lineIndex]
+        take(.edge(App.inputs[role].role, active: edge.kind.isActive), at: time)
         defer { cause = nil }
-        if heldLimits[role] != .max, let held = App.inputs[role].heldTooLong {
-            let onHeldSide = held.holds(active: active)
-            heldDeadlines[role] = onHeldSide ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
-            if !onHeldSide { heldTooLong[role] = false }
-        }
-        switch App.inputs[role].binding {
-        case .pulse(let event):
-            if active { dispatch(event, at: time) }
-        case .level(let on, let off, let keep):
-            keep?(&machine.context, active)
-            dispatch(active ? on : off, at: time, countIfIgnored: keep == nil)
-        case .condition(let on, let off):
-            if let changed = conditions[role].set(.line, active: active) {
-                dispatch(changed ? on : off, at: time)
-            }
+        if let taken = inputs.event(for: edge, role: role, context: &machine.context) {
+            dispatch(taken.event, at: time, countIfIgnored: taken.countIfIgnored)
         }
     }
 
@@ -551,19 +422,12 @@ public class ControllerCore<App: ControllerApplication> {
     final func runDeadlines(upTo limit: Int64) {
         while true {
             let timer = machine.nextDeadline?.nanoseconds ?? .max
-            var held = Int64.max
-            var heldRole = -1
-            for role in 0..<heldDeadlines.count where heldDeadlines[role] < held {
-                (held, heldRole) = (heldDeadlines[role], role)
-            }
-            var pulseEnd = Int64.max
-            for index in 0..<pulseEnds.count where pulseEnds[index] != .min { pulseEnd = Swift.min(pulseEnd, pulseEnds[index]) }
-            let due = Swift.min(held, timer, pulseEnd)
+            let held = inputs.nextHeldDeadline
+            let pulseEnd = outputs.nextPulseEnd
+            let due = Swift.min(held.time, timer, pulseEnd)
             if due > limit { return }
-            if due == held, let stuck = App.inputs[heldRole].heldTooLong {
-                heldDeadlines[heldRole] = .max
-                heldTooLong[heldRole] = true
-                dispatch(stuck.event, at: due)
+            if due == held.time, let stuck = inputs.heldPastLimit(held.role) {
+                dispatch(stuck, at: due)
             } else if due == timer {
                 machine.advance(to: MachineInstant(nanoseconds: due))
                 settle(at: due)
@@ -580,7 +444,9 @@ public class ControllerCore<App: ControllerApplication> {
         inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: input))
     }
 
-    @inlinable
+    // Always inlined: the one call per edge into the machine, whose setup the inliner left
+    // out of `handle` once the bindings' event came to it as a value (36 instructions an edge).
+    @inlinable @inline(__always)
     final func dispatch(_ event: App.Event, at time: Int64, countIfIgnored: Bool = true) {
         let outcome = machine.send(event, at: MachineInstant(nanoseconds: time))
         if !countIfIgnored && outcome == .ignored { uncountedIgnored += 1 }
@@ -595,9 +461,9 @@ public class ControllerCore<App: ControllerApplication> {
     final func settle(at time: Int64) {
         noteUnsettledSteps(at: time)
         applyOutputs(at: time)
-        for role in 0..<heldTooLong.count where heldTooLong[role] {
-            guard let held = App.inputs[role].heldTooLong, held.again(machine.state) else { continue }
-            machine.send(held.event, at: MachineInstant(nanoseconds: time))
+        for role in 0..<inputs.heldTooLong.count {
+            guard let event = inputs.stillHeldTooLong(role, in: machine.state) else { continue }
+            machine.send(event, at: MachineInstant(nanoseconds: time))
             noteUnsettledSteps(at: time)
             applyOutputs(at: time)
         }
@@ -634,27 +500,8 @@ public class ControllerCore<App: ControllerApplication> {
         unsettledReport = "\(step); every output is held at its stop level (or its safe initial level) until the \(App.daemonName) is restarted"
         if !holdsFailSafe {
             holdsFailSafe = true
-            driveFailSafeLevels(at: MachineInstant(nanoseconds: time))
+            driveHostLevels(failSafe: true, at: MachineInstant(nanoseconds: time))
         }
-    }
-
-    /// Drives every wired output to its stop level, or to its safe initial level when it
-    /// declares none: where a controller whose machine cannot be trusted holds its plant.
-    final func driveFailSafeLevels(at now: MachineInstant) {
-        let outputs = App.outputs
-        for index in 0..<outputs.count {
-            guard let slot = slot(of: index) else { continue }
-            let level = failSafeLevel(index)
-            pulseEnds[index] = .min
-            guard written[slot] != level || lastWriteFailed[slot] else { continue }
-            hold(outputs[index], at: level, slot: slot, at: now)
-        }
-        noteStopOverrides()
-    }
-
-    final func failSafeLevel(_ index: Int) -> Bool {
-        let output = App.outputs[index]
-        return output.stopLevel?(settings) ?? output.initialLevel
     }
 
     /// Starts any pulse an action asked for, ends those due, then writes each output whose
@@ -664,58 +511,49 @@ public class ControllerCore<App: ControllerApplication> {
     /// each output the machine would move is noted as held.
     @inlinable
     final func applyOutputs(at time: Int64) {
-        if holdsFailSafe { return noteStopOverrides() }
-        let outputs = App.outputs
-        for index in 0..<outputs.count {
-            if let pulse = outputs[index].pulse, pulse.takeRequest(&machine.context) {
-                pulseEnds[index] = MachineInstant.saturatingSum(time, pulseLengths[index])
-            }
-            if pulseEnds[index] != .min && time >= pulseEnds[index] { pulseEnds[index] = .min }
+        if holdsFailSafe { return noteHostOverrides() }
+        let declared = App.outputs
+        for index in 0..<declared.count {
+            if let pulse = declared[index].pulse, pulse.takeRequest(&machine.context) { outputs.startPulse(index, at: time) }
+            outputs.endPulseIfDue(index, at: time)
         }
         // Break before make: interlocked outputs going off first, then everything in
         // declaration order (an application without interlocks is written as declared).
-        for index in 0..<outputs.count where interlocks[index] >= 0 && !wantedLevel(index) { write(index, at: time) }
-        for index in 0..<outputs.count { write(index, at: time) }
+        for index in 0..<declared.count where outputs.isInterlocked(index) && !wantedLevel(index) { write(index, at: time) }
+        for index in 0..<declared.count { write(index, at: time) }
     }
 
-    /// Whether another output of `index`'s interlock is written on.
-    @inlinable
-    final func interlockedPartnerIsOn(_ index: Int) -> Bool {
-        let group = interlocks[index]
-        guard group >= 0 else { return false }
-        for other in 0..<interlocks.count where other != index && interlocks[other] == group {
-            if let slot = slot(of: other), written[slot] { return true }
-        }
-        return false
-    }
-
-    /// The level the machine wants on the declared output `index` now. Read afresh for every
-    /// write: a failed write may move the machine, whose outputs must win over the ones the
-    /// interrupted pass started with.
+    /// The level the machine wants on the declared output `index` now, its pulse included.
+    /// Read afresh for every write: a failed write may move the machine, whose outputs must win
+    /// over the ones the interrupted pass started with.
     @inlinable
     final func wantedLevel(_ index: Int) -> Bool {
-        App.outputs[index].level(machine.state, machine.context) || pulseEnds[index] != .min
+        App.outputs[index].level(machine.state, machine.context) || outputs.isPulsing(index)
     }
 
+    /// Writes output `index` if the machine's level differs from the line's; an interlock holds
+    /// the later output off unless its declaration yields now.
     @inlinable
     final func write(_ index: Int, at time: Int64) {
-        guard let slot = slot(of: index) else { return }
         let level = wantedLevel(index)
-        // Each output's last write of a pass (every output is written last in declaration
-        // order) says whether it stands where the machine asks, and if not, why.
-        guard written[slot] != level else { return note(.none, for: index) }
-        // An interlock holds the later output off unless its declaration yields now.
-        if level && interlockedPartnerIsOn(index) && !(interlockYields[index]?(machine.state, machine.context) ?? false) {
-            return note(.interlock, for: index)
+        let slot: Int
+        switch outputs.decide(index, level: level) {
+        case .none:
+            return
+        case .write(let free):
+            slot = free
+        case .interlocked(let held):
+            guard outputs.interlockYields[index]?(machine.state, machine.context) ?? false else {
+                return outputs.note(.interlock, for: index)
+            }
+            slot = held
         }
         do {
             try lineWriter.write(level, at: slot)
         } catch {
             return writeFailed(error, index: index, slot: slot, at: time)
         }
-        written[slot] = level
-        lastWriteFailed[slot] = false
-        note(.none, for: index)
+        outputs.wrote(level, slot: slot, index: index)
         outputLog?.record(OutputWrite(
             time: MachineInstant(nanoseconds: time), role: App.outputs[index].role, value: level, completed: completionClock?.now()))
     }
@@ -724,85 +562,14 @@ public class ControllerCore<App: ControllerApplication> {
     @usableFromInline
     final func writeFailed(_ error: GPIOError, index: Int, slot: Int, at time: Int64) {
         let output = App.outputs[index]
-        outputWriteFailures += 1
-        lastWriteFailed[slot] = true
         // Before the failure event: the machine's answer writes the outputs again.
-        note(.writeFailed, for: index)
+        outputs.writeFailed(slot: slot, index: index)
         inputLog?.record(InputRecord(time: MachineInstant(nanoseconds: time), input: .outputWriteFailed(output.role)))
         if case .chipGone = error { chipLost = error }
         if let event = output.writeFailure, !recoveringFromWriteFailure {
             recoveringFromWriteFailure = true
             dispatch(event, at: time)
             recoveringFromWriteFailure = false
-        }
-    }
-
-    @inlinable
-    final func slot(of index: Int) -> Int? {
-        let slot = outputSlots[index]
-        return slot < 0 ? nil : slot
-    }
-
-    /// After the stop levels: every wired output left at a level other than the machine's is
-    /// held by its stop level (or its failed write).
-    @usableFromInline
-    final func noteStopOverrides() {
-        for index in 0..<overrideReasons.count {
-            guard let slot = slot(of: index) else { continue }
-            note(written[slot] == wantedLevel(index) ? .none : lastWriteFailed[slot] ? .writeFailed : .stopLevel, for: index)
-        }
-    }
-
-    /// Why output `index` is (or is not) at the machine's level after its write; a disagreement
-    /// is counted once, when it begins.
-    @inlinable
-    final func note(_ reason: OutputOverride, for index: Int) {
-        if reason != .none && overrideReasons[index] == .none { overrideEpisodes += 1 }
-        overrideReasons[index] = reason
-    }
-}
-
-/// One output write, as the controller's output log (`init`'s `outputLog`) records it.
-public struct OutputWrite: Hashable, Sendable {
-    /// When the event that caused the write happened (an edge's kernel timestamp, a deadline).
-    package var time: MachineInstant
-    package var role: RoleName
-    /// The logical level written.
-    package var value: Bool
-    /// When the write returned, if the controller was given a completion clock.
-    package var completed: MachineInstant?
-
-    @usableFromInline
-    package init(time: MachineInstant, role: RoleName, value: Bool, completed: MachineInstant?) {
-        self.time = time
-        self.role = role
-        self.value = value
-        self.completed = completed
-    }
-}
-
-/// Why the host holds an output at a level other than the one the machine asks for.
-public enum OutputOverride: UInt8, Hashable, Sendable, CustomStringConvertible {
-    /// It drives what the machine asks.
-    case none
-    /// Another output of its interlock is on, and the interlock does not yield now.
-    case interlock
-    /// Its last write failed: the line keeps its old level.
-    case writeFailed
-    /// The controller stopped and drove the output's stop level.
-    case stopLevel
-
-    /// Each declared output's override from ``ControllerCore/overrideCodes``, by index.
-    public static func decode(_ codes: UInt64, outputs count: Int) -> [OutputOverride] {
-        (0..<Swift.min(count, 32)).map { OutputOverride(rawValue: UInt8((codes >> UInt64(2 * $0)) & 3)) ?? .none }
-    }
-
-    public var description: String {
-        switch self {
-        case .none: "driven as asked"
-        case .interlock: "held off by its interlock"
-        case .writeFailed: "its write failed"
-        case .stopLevel: "held at its stop level"
         }
     }
 }

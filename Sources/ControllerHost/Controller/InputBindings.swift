@@ -1,0 +1,218 @@
+import ControllerFSM
+
+/// The inputs' side of a ``ControllerCore``: how each line's edges become the machine's events.
+/// It holds the debouncer, the count of edges the backend lost (gaps in their sequence
+/// numbers), each held-too-long input's deadline, and each condition's two sources (the line
+/// and commands); it keeps the levels the declaration keeps in the context.
+///
+/// A value with no chip and no machine: it says which event an edge, a command or a deadline
+/// is, and the core sends it. Indexes are declaration indexes (``ControllerApplication/inputs``),
+/// *lines* the input request's.
+// The queries the event path makes (`nextHeldDeadline`, `stillHeldTooLong`) are `mutating`
+// though they change nothing: the bindings are a stored property of the controller, a class,
+// and a call of a non-mutating method there copied the whole value first (a retain and release
+// of each of its arrays and the debouncer's), where a mutating one works in place.
+@usableFromInline
+struct InputBindings<App: ControllerApplication> {
+    /// The declaration index of each line of the input request.
+    @usableFromInline let roles: [Int]
+    /// Each line's debounce period as the board gives it (a backend that debounces itself gets
+    /// zero periods here).
+    let periods: [Duration]
+    @usableFromInline var debouncer: EdgeDebouncer
+    /// The sequence number the next raw edge should carry: a request numbers its edges from 0,
+    /// so edges lost before the first read are counted too.
+    @usableFromInline var expectedSequence: UInt64 = 0
+    /// Edges the backend lost before they were read.
+    @usableFromInline var lostEdges = 0
+    /// When each input's held level becomes "held too long"; `Int64.max` when it is not held
+    /// (or the input declares no such limit).
+    @usableFromInline var heldDeadlines: [Int64]
+    /// Each held-too-long limit in force, in nanoseconds.
+    @usableFromInline var heldLimits: [Int64]
+    /// Held past its limit and still held: the sensor is stuck, so its event is raised again
+    /// whenever the machine settles where the declaration says it must not stay.
+    @usableFromInline var heldTooLong: [Bool]
+    /// Each condition input's two sources.
+    @usableFromInline var conditions: [ConditionSources]
+
+    /// - Parameters:
+    ///   - roles: the declaration index of each line of the input request.
+    ///   - periods: each line's debounce period.
+    ///   - settled: the backend debounces (the kernel's debounce in libgpiod v2): edges arrive
+    ///     settled, and filtering them again would delay each by a second period.
+    init(settings: App.Settings, roles: [Int], periods: [Duration], settled: Bool) {
+        self.roles = roles
+        self.periods = periods
+        debouncer = EdgeDebouncer(periods: settled ? periods.map { _ in .zero } : periods)
+        heldDeadlines = Array(repeating: .max, count: App.inputs.count)
+        heldLimits = []
+        heldTooLong = Array(repeating: false, count: App.inputs.count)
+        conditions = Array(repeating: ConditionSources(), count: App.inputs.count)
+        retime(settings)
+    }
+
+    /// Takes the held-too-long limits of new settings; a deadline already running keeps its time.
+    mutating func retime(_ settings: App.Settings) {
+        heldLimits = App.inputs.map { $0.heldTooLong.map { settings[keyPath: $0.limit.keyPath].nanosecondCount } ?? .max }
+    }
+
+    /// The line `line` read `active` at start-up: its debounced level, a kept level written to
+    /// `context`, a held line's clock started at `now`; a condition found on is returned, to be
+    /// sent once every line is read.
+    mutating func start(line: Int, active: Bool, context: inout App.Context, at now: Int64) -> App.Event? {
+        debouncer.setLevel(active, ofLine: line)
+        let role = roles[line]
+        if let held = App.inputs[role].heldTooLong, held.holds(active: active), heldLimits[role] != .max {
+            heldDeadlines[role] = MachineInstant.saturatingSum(now, heldLimits[role])
+        }
+        switch App.inputs[role].binding {
+        case .condition(let on, _):
+            return conditions[role].set(.line, active: active) == true ? on : nil
+        case .level(_, _, let keep?):
+            keep(&context, active)
+            return nil
+        case .level, .pulse:
+            return nil
+        }
+    }
+
+    /// A new request (after the chip came back): it numbers its edges from 0, and its
+    /// debouncer starts from the levels last taken.
+    mutating func reattach(settled: Bool) {
+        expectedSequence = 0
+        debouncer = EdgeDebouncer(
+            periods: settled ? periods.map { _ in .zero } : periods,
+            initialLevels: (0..<roles.count).map { debouncer.level(ofLine: $0) })
+    }
+
+    // MARK: The event path
+
+    /// Takes a raw edge from the chip: a gap in sequence numbers says edges were lost (the
+    /// kernel's buffer overflowed), counted, never silently ignored; then the debouncer has it.
+    @inlinable @inline(__always)
+    mutating func feed(_ raw: EdgeEvent) {
+        if raw.sequence > expectedSequence {
+            lostEdges += Int(clamping: raw.sequence - expectedSequence)
+        }
+        expectedSequence = raw.sequence &+ 1
+        debouncer.feed(raw)
+    }
+
+    /// The next debounced edge due by `now`, earliest first.
+    @inlinable
+    mutating func nextAcceptedEdge(now: MachineInstant) -> EdgeEvent? {
+        debouncer.nextAcceptedEdge(now: now)
+    }
+
+    /// The event a debounced edge is, if any: a pulse's active edge, either edge of a level
+    /// (its level kept in `context` first), a condition's combined change. A held-too-long
+    /// input's clock starts on the held side and stops off it. `countIfIgnored` is false for a
+    /// level that keeps the context: the edge was taken even where no row answers it.
+    @inlinable @inline(__always)
+    mutating func event(for edge: EdgeEvent, role: Int, context: inout App.Context) -> (event: App.Event, countIfIgnored: Bool)? {
+        let time = edge.timestamp.nanoseconds
+        let active = edge.kind.isActive
+        // The declaration's fields, each read in place: a copy of the whole declaration
+        // retains and releases every reference it holds.
+        if heldLimits[role] != .max, let held = App.inputs[role].heldTooLong {
+            let onHeldSide = held.holds(active: active)
+            heldDeadlines[role] = onHeldSide ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
+            if !onHeldSide { heldTooLong[role] = false }
+        }
+        switch App.inputs[role].binding {
+        case .pulse(let event):
+            return active ? (event, true) : nil
+        case .level(let on, let off, let keep):
+            keep?(&context, active)
+            return (active ? on : off, keep == nil)
+        case .condition(let on, let off):
+            return conditions[role].set(.line, active: active).map { ($0 ? on : off, true) }
+        }
+    }
+
+    /// The earliest held-too-long deadline and its input; `(Int64.max, -1)` when none runs.
+    /// (Mutating: see the note at the top of the file.)
+    @inlinable
+    var nextHeldDeadline: (time: Int64, role: Int) {
+        mutating get { earliestHeldDeadline }
+    }
+
+    @inlinable
+    var earliestHeldDeadline: (time: Int64, role: Int) {
+        var earliest = (time: Int64.max, role: -1)
+        for role in 0..<heldDeadlines.count where heldDeadlines[role] < earliest.time { earliest = (heldDeadlines[role], role) }
+        return earliest
+    }
+
+    /// Input `role`'s deadline passed: it is held too long, and its event is returned.
+    @inlinable @inline(__always)
+    mutating func heldPastLimit(_ role: Int) -> App.Event? {
+        guard role >= 0, let stuck = App.inputs[role].heldTooLong else { return nil }
+        heldDeadlines[role] = .max
+        heldTooLong[role] = true
+        return stuck.event
+    }
+
+    /// The event of input `role`, still held too long, when the machine settled in `state`
+    /// where the declaration says it must not stay; `nil` otherwise. (Mutating: see the note at
+    /// the top of the file.)
+    @inlinable @inline(__always)
+    mutating func stillHeldTooLong(_ role: Int, in state: App.State) -> App.Event? {
+        guard heldTooLong[role], let held = App.inputs[role].heldTooLong, held.again(state) else { return nil }
+        return held.event
+    }
+
+    /// The earliest of the held-too-long deadlines and the debouncer's; `Int64.max` when none.
+    var nextDeadline: Int64 {
+        mutating get { Swift.min(earliestHeldDeadline.time, debouncer.nextDeadline?.nanoseconds ?? .max) }
+    }
+
+    // MARK: Commands
+
+    /// What a direct command is to the inputs.
+    enum CommandBinding {
+        /// Not a condition's event: the machine takes it as it is.
+        case notACondition
+        /// A condition's command that changed the combined condition: send this event.
+        case changed(App.Event)
+        /// A condition's command that changed nothing the machine sees.
+        case unchanged(CommandOutcome)
+    }
+
+    /// `event` as a command: a condition's on or off event is that condition's second source
+    /// beside the line (see `ConditionSources`), which can declare the condition, never end
+    /// one the line still signals.
+    mutating func command(_ event: App.Event) -> CommandBinding {
+        let inputs = App.inputs
+        for index in 0..<inputs.count {
+            guard case .condition(let on, let off) = inputs[index].binding, event == on || event == off else { continue }
+            let declared = event == on
+            guard let changed = conditions[index].set(.command, active: declared) else {
+                return .unchanged(!declared && conditions[index].line ? .heldByLine(inputs[index].role) : .alreadyInEffect)
+            }
+            return .changed(changed ? on : off)
+        }
+        return .notACondition
+    }
+
+    // MARK: What /status reads
+
+    /// Bit `index` set for each condition input (of the first 64) whose line holds it now.
+    var conditionsHeldByLine: UInt64 {
+        var mask: UInt64 = 0
+        for index in 0..<Swift.min(conditions.count, 64) where conditions[index].line { mask |= 1 << UInt64(index) }
+        return mask
+    }
+
+    /// Bit `index` set for each level input whose debounced line is active and each condition
+    /// held by either source, of the first 64.
+    var inputsOn: UInt64 {
+        var mask: UInt64 = 0
+        for line in 0..<roles.count where roles[line] < 64 {
+            if case .level = App.inputs[roles[line]].binding, debouncer.level(ofLine: line) { mask |= 1 << UInt64(roles[line]) }
+        }
+        for role in 0..<Swift.min(conditions.count, 64) where conditions[role].isActive { mask |= 1 << UInt64(role) }
+        return mask
+    }
+}
