@@ -153,6 +153,12 @@ package final class InMemoryBroker: Sendable {
                 state.sessions[id] = Session()
             }
             connection.becameConnected(sessionPresent: present, filters: present ? state.sessions[id]?.filters ?? [] : [], queued: queued)
+            // The client's subscriptions again, in effect before anything it publishes once told
+            // it is connected: libmosquitto's client sends them before it says so (a publish that
+            // overtook them missed its own retained claim, overwritten meanwhile by another's).
+            for (filter, subscription) in connection.resubscriptions() {
+                putInEffect(filter, for: connection, acknowledging: subscription, in: &state)
+            }
             return (true, takenOver)
         }
         // The one taken over tries again after its back-off, as libmosquitto's client does: here
@@ -169,17 +175,20 @@ package final class InMemoryBroker: Sendable {
     /// may read — all handed over while the state is held, so no message published meanwhile
     /// comes before them (a stale retained claim after a fresh one).
     func subscribe(_ connection: InMemoryConnection, to filter: String, subscription: MQTTMessageID) {
+        state.withLock { putInEffect(filter, for: connection, acknowledging: subscription, in: &$0) }
+    }
+
+    private func putInEffect(_ filter: String, for connection: InMemoryConnection, acknowledging subscription: MQTTMessageID,
+                                    in state: inout State) {
         let id = connection.configuration.clientID
-        state.withLock { state in
-            if !connection.configuration.cleanSession, !(state.sessions[id]?.filters.contains(filter) ?? true) {
-                state.sessions[id]?.filters.append(filter)
-            }
-            connection.addFilter(filter)
-            connection.deliver(.subscribed(subscription, granted: [.atLeastOnce]))
-            for (topic, payload) in state.retained.sorted(by: { $0.key < $1.key })
-            where Self.matches(filter: filter, topic: topic) && access(id, topic, false) {
-                connection.deliver(.message(MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retained: true)))
-            }
+        if !connection.configuration.cleanSession, !(state.sessions[id]?.filters.contains(filter) ?? true) {
+            state.sessions[id]?.filters.append(filter)
+        }
+        connection.addFilter(filter)
+        connection.deliver(.subscribed(subscription, granted: [.atLeastOnce]))
+        for (topic, payload) in state.retained.sorted(by: { $0.key < $1.key })
+        where Self.matches(filter: filter, topic: topic) && access(id, topic, false) {
+            connection.deliver(.message(MQTTMessage(topic: topic, payload: payload, qos: .atLeastOnce, retained: true)))
         }
     }
 
@@ -329,12 +338,9 @@ final class InMemoryConnection: SiteTransport {
             deliver(.connectFailed(MQTTError.connectionFailed(broker: brokerName, reason: "the in-memory broker is down"), retryIn: .seconds(1)))
             return
         }
-        let (filters, waiting) = state.withLock { state -> ([String], [(MQTTMessageID, MQTTMessage, Bool)]) in
+        let waiting = state.withLock { state in
             defer { state.waiting = [] }
-            return (state.wanted, state.waiting)
-        }
-        for filter in filters {
-            broker.subscribe(self, to: filter, subscription: state.withLock { Self.take(&$0.nextID) })
+            return state.waiting
         }
         for (id, message, retain) in waiting {
             broker.accept(message, retain: retain, from: self)
@@ -367,6 +373,12 @@ final class InMemoryConnection: SiteTransport {
         }
         deliver(.connected(sessionPresent: sessionPresent))
         for message in queued { deliver(.message(message)) }
+    }
+
+    /// The subscriptions to make again on a new connection, each with its SUBSCRIBE's identifier
+    /// (called by the broker with its state held).
+    func resubscriptions() -> [(String, MQTTMessageID)] {
+        state.withLock { state in state.wanted.map { ($0, Self.take(&state.nextID)) } }
     }
 
     /// The broker put `filter` in effect (called with its state held).

@@ -63,6 +63,26 @@ struct InMemoryBrokerTests {
         #expect(read.messages.last == MQTTMessage(topic: "site/n1/state", payload: [], qos: .atLeastOnce, retained: false))
     }
 
+    @Test("a client's subscriptions are in effect again before it is told it is connected, so nothing it publishes then overtakes them")
+    func resubscribedBeforeConnected() throws {
+        let broker = InMemoryBroker()
+        let events = Events()
+        let connection = InMemoryConnection(broker: broker, configuration: try Self.configuration("claimer"), events: { events.take($0) })
+        // Wanted before any connection, as the publisher asks for its claim topic.
+        #expect(try connection.subscribe("nodes/node1/claim", qos: .atLeastOnce) == nil)
+        broker.inject(topic: "nodes/node1/claim", payload: Array("other".utf8), retain: true)
+        #expect(broker.connect(connection))
+        // libmosquitto's client sends its SUBSCRIBEs before it reports the connection, so a claim
+        // its owner publishes as soon as it reads `.connected` comes back to it.
+        #expect(connection.filters == ["nodes/node1/claim"], "in effect when connect returns, not after")
+        broker.settle()
+        #expect(events.payloads(on: "nodes/node1/claim") == ["other"], "the retained claim, after the acknowledgement: \(events.all)")
+        guard case .connected = events.all.first else {
+            Issue.record("told it is connected first: \(events.all)")
+            return
+        }
+    }
+
     @Test("a dropped connection's will is published (and retained); a stopped one's is not; the dropped client connects again")
     func wills() throws {
         let broker = InMemoryBroker()
