@@ -30,6 +30,18 @@ struct InputBindingsTests {
         #expect(inputs.lostEdges == 5, "a new request numbers its edges from 0 again")
     }
 
+    @Test("on a new request, a line is retaken only where it differs from the level last taken")
+    func retake() {
+        var inputs = Self.bindings()
+        let unchanged = inputs.retake(line: Self.coin, active: false)
+        let changed = inputs.retake(line: Self.coin, active: true)
+        let again = inputs.retake(line: Self.coin, active: true)
+        #expect(!unchanged, "inactive, as last taken")
+        #expect(changed, "changed while the chip was gone")
+        #expect(inputs.debouncer.level(ofLine: Self.coin))
+        #expect(!again)
+    }
+
     @Test("a pulse's active edge is its event; its inactive edge is none")
     func pulse() {
         var inputs = Self.bindings()
@@ -44,12 +56,14 @@ struct InputBindingsTests {
         var context = App.makeContext(BoardFile.defaultSim.settings)
         let jam = BoardFile.defaultSim.settings.jamTimeout.nanosecondCount
         _ = inputs.event(for: Self.edge(Self.push, active: true, at: 1_000), role: Self.push, context: &context)
-        #expect(inputs.earliestHeldDeadline == (1_000 + jam, Self.push))
+        let pressed = inputs.nextHeldDeadline
+        #expect(pressed == (1_000 + jam, Self.push))
         let deadline = inputs.nextDeadline
         #expect(deadline == 1_000 + jam)
         let fault = inputs.heldPastLimit(Self.push)
         #expect(fault == .fault)
-        #expect(inputs.earliestHeldDeadline.time == .max, "raised once by its deadline")
+        let afterFault = inputs.nextHeldDeadline
+        #expect(afterFault.time == .max, "raised once by its deadline")
         let inService = inputs.stillHeldTooLong(Self.push, in: .locked), outOfService = inputs.stillHeldTooLong(Self.push, in: .broken)
         #expect(inService == .fault, "in service, a stuck push faults again")
         #expect(outOfService == nil, "out of service, it does not")
@@ -76,11 +90,11 @@ struct InputBindingsTests {
         // The command's own declaration stands after the line goes quiet.
         #expect(inputs.event(for: Self.edge(Self.emergency, active: false, at: 2), role: Self.emergency, context: &context) == nil)
         #expect(inputs.inputsOn == 1 << UInt64(Self.emergency))
-        guard case .changed(.emergencyOff) = inputs.command(.emergencyOff) else {
+        guard case .send(.emergencyOff) = inputs.command(.emergencyOff) else {
             Issue.record("withdrawn by command once the line is quiet, it ends")
             return
         }
-        guard case .notACondition = inputs.command(.coin) else {
+        guard case .send(.coin) = inputs.command(.coin) else {
             Issue.record("a command that is no condition's goes to the machine as it is")
             return
         }
@@ -93,7 +107,8 @@ struct InputBindingsTests {
         let jam = BoardFile.defaultSim.settings.jamTimeout.nanosecondCount
         #expect(inputs.start(line: Self.emergency, active: true, context: &context, at: 5) == .emergencyOn)
         #expect(inputs.start(line: Self.push, active: true, context: &context, at: 5) == nil)
-        #expect(inputs.earliestHeldDeadline == (5 + jam, Self.push))
+        let atStart = inputs.nextHeldDeadline
+        #expect(atStart == (5 + jam, Self.push))
         #expect(inputs.debouncer.level(ofLine: Self.push))
     }
 
@@ -102,13 +117,15 @@ struct InputBindingsTests {
         var inputs = Self.bindings()
         var context = App.makeContext(BoardFile.defaultSim.settings)
         _ = inputs.event(for: Self.edge(Self.push, active: true, at: 0), role: Self.push, context: &context)
-        let before = inputs.earliestHeldDeadline.time
+        let before = inputs.nextHeldDeadline.time
         var settings = BoardFile.defaultSim.settings
         settings.jamTimeout = .seconds(45)
         inputs.retime(settings)
-        #expect(inputs.earliestHeldDeadline.time == before)
+        let afterRetime = inputs.nextHeldDeadline
+        #expect(afterRetime.time == before)
         _ = inputs.event(for: Self.edge(Self.push, active: false, at: 1), role: Self.push, context: &context)
         _ = inputs.event(for: Self.edge(Self.push, active: true, at: 2), role: Self.push, context: &context)
-        #expect(inputs.earliestHeldDeadline.time == 2 + Duration.seconds(45).nanosecondCount)
+        let nextPress = inputs.nextHeldDeadline
+        #expect(nextPress.time == 2 + Duration.seconds(45).nanosecondCount)
     }
 }

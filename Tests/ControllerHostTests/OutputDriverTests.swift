@@ -82,15 +82,18 @@ struct OutputDriverTests {
         let alarm = try #require(TurnstileApplication.outputIndex(named: "alarm"))
         outputs.startPulse(alarm, at: 1_000)
         let end = 1_000 + settings.alarmPulse.nanosecondCount
-        #expect(outputs.earliestPulseEnd == end && outputs.pulseEnds[alarm] == end)
+        let started = outputs.nextPulseEnd
+        #expect(started == end && outputs.pulseEnds[alarm] == end)
         outputs.endPulseIfDue(alarm, at: end - 1)
         #expect(outputs.pulseEnds[alarm] == end)
         outputs.endPulseIfDue(alarm, at: end)
-        #expect(outputs.earliestPulseEnd == .max && outputs.pulseEnds[alarm] == .min)
+        let ended = outputs.nextPulseEnd
+        #expect(ended == .max && outputs.pulseEnds[alarm] == .min)
         settings.alarmPulse = .seconds(2)
         outputs.retime(settings)
         outputs.startPulse(alarm, at: 0)
-        #expect(outputs.earliestPulseEnd == Duration.seconds(2).nanosecondCount)
+        let retimed = outputs.nextPulseEnd
+        #expect(retimed == Duration.seconds(2).nanosecondCount)
     }
 
     @Test("the stop level comes from the settings in force: the lock's is its fail mode")

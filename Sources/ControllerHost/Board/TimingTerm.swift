@@ -28,7 +28,7 @@ public struct TimingTerm<App: ControllerApplication>: Sendable {
     /// edge of any of them is seen that much after it happened.
     public static func debounce(of inputs: RoleName...) -> Self {
         let names = inputs.map { "inputs.\($0).debounce" }
-        let text = names.count == 1 ? names[0] : "the longest of \(names.dropLast().joined(separator: ", ")) and \(names.last ?? "")"
+        let text = names.count == 1 ? names[0] : "the longest of \(names.listed("and"))"
         return Self(text) { board in inputs.map { board.inputs[$0]?.debounce ?? .zero }.max() ?? .zero }
     }
 

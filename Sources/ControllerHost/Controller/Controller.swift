@@ -93,8 +93,7 @@ public final class Controller<App: ControllerApplication, Chip: GPIOChip>: Contr
         inputs.reattach(settled: newInputs.edgesAreDebounced)
         for line in inputs.roles.indices {
             let active = try newInputs.readValue(at: line)
-            guard active != inputs.debouncer.level(ofLine: line) else { continue }
-            inputs.debouncer.setLevel(active, ofLine: line)
+            guard inputs.retake(line: line, active: active) else { continue }
             handle(EdgeEvent(lineIndex: line, kind: EdgeKind(becameActive: active), timestamp: now, sequence: 0))
         }
         settle(at: now.nanoseconds)

@@ -220,14 +220,12 @@ public class ControllerCore<App: ControllerApplication> {
         take(.command(event), at: now.nanoseconds)
         defer { cause = nil }
         switch inputs.command(event) {
-        case .notACondition:
-            dispatch(event, at: now.nanoseconds)
-        case .changed(let conditionEvent):
-            dispatch(conditionEvent, at: now.nanoseconds)
+        case .send(let sent):
+            dispatch(sent, at: now.nanoseconds)
+            return .dispatched
         case .unchanged(let outcome):
             return outcome
         }
-        return .dispatched
     }
 
     /// When `process(now:)` next has something to do without a new edge: a debounce period

@@ -86,6 +86,14 @@ struct InputBindings<App: ControllerApplication> {
             initialLevels: (0..<roles.count).map { debouncer.level(ofLine: $0) })
     }
 
+    /// The line `line` read `active` on a new request: true, and the level taken, when it
+    /// differs from the last one taken (what changed while the chip was gone, an edge now).
+    mutating func retake(line: Int, active: Bool) -> Bool {
+        guard active != debouncer.level(ofLine: line) else { return false }
+        debouncer.setLevel(active, ofLine: line)
+        return true
+    }
+
     // MARK: The event path
 
     /// Takes a raw edge from the chip: a gap in sequence numbers says edges were lost (the
@@ -135,14 +143,11 @@ struct InputBindings<App: ControllerApplication> {
     /// (Mutating: see the note at the top of the file.)
     @inlinable
     var nextHeldDeadline: (time: Int64, role: Int) {
-        mutating get { earliestHeldDeadline }
-    }
-
-    @inlinable
-    var earliestHeldDeadline: (time: Int64, role: Int) {
-        var earliest = (time: Int64.max, role: -1)
-        for role in 0..<heldDeadlines.count where heldDeadlines[role] < earliest.time { earliest = (heldDeadlines[role], role) }
-        return earliest
+        mutating get {
+            var earliest = (time: Int64.max, role: -1)
+            for role in 0..<heldDeadlines.count where heldDeadlines[role] < earliest.time { earliest = (heldDeadlines[role], role) }
+            return earliest
+        }
     }
 
     /// Input `role`'s deadline passed: it is held too long, and its event is returned.
@@ -165,17 +170,15 @@ struct InputBindings<App: ControllerApplication> {
 
     /// The earliest of the held-too-long deadlines and the debouncer's; `Int64.max` when none.
     var nextDeadline: Int64 {
-        mutating get { Swift.min(earliestHeldDeadline.time, debouncer.nextDeadline?.nanoseconds ?? .max) }
+        mutating get { Swift.min(nextHeldDeadline.time, debouncer.nextDeadline?.nanoseconds ?? .max) }
     }
 
     // MARK: Commands
 
     /// What a direct command is to the inputs.
     enum CommandBinding {
-        /// Not a condition's event: the machine takes it as it is.
-        case notACondition
-        /// A condition's command that changed the combined condition: send this event.
-        case changed(App.Event)
+        /// Send this event: the command itself, or the change of the condition it is one of.
+        case send(App.Event)
         /// A condition's command that changed nothing the machine sees.
         case unchanged(CommandOutcome)
     }
@@ -191,9 +194,9 @@ struct InputBindings<App: ControllerApplication> {
             guard let changed = conditions[index].set(.command, active: declared) else {
                 return .unchanged(!declared && conditions[index].line ? .heldByLine(inputs[index].role) : .alreadyInEffect)
             }
-            return .changed(changed ? on : off)
+            return .send(changed ? on : off)
         }
-        return .notACondition
+        return .send(event)
     }
 
     // MARK: What /status reads

@@ -106,14 +106,11 @@ struct OutputDriver<App: ControllerApplication> {
     /// note at the top of the file.)
     @inlinable
     var nextPulseEnd: Int64 {
-        mutating get { earliestPulseEnd }
-    }
-
-    @inlinable
-    var earliestPulseEnd: Int64 {
-        var earliest = Int64.max
-        for index in 0..<pulseEnds.count where pulseEnds[index] != .min { earliest = Swift.min(earliest, pulseEnds[index]) }
-        return earliest
+        mutating get {
+            var earliest = Int64.max
+            for index in 0..<pulseEnds.count where pulseEnds[index] != .min { earliest = Swift.min(earliest, pulseEnds[index]) }
+            return earliest
+        }
     }
 
     /// Whether output `index` belongs to an interlock: going off, it is written before the rest

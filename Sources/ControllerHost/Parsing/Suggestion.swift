@@ -48,3 +48,10 @@ extension Sequence<String> {
     /// `"a", "b", "c"` — for "is not one of …" messages.
     var quotedList: String { map { "\"\($0)\"" }.joined(separator: ", ") }
 }
+
+extension Array<String> {
+    /// `a, b or c` (with `conjunction` "or"), as a sentence lists; one item alone as it is.
+    func listed(_ conjunction: String) -> String {
+        count > 1 ? dropLast().joined(separator: ", ") + " \(conjunction) " + self[count - 1] : joined()
+    }
+}

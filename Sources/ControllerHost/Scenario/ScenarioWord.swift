@@ -40,14 +40,12 @@ public struct ScenarioWord<App: ControllerApplication>: Sendable {
     /// ```
     public static func choice(_ name: String, _ choices: [(word: String, action: ScenarioAction<App>)]) -> Self {
         let words = choices.map(\.word)
-        let forms = words.map { "\"\(name) \($0)\"" }
-        let hint = "write " + (forms.count > 1 ? forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1] : forms.joined())
+        let hint = "write " + words.map { "\"\(name) \($0)\"" }.listed("or")
         return Self(name, usages: ["\(name) \(words.joined(separator: "|"))"], read: { (reader: inout ScenarioWordReader) throws(ScenarioError) in
             try reader.expectArity(usage: [name, words.joined(separator: "|")])
             let token = reader.arguments[reader.arguments.startIndex]
             guard let chosen = choices.first(where: { $0.word == token }) else {
-                let listed = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1] : words.joined()
-                throw reader.error("\"\(token.bounded)\" is not \(listed)", hint: hint)
+                throw reader.error("\"\(token.bounded)\" is not \(words.listed("or"))", hint: hint)
             }
             return chosen.action
         }, writes: { action in choices.first { $0.action == action }.map { "\(name) \($0.word)" } })
