@@ -90,6 +90,48 @@ struct PipelineZeroAllocationTests {
         }
     }
 
+    /// What a controller does the first time after its start allocates nothing either, not even
+    /// a generic type's metadata, which the runtime makes on a type's first use: a command, a
+    /// condition declared and withdrawn by command, the first edges and timers. Only the
+    /// controller's calls are counted (the simulated chip's scheduling is the test's, not the
+    /// daemon's). No other test in this process sends a command, so the first one is this
+    /// test's. The daemon's loop check (`scripts/check-loop-allocations.sh`) counts the same on
+    /// the shipped binary; a generic answer type on the command path passed the warmed-up test
+    /// above and was caught only there.
+    @Test("a controller's first command, conditions, edges and timers after start allocate nothing")
+    func firstUsesAfterStart() throws {
+        let bench = try Bench()
+        var allocations: UInt64 = 0
+        func counted<T>(_ body: () throws -> T) rethrows -> T {
+            malloc_counter_start()
+            defer { allocations += malloc_counter_stop() }
+            return try body()
+        }
+        var now = MachineInstant.zero + .milliseconds(10)
+        let outcomes = try [TurnstileEvent.emergencyOn, .emergencyOn, .emergencyOff, .coin].map { event in
+            now = now + .milliseconds(10)
+            return try counted { try bench.controller.send(event, at: now) }
+        }
+        #expect(outcomes == [.dispatched, .alreadyInEffect, .dispatched, .dispatched])
+        let sim = bench.board.sim
+        bench.roundStart = now + .milliseconds(10)
+        bench.chip.schedulePulse(line: Bench.pushLine, at: bench.roundStart, width: sim.pulse("push")!,
+                                 bounceEdges: sim.bounceEdges, bounceWindow: sim.bounceWindow)
+        let end = bench.roundStart + .seconds(7)
+        while now < end {
+            var next = end
+            if let edge = bench.chip.nextEventTime, edge < next { next = edge }
+            if let deadline = counted({ bench.controller.nextDeadline }), deadline < next { next = deadline }
+            now = next
+            bench.chip.advance(to: now)
+            try counted { try bench.controller.process(now: now) }
+        }
+        #expect(allocations == 0, "a controller's first uses after start allocated \(allocations) times")
+        let counters = bench.controller.context.counters
+        #expect(counters.coins == 1 && counters.passages == 1, "the coin sent as a command paid for the push")
+        #expect(bench.controller.state == .locked)
+    }
+
     @Test("10,000+ bouncy pulses, edge to relay write to trace, allocate nothing")
     func fullPipeline() throws {
         let bench = try Bench()

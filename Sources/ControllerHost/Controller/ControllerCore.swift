@@ -219,13 +219,9 @@ public class ControllerCore<App: ControllerApplication> {
         try process(now: now)
         take(.command(event), at: now.nanoseconds)
         defer { cause = nil }
-        switch inputs.command(event) {
-        case .send(let sent):
-            dispatch(sent, at: now.nanoseconds)
-            return .dispatched
-        case .unchanged(let outcome):
-            return outcome
-        }
+        let outcome = inputs.command(event)
+        if outcome == .dispatched { dispatch(event, at: now.nanoseconds) }
+        return outcome
     }
 
     /// When `process(now:)` next has something to do without a new edge: a debounce period

@@ -46,15 +46,21 @@ struct InputBindings<App: ControllerApplication> {
         self.periods = periods
         debouncer = EdgeDebouncer(periods: settled ? periods.map { _ in .zero } : periods)
         heldDeadlines = Array(repeating: .max, count: App.inputs.count)
-        heldLimits = []
+        heldLimits = Array(repeating: .max, count: App.inputs.count)
         heldTooLong = Array(repeating: false, count: App.inputs.count)
         conditions = Array(repeating: ConditionSources(), count: App.inputs.count)
         retime(settings)
     }
 
     /// Takes the held-too-long limits of new settings; a deadline already running keeps its time.
+    /// Written in place, by index: a reload runs on the event loop, where nothing may allocate,
+    /// and this code is not specialised for the application, where `map` and `enumerated()`
+    /// allocate (a new array; an iterator's coroutine frame).
     mutating func retime(_ settings: App.Settings) {
-        heldLimits = App.inputs.map { $0.heldTooLong.map { settings[keyPath: $0.limit.keyPath].nanosecondCount } ?? .max }
+        let inputs = App.inputs
+        for role in 0..<inputs.count {
+            heldLimits[role] = inputs[role].heldTooLong.map { settings[keyPath: $0.limit.keyPath].nanosecondCount } ?? .max
+        }
     }
 
     /// The line `line` read `active` at start-up: its debounced level, a kept level written to
@@ -175,28 +181,26 @@ struct InputBindings<App: ControllerApplication> {
 
     // MARK: Commands
 
-    /// What a direct command is to the inputs.
-    enum CommandBinding {
-        /// Send this event: the command itself, or the change of the condition it is one of.
-        case send(App.Event)
-        /// A condition's command that changed nothing the machine sees.
-        case unchanged(CommandOutcome)
-    }
-
-    /// `event` as a command: a condition's on or off event is that condition's second source
-    /// beside the line (see `ConditionSources`), which can declare the condition, never end
-    /// one the line still signals.
-    mutating func command(_ event: App.Event) -> CommandBinding {
+    /// `event` as a command: `.dispatched` when the machine is to be sent `event` itself, the
+    /// reason when it changes nothing the machine sees. A condition's on or off event is that
+    /// condition's second source beside the line (see `ConditionSources`), which can declare the
+    /// condition, never end one the line still signals; a command that changes the condition
+    /// changes it to what the command says, so the event sent is always the command's own.
+    ///
+    /// The answer is a non-generic enum on purpose: this code is not specialised for the
+    /// application, and a generic type's metadata is made (allocated) on its first use, which
+    /// would be the first command on the event loop.
+    mutating func command(_ event: App.Event) -> CommandOutcome {
         let inputs = App.inputs
         for index in 0..<inputs.count {
             guard case .condition(let on, let off) = inputs[index].binding, event == on || event == off else { continue }
             let declared = event == on
-            guard let changed = conditions[index].set(.command, active: declared) else {
-                return .unchanged(!declared && conditions[index].line ? .heldByLine(inputs[index].role) : .alreadyInEffect)
+            guard conditions[index].set(.command, active: declared) != nil else {
+                return !declared && conditions[index].line ? .heldByLine(inputs[index].role) : .alreadyInEffect
             }
-            return .send(changed ? on : off)
+            return .dispatched
         }
-        return .send(event)
+        return .dispatched
     }
 
     // MARK: What /status reads

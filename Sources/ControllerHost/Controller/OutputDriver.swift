@@ -60,7 +60,7 @@ struct OutputDriver<App: ControllerApplication> {
         written = initialLevels
         lastWriteFailed = initialLevels.map { _ in false }
         pulseEnds = Array(repeating: .min, count: App.outputs.count)
-        pulseLengths = []
+        pulseLengths = Array(repeating: 0, count: App.outputs.count)
         overrideReasons = App.outputs.map { _ in .none }
         retime(settings)
     }
@@ -72,9 +72,14 @@ struct OutputDriver<App: ControllerApplication> {
         lastWriteFailed = levels.map { _ in false }
     }
 
-    /// Takes the pulse lengths of new settings; a pulse already on keeps its end.
+    /// Takes the pulse lengths of new settings; a pulse already on keeps its end. Written in
+    /// place, by index: a reload runs on the event loop, where nothing may allocate, and this
+    /// code is not specialised for the application, where `map` and `enumerated()` allocate.
     mutating func retime(_ settings: App.Settings) {
-        pulseLengths = App.outputs.map { $0.pulse.map { settings[keyPath: $0.length.keyPath].nanosecondCount } ?? 0 }
+        let outputs = App.outputs
+        for index in 0..<outputs.count {
+            pulseLengths[index] = outputs[index].pulse.map { settings[keyPath: $0.length.keyPath].nanosecondCount } ?? 0
+        }
     }
 
     @inlinable
@@ -129,23 +134,11 @@ struct OutputDriver<App: ControllerApplication> {
         return false
     }
 
-    /// What a pass does with output `index`, whose level the machine wants at `level`.
-    @usableFromInline
-    enum WriteDecision: Equatable {
-        /// Nothing: not wired, or already there (noted as the machine's).
-        case none
-        /// Write `level` to `slot`.
-        case write(slot: Int)
-        /// Another output of its interlock is on: write only if the interlock yields now, else
-        /// note it held (``note(_:for:)`` with ``OutputOverride/interlock``).
-        case interlocked(slot: Int)
-    }
-
     /// What the pass does with output `index` when the machine wants `level` on it. Each
     /// output's last decision in a pass says whether it stands where the machine asks, and if
     /// not, why.
     @inlinable @inline(__always)
-    mutating func decide(_ index: Int, level: Bool) -> WriteDecision {
+    mutating func decide(_ index: Int, level: Bool) -> OutputWriteDecision {
         guard let slot = slot(of: index) else { return .none }
         guard written[slot] != level else {
             note(.none, for: index)
@@ -254,4 +247,18 @@ struct OutputDriver<App: ControllerApplication> {
         for index in 0..<Swift.min(slots.count, 64) where slots[index] >= 0 { wired |= 1 << UInt64(index) }
         return wired
     }
+}
+
+/// What a pass does with an output whose level the machine wants. Outside `OutputDriver` so it
+/// is not generic: the driver's code is not specialised for the application, and a generic
+/// type's metadata is made (allocated) on its first use, which may be on the event loop.
+@usableFromInline
+enum OutputWriteDecision: Equatable {
+    /// Nothing: not wired, or already there (noted as the machine's).
+    case none
+    /// Write the level to `slot`.
+    case write(slot: Int)
+    /// Another output of its interlock is on: write only if the interlock yields now, else
+    /// note it held (`OutputDriver.note(_:for:)` with `OutputOverride.interlock`).
+    case interlocked(slot: Int)
 }
