@@ -1,5 +1,7 @@
 @testable import ControllerRuntime
+import ControllerDaemon
 import ControllerTestSupport
+import Logging
 import Testing
 import Turnstile
 
@@ -38,5 +40,21 @@ struct OwnMainTests {
             try await Daemon<TurnstileApplication>(options).run()
         }
         #expect(thrown == .usage)
+        // The words said on standard error come with it, and the error behind them, for a
+        // `main` that logs elsewhere or acts on the case.
+        #expect(thrown?.reason?.contains("--retention-days") == true, "\(String(describing: thrown?.reason))")
+        #expect(thrown?.cause is DaemonOptionError)
+        #expect(thrown.map { "\($0)" }?.hasSuffix("(exit status \(ControllerExit.usage.rawValue))") == true)
+    }
+
+    @Test("a board that cannot be read stops the run with status 2, the file named in the reason")
+    func aMissingBoardSaysWhichFile() async {
+        let options = RunOptions(board: "/nonexistent/board.toml")
+        let thrown = await #expect(throws: ControllerExit.self) {
+            try await Daemon<TurnstileApplication>(options).serve(logger: Logger(label: "own-main"), signals: AsyncStream { _ in })
+        }
+        #expect(thrown == .badInput)
+        #expect(thrown?.reason?.contains("/nonexistent/board.toml") == true, "\(String(describing: thrown?.reason))")
+        #expect(thrown?.cause != nil)
     }
 }

@@ -23,17 +23,12 @@ public struct Effects<State: MachineSymbol, Event: MachineSymbol> {
     /// cost on the dispatch path is comparing against it.
     @usableFromInline var nextDeadline: Int64 = .max
     @usableFromInline var droppedSends = 0
-    /// By history slot: the state each history pseudo-state remembers (its superstate's child,
-    /// or for a deep one the innermost state), -1 before its superstate was ever left. Empty
-    /// for a machine without history; a value, so a copy of a machine remembers on its own.
-    @usableFromInline var history: ContiguousArray<Int32>
 
-    init(initial: State, queueCapacity: Int, historyCount: Int = 0) {
+    init(initial: State, queueCapacity: Int) {
         currentState = initial
         let filler = Event.allCases.first!
         queue = FixedRing(capacity: queueCapacity, filler: filler)
         timers = TimerSlots<Event>(repeating: TimerSlot(event: filler))
-        history = ContiguousArray(repeating: -1, count: historyCount)
     }
 
     /// Queues `event` to run after the current event completes (run-to-completion: never

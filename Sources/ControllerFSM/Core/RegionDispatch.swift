@@ -17,13 +17,9 @@ struct RegionWorkspace {
     /// per active innermost state, so at most one per state.
     @usableFromInline var selected: ContiguousArray<Int32>
     @usableFromInline var selectedCount = 0
-    /// By history slot, then state: what each history remembers (several states when its
-    /// superstate holds parallel regions); `hasRemembered` by slot.
-    @usableFromInline var remembered: ContiguousArray<Bool>
-    @usableFromInline var hasRemembered: ContiguousArray<Bool>
     @usableFromInline let stateCount: Int
 
-    init(stateCount: Int, historyCount: Int, hasRegions: Bool) {
+    init(stateCount: Int, hasRegions: Bool) {
         let size = hasRegions ? stateCount : 0
         self.stateCount = size
         active = ContiguousArray(repeating: false, count: size)
@@ -32,8 +28,6 @@ struct RegionWorkspace {
         chosenInitial = ContiguousArray(repeating: -1, count: size)
         historyAction = ContiguousArray(repeating: -1, count: size)
         selected = ContiguousArray(repeating: -1, count: size)
-        remembered = ContiguousArray(repeating: false, count: hasRegions ? historyCount * stateCount : 0)
-        hasRemembered = ContiguousArray(repeating: false, count: hasRegions ? historyCount : 0)
     }
 }
 
@@ -102,25 +96,14 @@ extension ObservedMachine {
     }
 
     @inlinable
-    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
-        if ancestor < 0 { return true }
-        var walker = state
-        while walker >= 0 {
-            if walker == ancestor { return true }
-            walker = Int(table.parent[walker])
-        }
-        return false
-    }
-
-    @inlinable
     func hasChildren(_ state: Int) -> Bool { table.childStart[state] != table.childStart[state &+ 1] }
 
     /// Fills `regions.selected` with the rows `column` selects, conflicts removed.
     @inlinable
     mutating func selectRegionRows(column: Int) {
         regions.selectedCount = 0
-        for position in 0..<table.documentOrder.count {
-            let state = Int(table.documentOrder[position])
+        for position in 0..<table.regions.documentOrder.count {
+            let state = Int(table.regions.documentOrder[position])
             if !regions.active[state] || hasChildren(state) { continue }
             let key = state &* view.columns &+ column
             var row = Int(view.rowStart[key])
@@ -128,10 +111,9 @@ extension ObservedMachine {
             while row < end {
                 let holds = view.rows[row]._withUnsafeGuaranteedRef { $0.condition == nil || $0.condition!(context) }
                 if holds {
-                    let written = view.rows[row]._withUnsafeGuaranteedRef { $0.written }
+                    let written = table.regions.rows[row].written
                     var seen = false
-                    for index in 0..<regions.selectedCount
-                    where view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef({ $0.written }) == written {
+                    for index in 0..<regions.selectedCount where table.regions.rows[Int(regions.selected[index])].written == written {
                         seen = true
                         break
                     }
@@ -151,10 +133,10 @@ extension ObservedMachine {
     /// the other's (the exits are the active states below the domain).
     @inlinable
     func rowsConflict(_ first: Int, _ second: Int) -> Bool {
-        let (firstMoves, firstDomain) = view.rows[first]._withUnsafeGuaranteedRef { ($0.targetCount > 0, Int($0.domain)) }
-        let (secondMoves, secondDomain) = view.rows[second]._withUnsafeGuaranteedRef { ($0.targetCount > 0, Int($0.domain)) }
-        guard firstMoves && secondMoves else { return false }
-        return isInside(firstDomain, secondDomain) || isInside(secondDomain, firstDomain)
+        let firstRow = table.regions.rows[first], secondRow = table.regions.rows[second]
+        guard firstRow.targetCount > 0 && secondRow.targetCount > 0 else { return false }
+        let firstDomain = Int(firstRow.domain), secondDomain = Int(secondRow.domain)
+        return table.isInside(firstDomain, secondDomain) || table.isInside(secondDomain, firstDomain)
     }
 
     /// SCXML's `removeConflictingTransitions`, in place: `selected[0..<kept]` is the filtered
@@ -164,12 +146,12 @@ extension ObservedMachine {
         var kept = 0
         for index in 0..<regions.selectedCount {
             let candidate = Int(regions.selected[index])
-            let source = view.rows[candidate]._withUnsafeGuaranteedRef { Int($0.source) }
+            let source = Int(table.regions.rows[candidate].source)
             var preempted = false
             for earlier in 0..<kept {
                 let other = Int(regions.selected[earlier])
-                let otherSource = view.rows[other]._withUnsafeGuaranteedRef { Int($0.source) }
-                if rowsConflict(candidate, other) && !(source != otherSource && isInside(source, otherSource)) {
+                let otherSource = Int(table.regions.rows[other].source)
+                if rowsConflict(candidate, other) && !(source != otherSource && table.isInside(source, otherSource)) {
                     preempted = true
                     break
                 }
@@ -195,23 +177,24 @@ extension ObservedMachine {
         let count = table.work.count
         var moves = false
         for index in 0..<regions.selectedCount {
-            let (targetCount, domain) = view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef { (Int($0.targetCount), Int($0.domain)) }
-            guard targetCount > 0 else { continue }
+            let row = table.regions.rows[Int(regions.selected[index])]
+            guard row.targetCount > 0 else { continue }
+            let domain = Int(row.domain)
             moves = true
-            for state in 0..<count where regions.active[state] && state != domain && isInside(state, domain) {
+            for state in 0..<count where regions.active[state] && state != domain && table.isInside(state, domain) {
                 regions.exiting[state] = true
             }
         }
         if moves {
             // Every history is recorded before any exit work runs, from the whole configuration.
-            for position in 0..<table.documentOrder.count {
-                let state = Int(table.documentOrder[position])
+            for position in 0..<table.regions.documentOrder.count {
+                let state = Int(table.regions.documentOrder[position])
                 if regions.exiting[state] { recordRegionHistory(leaving: state) }
             }
-            var position = table.documentOrder.count
+            var position = table.regions.documentOrder.count
             while position > 0 {
                 position &-= 1
-                let state = Int(table.documentOrder[position])
+                let state = Int(table.regions.documentOrder[position])
                 guard regions.exiting[state] else { continue }
                 regions.exiting[state] = false
                 effects.currentState = State(rawValue: state)!
@@ -220,18 +203,16 @@ extension ObservedMachine {
             }
         }
         for index in 0..<regions.selectedCount {
-            view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef { row in
-                effects.currentState = State(rawValue: Int(row.source))!
-                row.action?(&context, &effects)
-            }
+            let selected = Int(regions.selected[index])
+            effects.currentState = State(rawValue: Int(table.regions.rows[selected].source))!
+            view.rows[selected]._withUnsafeGuaranteedRef { $0.action?(&context, &effects) }
         }
         if moves {
             for index in 0..<regions.selectedCount {
-                let (offset, targetCount, domain) = view.rows[Int(regions.selected[index])]._withUnsafeGuaranteedRef {
-                    (Int($0.targetOffset), Int($0.targetCount), Int($0.domain))
-                }
-                for position in offset..<(offset &+ targetCount) { markForEntry(Int(table.targets[position])) }
-                for position in offset..<(offset &+ targetCount) { markAncestorsOfTarget(Int(table.targets[position]), below: domain) }
+                let row = table.regions.rows[Int(regions.selected[index])]
+                let offset = Int(row.targetOffset), targetCount = Int(row.targetCount), domain = Int(row.domain)
+                for position in offset..<(offset &+ targetCount) { markForEntry(Int(table.regions.targets[position])) }
+                for position in offset..<(offset &+ targetCount) { markAncestorsOfTarget(Int(table.regions.targets[position]), below: domain) }
             }
             enterMarked()
         } else {
@@ -245,14 +226,13 @@ extension ObservedMachine {
     mutating func markAncestorsOfTarget(_ target: Int, below top: Int) {
         let slot = Int(table.historySlot[target])
         guard slot >= 0 else { return markAncestorsForEntry(of: target, below: top) }
-        if regions.hasRemembered[slot] {
-            let base = slot &* regions.stateCount
-            for state in 0..<regions.stateCount where regions.remembered[base &+ state] { markAncestorsForEntry(of: state, below: top) }
+        let remembered = history.count(slot)
+        if remembered > 0 {
+            for index in 0..<remembered { markAncestorsForEntry(of: history.state(slot, index), below: top) }
         } else {
-            table.historyDefaults[slot]._withUnsafeGuaranteedRef { defaults in
-                for position in Int(defaults.targetOffset)..<Int(defaults.targetOffset &+ defaults.targetCount) {
-                    markAncestorsForEntry(of: Int(table.targets[position]), below: top)
-                }
+            let defaults = table.regions.historyTargets[slot]
+            for position in Int(defaults.offset)..<Int(defaults.offset &+ defaults.count) {
+                markAncestorsForEntry(of: Int(table.regions.targets[position]), below: top)
             }
         }
     }
@@ -263,17 +243,16 @@ extension ObservedMachine {
         let slot = Int(table.historySlot[state])
         let parent = Int(table.parent[state])
         if slot >= 0 {
-            if regions.hasRemembered[slot] {
-                let base = slot &* regions.stateCount
-                for remembered in 0..<regions.stateCount where regions.remembered[base &+ remembered] { markForEntry(remembered) }
-                for remembered in 0..<regions.stateCount where regions.remembered[base &+ remembered] {
-                    markAncestorsForEntry(of: remembered, below: parent)
-                }
+            let remembered = history.count(slot)
+            if remembered > 0 {
+                for index in 0..<remembered { markForEntry(history.state(slot, index)) }
+                for index in 0..<remembered { markAncestorsForEntry(of: history.state(slot, index), below: parent) }
             } else {
                 regions.historyAction[parent] = Int32(slot)
-                let (offset, count) = table.historyDefaults[slot]._withUnsafeGuaranteedRef { (Int($0.targetOffset), Int($0.targetCount)) }
-                for position in offset..<(offset &+ count) { markForEntry(Int(table.targets[position])) }
-                for position in offset..<(offset &+ count) { markAncestorsForEntry(of: Int(table.targets[position]), below: parent) }
+                let defaults = table.regions.historyTargets[slot]
+                let offset = Int(defaults.offset), count = Int(defaults.count)
+                for position in offset..<(offset &+ count) { markForEntry(Int(table.regions.targets[position])) }
+                for position in offset..<(offset &+ count) { markAncestorsForEntry(of: Int(table.regions.targets[position]), below: parent) }
             }
             return
         }
@@ -299,12 +278,11 @@ extension ObservedMachine {
             if table.initials[candidate]._withUnsafeGuaranteedRef({ $0.condition?(context) ?? true }) { break }
             candidate &+= 1
         }
-        let (offset, count) = table.initials[candidate]._withUnsafeGuaranteedRef { initial in
-            initial.action?(&context, &effects)
-            return (Int(initial.targetOffset), Int(initial.targetCount))
-        }
-        for position in offset..<(offset &+ count) { markForEntry(Int(table.targets[position])) }
-        for position in offset..<(offset &+ count) { markAncestorsOfTarget(Int(table.targets[position]), below: state) }
+        table.initials[candidate]._withUnsafeGuaranteedRef { $0.action?(&context, &effects) }
+        let targets = table.regions.initialTargets[candidate]
+        let offset = Int(targets.offset), count = Int(targets.count)
+        for position in offset..<(offset &+ count) { markForEntry(Int(table.regions.targets[position])) }
+        for position in offset..<(offset &+ count) { markAncestorsOfTarget(Int(table.regions.targets[position]), below: state) }
     }
 
     /// SCXML's `addAncestorStatesToEnter`: the superstates of `state` strictly below `top`,
@@ -325,7 +303,7 @@ extension ObservedMachine {
         for position in Int(table.childStart[parallel])..<Int(table.childStart[parallel &+ 1]) {
             let region = Int(table.children[position])
             var covered = false
-            for state in 0..<regions.stateCount where regions.entering[state] && state != region && isInside(state, region) {
+            for state in 0..<regions.stateCount where regions.entering[state] && state != region && table.isInside(state, region) {
                 covered = true
                 break
             }
@@ -337,8 +315,8 @@ extension ObservedMachine {
     /// history default's action, then a final state's done events.
     @inlinable
     mutating func enterMarked() {
-        for position in 0..<table.documentOrder.count {
-            let state = Int(table.documentOrder[position])
+        for position in 0..<table.regions.documentOrder.count {
+            let state = Int(table.regions.documentOrder[position])
             guard regions.entering[state] else { continue }
             regions.entering[state] = false
             regions.active[state] = true
@@ -395,13 +373,11 @@ extension ObservedMachine {
         for position in Int(table.recordStart[state])..<Int(table.recordStart[state &+ 1]) {
             let slot = Int(table.recordedSlots[position])
             let deep = table.historyIsDeep[slot]
-            let base = slot &* regions.stateCount
-            for candidate in 0..<regions.stateCount {
-                let remembered = regions.active[candidate]
-                    && (deep ? !hasChildren(candidate) && candidate != state && isInside(candidate, state) : Int(table.parent[candidate]) == state)
-                regions.remembered[base &+ candidate] = remembered
+            history.forget(slot)
+            for candidate in 0..<regions.stateCount where regions.active[candidate]
+                && (deep ? !hasChildren(candidate) && candidate != state && table.isInside(candidate, state) : Int(table.parent[candidate]) == state) {
+                history.add(candidate, to: slot)
             }
-            regions.hasRemembered[slot] = true
         }
     }
 
@@ -409,8 +385,8 @@ extension ObservedMachine {
     /// document order.
     @inlinable
     mutating func updateInnermostState() {
-        for position in 0..<table.documentOrder.count {
-            let state = Int(table.documentOrder[position])
+        for position in 0..<table.regions.documentOrder.count {
+            let state = Int(table.regions.documentOrder[position])
             if regions.active[state] && !hasChildren(state) {
                 effects.currentState = State(rawValue: state)!
                 return

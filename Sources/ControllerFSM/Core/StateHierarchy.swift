@@ -11,6 +11,20 @@ struct HistorySpec<State: MachineSymbol, Event: MachineSymbol, Context> {
     var defaultTarget: State { defaultTargets[0] }
 }
 
+/// Whether `state` is `ancestor` or inside it (-1, the top, holds every state), following
+/// `parent` (-1 above the top). The one walk up the nesting: the hierarchy's, as `compile()`
+/// checks it, and the table's, as a machine asks it, are both this.
+@inlinable @inline(__always)
+func isState(_ state: Int, inside ancestor: Int, parent: (Int) -> Int) -> Bool {
+    if ancestor < 0 { return true }
+    var walker = state
+    while walker >= 0 {
+        if walker == ancestor { return true }
+        walker = parent(walker)
+    }
+    return false
+}
+
 /// The nesting of a definition's states, by state index, as `compile()` checks it and the table
 /// is built from it. Off the dispatch path.
 struct StateHierarchy {
@@ -62,13 +76,7 @@ struct StateHierarchy {
 
     /// Whether `state` is `ancestor` or inside it.
     func isInside(_ state: Int, _ ancestor: Int) -> Bool {
-        if ancestor < 0 { return true }
-        var walker = state
-        while walker >= 0 {
-            if walker == ancestor { return true }
-            walker = parent[walker]
-        }
-        return false
+        isState(state, inside: ancestor) { parent[$0] }
     }
 
     /// Whether `state` is strictly inside `ancestor`.

@@ -22,6 +22,8 @@ where Observer.State == State, Observer.Event == Event {
     @usableFromInline var counts = MachineStatistics()
     /// The configuration of a machine with parallel regions (empty without them).
     @usableFromInline var regions: RegionWorkspace
+    /// What each history pseudo-state remembers.
+    @usableFromInline var history: HistoryMemory
     /// A step's last dispatches, and the report of the last step that did not settle.
     @usableFromInline var unsettled = UnsettledStepRecorder()
 
@@ -44,8 +46,10 @@ where Observer.State == State, Observer.Event == Event {
         view = table.dispatchView
         self.context = context
         self.observer = observer
-        effects = Effects(initial: table.initial, queueCapacity: queueCapacity, historyCount: table.historyCount)
-        regions = RegionWorkspace(stateCount: table.work.count, historyCount: table.historyCount, hasRegions: table.hasRegions)
+        effects = Effects(initial: table.initial, queueCapacity: queueCapacity)
+        regions = RegionWorkspace(stateCount: table.work.count, hasRegions: table.hasRegions)
+        // With parallel regions a deep history may remember every state; without, one.
+        history = HistoryMemory(slots: table.historyCount, width: table.hasRegions ? table.work.count : 1)
         // Until `start`, every `send` finds a timer "due" and so takes the out-of-line path,
         // which refuses it: the not-started check costs the hot path nothing.
         effects.nextDeadline = .min
@@ -71,34 +75,21 @@ where Observer.State == State, Observer.Event == Event {
     /// configuration beside `state` (an exploration tells two machines apart by it).
     /// With parallel regions a history may remember several states: here the first of them.
     public var rememberedStates: [State?] {
-        guard view.hasRegions else { return effects.history.map { $0 < 0 ? nil : State(rawValue: Int($0)) } }
-        return (0..<table.historyCount).map { slot in
-            let base = slot * regions.stateCount
-            return (0..<regions.stateCount).first { regions.remembered[base + $0] }.flatMap { State(rawValue: $0) }
-        }
+        (0..<table.historyCount).map { slot in history.first(slot) < 0 ? nil : State(rawValue: history.first(slot)) }
     }
 
     /// What each history remembers, every state of it: one state (or none) without parallel
     /// regions, one per region inside a parallel state with them. Two machines that would come
     /// back to different configurations differ here.
     public var rememberedConfigurations: [[State]] {
-        guard view.hasRegions else { return rememberedStates.map { $0.map { [$0] } ?? [] } }
-        return (0..<table.historyCount).map { slot in
-            let base = slot * regions.stateCount
-            return (0..<regions.stateCount).filter { regions.remembered[base + $0] }.compactMap { State(rawValue: $0) }
-        }
+        (0..<table.historyCount).map { slot in (0..<history.count(slot)).compactMap { State(rawValue: history.state(slot, $0)) } }
     }
 
     /// Whether `state` is active: the innermost state, a superstate around it, or, with parallel
     /// regions, any state of the configuration.
     public func isActive(_ state: State) -> Bool {
         if view.hasRegions { return regions.active[state.index] }
-        var walker = effects.currentState.index
-        while walker >= 0 {
-            if walker == state.index { return true }
-            walker = Int(table.parent[walker])
-        }
-        return false
+        return table.isInside(effects.currentState.index, state.index)
     }
 
     /// ``activeStates`` as bits (bit `rawValue`, for the first 64 states), for code that must
@@ -116,8 +107,8 @@ where Observer.State == State, Observer.Event == Event {
     /// regions (`state`), one per active region with them.
     public var activeStates: [State] {
         guard view.hasRegions else { return [effects.currentState] }
-        return (0..<table.documentOrder.count).compactMap { position in
-            let state = Int(table.documentOrder[position])
+        return (0..<table.regions.documentOrder.count).compactMap { position in
+            let state = Int(table.regions.documentOrder[position])
             return regions.active[state] && !hasChildren(state) ? State(rawValue: state) : nil
         }
     }
@@ -460,7 +451,7 @@ extension ObservedMachine {
     @inlinable
     mutating func restore(history state: Int) {
         let slot = Int(table.historySlot[state])
-        let remembered = Int(effects.history[slot])
+        let remembered = history.first(slot)
         if remembered < 0 { table.historyDefaults[slot]._withUnsafeGuaranteedRef { $0.action?(&context, &effects) } }
         let target = remembered >= 0 ? remembered : Int(table.historyDefault[slot])
         enterDown(from: Int(table.parent[state]), to: target)
@@ -480,7 +471,7 @@ extension ObservedMachine {
             if !table.historyIsDeep[slot] {
                 while Int(table.parent[remembered]) != state { remembered = Int(table.parent[remembered]) }
             }
-            effects.history[slot] = Int32(remembered)
+            history.remember(remembered, in: slot)
         }
     }
 }

@@ -7,7 +7,7 @@
 /// searches nothing. It is immutable and built once; dispatch only reads it.
 public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, Context>: @unchecked Sendable {
     // Safety: @unchecked only because the buffers are pointers; they are written once in `init`,
-    // never after, and freed in `deinit`.
+    // never after, and freed with the table (by its `TableStorage`).
     /// One row as dispatch needs it. Labels and source lines live in `rowInfo`, off the hot path.
     ///
     /// A class, held unretained in `rows` and borrowed for each call: a closure copied out of
@@ -28,20 +28,10 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         /// The states it enters, outermost first, at `entryOffset` in the table's `paths`.
         @usableFromInline let entryOffset: Int32
         @usableFromInline let entryCount: Int32
-        /// For parallel regions (`TransitionTable.hasRegions`), where exits depend on which
-        /// states are active: the state whose block holds the row, the row as written (the
-        /// same row is a candidate in every state inside its own, and is taken once), the
-        /// transition domain (-1: the top) and the targets, at `targetOffset` in `targets`.
-        @usableFromInline let source: Int32
-        @usableFromInline let written: Int32
-        @usableFromInline let domain: Int32
-        @usableFromInline let targetOffset: Int32
-        @usableFromInline let targetCount: Int32
 
         init(
             condition: (@Sendable (Context) -> Bool)?, target: State?, action: MachineAction<State, Event, Context>?,
-            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1,
-            source: Int32 = -1, written: Int32 = -1, domain: Int32 = -1, targetOffset: Int32 = 0, targetCount: Int32 = 0
+            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1
         ) {
             self.condition = condition
             self.target = target
@@ -50,11 +40,6 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             self.exitCount = exitCount
             self.entryOffset = entryOffset
             self.entryCount = entryCount
-            self.source = source
-            self.written = written
-            self.domain = domain
-            self.targetOffset = targetOffset
-            self.targetCount = targetCount
         }
     }
 
@@ -79,20 +64,15 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         @usableFromInline let entryCount: Int32
         /// Run when this initial state is taken, after the superstate's entry work.
         @usableFromInline let action: MachineAction<State, Event, Context>?
-        /// Its targets at `targetOffset` in `targets` (several only into parallel regions).
-        @usableFromInline let targetOffset: Int32
-        @usableFromInline let targetCount: Int32
 
         init(
             condition: (@Sendable (Context) -> Bool)?, entryOffset: Int32, entryCount: Int32,
-            action: MachineAction<State, Event, Context>?, targetOffset: Int32, targetCount: Int32
+            action: MachineAction<State, Event, Context>?
         ) {
             self.condition = condition
             self.entryOffset = entryOffset
             self.entryCount = entryCount
             self.action = action
-            self.targetOffset = targetOffset
-            self.targetCount = targetCount
         }
     }
 
@@ -146,10 +126,12 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     /// state inside it).
     let candidateInfo: [RowInfo]
 
-    /// Each retained once by `init`, released by `deinit`.
+    /// Owns every buffer below and the objects the `Unmanaged` ones point to.
+    private let storage: TableStorage
+    /// Unretained: `storage` keeps the rows alive.
     @usableFromInline let rows: UnsafeMutableBufferPointer<Unmanaged<Row>>
     @usableFromInline let rowStart: UnsafeMutableBufferPointer<Int32>
-    /// Indexed by state; retained like `rows`.
+    /// Indexed by state; held like `rows`.
     @usableFromInline let work: UnsafeMutableBufferPointer<Unmanaged<StateWork>>
     /// Columns per state: one per event, then one for the eventless rows.
     @usableFromInline let columns: Int
@@ -159,6 +141,9 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     // The nesting, by state index (see `StateHierarchy`); all empty-handed for a flat machine.
     /// Each state's superstate, -1 at the top.
     @usableFromInline let parent: UnsafeMutableBufferPointer<Int32>
+    /// A state's children (histories not counted) are `children[childStart[s] ..< childStart[s + 1]]`.
+    @usableFromInline let childStart: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let children: UnsafeMutableBufferPointer<Int32>
     /// States entered by rows and initial states, in runs the rows and initials point into.
     @usableFromInline let paths: UnsafeMutableBufferPointer<Int32>
     /// A superstate's initial states are `initials[initialStart[s] ..< initialStart[s + 1]]`;
@@ -167,9 +152,11 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     @usableFromInline let initials: UnsafeMutableBufferPointer<Unmanaged<Initial>>
     /// For a history pseudo-state its slot in the machine's history memory, else -1.
     @usableFromInline let historySlot: UnsafeMutableBufferPointer<Int32>
-    /// By slot: whether the history is deep, and the state it enters before anything is remembered.
+    /// By slot: whether the history is deep, the state it enters before anything is
+    /// remembered, and its default's action (held like `initials`).
     @usableFromInline let historyIsDeep: UnsafeMutableBufferPointer<Bool>
     @usableFromInline let historyDefault: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let historyDefaults: UnsafeMutableBufferPointer<Unmanaged<Initial>>
     /// The history slots a state's exit records: `recordedSlots[recordStart[s] ..< recordStart[s + 1]]`.
     @usableFromInline let recordStart: UnsafeMutableBufferPointer<Int32>
     @usableFromInline let recordedSlots: UnsafeMutableBufferPointer<Int32>
@@ -178,249 +165,71 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     /// For a final state: the raw value of the event its superstate sends when it is entered,
     /// -1 when it sends none; -2 for a state that is not final.
     @usableFromInline let doneOnEntry: UnsafeMutableBufferPointer<Int32>
-
-    // Parallel regions. A machine with a parallel state takes every event through the
-    // configuration path (`ObservedMachine.dispatchInRegions`), SCXML's algorithm over the set
-    // of active states; the buffers below serve it. A machine without one never reads them.
-    /// Whether any state holds parallel regions.
-    @usableFromInline let hasRegions: Bool
-    /// By state: whether it holds parallel regions.
-    @usableFromInline let isParallel: UnsafeMutableBufferPointer<Bool>
     /// By state: the done event it sends itself (-1: none), as `doneOnEntry` holds its parent's.
     @usableFromInline let doneEvent: UnsafeMutableBufferPointer<Int32>
-    /// Every state but the histories, parents before children, children in the order of the
-    /// state enum: SCXML's document order, in which regions are offered an event and states
-    /// entered (exits go in reverse).
-    @usableFromInline let documentOrder: UnsafeMutableBufferPointer<Int32>
-    /// A state's children (histories not counted) are `children[childStart[s] ..< childStart[s + 1]]`.
-    @usableFromInline let childStart: UnsafeMutableBufferPointer<Int32>
-    @usableFromInline let children: UnsafeMutableBufferPointer<Int32>
-    /// Targets of rows, initial states and history defaults, in runs they point into.
-    @usableFromInline let targets: UnsafeMutableBufferPointer<Int32>
-    /// By history slot: its default, as an initial state (targets and action).
-    @usableFromInline let historyDefaults: UnsafeMutableBufferPointer<Unmanaged<Initial>>
+    /// By state: whether it holds parallel regions.
+    @usableFromInline let isParallel: UnsafeMutableBufferPointer<Bool>
+
+    /// Whether any state holds parallel regions. A machine with a parallel state takes every
+    /// event through the configuration path (`ObservedMachine.dispatchInRegions`), SCXML's
+    /// algorithm over the set of active states, which reads `regions`; a machine without one
+    /// never enters it, and its `regions` is empty.
+    @usableFromInline let hasRegions: Bool
+    @usableFromInline let regions: RegionTable
 
     init(definition: MachineDefinition<State, Event, Context>, blockOfState: [Int], hierarchy: StateHierarchy, warnings: [String]) {
-        let states = Array(State.allCases)
-        let events = Array(Event.allCases)
-        var rows = ContiguousArray<Unmanaged<Row>>()
-        var rowStart = ContiguousArray<Int32>()
-        var candidates: [RowInfo] = []
-        var paths = ContiguousArray<Int32>()
-        func addPath(_ path: [Int]) -> Int32 {
-            let offset = Int32(paths.count)
-            paths.append(contentsOf: path.map { Int32($0) })
-            return offset
-        }
-        var targets = ContiguousArray<Int32>()
-        func addTargets(_ states: [State]) -> Int32 {
-            let offset = Int32(targets.count)
-            targets.append(contentsOf: states.map { Int32($0.index) })
-            return offset
-        }
-        var writtenBase: [Int] = []
-        var writtenCount = 0
-        for block in definition.blocks {
-            writtenBase.append(writtenCount)
-            writtenCount += block.rows.count
-        }
-        func depth(_ state: Int) -> Int { state < 0 ? -1 : hierarchy.depth[state] }
-        func isFinal(_ state: Int) -> Bool { blockOfState[state] >= 0 && definition.blocks[blockOfState[state]].isFinal }
-        let triggers: [Event?] = events.map(Optional.some) + [nil]
-        // Each block's rows by trigger (the eventless ones last), in the order written: the
-        // table is built in one pass over the rows, not a scan of a block's rows for every
-        // state and event inside it (a chart's wildcard rows made that cubic).
-        let eventless = events.count
-        let rowsByTrigger: [[[Int]]] = definition.blocks.map { block in
-            var byTrigger = [[Int]](repeating: [], count: triggers.count)
-            for (position, spec) in block.rows.enumerated() { byTrigger[spec.event?.index ?? eventless].append(position) }
-            return byTrigger
-        }
-        rowStart.reserveCapacity(states.count * triggers.count + 1)
-        let hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
-        for state in states {
-            for trigger in 0..<triggers.count {
-                rowStart.append(Int32(rows.count))
-                // This state's rows, then each superstate's, innermost first. Most cells of a
-                // large table hold none: those cost a few integer loads, no copy of a block.
-                var source = blockOfState[state.index] >= 0 ? state.index : -1
-                while source >= 0 {
-                    let positions = rowsByTrigger[blockOfState[source]][trigger]
-                    if positions.isEmpty {
-                        source = hierarchy.parent[source]
-                        continue
-                    }
-                    let event = triggers[trigger]
-                    let block = definition.blocks[blockOfState[source]]
-                    for position in positions {
-                        let spec = block.rows[position]
-                        let row: Row
-                        let written = Int32(writtenBase[blockOfState[source]] + position)
-                        if let target = spec.target {
-                            let domain = hierarchy.domain(source: source, target: target.index, kind: spec.kind)
-                            let entry = hierarchy.path(from: domain, down: target.index)
-                            let exitCount = depth(state.index) - depth(domain)
-                            let simple = exitCount == 1 && entry.count == 1 && !hierarchy.isCompound[target.index]
-                                && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state.index] && !hasEventless
-                                && !isFinal(target.index)
-                            let regionDomain = hierarchy.regionDomain(source: source, targets: spec.targets.map { $0.index }, kind: spec.kind)
-                            row = Row(
-                                condition: spec.guard?.condition, target: target, action: spec.action, isSimple: simple,
-                                exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count),
-                                source: Int32(source), written: written, domain: Int32(regionDomain),
-                                targetOffset: addTargets(spec.targets), targetCount: Int32(spec.targets.count))
-                        } else {
-                            row = Row(
-                                condition: spec.guard?.condition, target: nil, action: spec.action, isSimple: !hasEventless,
-                                source: Int32(source), written: written)
-                        }
-                        rows.append(.passRetained(row))
-                        candidates.append(RowInfo(
-                            from: block.state, event: event, guardLabel: spec.guard?.label, targets: spec.targets,
-                            location: spec.location, kind: spec.kind))
-                    }
-                    source = hierarchy.parent[source]
-                }
-            }
-        }
-        rowStart.append(Int32(rows.count))
-        var written: [RowInfo] = []
-        for state in states where blockOfState[state.index] >= 0 {
-            let block = definition.blocks[blockOfState[state.index]]
-            for trigger in 0..<triggers.count {
-                let event = triggers[trigger]
-                for position in rowsByTrigger[blockOfState[state.index]][trigger] {
-                    let spec = block.rows[position]
-                    written.append(RowInfo(from: state, event: event, guardLabel: spec.guard?.label, targets: spec.targets, location: spec.location, kind: spec.kind))
-                }
-            }
-        }
-        var initialStart = ContiguousArray<Int32>()
-        var initials = ContiguousArray<Unmanaged<Initial>>()
-        for state in states {
-            initialStart.append(Int32(initials.count))
-            guard blockOfState[state.index] >= 0, hierarchy.isCompound[state.index] else { continue }
-            for spec in definition.blocks[blockOfState[state.index]].initials {
-                let entry = hierarchy.path(from: state.index, down: spec.target.index)
-                initials.append(.passRetained(Initial(
-                    condition: spec.guard?.condition, entryOffset: addPath(entry), entryCount: Int32(entry.count),
-                    action: spec.action, targetOffset: addTargets(spec.targets), targetCount: Int32(spec.targets.count))))
-            }
-        }
-        initialStart.append(Int32(initials.count))
-        var recordStart = ContiguousArray<Int32>()
-        var recordedSlots = ContiguousArray<Int32>()
-        for state in states {
-            recordStart.append(Int32(recordedSlots.count))
-            for history in definition.histories where history.parent == state {
-                recordedSlots.append(Int32(hierarchy.historySlot[history.state.index]))
-            }
-        }
-        recordStart.append(Int32(recordedSlots.count))
-        var historyDefaults = ContiguousArray<Unmanaged<Initial>>()
-        for history in definition.histories {
-            historyDefaults.append(.passRetained(Initial(
-                condition: nil, entryOffset: 0, entryCount: 0, action: history.action,
-                targetOffset: addTargets(history.defaultTargets), targetCount: Int32(history.defaultTargets.count))))
-        }
-        // Document order: a depth-first walk, children in the order of the enum.
-        var childLists = [[Int]](repeating: [], count: states.count)
-        for state in states where hierarchy.parent[state.index] >= 0 && hierarchy.historySlot[state.index] < 0 {
-            childLists[hierarchy.parent[state.index]].append(state.index)
-        }
-        var documentOrder = ContiguousArray<Int32>()
-        func walk(_ state: Int) {
-            documentOrder.append(Int32(state))
-            for child in childLists[state] { walk(child) }
-        }
-        for state in states where hierarchy.parent[state.index] < 0 && hierarchy.historySlot[state.index] < 0 { walk(state.index) }
-        var childStart = ContiguousArray<Int32>()
-        var children = ContiguousArray<Int32>()
-        for list in childLists {
-            childStart.append(Int32(children.count))
-            children.append(contentsOf: list.map { Int32($0) })
-        }
-        childStart.append(Int32(children.count))
-        var historyIsDeep = ContiguousArray<Bool>(repeating: false, count: definition.histories.count)
-        var historyDefault = ContiguousArray<Int32>(repeating: -1, count: definition.histories.count)
-        for history in definition.histories {
-            let slot = hierarchy.historySlot[history.state.index]
-            historyIsDeep[slot] = history.deep
-            historyDefault[slot] = Int32(history.defaultTarget.index)
-        }
-        self.rows = Self.copy(rows)
-        self.rowStart = Self.copy(rowStart)
-        self.rowInfo = written
-        self.candidateInfo = candidates
-        self.work = Self.copy(states.map { state in
-            let block = blockOfState[state.index] >= 0 ? definition.blocks[blockOfState[state.index]] : nil
-            return Unmanaged.passRetained(StateWork(entry: block?.entry, exit: block?.exit))
-        })
-        self.columns = triggers.count
-        self.hasEventless = hasEventless
-        self.initial = definition.initial
-        self.initialInfo = states.flatMap { state in
-            blockOfState[state.index] < 0 ? [] : definition.blocks[blockOfState[state.index]].initials.map {
-                InitialInfo(superstate: state, guardLabel: $0.guard?.label, targets: $0.targets)
-            }
-        }
-        self.historyInfo = definition.histories.map {
+        var builder = TransitionTableBuilder(definition: definition, blockOfState: blockOfState, hierarchy: hierarchy)
+        let storage = TableStorage()
+        self.storage = storage
+        let candidates = builder.candidateRows()
+        let initials = builder.initialStates()
+        let histories = builder.historyDefaults()
+        let records = builder.historyRecords()
+        let nesting = builder.children()
+        let done = builder.doneEvents()
+        rows = storage.references(candidates.rows)
+        rowStart = storage.buffer(candidates.rowStart)
+        candidateInfo = candidates.info
+        rowInfo = builder.writtenRows()
+        work = storage.references(builder.stateWork())
+        columns = builder.triggers.count
+        hasEventless = builder.hasEventless
+        initial = definition.initial
+        initialInfo = initials.info
+        historyInfo = definition.histories.map {
             HistoryInfo(state: $0.state, superstate: $0.parent, isDeep: $0.deep, defaultTargets: $0.defaultTargets)
         }
         self.warnings = warnings
-        self.parent = Self.copy(hierarchy.parent.map { Int32($0) })
-        self.paths = Self.copy(paths)
-        self.initialStart = Self.copy(initialStart)
-        self.initials = Self.copy(initials)
-        self.historySlot = Self.copy(hierarchy.historySlot.map { Int32($0) })
-        self.historyIsDeep = Self.copy(historyIsDeep)
-        self.historyDefault = Self.copy(historyDefault)
-        self.recordStart = Self.copy(recordStart)
-        self.recordedSlots = Self.copy(recordedSlots)
-        self.historyCount = definition.histories.count
-        self.doneOnEntry = Self.copy(states.map { state -> Int32 in
-            guard isFinal(state.index) else { return -2 }
-            let parent = hierarchy.parent[state.index]
-            guard parent >= 0, let done = definition.blocks[blockOfState[parent]].doneEvent else { return -1 }
-            return Int32(done.index)
-        })
-        self.hasRegions = hierarchy.isParallel.contains(true)
-        self.isParallel = Self.copy(hierarchy.isParallel)
-        self.doneEvent = Self.copy(states.map { state -> Int32 in
-            guard blockOfState[state.index] >= 0, let done = definition.blocks[blockOfState[state.index]].doneEvent else { return -1 }
-            return Int32(done.index)
-        })
-        self.documentOrder = Self.copy(documentOrder)
-        self.childStart = Self.copy(childStart)
-        self.children = Self.copy(children)
-        self.targets = Self.copy(targets)
-        self.historyDefaults = Self.copy(historyDefaults)
+        parent = storage.buffer(hierarchy.parent.map { Int32($0) })
+        childStart = storage.buffer(nesting.start)
+        children = storage.buffer(nesting.children)
+        paths = storage.buffer(builder.paths)
+        initialStart = storage.buffer(initials.start)
+        self.initials = storage.references(initials.initials)
+        historySlot = storage.buffer(hierarchy.historySlot.map { Int32($0) })
+        historyIsDeep = storage.buffer(histories.isDeep)
+        historyDefault = storage.buffer(histories.defaultState)
+        historyDefaults = storage.references(histories.actions)
+        recordStart = storage.buffer(records.start)
+        recordedSlots = storage.buffer(records.slots)
+        historyCount = definition.histories.count
+        doneOnEntry = storage.buffer(done.onEntry)
+        doneEvent = storage.buffer(done.own)
+        isParallel = storage.buffer(hierarchy.isParallel)
+        hasRegions = hierarchy.isParallel.contains(true)
+        // Built only for a machine with regions: the others never read it.
+        regions = RegionTable(
+            rows: storage.buffer(hasRegions ? candidates.regionRows : []),
+            initialTargets: storage.buffer(hasRegions ? initials.targets : []),
+            historyTargets: storage.buffer(hasRegions ? histories.targets : []),
+            targets: storage.buffer(hasRegions ? Array(builder.targets) : []),
+            documentOrder: storage.buffer(hasRegions ? nesting.documentOrder : []))
     }
 
-    /// The table lives in buffers of its own rather than arrays: dispatch reads them without
-    /// bounds checks or reloading the array after each closure call.
-    private static func copy<Elements: Collection>(_ elements: Elements) -> UnsafeMutableBufferPointer<Elements.Element> {
-        let buffer = UnsafeMutableBufferPointer<Elements.Element>.allocate(capacity: elements.count)
-        _ = buffer.initialize(from: elements)
-        return buffer
-    }
-
-    deinit {
-        for row in rows { row.release() }
-        for stateWork in work { stateWork.release() }
-        for initial in initials { initial.release() }
-        for historyDefault in historyDefaults { historyDefault.release() }
-        historyDefaults.deinitialize().deallocate()
-        for buffer in [doneEvent, documentOrder, childStart, children, targets] { buffer.deinitialize().deallocate() }
-        isParallel.deinitialize().deallocate()
-        rows.deinitialize().deallocate()
-        rowStart.deinitialize().deallocate()
-        work.deinitialize().deallocate()
-        initials.deinitialize().deallocate()
-        for buffer in [parent, paths, initialStart, historySlot, historyDefault, recordStart, recordedSlots, doneOnEntry] {
-            buffer.deinitialize().deallocate()
-        }
-        historyIsDeep.deinitialize().deallocate()
+    /// Whether `state` is `ancestor` or inside it (-1, the top, holds every state).
+    @inlinable
+    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        isState(state, inside: ancestor) { Int(parent[$0]) }
     }
 
     /// What dispatch reads, copied into each machine: a machine reads its table's buffers

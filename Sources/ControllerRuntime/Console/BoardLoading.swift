@@ -9,8 +9,7 @@ package func loadSimulatedBoard<App: ControllerApplication>(_: App.Type, _ path:
     do {
         try Simulation<App>.checkTimings(of: board, file: path ?? "boards/sim.toml")
     } catch {
-        Terminal.error("\(error)")
-        throw ControllerExit.badInput
+        throw ControllerExit.badInput.said("\(error)", cause: error)
     }
     return board
 }
@@ -23,8 +22,7 @@ package func loadRunnableBoard<App: ControllerApplication>(_: App.Type, _ path: 
     do {
         return try Board<App>.loadRunnable(path: path)
     } catch {
-        Terminal.error("\(error)")
-        throw ControllerExit.badInput
+        throw ControllerExit.badInput.said("\(error)", cause: error)
     }
 }
 
@@ -34,7 +32,6 @@ package func loadBoard<App: ControllerApplication>(_: App.Type, _ path: String?)
     do {
         return try Board<App>.load(path: path)
     } catch {
-        Terminal.error("\(error)")
-        throw ControllerExit.badInput
+        throw ControllerExit.badInput.said("\(error)", cause: error)
     }
 }

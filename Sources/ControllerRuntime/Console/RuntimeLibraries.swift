@@ -41,8 +41,7 @@ enum RuntimeLibraries<App: ControllerApplication> {
     }
 
     private static func refuse(_ error: any Error) -> ControllerExit {
-        Terminal.error("\(error)")
-        return ControllerExit.libraryMissing
+        ControllerExit.libraryMissing.said("\(error)", cause: error)
     }
 }
 

@@ -1,8 +1,9 @@
 import ControllerDaemon
 
-/// A run that stopped for a reason already said on standard error, and the process's exit
-/// status for it (the numbers every command of a controller shares, `--help` lists them). The
-/// command line exits with ``rawValue``; a `main` of its own does the same:
+/// A run that stopped: the process's exit status for it (the numbers every command of a
+/// controller shares, `--help` lists them), and the reason in the words said on standard error
+/// as it stopped, with the error behind it. The command line exits with ``rawValue``; a `main`
+/// of its own does the same, and may hand ``reason`` to its own log or act on ``cause``:
 ///
 /// ```swift
 /// do {
@@ -13,12 +14,32 @@ import ControllerDaemon
 /// ```
 public struct ControllerExit: Error, Equatable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
+    /// Why the run stopped, as it was said on standard error: what failed, named by its file and
+    /// line, chip and line, option or topic, and the fix. `nil` when the run's own report said
+    /// it (a failed `expect` is printed with the summary) and for the statuses as constants.
+    public let reason: String?
+    /// The error that stopped the run, when one did (a `GPIOError`, a `StoreError`, a
+    /// `BoardError`, an `MQTTError`, the options' refusal), for code that acts on its cases.
+    public let cause: (any Error)?
 
-    public init(_ rawValue: Int32) {
+    public init(_ rawValue: Int32, reason: String? = nil, cause: (any Error)? = nil) {
         self.rawValue = rawValue
+        self.reason = reason
+        self.cause = cause
     }
 
-    public var description: String { "exit status \(rawValue)" }
+    public var description: String { reason.map { "\($0) (exit status \(rawValue))" } ?? "exit status \(rawValue)" }
+
+    /// Two exits are the same when their statuses are: the reason says why, not which.
+    public static func == (lhs: ControllerExit, rhs: ControllerExit) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// This status for `reason`, which is said on standard error now, as the run stops (an
+    /// operator reads it in the journal in its place among the other lines), and carried by the
+    /// error to whoever called the run.
+    package func said(_ reason: String, cause: (any Error)? = nil) -> ControllerExit {
+        Terminal.error(reason)
+        return ControllerExit(rawValue, reason: reason, cause: cause)
+    }
 
     /// Any other failure (said on standard error), as ArgumentParser exits for an error it does
     /// not know.

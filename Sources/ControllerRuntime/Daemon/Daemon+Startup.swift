@@ -18,8 +18,7 @@ extension Daemon {
         do {
             return try DaemonParts<App>(program: App.daemonName, board: board.name, chip: chipText, logger: logger)
         } catch {
-            Terminal.error("\(error)")
-            throw ControllerExit.gpioError
+            throw ControllerExit.gpioError.said("\(error)", cause: error)
         }
     }
 
@@ -39,9 +38,9 @@ extension Daemon {
         do {
             return try FlightRecorder<App>(path: record, board: board, boardPath: options.board, origin: origin)
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.badInput.said("\(error)", cause: error)
             abandon()
-            throw ControllerExit.badInput
+            throw stop
         }
     }
 
@@ -56,9 +55,9 @@ extension Daemon {
             logger.info("control socket \(controlSocket) (group \(options.controlGroup ?? "of the daemon"), mode 0660)")
             return server
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.badInput.said("\(error)", cause: error)
             abandon()
-            throw ControllerExit.badInput
+            throw stop
         }
     }
 }

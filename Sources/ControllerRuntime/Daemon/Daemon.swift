@@ -64,8 +64,7 @@ public struct Daemon<App: ControllerApplication>: Sendable {
         } catch let status as ControllerExit {
             throw status
         } catch {
-            Terminal.error("\(error)")
-            throw .failure
+            throw ControllerExit.failure.said("\(error)", cause: error)
         }
     }
 
@@ -74,7 +73,7 @@ public struct Daemon<App: ControllerApplication>: Sendable {
         let signals: SignalTrap
         switch SignalTrap.daemon {
         case .success(let trap): signals = trap
-        case .failure(let error): Terminal.error("\(error)"); throw ControllerExit.gpioError
+        case .failure(let error): throw ControllerExit.gpioError.said("\(error)", cause: error)
         }
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         // Under systemd, records go to the journal with their fields (MESSAGE_ID, the state, the
@@ -98,8 +97,7 @@ public struct Daemon<App: ControllerApplication>: Sendable {
         do {
             try options.validate(App.self)
         } catch {
-            Terminal.error("\(error)")
-            throw .usage
+            throw ControllerExit.usage.said("\(error)", cause: error)
         }
     }
 
@@ -131,15 +129,14 @@ public struct Daemon<App: ControllerApplication>: Sendable {
         switch boardFile.backend {
         case .libgpiod:
             guard options.script == nil else {
-                Terminal.error("--script plays a scenario on a simulated board; \(options.board) drives real lines (backend = \"libgpiod\")")
-                throw ControllerExit.badInput
+                throw ControllerExit.badInput.said(
+                    "--script plays a scenario on a simulated board; \(options.board) drives real lines (backend = \"libgpiod\")")
             }
             let chip: GpiodChip
             do {
                 chip = try GpiodChip.open(boardFile.chip)
             } catch {
-                Terminal.error("\(error.naming(program: App.daemonName))")
-                throw ControllerExit.of(error, otherwise: ControllerExit.gpioError)
+                throw ControllerExit.of(error, otherwise: ControllerExit.gpioError).said("\(error.naming(program: App.daemonName))", cause: error)
             }
             let debouncing = chip.library.kernelDebounces ? "inputs debounced by the kernel" : "inputs debounced in software (libgpiod 1.6 cannot ask the kernel)"
             logger.info("board \(boardFile.name) (\(options.board)): chip \(chip.info), \(chip.library), \(debouncing)")
@@ -201,9 +198,9 @@ public struct Daemon<App: ControllerApplication>: Sendable {
             // Again with the board's name, which the node's default id is made of.
             siteSettings = try options.site.resolve(boardName: boardFile.name, daemon: App.daemonName, hasDatabase: store != nil)
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.usage.said("\(error)", cause: error)
             abandon()
-            throw ControllerExit.usage
+            throw stop
         }
         let publisher = store.flatMap { store in
             siteSettings.map { settings in
@@ -235,10 +232,10 @@ public struct Daemon<App: ControllerApplication>: Sendable {
             do {
                 try publisher.start(configuration: siteSettings.configuration)
             } catch {
-                Terminal.error("--mqtt: \(error)")
+                let stop = ControllerExit.of(error, otherwise: ControllerExit.badInput).said("--mqtt: \(error)", cause: error)
                 abandon()
                 storeService?.abandon()
-                throw ControllerExit.of(error, otherwise: ControllerExit.badInput)
+                throw stop
             }
         }
         let control = try openControlSocket(handler: handler, logger: logger) {
@@ -317,8 +314,7 @@ public struct Daemon<App: ControllerApplication>: Sendable {
             try Simulation<App>.check(scenario, against: board)
             return scenario
         } catch {
-            Terminal.error("\(error)")
-            throw ControllerExit.badInput
+            throw ControllerExit.badInput.said("\(error)", cause: error)
         }
     }
 

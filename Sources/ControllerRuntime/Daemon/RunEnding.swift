@@ -21,10 +21,15 @@ struct RunEnding<Source: EventSource> {
     func report() throws {
         let stoppedAt = loop.stoppedAt
         let reason: String
+        var failure: ControllerExit?
         switch loop.ending ?? .stopped {
         case .stopped: reason = "stopped"
-        case .gpioError(let error): reason = "GPIO error"; Terminal.error("the controller stopped: \(error)")
-        case .waitFailed(let code): reason = "wait failed"; Terminal.error("the event loop stopped: waiting failed: \(SystemErrno.describe(code))")
+        case .gpioError(let error):
+            reason = "GPIO error"
+            failure = ControllerExit.gpioError.said("the controller stopped: \(error)", cause: error)
+        case .waitFailed(let code):
+            reason = "wait failed"
+            failure = ControllerExit.gpioError.said("the event loop stopped: waiting failed: \(SystemErrno.describe(code))")
         }
         reportStop(reason: reason)
         // --script's expect lines, checked as the run reached them: each failure named, and
@@ -38,8 +43,13 @@ struct RunEnding<Source: EventSource> {
             state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: stoppedAt.duration(since: origin), failedExpectations: expectations.failures.count,
             checkedExpectations: expectations.unchecked > 0 ? 0 : expectations.checked))
-        guard case .stopped = loop.ending ?? .stopped else { throw ControllerExit.gpioError }
-        if !expectations.failures.isEmpty { throw ControllerExit.expectationFailed }
+        if let failure { throw failure }
+        if !expectations.failures.isEmpty {
+            // Each failure was printed above, with the run's report.
+            throw ControllerExit(
+                ControllerExit.expectationFailed.rawValue,
+                reason: "\(expectations.failures.count) expect line(s) of \(script ?? "the script") failed")
+        }
     }
 
     /// Where the outputs were left and what the run cost: one JSON record, or one log line.

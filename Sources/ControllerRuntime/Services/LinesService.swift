@@ -30,9 +30,9 @@ final class LinesService<App: ControllerApplication, Chip: GPIOChip>: Service, @
             lifecycle.send(.linesRequested)
             try afterRequest(controller)
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.gpioError.said("\(error)", cause: error)
             lifecycle.send(.selfTestFailed)
-            throw ControllerExit.gpioError
+            throw stop
         }
     }
 
@@ -58,10 +58,10 @@ final class LinesService<App: ControllerApplication, Chip: GPIOChip>: Service, @
                 }
             }
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.gpioError.said("\(error)", cause: error)
             lifecycle.send(.selfTestFailed)
             controller.stop(at: source.now())
-            throw ControllerExit.gpioError
+            throw stop
         }
         return origin
     }

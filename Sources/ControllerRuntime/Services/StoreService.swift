@@ -36,9 +36,9 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
         do {
             return try CountStore<App>.open(path: path, retentionDays: retentionDays)
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.of(error, otherwise: ControllerExit.storeError).said("\(error)", cause: error)
             parts.lifecycle.send(.selfTestFailed)
-            throw ControllerExit.of(error, otherwise: ControllerExit.storeError)
+            throw stop
         }
     }
 
@@ -63,10 +63,10 @@ final class StoreService<App: ControllerApplication>: Service, @unchecked Sendab
                 logger.notice("\(store.path): \(totals[voided]) \(gauge.name)(s) in all were standing when a run ended; counted as \(voided)")
             }
         } catch {
-            Terminal.error("\(error)")
+            let stop = ControllerExit.storeError.said("\(error)", cause: error)
             lifecycle.send(.selfTestFailed)
             abandon()
-            throw ControllerExit.storeError
+            throw stop
         }
         recorder = StoreRecorder<App>(
             store: store, ledger: ledger, doorbell: doorbell,
