@@ -13,6 +13,10 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
     /// Every event, then `nil` for the eventless rows: one column each.
     let triggers: [Event?]
     let hasEventless: Bool
+    /// Each block's rows by trigger (the eventless ones last), as positions in the order
+    /// written: the table is built in one pass over the rows, not a scan of a block's rows for
+    /// every state and event inside it (a chart's wildcard rows made that cubic).
+    let rowsByTrigger: [[[Int]]]
     /// States entered by rows and initial states, in runs the rows and initials point into.
     private(set) var paths = ContiguousArray<Int32>()
     /// Targets of rows, initial states and history defaults, in runs (for parallel regions).
@@ -25,6 +29,12 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
         states = Array(State.allCases)
         triggers = Event.allCases.map(Optional.some) + [nil]
         hasEventless = definition.blocks.contains { $0.rows.contains { $0.event == nil } }
+        let triggerCount = triggers.count
+        rowsByTrigger = definition.blocks.map { block in
+            var byTrigger = [[Int]](repeating: [], count: triggerCount)
+            for (position, spec) in block.rows.enumerated() { byTrigger[spec.event?.index ?? triggerCount - 1].append(position) }
+            return byTrigger
+        }
     }
 
     private mutating func addPath(_ path: [Int]) -> Int32 {
@@ -45,18 +55,6 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
         blockOfState[state] >= 0 && definition.blocks[blockOfState[state]].isFinal
     }
 
-    /// Each block's rows by trigger (the eventless ones last), as positions in the order
-    /// written: the table is built in one pass over the rows, not a scan of a block's rows for
-    /// every state and event inside it (a chart's wildcard rows made that cubic).
-    private var rowsByTrigger: [[[Int]]] {
-        let eventless = triggers.count - 1
-        return definition.blocks.map { block in
-            var byTrigger = [[Int]](repeating: [], count: triggers.count)
-            for (position, spec) in block.rows.enumerated() { byTrigger[spec.event?.index ?? eventless].append(position) }
-            return byTrigger
-        }
-    }
-
     /// The rows dispatch tries, by (state, trigger): a state's own rows, then each superstate's,
     /// innermost first, each with the states it exits and enters worked out.
     struct CandidateRows {
@@ -70,7 +68,6 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
 
     mutating func candidateRows() -> CandidateRows {
         var result = CandidateRows()
-        let byTrigger = rowsByTrigger
         var writtenBase: [Int] = []
         var writtenCount = 0
         for block in definition.blocks {
@@ -86,7 +83,7 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
                 var source = blockOfState[state.index] >= 0 ? state.index : -1
                 while source >= 0 {
                     let block = definition.blocks[blockOfState[source]]
-                    for position in byTrigger[blockOfState[source]][trigger] {
+                    for position in rowsByTrigger[blockOfState[source]][trigger] {
                         let spec = block.rows[position]
                         let written = Int32(writtenBase[blockOfState[source]] + position)
                         result.rows.append(row(spec, source: source, in: state.index))
@@ -126,12 +123,11 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
 
     /// Every row as written, grouped by state in declaration order of the states, then by event.
     func writtenRows() -> [Table.RowInfo] {
-        let byTrigger = rowsByTrigger
         var written: [Table.RowInfo] = []
         for state in states where blockOfState[state.index] >= 0 {
             let block = definition.blocks[blockOfState[state.index]]
             for trigger in 0..<triggers.count {
-                for position in byTrigger[blockOfState[state.index]][trigger] {
+                for position in rowsByTrigger[blockOfState[state.index]][trigger] {
                     let spec = block.rows[position]
                     written.append(Table.RowInfo(
                         from: state, event: triggers[trigger], guardLabel: spec.guard?.label, targets: spec.targets,
