@@ -8,7 +8,9 @@ import Testing
 /// the runtime and on a reference interpreter written here from the statechart rules (SCXML's
 /// transition domain; exit innermost first; history recorded before its superstate is left;
 /// entry outermost first; a superstate entered as a target starts at its first initial state
-/// whose guard holds). The two journals — every exit, action and entry, in order — and the
+/// whose guard holds; a row to a history takes its domain from what the history stands for
+/// when the row is taken — what it remembers, else its default — and the history's default
+/// action runs only when the history's superstate is itself entered). The two journals — every exit, action and entry, in order — and the
 /// innermost state must agree after every event.
 /// Eventless rows (guarded) are taken after every step until none holds, as SCXML's microsteps.
 @Suite("Nested machines against a reference interpreter")
@@ -154,7 +156,10 @@ struct HierarchyModelTests {
         }
         for state in 0..<spec.count {
             if spec.history[state] {
-                definition.history(symbol(state), of: symbol(spec.parent[state]), deep: spec.deep[state], default: symbol(spec.historyDefault[state]))
+                definition.history(symbol(state), of: symbol(spec.parent[state]), deep: spec.deep[state], default: symbol(spec.historyDefault[state])) { c, _ in
+                    c.journal.append("h\(state)")
+                    c.counter += 5
+                }
                 continue
             }
             definition.state(symbol(state), in: spec.parent[state] < 0 ? top : symbol(spec.parent[state])) { s in
@@ -227,11 +232,15 @@ struct HierarchyModelTests {
         }
 
         mutating func take(_ row: Row, from source: Int) {
-            guard let target = row.target else {
+            guard let written = row.target else {
                 context.journal.append("a\(row.id)")
                 context.counter += 3
                 return
             }
+            // A history stands for what it remembers, else its default (SCXML's effective
+            // target states), and the domain is that of a row to those.
+            let history = spec.history[written] ? written : nil
+            let target = history.map { memory[$0] ?? spec.historyDefault[$0] } ?? written
             var domain: Int
             if !row.external && spec.isCompound(source) && target != source && spec.isInside(target, source) {
                 domain = source
@@ -254,22 +263,25 @@ struct HierarchyModelTests {
             }
             context.journal.append("a\(row.id)")
             context.counter += 3
-            enter(target: target, below: domain)
+            guard let history else { return enter(target: target, below: domain) }
+            // Read again: leaving the history's superstate just now recorded it.
+            let remembered = memory[history]
+            enter(target: remembered ?? spec.historyDefault[history], below: domain, defaultOf: remembered == nil ? history : nil)
         }
 
-        /// Enters the states from just below `top` down to `target`, resolving a history and
-        /// drilling into initial states.
-        mutating func enter(target: Int, below top: Int) {
+        /// Enters the states from just below `top` down to `target`, then drills into initial
+        /// states; with `history`, its default's action right after its superstate's entry,
+        /// if the superstate is entered here.
+        mutating func enter(target: Int, below top: Int, defaultOf history: Int? = nil) {
             var chain: [Int] = []
             var walker = target
             while walker != top { chain.insert(walker, at: 0); walker = spec.parent[walker] }
             for state in chain {
-                if spec.history[state] {
-                    let restored = memory[state] ?? spec.historyDefault[state]
-                    enter(target: restored, below: spec.parent[state])
-                    return
-                }
                 enterOne(state)
+                if let history, state == spec.parent[history] {
+                    context.journal.append("h\(history)")
+                    context.counter += 5
+                }
             }
             drill(target)
         }

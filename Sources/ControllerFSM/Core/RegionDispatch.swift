@@ -135,7 +135,7 @@ extension ObservedMachine {
     func rowsConflict(_ first: Int, _ second: Int) -> Bool {
         let firstRow = table.regions.rows[first], secondRow = table.regions.rows[second]
         guard firstRow.targetCount > 0 && secondRow.targetCount > 0 else { return false }
-        let firstDomain = Int(firstRow.domain), secondDomain = Int(secondRow.domain)
+        let firstDomain = domain(ofRegionRow: first), secondDomain = domain(ofRegionRow: second)
         return table.isInside(firstDomain, secondDomain) || table.isInside(secondDomain, firstDomain)
     }
 
@@ -179,7 +179,7 @@ extension ObservedMachine {
         for index in 0..<regions.selectedCount {
             let row = table.regions.rows[Int(regions.selected[index])]
             guard row.targetCount > 0 else { continue }
-            let domain = Int(row.domain)
+            let domain = domain(ofRegionRow: Int(regions.selected[index]))
             moves = true
             for state in 0..<count where regions.active[state] && state != domain && table.isInside(state, domain) {
                 regions.exiting[state] = true
@@ -210,7 +210,11 @@ extension ObservedMachine {
         if moves {
             for index in 0..<regions.selectedCount {
                 let row = table.regions.rows[Int(regions.selected[index])]
-                let offset = Int(row.targetOffset), targetCount = Int(row.targetCount), domain = Int(row.domain)
+                let offset = Int(row.targetOffset), targetCount = Int(row.targetCount)
+                // Worked out again for a row to a history: the exits may have just recorded
+                // it, and what it stands for now is what is entered (the domain is the same:
+                // a history recorded by the exits is inside a state the domain holds).
+                let domain = domain(ofRegionRow: Int(regions.selected[index]))
                 for position in offset..<(offset &+ targetCount) { markForEntry(Int(table.regions.targets[position])) }
                 for position in offset..<(offset &+ targetCount) { markAncestorsOfTarget(Int(table.regions.targets[position]), below: domain) }
             }
@@ -219,6 +223,47 @@ extension ObservedMachine {
             updateInnermostState()
         }
         return moves ? .transitioned : .handledInternally
+    }
+
+    /// The transition domain of candidate row `index`: fixed at compile time for a row to
+    /// states; for a row to a history, worked out from what the history stands for now (its
+    /// remembered states, else its default's targets), as SCXML's `getTransitionDomain` does
+    /// with `getEffectiveTargetStates`, by the rule `compile()` uses (`transitionDomain`).
+    @inlinable
+    func domain(ofRegionRow index: Int) -> Int {
+        let row = table.regions.rows[index]
+        guard row.targetsHistory else { return Int(row.domain) }
+        return transitionDomain(
+            source: Int(row.source), isLocal: row.isLocal, parent: { Int(table.parent[$0]) },
+            isCompound: { hasChildren($0) && !table.isParallel[$0] },
+            holdsEveryTarget: { ancestor in
+                effectiveTargets(of: row) { $0 != ancestor && table.isInside($0, ancestor) }
+            })
+    }
+
+    /// Whether `holds` is true of every state `row` targets, a history standing for the states
+    /// it remembers (or, before it remembers any, its default's targets).
+    @inlinable
+    func effectiveTargets(of row: RegionTable.Row, allSatisfy holds: (Int) -> Bool) -> Bool {
+        for position in Int(row.targetOffset)..<Int(row.targetOffset &+ row.targetCount) {
+            let target = Int(table.regions.targets[position])
+            let slot = Int(table.historySlot[target])
+            if slot < 0 {
+                if !holds(target) { return false }
+                continue
+            }
+            let remembered = history.count(slot)
+            if remembered > 0 {
+                for index in 0..<remembered where !holds(history.state(slot, index)) { return false }
+            } else {
+                let defaults = table.regions.historyTargets[slot]
+                for position in Int(defaults.offset)..<Int(defaults.offset &+ defaults.count)
+                where !holds(Int(table.regions.targets[position])) {
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     /// `markAncestorsForEntry` for a target, a history standing for what it would enter.
@@ -248,7 +293,10 @@ extension ObservedMachine {
                 for index in 0..<remembered { markForEntry(history.state(slot, index)) }
                 for index in 0..<remembered { markAncestorsForEntry(of: history.state(slot, index), below: parent) }
             } else {
-                regions.historyAction[parent] = Int32(slot)
+                // Its default's action runs after the superstate's entry work: only when the
+                // superstate is entered, not when a row from inside it, which leaves it
+                // active, targets its history.
+                if !regions.active[parent] { regions.historyAction[parent] = Int32(slot) }
                 let defaults = table.regions.historyTargets[slot]
                 let offset = Int(defaults.offset), count = Int(defaults.count)
                 for position in offset..<(offset &+ count) { markForEntry(Int(table.regions.targets[position])) }
@@ -319,6 +367,14 @@ extension ObservedMachine {
             let state = Int(table.regions.documentOrder[position])
             guard regions.entering[state] else { continue }
             regions.entering[state] = false
+            // A state still active is not entered again: the superstates between a row's
+            // domain and a history's parent (marked as the history's ancestors), and a
+            // parallel state's regions, as uSCXML does (Appendix D, read literally, would
+            // run their entry work again without their exit work).
+            if regions.active[state] {
+                regions.chosenInitial[state] = -1
+                continue
+            }
             regions.active[state] = true
             effects.currentState = State(rawValue: state)!
             view.work[state]._withUnsafeGuaranteedRef { $0.entry?(&context, &effects) }

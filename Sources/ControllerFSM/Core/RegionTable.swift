@@ -11,11 +11,16 @@ struct RegionTable {
         /// The row as written: the same row is a candidate in every state inside its own, and
         /// is taken once.
         @usableFromInline let written: Int32
-        /// The transition domain (-1: the top).
+        /// The transition domain (-1: the top), for a row to states (not to a history).
         @usableFromInline let domain: Int32
         /// Its targets, at `targetOffset` in `targets`; none for an internal row.
         @usableFromInline let targetOffset: Int32
         @usableFromInline let targetCount: Int32
+        /// Whether the row is local (`TransitionKind.local`).
+        @usableFromInline let isLocal: Bool
+        /// Whether a target is a history: then `domain` is worked out when the row is taken,
+        /// from what the history stands for then (`ObservedMachine.domain(ofRegionRow:)`).
+        @usableFromInline let targetsHistory: Bool
     }
 
     /// A run of `targets`: an initial state's, or a history default's.

@@ -60,7 +60,7 @@ extension MachineDefinition {
                     guard let actionSends = certainSends(spec.action, spec.sends) else { return nil }
                     guard let target = spec.target else { return (leaf, actionSends, (block, first)) }
                     var sent: [Int] = []
-                    let domain = hierarchy.domain(source: source, target: target.index, kind: spec.kind)
+                    let domain = hierarchy.domain(source: source, targets: [target.index], kind: spec.kind)
                     var exiting = leaf
                     while exiting != domain && exiting >= 0 {
                         let exited = blocks[blockOfState[exiting]]

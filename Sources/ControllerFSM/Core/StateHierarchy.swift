@@ -25,6 +25,25 @@ func isState(_ state: Int, inside ancestor: Int, parent: (Int) -> Int) -> Bool {
     return false
 }
 
+/// SCXML's transition domain (Appendix D, `getTransitionDomain`): the state whose descendants a
+/// transition from `source` exits and enters (-1: the top). `source` itself for a local
+/// transition from a compound state (one whose children are active one at a time) to states
+/// strictly inside it; else the nearest compound state strictly above `source` that holds every
+/// target strictly inside it. A parallel state is never the domain: a move between its regions
+/// leaves and re-enters it. `holdsEveryTarget(s)` says whether every target is strictly inside
+/// `s`; for a row to a history the targets are what the history stands for when the row is
+/// taken (what it remembers, else its default's targets), so the one rule serves `compile()`,
+/// for every row to a state, and a machine, for a row to a history, at run time.
+@inlinable @inline(__always)
+func transitionDomain(
+    source: Int, isLocal: Bool, parent: (Int) -> Int, isCompound: (Int) -> Bool, holdsEveryTarget: (Int) -> Bool
+) -> Int {
+    if isLocal && isCompound(source) && holdsEveryTarget(source) { return source }
+    var walker = parent(source)
+    while walker >= 0 && !(isCompound(walker) && holdsEveryTarget(walker)) { walker = parent(walker) }
+    return walker
+}
+
 /// The nesting of a definition's states, by state index, as `compile()` checks it and the table
 /// is built from it. Off the dispatch path.
 struct StateHierarchy {
@@ -84,35 +103,17 @@ struct StateHierarchy {
         state != ancestor && isInside(state, ancestor)
     }
 
-    /// The state whose children a transition from `source` to `target` exits and enters (-1:
-    /// the top): `source` itself for a local transition to a state strictly inside it, else the
-    /// nearest superstate strictly above `source` that holds `target` strictly inside it (SCXML's
-    /// transition domain: so a self-transition, or one to a superstate around the source, leaves
-    /// and re-enters the target).
-    func domain(source: Int, target: Int, kind: TransitionKind) -> Int {
-        if kind == .local && isCompound[source] && isProperlyInside(target, source) { return source }
-        var walker = parent[source]
-        while walker >= 0 && !isProperlyInside(target, walker) { walker = parent[walker] }
-        return walker
-    }
-
     /// Whether `state` has children that are active one at a time (SCXML's compound state).
     func isCompoundNotParallel(_ state: Int) -> Bool { isCompound[state] && !isParallel[state] }
 
-    /// SCXML's transition domain for a machine with parallel regions: `source` for a local
-    /// transition from a compound (not parallel) state to states strictly inside it, else the
-    /// nearest compound state strictly above `source` holding every target strictly inside it
-    /// (-1: the top). A parallel state is never the domain: a move between its regions leaves
-    /// and re-enters it.
-    func regionDomain(source: Int, targets: [Int], kind: TransitionKind) -> Int {
-        if kind == .local && isCompoundNotParallel(source) && targets.allSatisfy({ isProperlyInside($0, source) }) {
-            return source
-        }
-        var walker = parent[source]
-        while walker >= 0 && (isParallel[walker] || !targets.allSatisfy({ isProperlyInside($0, walker) })) {
-            walker = parent[walker]
-        }
-        return walker
+    /// The transition domain of a row written in `source` to `targets` (see `transitionDomain`):
+    /// with no parallel state, the nearest superstate strictly above `source` holding the
+    /// target strictly inside it, so a self-transition, or one to a superstate around the
+    /// source, leaves and re-enters the target.
+    func domain(source: Int, targets: [Int], kind: TransitionKind) -> Int {
+        transitionDomain(
+            source: source, isLocal: kind == .local, parent: { parent[$0] }, isCompound: { isCompoundNotParallel($0) },
+            holdsEveryTarget: { ancestor in targets.allSatisfy { isProperlyInside($0, ancestor) } })
     }
 
     /// Whether two states can be active together: one is inside the other, or their nearest

@@ -323,6 +323,7 @@ extension ObservedMachine {
     /// superstate left), runs the row's action, and enters the row's path outermost first.
     @inlinable @inline(never)
     mutating func takeNested(_ row: TransitionTable<State, Event, Context>.Row, from leaf: State) {
+        if row.exitCount == TransitionTable<State, Event, Context>.Row.toHistory { return takeToHistory(row, from: leaf) }
         var exiting = leaf.index
         var remaining = row.exitCount
         while remaining > 0 {
@@ -333,6 +334,33 @@ extension ObservedMachine {
         }
         row.action?(&context, &effects)
         enterPath(offset: Int(row.entryOffset), count: Int(row.entryCount))
+    }
+
+    /// A row to a history: its domain is worked out from what the history stands for now (the
+    /// state it remembers, else its default), as SCXML says, so a row from inside the history's
+    /// superstate leaves only what it must, and the superstate's history default runs only when
+    /// the superstate itself is entered. What is entered is read again after the exits, which
+    /// may have just recorded it.
+    @inlinable @inline(never)
+    mutating func takeToHistory(_ row: TransitionTable<State, Event, Context>.Row, from leaf: State) {
+        let pseudoState = row.target!.index
+        let slot = Int(table.historySlot[pseudoState])
+        let before = history.first(slot)
+        let standsFor = before >= 0 ? before : Int(table.historyDefault[slot])
+        let domain = transitionDomain(
+            source: Int(row.source), isLocal: row.isLocal, parent: { Int(table.parent[$0]) },
+            isCompound: { hasChildren($0) }, holdsEveryTarget: { standsFor != $0 && table.isInside(standsFor, $0) })
+        var exiting = leaf.index
+        while exiting != domain {
+            recordHistory(leaving: exiting, innermost: leaf.index)
+            view.work[exiting]._withUnsafeGuaranteedRef { $0.exit?(&context, &effects) }
+            exiting = Int(table.parent[exiting])
+        }
+        row.action?(&context, &effects)
+        let remembered = history.first(slot)
+        let target = remembered >= 0 ? remembered : Int(table.historyDefault[slot])
+        enterDown(from: domain, to: target, runningDefaultOf: remembered >= 0 ? -1 : slot, after: Int(table.parent[pseudoState]))
+        drill(into: target)
     }
 
     /// Takes eventless rows while one applies in the current state, at most
@@ -374,17 +402,13 @@ extension ObservedMachine {
         }
     }
 
-    /// Enters the states of a precomputed path, outermost first; a history at its end is
-    /// resolved, a superstate at its end started in its initial state.
+    /// Enters the states of a precomputed path, outermost first; a superstate at its end is
+    /// started in its initial state. (A row to a history has no path: `takeToHistory`.)
     @inlinable
     mutating func enterPath(offset: Int, count: Int) {
         var last = -1
         for position in offset..<(offset &+ count) {
             let state = Int(table.paths[position])
-            if table.historySlot[state] >= 0 {
-                restore(history: state)
-                return
-            }
             enter(state)
             last = state
         }
@@ -404,8 +428,11 @@ extension ObservedMachine {
     /// Enters the states strictly inside `top` (-1: the top) down to `target`, outermost first.
     /// The walk up from `target` repeats per level, which the depth bound keeps short, and needs
     /// no storage.
+    /// With `slot` (not -1), that history's default action runs right after `superstate`'s
+    /// entry work, if `superstate` is among the states entered: SCXML runs a history's default
+    /// content only when its parent is itself entered.
     @inlinable
-    mutating func enterDown(from top: Int, to target: Int) {
+    mutating func enterDown(from top: Int, to target: Int, runningDefaultOf slot: Int = -1, after superstate: Int = -1) {
         var distance = 0
         var walker = target
         while walker != top {
@@ -417,6 +444,9 @@ extension ObservedMachine {
             var state = target
             for _ in 0..<distance { state = Int(table.parent[state]) }
             enter(state)
+            if slot >= 0 && state == superstate {
+                table.historyDefaults[slot]._withUnsafeGuaranteedRef { $0.action?(&context, &effects) }
+            }
         }
     }
 

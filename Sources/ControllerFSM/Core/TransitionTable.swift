@@ -23,15 +23,23 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         /// (for a targetless row: only the last). Every row of a flat machine without eventless
         /// rows is simple; the others take the nested path, which looks for eventless rows after.
         @usableFromInline let isSimple: Bool
-        /// How many states the move exits, the current innermost state first.
+        /// How many states the move exits, the current innermost state first; `toHistory` for
+        /// a row to a history, whose exits are worked out when it is taken.
         @usableFromInline let exitCount: Int32
         /// The states it enters, outermost first, at `entryOffset` in the table's `paths`.
         @usableFromInline let entryOffset: Int32
         @usableFromInline let entryCount: Int32
+        /// The state whose block holds the row, and whether it is local: what a row to a
+        /// history needs to find its domain when it is taken.
+        @usableFromInline let source: Int32
+        @usableFromInline let isLocal: Bool
+        /// `exitCount` of a row to a history.
+        @usableFromInline static var toHistory: Int32 { -1 }
 
         init(
             condition: (@Sendable (Context) -> Bool)?, target: State?, action: MachineAction<State, Event, Context>?,
-            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1
+            isSimple: Bool = true, exitCount: Int32 = 1, entryOffset: Int32 = 0, entryCount: Int32 = 1,
+            source: Int32 = -1, isLocal: Bool = false
         ) {
             self.condition = condition
             self.target = target
@@ -40,6 +48,8 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
             self.exitCount = exitCount
             self.entryOffset = entryOffset
             self.entryCount = entryCount
+            self.source = source
+            self.isLocal = isLocal
         }
     }
 

@@ -89,10 +89,11 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
                         result.rows.append(row(spec, source: source, in: state.index))
                         let targets = addTargets(spec.targets)
                         let domain = spec.target == nil ? -1
-                            : hierarchy.regionDomain(source: source, targets: spec.targets.map { $0.index }, kind: spec.kind)
+                            : hierarchy.domain(source: source, targets: spec.targets.map { $0.index }, kind: spec.kind)
                         result.regionRows.append(RegionTable.Row(
                             source: Int32(source), written: written, domain: Int32(domain),
-                            targetOffset: targets.offset, targetCount: targets.count))
+                            targetOffset: targets.offset, targetCount: targets.count, isLocal: spec.kind == .local,
+                            targetsHistory: spec.targets.contains { hierarchy.historySlot[$0.index] >= 0 }))
                         result.info.append(Table.RowInfo(
                             from: block.state, event: triggers[trigger], guardLabel: spec.guard?.label, targets: spec.targets,
                             location: spec.location, kind: spec.kind))
@@ -110,15 +111,23 @@ struct TransitionTableBuilder<State: MachineSymbol, Event: MachineSymbol, Contex
         guard let target = spec.target else {
             return Table.Row(condition: spec.guard?.condition, target: nil, action: spec.action, isSimple: !hasEventless)
         }
-        let domain = hierarchy.domain(source: source, target: target.index, kind: spec.kind)
+        if hierarchy.historySlot[target.index] >= 0 {
+            // Its domain, what it exits and what it enters depend on what the history stands
+            // for when the row is taken: worked out then, from `source`.
+            return Table.Row(
+                condition: spec.guard?.condition, target: target, action: spec.action, isSimple: false,
+                exitCount: Table.Row.toHistory, source: Int32(source), isLocal: spec.kind == .local)
+        }
+        let domain = hierarchy.domain(source: source, targets: [target.index], kind: spec.kind)
         let entry = hierarchy.path(from: domain, down: target.index)
         let exitCount = depth(state) - depth(domain)
         let simple = exitCount == 1 && entry.count == 1 && !hierarchy.isCompound[target.index]
-            && hierarchy.historySlot[target.index] < 0 && !hierarchy.isCompound[state] && !hasEventless
+            && !hierarchy.isCompound[state] && !hasEventless
             && !isFinal(target.index)
         return Table.Row(
             condition: spec.guard?.condition, target: target, action: spec.action, isSimple: simple,
-            exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count))
+            exitCount: Int32(exitCount), entryOffset: addPath(entry), entryCount: Int32(entry.count),
+            source: Int32(source), isLocal: spec.kind == .local)
     }
 
     /// Every row as written, grouped by state in declaration order of the states, then by event.
