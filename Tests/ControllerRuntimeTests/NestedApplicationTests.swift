@@ -70,22 +70,8 @@ struct NestedApplicationTests {
         }
     }
 
-    final class Failures: SimulationReporter {
-        typealias App = Lamp
-        var messages: [String] = []
-        func output(_ role: RoleName, value: Bool, at time: MachineInstant) {}
-        func dispatched(_ record: DispatchRecord<LampState, LampEvent>) {}
-        func expectationFailed(_ failure: ExpectationFailure) { messages.append(failure.message) }
-        func finished(_ summary: SimulationSummary<Lamp>) {}
-    }
-
     func run(_ script: String) throws -> [String] {
-        let failures = Failures()
-        let board = try Lamp.board()
-        let simulation = try Simulation<Lamp>(board: board, reporter: failures)
-        let scenario = try Scenario<Lamp>.parse(script, file: "lamp.txt", vocabulary: Simulation<Lamp>.vocabulary(for: board))
-        _ = try simulation.run(scenario)
-        return failures.messages
+        try expectationFailures(of: script, on: Lamp.board(), file: "lamp.txt")
     }
 
     @Test("expect state holds for the innermost state and for every superstate around it")

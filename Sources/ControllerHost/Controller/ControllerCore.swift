@@ -334,6 +334,14 @@ public class ControllerCore<App: ControllerApplication> {
     /// The machine's state now.
     public final var state: App.State { machine.state }
 
+    /// Whether `state` is active: the innermost state or a superstate around it, or, with
+    /// parallel regions, a state of any region.
+    public final func isActive(_ state: App.State) -> Bool { machine.isActive(state) }
+
+    /// The active innermost states: `state` alone without parallel regions, one per active
+    /// region with them, in document order.
+    public final var activeStates: [App.State] { machine.activeStates }
+
     /// Every active innermost state as bits (`ObservedMachine/activeStateBits`): with parallel
     /// regions, one per region.
     public final var activeStateBits: UInt64 { machine.activeStateBits }

@@ -310,12 +310,14 @@ public final class Simulation<App: ControllerApplication> {
         }
         switch step.action {
         case .expectState(let name):
-            // Active at any level: in a nested machine, a superstate holds while any state
-            // inside it is the innermost one.
-            let configuration = App.table.configuration(of: controller.state)
-            if configuration.contains(where: { $0.name == name }) { return nil }
-            let state = configuration.map(\.name).joined(separator: " in ")
-            return failure("expected state \(name), but the \(App.name) is \(state)")
+            // Active at any level and in any region: in a nested machine a superstate holds
+            // while any state inside it is the innermost one; with parallel regions, a state of
+            // any region.
+            if App.State.allCases.contains(where: { $0.name == name && controller.isActive($0) }) { return nil }
+            let configuration = controller.activeStates
+                .map { App.table.configuration(of: $0).map(\.name).joined(separator: " in ") }
+                .joined(separator: ", and ")
+            return failure("expected state \(name), but the \(App.name) is \(configuration)")
         case .expectCounter(let name, let value):
             let actual = controller.count(named: name) ?? 0
             return actual == value ? nil : failure("expected counter \(name) to be \(value), but it is \(actual)")
