@@ -201,8 +201,10 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
         guard case .chipGone = error else { return error }
         if !chipLost {
             chipLost = true
-            lifecycle.send(.chipLost)
+            // Said before the phase changes: whoever sees the daemon degraded (systemd's
+            // status, /healthz, a test) can read why in the log already.
             warnings.chipLost("\(error)")
+            lifecycle.send(.chipLost)
         }
         nextReopen = now.nanoseconds &+ Self.reopenInterval.nanosecondCount
         return nil
@@ -215,8 +217,9 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
             try controller.reattach(to: chip, at: now)
             chipLost = false
             nextReopen = .max
-            lifecycle.send(.recovered)
+            // Said before the phase changes, as when it went away.
             warnings.chipBack()
+            lifecycle.send(.recovered)
         } catch {
             // Still not usable (the lines not yet there, busy): try again next time.
         }
