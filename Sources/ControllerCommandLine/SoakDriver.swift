@@ -76,7 +76,8 @@ struct SoakDriver<App: ControllerApplication> {
     /// The first of the application's invariants that does not hold now, by name.
     func brokenInvariant<Chip: GPIOChip>(_ controller: Controller<App, Chip>) -> String? {
         let invariants = App.checkedInvariants
-        for index in invariants.indices where !invariants[index].holds(controller.state, controller.context) {
+        let active = controller.configuration
+        for index in invariants.indices where !invariants[index].holds(active, controller.context) {
             return invariants[index].name
         }
         return nil

@@ -178,9 +178,11 @@ private struct ScrapeState {
             metrics.nodeConflict.set(Int64(state.conflict.map { $0.yielded ? 2 : 1 } ?? 0))
             metrics.quickDisconnects.set(Int64(state.quickDisconnects ?? 0))
         }
+        // With parallel regions every active innermost state is 1: `state` is the first
+        // region's, `alsoActive` the others'.
         _ = stateGauge(snapshot.state)
         for (name, gauge) in stateGauges {
-            gauge.set(name == snapshot.state ? 1.0 : 0.0)
+            gauge.set(name == snapshot.state || snapshot.alsoActive.contains(name) ? 1.0 : 0.0)
         }
         _ = phaseGauge(snapshot.phase)
         for (name, gauge) in phaseGauges {

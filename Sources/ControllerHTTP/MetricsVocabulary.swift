@@ -29,7 +29,9 @@ struct MetricsVocabulary: Sendable {
         // The innermost states only: the state a snapshot reports is one of them (a superstate
         // is around it, a history never active), so each has a series of its own.
         states = App.table.atomicStates.map(\.name)
-        stateHelp = "1 for the \(App.name)'s current state, 0 for the others."
+        stateHelp = App.table.hasParallelRegions
+            ? "1 for each innermost state the \(App.name) is in (one per active parallel region), 0 for the others."
+            : "1 for the \(App.name)'s current state, 0 for the others."
         counters = App.counterNames
         let examples = counters.prefix(Self.exampleCounters).joined(separator: ", ")
             + (counters.count > Self.exampleCounters ? ", ..." : "")

@@ -272,6 +272,21 @@ struct RowSourceTraceTests {
         #expect(Self.rows(trace, table) == ["outerClosed toggle outerOpen -", "outerOpen fire alarm doors", "alarm reset outerClosed -"])
     }
 
+    @Test("with parallel regions: a row taken in the second region names that region's states, not the first's")
+    func secondRegion() throws {
+        let trace = TraceRing<Door, Input>(capacity: 16)
+        let table = try ParallelRegionTests.interlock().compile()
+        var machine = TracedMachine(table: table, context: Log(), trace: trace)
+        machine.start()
+        // `y`: the doors' row (selected from the outer region) gives way to the inner
+        // region's own, whose source is inside it; the outer region does not move.
+        machine.send(.y, at: .zero)
+        machine.send(.toggle, at: .zero)
+        machine.send(.reset, at: .zero)
+        #expect(machine.activeStates == [.outerOpen, .innerClosed])
+        #expect(Self.rows(trace, table) == ["innerClosed y innerOpen -", "outerClosed toggle outerOpen -", "outerOpen reset outerOpen -"])
+    }
+
     enum Room: Int, MachineSymbol { case outer, closed, open, alarm }
 
     @Test("without regions: a superstate's row answering in a state inside it")

@@ -24,7 +24,10 @@ enum DocCommentDoor {
             s.on(.open, to: .opening) { c, _ in c.openings += 1 }
             s.on(.request, to: .opening) { c, _ in c.openings += 1 }
         }
-        definition.state(.opening) { s in s.on(.opened, to: .open) }
+        definition.state(.opening) { s in
+            s.on(.opened, to: .open)
+            s.on(.timeout, to: .fault)   // stalled: no `opened` in time
+        }
         definition.state(.open) { s in s.on(.timeout, to: .closing) }
         definition.state(.closing) { s in s.on(.closed, to: .closed) }
         definition.state(.fault) { _ in }
@@ -76,8 +79,8 @@ struct HostDocCommentExamplesTests {
         #expect(context.settings.closeDelay == .seconds(2))
         context.openings = 3
         #expect(Door.counters.map { $0.value(context) } == [3])
-        #expect(Door.outputs.first?.level(.opening, context) == true)
-        #expect(Door.outputs.first?.level(.closed, context) == false)
+        #expect(Door.outputs.first?.level(Door.table.configuration(at: .opening), context) == true)
+        #expect(Door.outputs.first?.level(Door.table.configuration(at: .closed), context) == false)
         #expect(Door.homeAssistant.faultStates == [.fault])
         #expect(Door.homeAssistant.cover?.open == .request)
     }

@@ -64,11 +64,11 @@ struct InputBindingsTests {
         #expect(fault == .fault)
         let afterFault = inputs.nextHeldDeadline
         #expect(afterFault.time == .max, "raised once by its deadline")
-        let inService = inputs.stillHeldTooLong(Self.push, in: .locked), outOfService = inputs.stillHeldTooLong(Self.push, in: .broken)
+        let inService = inputs.stillHeldTooLong(Self.push) { $0(App.table.configuration(at: .locked), context) }, outOfService = inputs.stillHeldTooLong(Self.push) { $0(App.table.configuration(at: .broken), context) }
         #expect(inService == .fault, "in service, a stuck push faults again")
         #expect(outOfService == nil, "out of service, it does not")
         _ = inputs.event(for: Self.edge(Self.push, active: false, at: 2 * jam), role: Self.push, context: &context)
-        let released = inputs.stillHeldTooLong(Self.push, in: .locked), none = inputs.heldPastLimit(-1)
+        let released = inputs.stillHeldTooLong(Self.push) { $0(App.table.configuration(at: .locked), context) }, none = inputs.heldPastLimit(-1)
         #expect(released == nil, "released, it is no longer stuck")
         #expect(none == nil, "no input's deadline is none")
     }

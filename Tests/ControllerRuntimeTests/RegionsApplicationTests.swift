@@ -6,10 +6,12 @@ import Testing
 
 /// An application whose machine has two parallel regions (a crossing's lights, and a lamp that
 /// flashes beside them), in the simulator: `expect state NAME` holds when NAME is active in any
-/// region, and a failed expectation names every region's configuration.
+/// region, and a failed expectation names every region's configuration; the lamp's output, the
+/// walk output's precondition, the interlock between them and an invariant follow the second
+/// region, read from the whole configuration (nothing copied into the context).
 @Suite("An application with parallel regions in the simulator")
 struct RegionsApplicationTests {
-    enum CrossingState: Int, MachineSymbol { case crossing, lights, carsGo, pedsGo, flasher, dark, lit }
+    enum CrossingState: Int, MachineSymbol { case crossing, lights, carsGo, pedsGo, flasher, dark, lit, bright }
     enum CrossingEvent: Int, MachineSymbol { case button, tick }
     struct CrossingContext: Sendable { var requests = 0 }
     struct CrossingSettings: Hashable, Sendable { var unused = Duration.seconds(1) }
@@ -28,7 +30,8 @@ struct RegionsApplicationTests {
             definition.state(.pedsGo, in: .lights) { s in s.on(.button, to: .carsGo) }
             definition.state(.flasher, in: .crossing) { s in s.initial(.dark) }
             definition.state(.dark, in: .flasher) { s in s.on(.tick, to: .lit) }
-            definition.state(.lit, in: .flasher) { s in s.on(.tick, to: .dark) }
+            definition.state(.lit, in: .flasher) { s in s.on(.tick, to: .bright) }
+            definition.state(.bright, in: .flasher) { s in s.on(.tick, to: .dark) }
             do { return try definition.compile() } catch { fatalError("\(error)") }
         }()
         static var settings: SettingsDeclaration<Self> {
@@ -43,7 +46,19 @@ struct RegionsApplicationTests {
             ]
         }
         static var outputs: [OutputDeclaration<Self>] {
-            [OutputDeclaration("walk", required: true, initial: false) { state, _ in state == .pedsGo }]
+            [
+                OutputDeclaration(
+                    "walk", required: true, initial: false, interlock: "lamps",
+                    requires: OutputPrecondition("the flasher is not bright") { active, _ in !active.isActive(.bright) }
+                ) { state, _ in state == .pedsGo },
+                OutputDeclaration("lamp", initial: false, interlock: "lamps") { active, _ in active.isAnyActive([.lit, .bright]) },
+            ]
+        }
+        static var interlocks: [InterlockDeclaration<Self>] {
+            [InterlockDeclaration("lamps", yieldsTo: "a bright flash") { active, _ in active.isActive(.bright) }]
+        }
+        static var invariants: [Invariant<Self>] {
+            [Invariant("fewer than two requests while the lamp is lit") { active, context in !active.isActive(.lit) || context.requests < 2 }]
         }
         static var counters: [CounterDeclaration<Self>] { [CounterDeclaration("requests") { $0.requests }] }
         static var commands: [DirectCommand<Self>] { [] }
@@ -63,6 +78,9 @@ struct RegionsApplicationTests {
 
                 [outputs.walk]
                 line = "WALK"
+
+                [outputs.lamp]
+                line = "LAMP"
                 """, file: "crossing.toml")
         }
     }
@@ -84,7 +102,7 @@ struct RegionsApplicationTests {
             4 pulse button
             5 expect state pedsGo
             5 expect state lit
-            5 expect output walk 1
+            5 expect output lamp 1
             6 end
             """) == [])
     }
@@ -100,5 +118,42 @@ struct RegionsApplicationTests {
                 "expected state dark, but the crossing is carsGo in lights in crossing, and lit in flasher in crossing",
                 "expected state pedsGo, but the crossing is carsGo in lights in crossing, and lit in flasher in crossing",
             ])
+    }
+
+    @Test("an output, a precondition, an interlock and an invariant that read the second region follow it")
+    func declarationsFollowTheSecondRegion() throws {
+        let events = try simulationEvents(of: """
+            2 pulse tick
+            4 pulse tick
+            6 pulse tick
+            8 pulse button
+            10 pulse tick
+            12 pulse tick
+            14 pulse tick
+            16 pulse button
+            18 pulse button
+            20 pulse button
+            21 pulse tick
+            22 end
+            """, on: Crossing.board(), file: "crossing.txt")
+        #expect(events == [
+            "0 walk=0", "0 lamp=0",
+            // The lamp follows the flasher (lit, bright, dark); the first region has not moved.
+            "2.012 lamp=1", "6.012 lamp=0",
+            // Walk on; the lamp, lit again, is held off by the interlock (it yields only when
+            // bright), and the interlock's exclusion is broken: the machine asks both.
+            "8.012 walk=1",
+            "10.012 lamp: held off by its interlock",
+            "10.012 the outputs of interlock lamps (walk, lamp) are never asked on together, except in a bright flash, in pedsGo and lit",
+            // Bright: the interlock yields, the lamp is on beside walk, and walk's precondition
+            // (the flasher is not bright) breaks.
+            "12.012 lamp=1",
+            "12.012 walk on only when the flasher is not bright, in pedsGo and bright",
+            "14.012 lamp=0", "16.012 walk=0", "18.012 walk=1", "20.012 walk=0",
+            // A second request made; lit again: the invariant over the second region and the
+            // context breaks.
+            "21.012 lamp=1",
+            "21.012 fewer than two requests while the lamp is lit, in carsGo and lit",
+], "\(events)")
     }
 }

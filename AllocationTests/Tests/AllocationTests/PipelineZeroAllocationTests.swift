@@ -73,19 +73,13 @@ struct PipelineZeroAllocationTests {
             pulses.coin += 2
             pulses.push += 2
             roundStart = roundStart + .seconds(7)
-            while true {
-                var now = roundStart
-                if let edge = chip.nextEventTime, edge < now { now = edge }
-                if let deadline = controller.nextDeadline, deadline < now { now = deadline }
-                chip.advance(to: now)
-                try controller.process(now: now)
+            try runTurns(of: controller, on: chip, until: roundStart) {
                 drained += trace.drain { record in
                     if record.outcome == .transitioned { transitions += 1 }
                 }
                 // The store's and recorder's threads do this in the daemon; here, in line.
                 ledgerEntries += ledger.drain { _ in }
                 inputLog.drain { _ in }
-                if now == roundStart { return }
             }
         }
     }

@@ -42,10 +42,19 @@ struct RegionWorkspace {
 extension ObservedMachine {
     @inlinable @inline(never)
     mutating func dispatchInRegions(_ event: Event) -> DispatchOutcome {
-        let from = effects.currentState
+        var from = effects.currentState
         if observer.isObserving { observer.willDispatch(event, in: from) }
         var outcome = DispatchOutcome.ignored
         selectRegionRows(column: event.index)
+        // What the record names: the first row taken, from the innermost state it was selected
+        // for (in its own region, not the first region's), to the state it led to in the
+        // domain it moved in (worked out before the move: a history's changes with it).
+        let recorded = regions.selectedCount > 0 ? Int(regions.selected[0]) : -1
+        var recordedDomain = -1
+        if observer.isObserving && recorded >= 0 {
+            from = State(rawValue: selectedFor(row: recorded)) ?? from
+            recordedDomain = domain(ofRegionRow: recorded)
+        }
         if regions.selectedCount > 0 {
             outcome = takeSelectedRows()
             if outcome == .transitioned { counts.transitions &+= 1 } else { counts.internalTransitions &+= 1 }
@@ -55,11 +64,38 @@ extension ObservedMachine {
         }
         if observer.isObserving {
             // The first row taken names where it was written, as without regions.
+            let to = outcome == .transitioned ? firstActiveInnermost(inside: recordedDomain) : from
             observer.didDispatch(DispatchRecord(
-                time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: effects.currentState,
-                outcome: outcome, candidate: regions.selectedCount > 0 ? regions.selected[0] : -1))
+                time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: to,
+                outcome: outcome, candidate: Int32(recorded)))
         }
         return outcome
+    }
+
+    /// The innermost state candidate row `row` was selected for: the state of the (state,
+    /// column) block of `rowStart` that holds it. A search, for the records only.
+    @inlinable
+    func selectedFor(row: Int) -> Int {
+        var low = 0, high = table.work.count &* view.columns
+        // The last key whose rows start at or before `row` (the keys' starts never decrease).
+        while high - low > 1 {
+            let middle = (low &+ high) / 2
+            if Int(view.rowStart[middle]) <= row { low = middle } else { high = middle }
+        }
+        return low / view.columns
+    }
+
+    /// The first active innermost state, in document order, inside `domain` (-1: anywhere):
+    /// where a row whose domain that is led, in a record.
+    @inlinable
+    func firstActiveInnermost(inside domain: Int) -> State {
+        for position in 0..<table.regions.documentOrder.count {
+            let state = Int(table.regions.documentOrder[position])
+            if regions.active[state] && !hasChildren(state) && state != domain && table.isInside(state, domain) {
+                return State(rawValue: state) ?? effects.currentState
+            }
+        }
+        return effects.currentState
     }
 
     /// Enters the initial state as a move from outside every state, then settles.

@@ -92,6 +92,15 @@ where Observer.State == State, Observer.Event == Event {
         return table.isInside(effects.currentState.index, state.index)
     }
 
+    /// Every state the machine is in, as one value that reads nothing allocated: what the host
+    /// hands a declaration that asks about more than ``state`` (see ``ActiveConfiguration``).
+    @inlinable
+    public var configuration: ActiveConfiguration<State> {
+        ActiveConfiguration(
+            state: effects.currentState, owner: table, parent: table.parent.baseAddress!,
+            childStart: table.childStart.baseAddress!, active: view.hasRegions ? regions.active : [])
+    }
+
     /// ``activeStates`` as bits (bit `rawValue`, for the first 64 states), for code that must
     /// not allocate: a status publisher on the event loop.
     public var activeStateBits: UInt64 {

@@ -291,6 +291,17 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         return index < 0 ? nil : State.allCases[State.allCases.index(State.allCases.startIndex, offsetBy: index)]
     }
 
+    /// The configuration of a machine without parallel regions whose innermost state is
+    /// `state`: it and its superstates. For tests and tools that name one state; a machine with
+    /// regions has one innermost state per region, so take its ``ObservedMachine/configuration``.
+    public func configuration(at state: State) -> ActiveConfiguration<State> {
+        precondition(!hasRegions, "a machine with parallel regions is in several innermost states: take the running machine's configuration")
+        return ActiveConfiguration(state: state, owner: self, parent: parent.baseAddress!, childStart: childStart.baseAddress!, active: [])
+    }
+
+    /// Whether some state holds parallel regions: several innermost states may be active.
+    public var hasParallelRegions: Bool { hasRegions }
+
     /// Whether `state` holds parallel regions.
     public func isParallelState(_ state: State) -> Bool { isParallel[state.index] }
 

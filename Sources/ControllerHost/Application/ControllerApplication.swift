@@ -177,10 +177,16 @@ extension ControllerApplication {
         return nil
     }
 
-    /// The level the machine wants on every output in `state` with `context` (a pulse not
-    /// included: that is the host's, in time).
+    /// The level the machine wants on output `index` in `state` with `context`, for a machine
+    /// without parallel regions (`state` and its superstates are its whole configuration).
     public static func outputLevel(_ index: Int, state: State, context: Context) -> Bool {
-        outputs[index].level(state, context)
+        outputs[index].level(table.configuration(at: state), context)
+    }
+
+    /// The level the machine wants on output `index` in `configuration` with `context` (a pulse
+    /// not included: that is the host's, in time).
+    public static func outputLevel(_ index: Int, in configuration: ActiveConfiguration<State>, context: Context) -> Bool {
+        outputs[index].level(configuration, context)
     }
 }
 

@@ -56,7 +56,7 @@ public struct ExplorationReport<App: ControllerApplication>: CustomStringConvert
     public var stepsRun = 0
     /// How deep the search went: the depth asked for, or less when no new configuration remained.
     public var depthReached = 0
-    /// Every state some configuration was in.
+    /// Every innermost state some configuration was in, of every region.
     public var statesSeen: Set<App.State> = []
     /// The first violation found, on a shortest sequence of steps that reaches it, and what broke.
     public var violation: (steps: [ExplorationStep<App>], message: String)?
@@ -180,7 +180,7 @@ extension ControllerApplication {
         var seen: Set<ExplorationKey<Self, Key>> = []
         var frontier: [ExploredConfiguration<Self>] = []
         for start in starts {
-            report.statesSeen.insert(start.state)
+            report.statesSeen.formUnion(start.machine.activeStates)
             if let message = violation(of: start) {
                 report.violation = ([], message)
                 report.violationStart = start.start
@@ -203,7 +203,7 @@ extension ControllerApplication {
                 for step in steps where allows(step, configuration) {
                     guard let after = take(step, from: configuration) else { continue }
                     report.stepsRun += 1
-                    report.statesSeen.insert(after.state)
+                    report.statesSeen.formUnion(after.machine.activeStates)
                     if let message = violation(of: after) ?? check(configuration, after) {
                         report.violation = (after.steps, message)
                         report.violationStart = after.start
@@ -241,8 +241,9 @@ extension ControllerApplication {
 
     /// The first invariant that does not hold, named with the state.
     static func violation(of configuration: ExploredConfiguration<Self>) -> String? {
-        checkedInvariants.first { !$0.holds(configuration.state, configuration.context) }
-            .map { "\($0.name) (broken in \(configuration.state.name))" }
+        let active = configuration.machine.configuration
+        return checkedInvariants.first { !$0.holds(active, configuration.context) }
+            .map { "\($0.name) (broken in \(active.innermostNames))" }
     }
 
     static func startConfiguration(

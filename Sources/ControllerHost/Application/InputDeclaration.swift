@@ -86,10 +86,26 @@ public struct HeldTooLong<App: ControllerApplication>: Sendable {
     public let limit: SendableKeyPath<App.Settings, Duration>
     public let event: App.Event
     public let side: Side
-    public let again: @Sendable (App.State) -> Bool
+    /// Where the machine must not stay while the line is still held: the event is sent again
+    /// when it settles where this holds (read with a context the condition ignores).
+    public let again: MachineCondition<App>
 
+    /// Held too long, sent again whenever the machine settles in an innermost state (the first
+    /// region's) where `again` holds.
     public init(after limit: KeyPath<App.Settings, Duration>, on side: Side = .active, sends event: App.Event,
                 againWhen again: @escaping @Sendable (App.State) -> Bool = { _ in false }) {
+        self.init(limit, side, event, MachineCondition { state, _ in again(state) })
+    }
+
+    /// Held too long, sent again whenever the machine settles with a configuration (every
+    /// region's states) where `again` holds.
+    @_disfavoredOverload
+    public init(after limit: KeyPath<App.Settings, Duration>, on side: Side = .active, sends event: App.Event,
+                againWhen again: @escaping @Sendable (ActiveConfiguration<App.State>) -> Bool) {
+        self.init(limit, side, event, MachineCondition { (active: ActiveConfiguration<App.State>, _: App.Context) in again(active) })
+    }
+
+    init(_ limit: KeyPath<App.Settings, Duration>, _ side: Side, _ event: App.Event, _ again: MachineCondition<App>) {
         self.limit = SendableKeyPath(limit)
         self.event = event
         self.side = side

@@ -9,8 +9,9 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     public let isRequired: Bool
     /// The level requested with the line, before the machine starts: the safe one.
     public let initialLevel: Bool
-    /// The level the machine wants, from its state and context (logical: 1 is asserted).
-    public let level: @Sendable (App.State, App.Context) -> Bool
+    /// The level the machine wants, from its state (or its whole configuration) and context
+    /// (logical: 1 is asserted).
+    public let level: MachineCondition<App>
     /// A pulse on top of ``level``: the output is also on for a set time after an action asks.
     public let pulse: OutputPulse<App>?
     /// The level driven when the controller stops, from the settings in force; `nil` leaves the
@@ -35,18 +36,44 @@ public struct OutputDeclaration<App: ControllerApplication>: Sendable {
     /// invariant wherever invariants are (see ``OutputPrecondition``); nil when it assumes nothing.
     public let precondition: OutputPrecondition<App>?
 
+    /// An output whose level follows the innermost state (the first region's) and the context:
+    /// `OutputDeclaration("lock", initial: true) { state, _ in state != .unlocked }`.
     public init(
         _ role: RoleName, required: Bool = false, initial: Bool, pulse: OutputPulse<App>? = nil,
         stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, interlock: String? = nil,
         summary: String = "", meaning: OutputMeaning? = nil, requires precondition: OutputPrecondition<App>? = nil,
         level: @escaping @Sendable (App.State, App.Context) -> Bool
     ) {
+        self.init(
+            role, required: required, initial: initial, pulse: pulse, stop: stop, onWriteFailure: onWriteFailure,
+            interlock: interlock, summary: summary, meaning: meaning, requires: precondition, condition: MachineCondition(level))
+    }
+
+    /// An output whose level follows every active state, of every region, and the context:
+    /// `OutputDeclaration("lamp", initial: false) { active, _ in active.isActive(.flashLit) }`.
+    @_disfavoredOverload
+    public init(
+        _ role: RoleName, required: Bool = false, initial: Bool, pulse: OutputPulse<App>? = nil,
+        stop: (@Sendable (App.Settings) -> Bool)? = nil, onWriteFailure: App.Event? = nil, interlock: String? = nil,
+        summary: String = "", meaning: OutputMeaning? = nil, requires precondition: OutputPrecondition<App>? = nil,
+        level: @escaping @Sendable (ActiveConfiguration<App.State>, App.Context) -> Bool
+    ) {
+        self.init(
+            role, required: required, initial: initial, pulse: pulse, stop: stop, onWriteFailure: onWriteFailure,
+            interlock: interlock, summary: summary, meaning: meaning, requires: precondition, condition: MachineCondition(level))
+    }
+
+    init(
+        _ role: RoleName, required: Bool, initial: Bool, pulse: OutputPulse<App>?, stop: (@Sendable (App.Settings) -> Bool)?,
+        onWriteFailure: App.Event?, interlock: String?, summary: String, meaning: OutputMeaning?,
+        requires precondition: OutputPrecondition<App>?, condition: MachineCondition<App>
+    ) {
         self.meaning = meaning
         self.precondition = precondition
         self.role = role
         isRequired = required
         initialLevel = initial
-        self.level = level
+        level = condition
         self.pulse = pulse
         stopLevel = stop
         writeFailure = onWriteFailure

@@ -13,12 +13,21 @@ public struct OutputPrecondition<App: ControllerApplication>: Sendable {
     /// The level the condition guards: `true` (the default) for what must hold while the output
     /// is on; `false` for an output whose safe level is on (the turnstile's lock, released at 0).
     public let level: Bool
-    public let holds: @Sendable (App.State, App.Context) -> Bool
+    public let holds: MachineCondition<App>
 
+    /// A precondition over the innermost state (the first region's) and the context.
     public init(_ name: String, whenLevel level: Bool = true, holds: @escaping @Sendable (App.State, App.Context) -> Bool) {
         self.name = name
         self.level = level
-        self.holds = holds
+        self.holds = MachineCondition(holds)
+    }
+
+    /// A precondition over every active state, of every region, and the context.
+    @_disfavoredOverload
+    public init(_ name: String, whenLevel level: Bool = true, holds: @escaping @Sendable (ActiveConfiguration<App.State>, App.Context) -> Bool) {
+        self.name = name
+        self.level = level
+        self.holds = MachineCondition(holds)
     }
 }
 
@@ -38,12 +47,21 @@ public struct InterlockDeclaration<App: ControllerApplication>: Sendable {
     public let name: String
     /// What the interlock yields to, as a person reads it: "a fire alarm".
     public let yieldsTo: String
-    public let yieldsWhen: @Sendable (App.State, App.Context) -> Bool
+    public let yieldsWhen: MachineCondition<App>
 
+    /// An interlock that yields by the innermost state (the first region's) and the context.
     public init(_ name: String, yieldsTo: String, when yieldsWhen: @escaping @Sendable (App.State, App.Context) -> Bool) {
         self.name = name
         self.yieldsTo = yieldsTo
-        self.yieldsWhen = yieldsWhen
+        self.yieldsWhen = MachineCondition(yieldsWhen)
+    }
+
+    /// An interlock that yields by every active state, of every region, and the context.
+    @_disfavoredOverload
+    public init(_ name: String, yieldsTo: String, when yieldsWhen: @escaping @Sendable (ActiveConfiguration<App.State>, App.Context) -> Bool) {
+        self.name = name
+        self.yieldsTo = yieldsTo
+        self.yieldsWhen = MachineCondition(yieldsWhen)
     }
 }
 
@@ -73,8 +91,8 @@ extension ControllerApplication {
             guard let precondition = output.precondition else { continue }
             let level = output.level
             let guarded = precondition.level
-            all.append(Invariant("\(output.role) \(guarded ? "on" : "off") only when \(precondition.name)") { state, context in
-                level(state, context) != guarded || precondition.holds(state, context)
+            all.append(Invariant("\(output.role) \(guarded ? "on" : "off") only when \(precondition.name)") { (active: ActiveConfiguration<State>, context: Context) in
+                level(active, context) != guarded || precondition.holds(active, context)
             })
         }
         for group in interlockGroups where group.members.count > 1 {
@@ -83,10 +101,10 @@ extension ControllerApplication {
             let yields = group.declaration?.yieldsWhen
             let names = members.map(\.role.rawValue).joined(separator: ", ")
             let except = group.declaration.map { ", except in \($0.yieldsTo)" } ?? ""
-            all.append(Invariant("the outputs of interlock \(group.name) (\(names)) are never asked on together\(except)") { state, context in
+            all.append(Invariant("the outputs of interlock \(group.name) (\(names)) are never asked on together\(except)") { (active: ActiveConfiguration<State>, context: Context) in
                 var on = 0
-                for level in levels where level(state, context) { on += 1 }
-                return on < 2 || (yields?(state, context) ?? false)
+                for level in levels where level(active, context) { on += 1 }
+                return on < 2 || (yields?.callAsFunction(active, context) ?? false)
             })
         }
         return all

@@ -338,6 +338,10 @@ public class ControllerCore<App: ControllerApplication> {
     /// parallel regions, a state of any region.
     public final func isActive(_ state: App.State) -> Bool { machine.isActive(state) }
 
+    /// Every state the machine is in, of every region: what declarations over the configuration
+    /// read (see `ActiveConfiguration`).
+    public final var configuration: ActiveConfiguration<App.State> { machine.configuration }
+
     /// The active innermost states: `state` alone without parallel regions, one per active
     /// region with them, in document order.
     public final var activeStates: [App.State] { machine.activeStates }
@@ -464,7 +468,7 @@ public class ControllerCore<App: ControllerApplication> {
         noteUnsettledSteps(at: time)
         applyOutputs(at: time)
         for role in 0..<inputs.heldTooLong.count {
-            guard let event = inputs.stillHeldTooLong(role, in: machine.state) else { continue }
+            guard let event = inputs.stillHeldTooLong(role, where: { $0(in: machine) }) else { continue }
             machine.send(event, at: MachineInstant(nanoseconds: time))
             noteUnsettledSteps(at: time)
             applyOutputs(at: time)
@@ -530,7 +534,7 @@ public class ControllerCore<App: ControllerApplication> {
     /// over the ones the interrupted pass started with.
     @inlinable
     final func wantedLevel(_ index: Int) -> Bool {
-        App.outputs[index].level(machine.state, machine.context) || outputs.isPulsing(index)
+        App.outputs[index].level(in: machine) || outputs.isPulsing(index)
     }
 
     /// Writes output `index` if the machine's level differs from the line's; an interlock holds
@@ -545,7 +549,7 @@ public class ControllerCore<App: ControllerApplication> {
         case .write(let free):
             slot = free
         case .interlocked(let held):
-            guard outputs.interlockYields[index]?(machine.state, machine.context) ?? false else {
+            guard outputs.interlockYields[index]?.callAsFunction(in: machine) ?? false else {
                 return outputs.note(.interlock, for: index)
             }
             slot = held

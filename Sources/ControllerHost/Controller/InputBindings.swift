@@ -165,12 +165,12 @@ struct InputBindings<App: ControllerApplication> {
         return stuck.event
     }
 
-    /// The event of input `role`, still held too long, when the machine settled in `state`
-    /// where the declaration says it must not stay; `nil` otherwise. (Mutating: see the note at
-    /// the top of the file.)
+    /// The event of input `role`, still held too long, when the machine settled where the
+    /// declaration's `again` says it must not stay (`holds` evaluates it on the machine); `nil`
+    /// otherwise. (Mutating: see the note at the top of the file.)
     @inlinable @inline(__always)
-    mutating func stillHeldTooLong(_ role: Int, in state: App.State) -> App.Event? {
-        guard heldTooLong[role], let held = App.inputs[role].heldTooLong, held.again(state) else { return nil }
+    mutating func stillHeldTooLong(_ role: Int, where holds: (MachineCondition<App>) -> Bool) -> App.Event? {
+        guard heldTooLong[role], let held = App.inputs[role].heldTooLong, holds(held.again) else { return nil }
         return held.event
     }
 

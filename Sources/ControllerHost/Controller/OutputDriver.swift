@@ -26,7 +26,7 @@ struct OutputDriver<App: ControllerApplication> {
     /// none. Numbers, so the write pass compares without touching strings.
     @usableFromInline let interlocks: [Int]
     /// Each output's interlock's yield condition.
-    @usableFromInline let interlockYields: [(@Sendable (App.State, App.Context) -> Bool)?]
+    @usableFromInline let interlockYields: [MachineCondition<App>?]
     /// The logical level last written to each slot (its initial level before any write).
     @usableFromInline var written: [Bool]
     /// Whether the last write to each slot failed.

@@ -52,7 +52,7 @@ final class LinesService<App: ControllerApplication, Chip: GPIOChip>: Service, @
             // Each required output the machine wants at its start-up level must have it: the
             // request itself set it (the turnstile's lock held, unless a fire alarm was read).
             for output in outputs where output.isRequired {
-                let wanted = output.level(controller.state, controller.context)
+                let wanted = output.level(controller.configuration, controller.context)
                 guard wanted != output.initialLevel || controller.output(output.role) == output.initialLevel else {
                     throw GPIOError.invalidRequest(chip: chipText, line: nil, reason: "the \(output.role) output did not start at \(output.initialLevel ? 1 : 0)")
                 }

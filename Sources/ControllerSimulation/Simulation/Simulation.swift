@@ -281,10 +281,10 @@ public final class Simulation<App: ControllerApplication> {
             reportedOverrideCodes = codes
         }
         for index in invariants.indices {
-            let holds = invariants[index].holds(controller.state, controller.context)
+            let holds = invariants[index].holds(controller.configuration, controller.context)
             if !holds && !broken[index] {
                 brokenInvariants += 1
-                reporter.invariantBroken(invariants[index].name, in: controller.state.name, at: now)
+                reporter.invariantBroken(invariants[index].name, in: controller.configuration.innermostNames, at: now)
             }
             broken[index] = !holds
         }

@@ -11,7 +11,7 @@ enum BarrierInvariants {
     /// The same, for a state and context reached some other way (`explore()`'s).
     static func violation(_ state: BarrierState, _ c: BarrierContext, timerRunning: Bool, requestPulses: Int) -> String? {
         let out = BarrierDriver.Outputs(state, c)
-        if let broken = ParkingBarrier.checkedInvariants.first(where: { !$0.holds(state, c) }) { return "\(broken.name), in \(state.name)" }
+        if let broken = ParkingBarrier.checkedInvariants.first(where: { !$0.holds(ParkingBarrier.table.configuration(at: state), c) }) { return "\(broken.name), in \(state.name)" }
         if out.motorUp && out.motorDown { return "both motors on in \(state.name)" }
         if out.motorDown && (c.loop || c.photocell) {
             return "motor_down on in \(state.name) with \(c.loop ? "a vehicle on the loop" : "the beam broken")"
@@ -44,8 +44,8 @@ enum BarrierInvariants {
     static func writeOrderViolation(
         from before: (state: BarrierState, context: BarrierContext), to after: (state: BarrierState, context: BarrierContext)
     ) -> String? {
-        var written = ParkingBarrier.outputs.map { $0.level(before.state, before.context) }
-        let wanted = ParkingBarrier.outputs.map { $0.level(after.state, after.context) }
+        var written = ParkingBarrier.outputs.map { $0.level(ParkingBarrier.table.configuration(at: before.state), before.context) }
+        let wanted = ParkingBarrier.outputs.map { $0.level(ParkingBarrier.table.configuration(at: after.state), after.context) }
         let up = ParkingBarrier.outputIndex(named: "motor_up")!, down = ParkingBarrier.outputIndex(named: "motor_down")!
         for index in written.indices where written[index] != wanted[index] {
             written[index] = wanted[index]
