@@ -108,12 +108,12 @@ extension CountStore {
             guard let id = current.id else { throw .noSession(path: path) }
             guard let last = entries.last else { return nil }
             var counts: [String: Int] = [:]
-            var previous = (counters: current.counters, state: current.state)
+            var previous = (counters: current.counters, countedStates: current.countedStates)
             for entry in entries {
-                try declaration.forEachCount(from: previous.counters, previous.state, to: entry, path: path) { kind, amount in
+                try declaration.forEachCount(from: previous.counters, previous.countedStates, to: entry, path: path) { kind, amount in
                     counts[kind, default: 0] += amount
                 }
-                previous = (entry.counters, entry.state)
+                previous = (entry.counters, entry.countedStates)
             }
             if counts.isEmpty && last.state == current.state && last.gauges == current.gauges { return nil }
             return UnwrittenCounts(
@@ -151,15 +151,15 @@ extension CountStore {
             guard let id = current.id else { throw .noSession(path: path) }
             guard let last = entries.last else { return current.totals }
             var batch = EventBatch()
-            var previous = (counters: current.counters, state: current.state)
+            var previous = (counters: current.counters, state: current.state, countedStates: current.countedStates)
             for entry in entries {
                 let time = current.wallClock(entry.time)
                 let state = declaration.stateNames[previous.state.rawValue]
                 let after = declaration.stateNames[entry.state.rawValue]
-                try declaration.forEachCount(from: previous.counters, previous.state, to: entry, path: path) { kind, amount in
+                try declaration.forEachCount(from: previous.counters, previous.countedStates, to: entry, path: path) { kind, amount in
                     batch.add(time: time, kind: kind, amount: amount, state: state, after: after)
                 }
-                previous = (entry.counters, entry.state)
+                previous = (entry.counters, entry.state, entry.countedStates)
             }
             let lastTime = current.wallClock(last.time)
             let gauges = (0..<declaration.gauges.count).map { last.gauges[$0] }
@@ -185,6 +185,7 @@ extension CountStore {
             }
             current.counters = last.counters
             current.state = last.state
+            current.countedStates = last.countedStates
             current.gauges = last.gauges
             return current.totals
         }

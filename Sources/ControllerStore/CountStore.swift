@@ -227,6 +227,8 @@ struct SessionState<App: ControllerApplication> {
     var wallClockOrigin: Int64 = 0
     var counters = CounterValues(count: App.counterNames.count)
     var state = App.table.startState
+    /// The state counts' bits after the last entry (``LedgerEntry/countedStates``).
+    var countedStates = App.startStateCountBits
     var gauges = CounterValues(count: App.gauges.count)
     var totals = DurableTotals<App>.zero
 

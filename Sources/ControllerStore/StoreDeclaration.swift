@@ -93,13 +93,13 @@ struct StoreDeclaration<App: ControllerApplication>: Sendable {
     }
 
     /// Calls `body` with each kind the step to `entry` counted and by how much: every counter's
-    /// increase since `counters`, in declaration order, then each state count the step from
-    /// `state` made.
+    /// increase since `counters`, in declaration order, then each state count the step made
+    /// (from `countedStates`, the bits of the entry before: ``LedgerEntry``'s).
     ///
     /// - Throws: `StoreError.counterWentBackwards` when a counter is below its value in
     ///   `counters` (a controller that restarted within one session).
     func forEachCount(
-        from counters: CounterValues, _ state: App.State, to entry: LedgerEntry<App>, path: String,
+        from counters: CounterValues, _ countedStates: UInt64, to entry: LedgerEntry<App>, path: String,
         _ body: (_ kind: String, _ amount: Int) -> Void
     ) throws(StoreError) {
         for index in counterNames.indices {
@@ -110,8 +110,6 @@ struct StoreDeclaration<App: ControllerApplication>: Sendable {
             }
             body(counterNames[index], after - before)
         }
-        for count in stateCounts where count.counts(from: state, to: entry.state) {
-            body(count.kind, 1)
-        }
+        App.forEachStateCount(from: countedStates, to: entry.countedStates) { body(stateCounts[$0].kind, 1) }
     }
 }

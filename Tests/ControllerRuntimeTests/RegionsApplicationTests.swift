@@ -61,6 +61,7 @@ struct RegionsApplicationTests {
             [Invariant("fewer than two requests while the lamp is lit") { active, context in !active.isActive(.lit) || context.requests < 2 }]
         }
         static var counters: [CounterDeclaration<Self>] { [CounterDeclaration("requests") { $0.requests }] }
+        static var stateCounts: [StateCount<Self>] { [.entering(.lit, counts: "flashes"), .leaving(.flasher, counts: "flasherOff")] }
         static var commands: [DirectCommand<Self>] { [] }
 
         static func board() throws -> Board<Self> {
@@ -103,7 +104,13 @@ struct RegionsApplicationTests {
             5 expect state pedsGo
             5 expect state lit
             5 expect output lamp 1
-            6 end
+            5 expect counter flashes 1
+            6 pulse tick
+            7 pulse tick
+            8 pulse tick
+            9 expect counter flashes 2
+            9 expect counter flasherOff 0
+            10 end
             """) == [])
     }
 

@@ -2,14 +2,16 @@ extension DaemonSnapshot {
     /// What an operator should look at, in words, gravest first; empty when all is well. The
     /// site's health message carries it, so the site page and `fleet` show each node's problems
     /// without reaching its status server. `faultStates` are the states the application calls
-    /// faults (its Home Assistant hints): being in one is a problem too.
+    /// faults (its Home Assistant hints): being in one, in any region, is a problem too.
     ///
     /// The counts of losses are since the daemon started: a loss that happened stays listed
     /// until a restart, because the operator who did not see it then should see it now.
     public func problems(faultStates: Set<String> = []) -> [String] {
         var problems: [String] = []
         if phase == "\(DaemonPhase.degraded)" { problems.append("degraded" + (degradedReason.map { ": " + $0 } ?? "")) }
-        if faultStates.contains(state) { problems.append("in \(state)") }
+        // Every active state the snapshot names: the first region's innermost, the superstates
+        // around it, and every other region's innermost state.
+        for active in [state] + superstates + alsoActive where faultStates.contains(active) { problems.append("in \(active)") }
         for output in outputs {
             if let held = output.held { problems.append("\(output.name) \(held)") }
         }

@@ -354,6 +354,27 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
         return current
     }
 
+    /// The atomic states entering `state` leads to when no initial's guard says otherwise: as
+    /// ``defaultAtomicState(entering:)``, but a parallel state leads into every region (one
+    /// state per region, in declaration order).
+    public func defaultAtomicStates(entering state: State) -> [State] {
+        var current = state
+        if isHistory(current), let history = historyInfo.first(where: { $0.state == current }) {
+            current = history.defaultTarget
+        }
+        if isParallelState(current) {
+            return State.allCases.filter { parent(of: $0) == current && !isHistory($0) }.flatMap { defaultAtomicStates(entering: $0) }
+        }
+        guard isSuperstate(current) else { return [current] }
+        if let initial = initialInfo.last(where: { $0.superstate == current }) { return defaultAtomicStates(entering: initial.target) }
+        if let child = State.allCases.first(where: { parent(of: $0) == current && !isHistory($0) }) { return defaultAtomicStates(entering: child) }
+        return [current]
+    }
+
+    /// Every region's atomic state the machine starts in unless an initial's guard says
+    /// otherwise: ``startState`` alone without parallel regions.
+    public var startStates: [State] { defaultAtomicStates(entering: initial) }
+
     /// The atomic state the machine starts in unless an initial's guard says otherwise: what a
     /// host shows and records before `start()` (the table's `initial` may be a superstate, which
     /// the machine is never in alone).

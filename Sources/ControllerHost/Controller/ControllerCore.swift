@@ -107,6 +107,9 @@ public class ControllerCore<App: ControllerApplication> {
     @usableFromInline @exclusivity(unchecked) package internal(set) final var stateCountValues: [Int]
     /// The state the last step ended in.
     @usableFromInline @exclusivity(unchecked) final var stateBeforeStep: App.State
+    /// Whether each state count's state was active after the last step (bit by index); before
+    /// the first, in the configuration the machine starts in by default, as the store counts.
+    @usableFromInline @exclusivity(unchecked) final var stateCountBits: UInt64
 
     /// Everything but the chip's requests, which the ``Controller`` makes first.
     /// - Parameters:
@@ -134,6 +137,10 @@ public class ControllerCore<App: ControllerApplication> {
         outputs = OutputDriver(settings: board.settings, slots: outputSlots, initialLevels: outputSettings.map(\.initialValue))
         stateCountValues = App.stateCounts.map { _ in 0 }
         stateBeforeStep = App.table.startState
+        stateCountBits = App.startStateCountBits
+        precondition(
+            App.stateCounts.count <= StateCount<App>.maximumCount,
+            "\(App.name) declares \(App.stateCounts.count) state counts; at most \(StateCount<App>.maximumCount) (StateCount.maximumCount)")
         self.inputSettings = inputSettings
         self.outputSettings = outputSettings
         rawEdges = .allocate(capacity: Self.edgeReadBatch)
@@ -475,17 +482,20 @@ public class ControllerCore<App: ControllerApplication> {
         }
         countStateChange()
         ledger?.record(LedgerEntry(
-            time: MachineInstant(nanoseconds: time), state: machine.state, gauges: gaugeValues,
+            time: MachineInstant(nanoseconds: time), state: machine.state, countedStates: stateCountBits, gauges: gaugeValues,
             counters: counterValues, cause: cause))
     }
 
     @inlinable
     final func countStateChange() {
         let after = machine.state
-        guard after != stateBeforeStep else { return }
-        let counts = App.stateCounts
-        for index in 0..<counts.count where counts[index].counts(from: stateBeforeStep, to: after) { stateCountValues[index] += 1 }
+        // Without parallel regions the innermost state is the whole configuration: unchanged,
+        // no state was entered or left. With them another region may have moved.
+        guard after != stateBeforeStep || machine.table.hasParallelRegions else { return }
         stateBeforeStep = after
+        let bits = App.stateCountBits { machine.isActive($0) }
+        App.forEachStateCount(from: stateCountBits, to: bits) { stateCountValues[$0] += 1 }
+        stateCountBits = bits
     }
 
     /// After a step: when the machine reached a bound of `MachineLimits` in it, the step's

@@ -9,8 +9,11 @@ import ControllerFSM
 public struct LedgerEntry<App: ControllerApplication>: Hashable, Sendable {
     /// When the step happened (the edge's kernel timestamp, the command's or deadline's time).
     package var time: MachineInstant
-    /// The state after the step.
+    /// The state after the step (the first region's innermost).
     package var state: App.State
+    /// After the step, bit `i` set when the state of ``ControllerApplication/stateCounts``[i]
+    /// is active, in any region: what the store counts entries and exits from.
+    package var countedStates: UInt64
     /// Every gauge after the step, in ``ControllerApplication/gauges`` order.
     package var gauges: CounterValues
     /// Every counter after the step, counted from the controller's start, in
@@ -20,9 +23,15 @@ public struct LedgerEntry<App: ControllerApplication>: Hashable, Sendable {
     /// jam found by the controller itself.
     package var cause: ControllerInput<App>?
 
-    @usableFromInline package init(time: MachineInstant, state: App.State, gauges: CounterValues, counters: CounterValues, cause: ControllerInput<App>?) {
+    /// - Parameter countedStates: `nil` for a machine without parallel regions: read from
+    ///   `state` and its superstates.
+    @usableFromInline package init(
+        time: MachineInstant, state: App.State, countedStates: UInt64? = nil, gauges: CounterValues, counters: CounterValues,
+        cause: ControllerInput<App>?
+    ) {
         self.time = time
         self.state = state
+        self.countedStates = countedStates ?? App.stateCountBits(App.table.configuration(at: state).isActive)
         self.gauges = gauges
         self.counters = counters
         self.cause = cause

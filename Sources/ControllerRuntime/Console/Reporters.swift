@@ -42,6 +42,8 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
 
     package func finished(_ summary: SimulationSummary<App>) {
         var line = JSONLine(type: "summary").string("state", summary.state.name)
+        // With parallel regions, every region's state as well.
+        if summary.activeStates.count > 1 { line = line.string("states", summary.statesText) }
         for gauge in summary.namedGauges { line = line.int(gauge.name, gauge.value) }
         let counters = summary.namedCounters.reduce(JSONLine()) { $0.int($1.name, $1.value) }
         line = line.object("counters", counters).int("outputOverrides", summary.outputOverrides)
@@ -113,7 +115,7 @@ package final class TextReporter<App: ControllerApplication>: SimulationReporter
     package func finished(_ summary: SimulationSummary<App>) {
         print("")
         let gauges = summary.namedGauges.map { ", \($0.name) \($0.value)" }.joined()
-        print(style.bold("after \(summary.endTime.secondsText) s: ") + "state \(style.cyan(summary.state.name))\(gauges)")
+        print(style.bold("after \(summary.endTime.secondsText) s: ") + "state \(style.cyan(summary.statesText))\(gauges)")
         let counters = summary.namedCounters.map { "\($0.name) \($0.value)" }
         for start in stride(from: 0, to: counters.count, by: Self.countersPerLine) {
             print("  " + counters[start..<Swift.min(start + Self.countersPerLine, counters.count)].joined(separator: ", "))

@@ -42,6 +42,6 @@ final class JournalReporter<App: ControllerApplication>: SimulationReporter {
     func finished(_ summary: SimulationSummary<App>) {
         let counters = summary.namedCounters.map { "\($0.name) \($0.value)" }.joined(separator: ", ")
         let gauges = summary.namedGauges.map { ", \($0.name) \($0.value)" }.joined()
-        logger.info("state \(summary.state.name)\(gauges); this run: \(counters)")
+        logger.info("state \(summary.statesText)\(gauges); this run: \(counters)")
     }
 }

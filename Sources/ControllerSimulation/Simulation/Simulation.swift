@@ -184,6 +184,7 @@ public final class Simulation<App: ControllerApplication> {
         var summary = SimulationSummary<App>(
             state: controller.state, gauges: controller.gaugeValues, counters: controller.counterValues,
             endTime: end.duration(since: .zero), failedExpectations: failures, checkedExpectations: checked)
+        summary.activeStates = controller.activeStates
         summary.outputOverrides = controller.outputOverrides
         summary.brokenInvariants = brokenInvariants
         summary.unsettledSteps = controller.unsettledSteps

@@ -39,7 +39,10 @@ public struct ExpectationFailure: Sendable, Equatable, CustomStringConvertible {
 
 /// The machine's state and gauges when the run ended.
 public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable {
+    /// The first region's innermost state.
     public var state: App.State
+    /// Every active innermost state, one per active region: `[state]` without parallel regions.
+    public var activeStates: [App.State]
     /// Every gauge at the end, in `ControllerApplication/gauges` order.
     public var gauges: CounterValues
     /// Every counter at the end, in `ControllerApplication/counterNames` order.
@@ -62,12 +65,16 @@ public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable
         checkedExpectations: Int = 0
     ) {
         self.state = state
+        activeStates = [state]
         self.gauges = gauges
         counterValues = counters
         self.endTime = endTime
         self.failedExpectations = failedExpectations
         self.checkedExpectations = checkedExpectations
     }
+
+    /// The active innermost states by name: `carsGo` without regions, `carsGo and lit` with two.
+    public var statesText: String { activeStates.map(\.name).joined(separator: " and ") }
 
     /// Every counter with its name, in declaration order (`ignored` last).
     public var namedCounters: [(name: String, value: Int)] {
