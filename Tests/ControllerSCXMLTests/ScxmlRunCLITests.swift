@@ -73,10 +73,31 @@ struct ScxmlRunCLITests {
             "\(invoke): error: \(invoke):3: <invoke>: not supported: <invoke> starts another session; this loader runs one document alone",
         ], "\(mixed)")
 
-        for usage in [[], ["--frobnicate", passing]] {
+        for usage in [[], ["--frobnicate", passing], ["--events"], ["--events", "--trace", passing], ["--trace"]] {
             let run = try Self.run(usage)
-            #expect(run.status == 2 && run.stdout.isEmpty && run.stderr.contains("usage: scxml-run FILE..."), "\(run)")
+            #expect(run.status == 2 && run.stdout.isEmpty && run.stderr.contains("usage: scxml-run [--events FILE]")
+                || run.stderr.contains("--events needs a file"), "\(run)")
         }
+    }
+
+    @Test("--events, --trace and --json as a user gives them; an events file that cannot be read exits 2 naming it")
+    func eventsAndTrace() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scxml-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chart = directory.appendingPathComponent("door.scxml").path
+        try ExternalEventTraceTests.door.write(toFile: chart, atomically: true, encoding: .utf8)
+        let events = directory.appendingPathComponent("events.txt").path
+        try "1 open\n".write(toFile: events, atomically: true, encoding: .utf8)
+
+        let plain = try Self.run(["--events", events, chart])
+        #expect(plain.status == 1 && plain.stdout == "\(chart): fail (ended in open)\n", "\(plain)")
+        let traced = try Self.run(["--trace", "--events", events, chart])
+        #expect(traced.stdout.split(separator: "\n").prefix(4) == ["\(chart) at 0 s: start", "  enter closed", "  in closed", "\(chart) at 1 s: open"], "\(traced)")
+        let json = try Self.run(["--json", chart])
+        #expect(json.stdout == #"{"type":"result","file":"\#(chart)","outcome":"fail","endedIn":["closed"],"externalEvents":0,"t":0}"# + "\n", "\(json)")
+        let missing = try Self.run(["--events", directory.appendingPathComponent("none.txt").path, chart])
+        #expect(missing.status == 2 && missing.stderr.contains("none.txt: cannot be read: cannot open: No such file or directory"), "\(missing)")
     }
 
     /// Covering libxml2 with /dev/null in a mount namespace of its own (needs root and

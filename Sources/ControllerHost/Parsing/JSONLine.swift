@@ -37,6 +37,16 @@ package struct JSONLine: Sendable {
 
     package func object(_ key: String, _ value: JSONLine) -> JSONLine { adding(key, value.text) }
 
+    /// An array of strings, each escaped.
+    package func strings(_ key: String, _ values: [String]) -> JSONLine {
+        adding(key, "[" + values.map { "\"" + JSONText.escaped($0) + "\"" }.joined(separator: ",") + "]")
+    }
+
+    /// An array of objects.
+    package func objects(_ key: String, _ values: [JSONLine]) -> JSONLine {
+        adding(key, "[" + values.map(\.text).joined(separator: ",") + "]")
+    }
+
     /// The record, one line, without its line break.
     package var text: String { "{" + body + "}" }
 }

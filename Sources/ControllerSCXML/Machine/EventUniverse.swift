@@ -1,13 +1,13 @@
 /// Every event a document can see, known at load time: the names its `<raise>` and `<send>`
-/// give, `done.state.ID` of every state that can complete, and `error.execution` (which a
-/// failing expression raises). A transition's descriptors are matched against these once
+/// give, the external events a run was given (`scxml-run --events`), `done.state.ID` of every
+/// state that can complete, and `error.execution` (which a failing expression raises). A transition's descriptors are matched against these once
 /// (`EventIndex`), and each becomes one row per event it matches.
 enum EventUniverse {
     static let executionError = "error.execution"
 
     /// The names in the order first met; more than `SCXMLLimits.maximumEvents` is refused at
     /// the element that names one more (`error.execution`, always there, has its place kept).
-    static func names(of document: SCXMLDocument) throws(SCXMLError) -> [String] {
+    static func names(of document: SCXMLDocument, external: [String] = []) throws(SCXMLError) -> [String] {
         var names: [String] = []
         var known: Set<String> = []
         func add(_ name: String, line: Int, element: String) throws(SCXMLError) {
@@ -37,6 +37,7 @@ enum EventUniverse {
             try collect(state.initialContent)
             for transition in state.transitions { try collect(transition.content) }
         }
+        for name in external { try add(name, line: document.line, element: "scxml") }
         for (number, state) in document.states.enumerated() where completes(number, in: document) {
             try add(doneEvent(of: number, in: document), line: state.line, element: state.kind == .parallel ? "parallel" : "state")
         }

@@ -23,11 +23,11 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
     /// document's path in what the loader reports (the line is the document's).
     static var sourceMarker: StaticString { "<scxml-document>" }
 
-    /// The states and events of `document`; more events than `SCXMLLimits.maximumEvents` are
-    /// refused.
-    public static func symbols(for document: SCXMLDocument) throws(SCXMLError) -> DocumentSymbolTable {
+    /// The states and events of `document`, with `externalEvents` (what a run will send it from
+    /// outside); more events than `SCXMLLimits.maximumEvents` are refused.
+    public static func symbols(for document: SCXMLDocument, externalEvents: [String] = []) throws(SCXMLError) -> DocumentSymbolTable {
         let states = document.states.map(\.id) + (needsRoot(document) ? [rootName] : [])
-        return DocumentSymbolTable(states: states, events: try EventUniverse.names(of: document))
+        return DocumentSymbolTable(states: states, events: try EventUniverse.names(of: document, external: externalEvents))
     }
 
     static func needsRoot(_ document: SCXMLDocument) -> Bool { document.initial.count > 1 }
@@ -35,8 +35,12 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
     /// Builds and compiles the machine, inside a scope of the document's own symbols (the
     /// runtime reads a document's states through `DocumentSymbols.$table`): callable anywhere,
     /// with no scope of the caller's.
-    public static func build(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLMachine<Model> {
-        let symbols = try symbols(for: document)
+    /// - Parameters:
+    ///   - document: the chart.
+    ///   - externalEvents: the names of events a run will send it from outside, which its
+    ///     transitions may take though nothing in it raises or sends them.
+    public static func build(_ document: SCXMLDocument, externalEvents: [String] = []) throws(SCXMLError) -> SCXMLMachine<Model> {
+        let symbols = try symbols(for: document, externalEvents: externalEvents)
         let built: Result<SCXMLMachine<Model>, SCXMLError> = DocumentSymbols.$table.withValue(symbols) {
             do throws(SCXMLError) {
                 var builder = try Builder(document: document, symbols: symbols)
@@ -234,11 +238,12 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                 let ops = try compile(transition.content)
                 let sends = CompiledOp.certainRaises(ops)
                 if transition.events.isEmpty {
-                    rows.append((nil, condition, targets, kind, action(for: ops, event: nil), UInt(transition.line), sends))
+                    rows.append((nil, condition, targets, kind, rowAction(ops, event: nil, line: transition.line), UInt(transition.line), sends))
                     continue
                 }
                 for event in expansion[number][position] {
-                    rows.append((DocumentEvent(number: event), condition, targets, kind, action(for: ops, event: symbols.events[event]), UInt(transition.line), sends))
+                    let action = rowAction(ops, event: symbols.events[event], line: transition.line)
+                    rows.append((DocumentEvent(number: event), condition, targets, kind, action, UInt(transition.line), sends))
                 }
             }
             // What the entry and exit raise for certain, declared so that compile() refuses a loop
@@ -249,11 +254,13 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                 // In the configuration before its onentry runs, out of it after its onexit.
                 s.onEntry(sends: entrySends, file: marker, line: line) { context, effects in
                     context.configuration.set(number, active: true)
+                    context.journal?.append(.entered(number))
                     if !entryOps.isEmpty { OpInterpreter.run(entryOps, errorEvent: errorEvent, &context, &effects) }
                 }
                 s.onExit(sends: exitSends, file: marker, line: line) { context, effects in
                     if !exitOps.isEmpty { OpInterpreter.run(exitOps, errorEvent: errorEvent, &context, &effects) }
                     context.configuration.set(number, active: false)
+                    context.journal?.append(.exited(number))
                 }
                 if !initialTargets.isEmpty { s.initial(initialTargets, file: marker, line: line, initialAction) }
                 for (event, condition, targets, kind, action, rowLine, sends) in rows {
@@ -280,6 +287,16 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                 }
             case .history:
                 break
+            }
+        }
+
+        /// A transition's action: noted in a traced run's journal, then `_event` set and the
+        /// content run.
+        private func rowAction(_ ops: [CompiledOp<Model>], event: String?, line: Int) -> MachineAction<DocumentState, DocumentEvent, Context> {
+            let content = action(for: ops, event: event)
+            return { context, effects in
+                context.journal?.append(.transition(line: line, event: event))
+                content?(&context, &effects)
             }
         }
 

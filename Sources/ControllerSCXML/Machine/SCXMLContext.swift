@@ -16,6 +16,9 @@ public struct SCXMLContext<Model: SCXMLDatamodel>: Sendable {
     public var lastExecutionError: String?
     /// Set when the internal queue was full and an event was lost: the run is then an error.
     public var internalQueueOverflowed = false
+    /// What a traced run records, in order: each state left and entered, each transition taken
+    /// and each `<log>` line. `nil` (untraced) records nothing.
+    public var journal: [SCXMLJournalEntry]?
 
     public init(model: Model, stateCount: Int) {
         self.model = model
@@ -24,7 +27,21 @@ public struct SCXMLContext<Model: SCXMLDatamodel>: Sendable {
 
     mutating func append(log line: String) {
         if log.count < SCXMLLimits.maximumLogLines { log.append(line) } else { droppedLogLines += 1 }
+        journal?.append(.log(line))
     }
+}
+
+/// One thing a traced run did, by state number (a document's states in document order).
+public enum SCXMLJournalEntry: Sendable, Equatable {
+    /// A state left, after its `<onexit>`.
+    case exited(Int)
+    /// A transition taken (its content about to run): the document line of its `<transition>`,
+    /// and the event it took (`nil` for an eventless one).
+    case transition(line: Int, event: String?)
+    /// A state entered, before its `<onentry>`.
+    case entered(Int)
+    /// A `<log>` line: its label and value, as the report keeps it.
+    case log(String)
 }
 
 /// A send that leaves the machine's step: to the external queue, now or after a delay, or the

@@ -32,8 +32,8 @@ public struct SCXMLMachine<Model: SCXMLDatamodel>: Sendable, CustomStringConvert
     }
 
     /// Runs the machine to its end in virtual time (`SCXMLDriver`), inside its own symbols.
-    public func run() -> SCXMLRunReport {
-        SCXMLDriver<Model>.run(self)
+    public func run(options: SCXMLRunOptions = SCXMLRunOptions()) -> SCXMLRunReport {
+        SCXMLDriver<Model>.run(self, options: options)
     }
 
     /// The machine drawn by the runtime: Graphviz, Mermaid, or its structure as SCXML.

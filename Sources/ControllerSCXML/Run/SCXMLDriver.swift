@@ -27,6 +27,8 @@ public struct SCXMLRunReport: Sendable {
     /// The virtual time the run ended at.
     public var time: MachineInstant
     public var log: [String]
+    /// With `SCXMLRunOptions/trace`: the start and every external event's macrostep, in order.
+    public var steps: [SCXMLTraceStep] = []
 
     public init(outcome: SCXMLOutcome, externalEvents: Int, time: MachineInstant, log: [String]) {
         self.outcome = outcome
@@ -36,24 +38,85 @@ public struct SCXMLRunReport: Sendable {
     }
 }
 
+/// How a run goes beyond its document: events from outside, and whether to trace it.
+public struct SCXMLRunOptions: Sendable {
+    /// Events sent to the chart from outside, each at its time (`scxml-run --events`).
+    public var events: ExternalEventScript?
+    /// Whether the report keeps every macrostep (`SCXMLRunReport/steps`).
+    public var trace: Bool
+
+    public init(events: ExternalEventScript? = nil, trace: Bool = false) {
+        self.events = events
+        self.trace = trace
+    }
+}
+
+/// One macrostep of a traced run: the start, or an external event taken with every internal
+/// event it led to, until the machine settled.
+public struct SCXMLTraceStep: Sendable, Equatable {
+    /// What happened, in the order it happened.
+    public enum Item: Sendable, Equatable {
+        /// A state left (after its `<onexit>`).
+        case exit(String)
+        /// A transition taken: its `<transition>`'s line, the event it took (`nil`: eventless).
+        case transition(line: Int, event: String?)
+        /// A state entered (before its `<onentry>`).
+        case entry(String)
+        /// A `<log>` line.
+        case log(String)
+    }
+
+    /// When it ran (virtual time from the start).
+    public var time: MachineInstant
+    /// The external event it took; `nil` for the start.
+    public var event: String?
+    public var items: [Item]
+    /// The active innermost states after it, one per active region.
+    public var configuration: [String]
+
+    public init(time: MachineInstant, event: String?, items: [Item], configuration: [String]) {
+        self.time = time
+        self.event = event
+        self.items = items
+        self.configuration = configuration
+    }
+}
+
 /// Runs a document's machine in virtual time, as an SCXML interpreter's outer loop: start it;
 /// then, while it has not entered a top-level final state, dispatch the next event of the
 /// external queue (each `machine.send` runs the internal queue to completion first), or, with
-/// the queue empty, move time to the next delayed send and queue every send due then; stop when
-/// neither is left. Sends leave the machine through its context's outbox, taken after every
+/// the queue empty, move time to the next delayed send or scripted external event and queue
+/// every one due then (the delayed sends first); stop when neither is left. Sends leave the machine through its context's outbox, taken after every
 /// step: no delay → the external queue; a delay → the delayed list, by its id; `<cancel>`
 /// removes from that list.
 public enum SCXMLDriver<Model: SCXMLDatamodel> {
     /// Runs `machine` to its end. The machine's names are bound here (`withSymbols`), so it may
     /// be called from anywhere, in no scope of the caller's.
-    public static func run(_ machine: SCXMLMachine<Model>) -> SCXMLRunReport {
-        machine.withSymbols { runWithSymbols(machine) }
+    public static func run(_ machine: SCXMLMachine<Model>, options: SCXMLRunOptions = SCXMLRunOptions()) -> SCXMLRunReport {
+        machine.withSymbols { runWithSymbols(machine, options: options) }
     }
 
-    private static func runWithSymbols(_ machine: SCXMLMachine<Model>) -> SCXMLRunReport {
+    private static func runWithSymbols(_ machine: SCXMLMachine<Model>, options: SCXMLRunOptions) -> SCXMLRunReport {
         var running = StateMachine(table: machine.table, context: machine.context, queueCapacity: SCXMLLimits.internalQueueCapacity)
         var queues = Queues()
+        for step in options.events?.steps ?? [] {
+            // The script was checked against the document, and the machine built knowing its
+            // names: every one is an event of the machine.
+            guard let event = machine.symbols.event(named: step.event) else { continue }
+            queues.script(event, at: step.time.nanosecondCount)
+        }
+        var steps: [SCXMLTraceStep] = []
+        if options.trace { running.context.journal = [] }
+        func noteStep(_ event: DocumentEvent?) {
+            guard options.trace else { return }
+            steps.append(SCXMLTraceStep(
+                time: MachineInstant(nanoseconds: queues.now), event: event.map(machine.name(of:)),
+                items: (running.context.journal ?? []).map { item(for: $0, in: machine) },
+                configuration: running.activeStates.map(machine.name(of:))))
+            running.context.journal?.removeAll(keepingCapacity: true)
+        }
         running.start(at: .zero)
+        noteStep(nil)
         queues.take(&running.context.outbox, now: 0)
         var dispatched = 0
         var report: SCXMLOutcome?
@@ -69,14 +132,26 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
                     break
                 }
                 running.send(event, at: MachineInstant(nanoseconds: queues.now))
+                noteStep(event)
                 queues.take(&running.context.outbox, now: queues.now)
-            } else if !queues.advanceToNextDelayed() {
+            } else if !queues.advanceToNextDue() {
                 report = .fail(endedIn: running.activeStates.map(\.name))
             }
         }
         var log = running.context.log
         if running.context.droppedLogLines > 0 { log.append("(\(running.context.droppedLogLines) more log lines not kept)") }
-        return SCXMLRunReport(outcome: report!, externalEvents: dispatched, time: MachineInstant(nanoseconds: queues.now), log: log)
+        var result = SCXMLRunReport(outcome: report!, externalEvents: dispatched, time: MachineInstant(nanoseconds: queues.now), log: log)
+        result.steps = steps
+        return result
+    }
+
+    private static func item(for entry: SCXMLJournalEntry, in machine: SCXMLMachine<Model>) -> SCXMLTraceStep.Item {
+        switch entry {
+        case .exited(let state): .exit(machine.name(of: DocumentState(number: state)))
+        case .entered(let state): .entry(machine.name(of: DocumentState(number: state)))
+        case .transition(let line, let event): .transition(line: line, event: event)
+        case .log(let line): .log(line)
+        }
     }
 
     /// What stops a run as an error rather than an outcome.
@@ -128,14 +203,33 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
             return event
         }
 
-        /// Moves time to the earliest delayed send and queues every send due then, in the order
-        /// they were sent; false when none is waiting.
-        mutating func advanceToNextDelayed() -> Bool {
-            guard let due = delayed.map(\.due).min() else { return false }
+        /// External events from outside, each at its time, in time order; the next one at
+        /// `nextScripted`.
+        private var scripted: [(due: Int64, event: DocumentEvent)] = []
+        private var nextScripted = 0
+
+        /// Adds an external event from outside, due at `due` (no earlier than the last one).
+        mutating func script(_ event: DocumentEvent, at due: Int64) {
+            scripted.append((due, event))
+        }
+
+        /// Moves time to the earliest delayed send or scripted event and queues every one due
+        /// then: the delayed sends in the order they were sent, then the scripted events in
+        /// theirs. False when none is waiting.
+        mutating func advanceToNextDue() -> Bool {
+            let delayedDue = delayed.map(\.due).min()
+            let scriptedDue = nextScripted < scripted.count ? scripted[nextScripted].due : nil
+            guard let due = [delayedDue, scriptedDue].compactMap({ $0 }).min() else { return false }
             now = due
-            let ready = delayed.filter { $0.due == due }.sorted { $0.order < $1.order }
-            delayed.removeAll { $0.due == due }
-            external += ready.map(\.event)
+            if delayedDue == due {
+                let ready = delayed.filter { $0.due == due }.sorted { $0.order < $1.order }
+                delayed.removeAll { $0.due == due }
+                external += ready.map(\.event)
+            }
+            while nextScripted < scripted.count && scripted[nextScripted].due == due {
+                external.append(scripted[nextScripted].event)
+                nextScripted += 1
+            }
             return true
         }
     }

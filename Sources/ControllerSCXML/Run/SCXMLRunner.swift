@@ -38,23 +38,27 @@ public enum SCXMLRunner {
         return model
     }
 
-    /// Runs the file at `path` to its end; a document that cannot be read or loaded is an
-    /// `.error` outcome naming the file, line and element.
-    public static func run(file path: String) -> SCXMLRunReport {
+    /// Runs the file at `path` to its end; a document that cannot be read or loaded, or an
+    /// events script that names an event no transition takes, is an `.error` outcome naming
+    /// the file, line and element.
+    public static func run(file path: String, options: SCXMLRunOptions = SCXMLRunOptions()) -> SCXMLRunReport {
         do {
-            return try run(try document(file: path))
+            return try run(try document(file: path), options: options)
         } catch {
             return SCXMLRunReport(outcome: .error(error.description), externalEvents: 0, time: .zero, log: [])
         }
     }
 
     /// Loads `document` with its datamodel and runs it (the machine binds its own symbols).
-    public static func run(_ document: SCXMLDocument) throws(SCXMLError) -> SCXMLRunReport {
+    public static func run(_ document: SCXMLDocument, options: SCXMLRunOptions = SCXMLRunOptions()) throws(SCXMLError) -> SCXMLRunReport {
         let model = try datamodel(of: document)
-        return try run(document, model: model)
+        try options.events?.check(against: document)
+        return try run(document, model: model, options: options)
     }
 
-    private static func run<Model: SCXMLDatamodel>(_ document: SCXMLDocument, model _: Model.Type) throws(SCXMLError) -> SCXMLRunReport {
-        try MachineBuilder<Model>.build(document).run()
+    private static func run<Model: SCXMLDatamodel>(
+        _ document: SCXMLDocument, model _: Model.Type, options: SCXMLRunOptions
+    ) throws(SCXMLError) -> SCXMLRunReport {
+        try MachineBuilder<Model>.build(document, externalEvents: options.events?.eventNames ?? []).run(options: options)
     }
 }
