@@ -19,7 +19,6 @@ struct RefusalTests {
         Case(body: "<state id=\"a\">\n<invoke src=\"x.scxml\"/>\n</state>", line: 3, element: "invoke", says: "another session"),
         Case(body: "<state id=\"a\">\n<onentry>\n<script>x = 1</script></onentry>\n</state>", line: 4, element: "script", says: "scripting datamodel"),
         Case(body: "<state id=\"a\"><onentry>\n<foreach array=\"a\" item=\"i\"/></onentry></state>", line: 3, element: "foreach", says: "scripting"),
-        Case(body: "<state id=\"a\"><onentry>\n<send event=\"e\" target=\"#_parent\"/></onentry></state>", line: 3, element: "send", says: "#_internal"),
         Case(body: "<state id=\"a\"><onentry>\n<send eventexpr=\"x\"/></onentry></state>", line: 3, element: "send", says: "eventexpr"),
         Case(body: "<state id=\"a\"><onentry>\n<send event=\"e\"><param name=\"p\" expr=\"1\"/></send></onentry></state>", line: 3, element: "param", says: "event data"),
         Case(body: "<state id=\"a\">\n<transition event=\"e\" cond=\"_event.name == 'e'\" target=\"a\"/></state>", line: 3, element: "transition", says: "not declared"),

@@ -118,10 +118,10 @@ public struct DocumentReader {
             switch (kind, child.name) {
             case (_, "onentry"):
                 try checkAttributes(child, allowed: [])
-                states[number].onEntry += try ExecutableContentReader(file: file).ops(child)
+                states[number].onEntry.append(try ExecutableContentReader(file: file).ops(child))
             case (_, "onexit"):
                 try checkAttributes(child, allowed: [])
-                states[number].onExit += try ExecutableContentReader(file: file).ops(child)
+                states[number].onExit.append(try ExecutableContentReader(file: file).ops(child))
             case (.state, "transition"), (.parallel, "transition"):
                 try readTransition(child, of: number)
             case (.state, "initial"):

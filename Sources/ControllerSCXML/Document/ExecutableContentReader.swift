@@ -109,15 +109,21 @@ struct ExecutableContentReader {
             throw unsupported(inner, "<\(inner.name.shown)> in a <send> gives the event data, which the integer datamodel cannot carry")
         }
         try refuseText(in: element)
-        if let type = element.attribute("type"), !Self.scxmlProcessorTypes.contains(type) {
-            throw unsupported(element, "type=\"\(type.shown)\": only SCXML's own event processor (http://www.w3.org/TR/scxml/#SCXMLEventProcessor) is supported")
-        }
+        // SCXML 6.2.4: a type or target the processor does not take is an error when the send
+        // runs (error.execution), a target it cannot reach one too (error.communication); the
+        // document is not refused for them.
         let target: SendOp.Target
-        switch element.attribute("target") {
-        case nil: target = .session
-        case "#_internal": target = .internal
-        case let other?:
-            throw unsupported(element, "target=\"\(other.shown)\": a <send> goes to the session itself (no target) or to #_internal")
+        if let type = element.attribute("type"), !Self.scxmlProcessorTypes.contains(type) {
+            target = .invalid(reason: "<send> at line \(element.line): type=\"\(type.shown)\" is not an event processor this runtime has (only SCXML's own)")
+        } else {
+            switch element.attribute("target") {
+            case nil: target = .session
+            case "#_internal": target = .internal
+            case let other? where other.hasPrefix("#_"):
+                target = .unreachable(other)
+            case let other?:
+                target = .invalid(reason: "<send> at line \(element.line): target=\"\(other.shown)\" is not a target SCXML's event processor takes (#_internal, #_scxml_ID, #_parent, #_INVOKEID)")
+            }
         }
         var delay: Int64 = 0
         if let text = element.attribute("delay") {

@@ -52,9 +52,10 @@ public struct DocumentStateNode: Sendable {
     /// The content of the `<initial>` (or a history's) transition.
     public var initialContent: [ExecutableOp] = []
     public var transitions: [DocumentTransition] = []
-    /// Every `<onentry>` (and `<onexit>`) of the state, one after another in document order.
-    public var onEntry: [ExecutableOp] = []
-    public var onExit: [ExecutableOp] = []
+    /// Every `<onentry>` (and `<onexit>`) of the state, in document order, each its own block:
+    /// an error in one ends that block, and the next still runs (SCXML 3.8, 3.9).
+    public var onEntry: [[ExecutableOp]] = []
+    public var onExit: [[ExecutableOp]] = []
 
     /// A `<state>` with states inside it.
     public var isCompound: Bool { kind == .state && !children.isEmpty }
@@ -98,6 +99,13 @@ public struct SendOp: Sendable, Equatable {
         case session
         /// `#_internal`: the internal queue.
         case `internal`
+        /// A target or type SCXML's event processor does not take (`target="baz"`, `type="27"`):
+        /// at run time the send raises `error.execution` and ends its block (SCXML 6.2.4).
+        case invalid(reason: String)
+        /// A target of the right form that no session here answers (`#_scxml_foo`, `#_parent`,
+        /// an invocation): at run time the send raises `error.communication`, and its block goes
+        /// on (the event could not be delivered; nothing in the block failed).
+        case unreachable(String)
     }
     public var event: String
     public var target: Target

@@ -55,6 +55,11 @@ public enum TestLanguage {
             return "Var\(number)"
         }
         switch attribute.name {
+        // What the W3C's ECMAScript stylesheet writes (confEcma.xsl): a target the event
+        // processor does not take, one it cannot reach, a type that is no processor.
+        case "illegalTarget": return plain("target", "baz")
+        case "unreachableTarget": return plain("target", "#_scxml_foo")
+        case "invalidSendType": return plain("type", "27")
         case "targetpass": return plain("target", "pass")
         case "targetfail": return plain("target", "fail")
         case "datamodel": return plain("datamodel", datamodel)

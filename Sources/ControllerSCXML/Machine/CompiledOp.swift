@@ -5,6 +5,11 @@ import ControllerFSM
 indirect enum CompiledOp<Model: SCXMLDatamodel>: Sendable {
     case raise(DocumentEvent)
     case sendExternal(DocumentEvent, delayNanoseconds: Int64, id: String?)
+    /// A `<send>` whose target or type this runtime does not take: an execution error.
+    case sendInvalid(reason: String)
+    /// A `<send>` to a target no session answers: `error.communication` (the event given),
+    /// raised on the internal queue; the block goes on.
+    case sendUndeliverable(DocumentEvent)
     case cancel(id: String)
     case assign(Model.Location, Model.ValueExpression)
     case branches([CompiledBranch<Model>])
@@ -40,6 +45,10 @@ enum OpInterpreter<Model: SCXMLDatamodel> {
                 send(event, &context, &effects)
             case .sendExternal(let event, let delay, let id):
                 context.outbox.append(.send(event: event, delayNanoseconds: delay, id: id))
+            case .sendInvalid(let reason):
+                throw DatamodelExecutionError(reason)
+            case .sendUndeliverable(let error):
+                send(error, &context, &effects)
             case .cancel(let id):
                 context.outbox.append(.cancel(id: id))
             case .assign(let location, let expression):
@@ -80,7 +89,8 @@ extension CompiledOp {
             switch op {
             case .raise(let event): raised.append(event)
             case .sendExternal, .cancel, .log(_, nil): continue
-            case .assign, .branches, .log: return nil
+            case .assign, .branches, .log, .sendInvalid: return nil
+            case .sendUndeliverable(let error): raised.append(error)
             }
         }
         return raised

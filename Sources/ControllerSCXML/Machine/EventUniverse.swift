@@ -4,6 +4,8 @@
 /// (`EventIndex`), and each becomes one row per event it matches.
 enum EventUniverse {
     static let executionError = "error.execution"
+    /// What a `<send>` to a target no session answers raises.
+    static let communicationError = "error.communication"
 
     /// The names in the order first met; more than `SCXMLLimits.maximumEvents` is refused at
     /// the element that names one more (`error.execution`, always there, has its place kept).
@@ -25,15 +27,19 @@ enum EventUniverse {
             for op in ops {
                 switch op {
                 case .raise(let event, let line): try add(event, line: line, element: "raise")
-                case .send(let send): try add(send.event, line: send.line, element: "send")
+                case .send(let send):
+                    switch send.target {
+                    case .invalid: break
+                    case .unreachable: try add(communicationError, line: send.line, element: "send")
+                    case .session, .internal: try add(send.event, line: send.line, element: "send")
+                    }
                 case .branches(let branches): for branch in branches { try collect(branch.content) }
                 case .cancel, .assign, .log: break
                 }
             }
         }
         for state in document.states {
-            try collect(state.onEntry)
-            try collect(state.onExit)
+            for block in state.onEntry + state.onExit { try collect(block) }
             try collect(state.initialContent)
             for transition in state.transitions { try collect(transition.content) }
         }

@@ -219,8 +219,8 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                     file: marker, line: line, action)
                 return
             }
-            let entryOps = try compile(node.onEntry)
-            let exitOps = try compile(node.onExit)
+            let entryBlocks = try node.onEntry.map { (block) throws(SCXMLError) in try compile(block) }
+            let exitBlocks = try node.onExit.map { (block) throws(SCXMLError) in try compile(block) }
             let errorEvent = errorEvent
             var initialTargets: [DocumentState] = []
             var initialAction: MachineAction<DocumentState, DocumentEvent, Context>?
@@ -248,17 +248,17 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             }
             // What the entry and exit raise for certain, declared so that compile() refuses a loop
             // of raised events it can be sure of (the run-time bound ends the others).
-            let entrySends = CompiledOp.certainRaises(entryOps)
-            let exitSends = CompiledOp.certainRaises(exitOps)
+            let entrySends = CompiledOp.certainRaises(entryBlocks.flatMap { $0 })
+            let exitSends = CompiledOp.certainRaises(exitBlocks.flatMap { $0 })
             let body: (inout StateBlock<DocumentState, DocumentEvent, Context>) -> Void = { s in
                 // In the configuration before its onentry runs, out of it after its onexit.
                 s.onEntry(sends: entrySends, file: marker, line: line) { context, effects in
                     context.configuration.set(number, active: true)
                     context.journal?.append(.entered(number))
-                    if !entryOps.isEmpty { OpInterpreter.run(entryOps, errorEvent: errorEvent, &context, &effects) }
+                    for block in entryBlocks { OpInterpreter.run(block, errorEvent: errorEvent, &context, &effects) }
                 }
                 s.onExit(sends: exitSends, file: marker, line: line) { context, effects in
-                    if !exitOps.isEmpty { OpInterpreter.run(exitOps, errorEvent: errorEvent, &context, &effects) }
+                    for block in exitBlocks { OpInterpreter.run(block, errorEvent: errorEvent, &context, &effects) }
                     context.configuration.set(number, active: false)
                     context.journal?.append(.exited(number))
                 }
@@ -324,6 +324,14 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                 case .raise(let event, _):
                     result.append(.raise(symbols.event(named: event)!))
                 case .send(let send):
+                    if case .invalid(let reason) = send.target {
+                        result.append(.sendInvalid(reason: reason))
+                        continue
+                    }
+                    if case .unreachable = send.target {
+                        result.append(.sendUndeliverable(symbols.event(named: EventUniverse.communicationError)!))
+                        continue
+                    }
                     let event = symbols.event(named: send.event)!
                     // A delayed send waits in the driver's list whatever its target: it falls
                     // due only when the external queue is empty (time moves then alone), so it
