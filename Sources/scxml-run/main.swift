@@ -109,6 +109,7 @@ var allPassed = true
 for file in charts {
     let report = SCXMLRunner.run(file: file, options: options)
     if report.outcome != .pass { allPassed = false }
+    for note in report.notes { printError("scxml-run: note: \(note)") }
     for line in json ? SCXMLRunLines.json(file: file, report: report) : SCXMLRunLines.text(file: file, report: report) {
         printLine(line)
     }

@@ -64,7 +64,7 @@ struct RefusalTests {
 
     @Test("another datamodel is named and refused")
     func otherDatamodel() {
-        let error = ControllerSCXMLTests.refusal(scxml("<state id=\"a\"/>", attributes: "datamodel=\"ecmascript\""))
+        let error = ControllerSCXMLTests.refusal(scxml("<state id=\"a\"/>", attributes: "datamodel=\"xpath\""))
         guard case .unsupported(_, 1, "scxml", let reason)? = error else {
             Issue.record("\(String(describing: error))")
             return

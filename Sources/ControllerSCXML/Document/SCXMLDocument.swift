@@ -19,6 +19,9 @@ public struct SCXMLDocument: Sendable {
     public var data: [DataDeclaration]
     /// The line of `<scxml>`.
     public var line: Int
+    /// What the loader passed over and a person should know: markup of other namespaces (an
+    /// editor's layout), each note naming the file and line.
+    public var notes: [String] = []
 
     /// Whether `state` is `ancestor` or inside it.
     public func isInside(_ state: Int, _ ancestor: Int) -> Bool {

@@ -373,8 +373,20 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             do {
                 return try body(&model)
             } catch {
-                throw SCXMLError.unsupported(file: document.file, line: line, element: element, reason: error.reason)
+                throw refusal(error, line: line, element: element)
             }
+        }
+
+        /// A datamodel's refusal as the loader reports it; for a chart that names a datamodel
+        /// it is read with instead (`ecmascript`), saying that the chart needs that one.
+        private func refusal(_ error: DatamodelRefusal, line: Int, element: String) -> SCXMLError {
+            var reason = error.reason
+            if let named = document.datamodel, SCXMLRunner.readAsFirstDatamodel.contains(named) {
+                reason += "; the chart names datamodel=\"\(named)\", which this loader does not have: it reads the chart's "
+                    + "expressions with the \(Model.names[0]) datamodel (integers, In(), true and false), and this one needs an "
+                    + "ECMAScript datamodel"
+            }
+            return .unsupported(file: document.file, line: line, element: element, reason: reason)
         }
 
         /// `prepare`, keeping what the datamodel changed (a declaration).
@@ -382,7 +394,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             do {
                 return try body(&model)
             } catch {
-                throw SCXMLError.unsupported(file: document.file, line: line, element: element, reason: error.reason)
+                throw refusal(error, line: line, element: element)
             }
         }
     }

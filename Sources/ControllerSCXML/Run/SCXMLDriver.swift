@@ -29,6 +29,8 @@ public struct SCXMLRunReport: Sendable {
     public var log: [String]
     /// With `SCXMLRunOptions/trace`: the start and every external event's macrostep, in order.
     public var steps: [SCXMLTraceStep] = []
+    /// What the loader passed over (`SCXMLDocument/notes`).
+    public var notes: [String] = []
 
     public init(outcome: SCXMLOutcome, externalEvents: Int, time: MachineInstant, log: [String]) {
         self.outcome = outcome

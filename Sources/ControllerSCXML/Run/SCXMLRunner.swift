@@ -23,12 +23,21 @@ public enum SCXMLRunner {
 
     private static func document(_ root: ParsedElement, file: String) throws(SCXMLError) -> SCXMLDocument {
         let expanded = isTestLanguage(file) ? try TestLanguage.expand(root, datamodel: datamodels[0].names[0], file: file) : root
-        return try DocumentReader.read(expanded, file: file)
+        let (chart, notes) = ForeignMarkup.strip(expanded, file: file)
+        var document = try DocumentReader.read(chart, file: file)
+        document.notes = notes
+        return document
     }
+
+    /// The `datamodel` names of charts whose expressions the first datamodel reads when it can
+    /// (an editor writes `ecmascript` for charts that only compare numbers and call `In()`); an
+    /// expression it cannot read is refused, saying the chart needs the datamodel it names.
+    public static let readAsFirstDatamodel = ["ecmascript"]
 
     /// The datamodel `document` names.
     public static func datamodel(of document: SCXMLDocument) throws(SCXMLError) -> any SCXMLDatamodel.Type {
         guard let name = document.datamodel else { return datamodels[0] }
+        if readAsFirstDatamodel.contains(name) { return datamodels[0] }
         guard let model = datamodels.first(where: { $0.names.contains(name) }) else {
             let known = datamodels.flatMap { $0.names }.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .unsupported(
@@ -53,7 +62,9 @@ public enum SCXMLRunner {
     public static func run(_ document: SCXMLDocument, options: SCXMLRunOptions = SCXMLRunOptions()) throws(SCXMLError) -> SCXMLRunReport {
         let model = try datamodel(of: document)
         try options.events?.check(against: document)
-        return try run(document, model: model, options: options)
+        var report = try run(document, model: model, options: options)
+        report.notes = document.notes
+        return report
     }
 
     private static func run<Model: SCXMLDatamodel>(
