@@ -199,7 +199,7 @@ let package = Package(
         // The SCXML loader's tests and the W3C's conformance tests (W3C/, read by path:
         // `#filePath`, not bundled).
         .testTarget(name: "ControllerSCXMLTests", dependencies: [
-                "ControllerTestSupport","ControllerSCXML", "ControllerFSM", "ControllerHost"]),
+                "ControllerTestSupport","ControllerSCXML", "ControllerFSM", "ControllerHost", "Turnstile"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract", "ControllerTestSupport"]),
         // The turnstile's own tests: its machine, its scenarios, and `turnstiled` as a user runs it
         // (the command line's surface: options, exit statuses, messages, signals).

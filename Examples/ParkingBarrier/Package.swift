@@ -41,6 +41,7 @@ let package = Package(
                 .product(name: "ControllerFSM", package: "ControllerFSM"),
                 .product(name: "ControllerHost", package: "ControllerFSM"),
                 .product(name: "ControllerSimulation", package: "ControllerFSM"),
+                .product(name: "ControllerSCXML", package: "ControllerFSM"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

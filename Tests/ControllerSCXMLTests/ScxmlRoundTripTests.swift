@@ -1,6 +1,7 @@
 import ControllerFSM
 import ControllerSCXML
 import Testing
+import Turnstile
 
 /// `graph --format scxml` (`table.scxml()`) read back by the loader gives the same states (ids,
 /// nesting, kinds), the same initial states and the same rows (source, event, guard label as
@@ -69,7 +70,12 @@ struct ScxmlRoundTripTests {
         let history = try #require(document.states.first { $0.id == "back" })
         #expect(history.kind == .history(deep: true) && history.initial.map { document.states[$0].id } == ["doors"])
 
-        let written = table.rowInfo.map { Row(source: $0.from.name, event: $0.event?.name, cond: $0.guardLabel, targets: $0.targets.map(\.name)) }
+        let flags = table.scxmlGuardFlags
+        #expect(flags.map(\.flag) == ["inner_shut", "alarms_3"])
+        let written = table.rowInfo.map { row in
+            Row(source: row.from.name, event: row.event?.name,
+                cond: row.guardLabel.map { label in flags.first { $0.label == label }!.flag + " == 1" }, targets: row.targets.map(\.name))
+        }
         let read = document.states.flatMap { node in
             node.transitions.map { transition in
                 Row(source: node.id, event: transition.events.first?.description, cond: transition.cond,
@@ -81,5 +87,28 @@ struct ScxmlRoundTripTests {
         for state in Lock.allCases {
             #expect(read.filter { $0.source == state.name } == written.filter { $0.source == state.name }, "\(state)")
         }
+    }
+
+    @Test("the lock (superstates, regions, history, guards) and the turnstile are read back and built as themselves, guards as flags")
+    func everyMachineRoundTrips() throws {
+        #expect(try SCXMLExportCheck.differences(Self.table(), name: "lock") == [])
+        #expect(try SCXMLExportCheck.differences(TurnstileApplication.table, name: "turnstile") == [])
+    }
+
+    @Test("a guard's label becomes a name the integer datamodel reads, unique and never one of its words")
+    func flagNames() throws {
+        enum S: Int, MachineSymbol { case a, b }
+        enum E: Int, MachineSymbol { case go }
+        var definition = MachineDefinition<S, E, Int>(initial: .a)
+        definition.state(.a) { s in
+            for label in ["credit > 0", "credit >= 0", "2 coins", "true", "€ paid", "flashed"] {
+                s.on(.go, when: Guard(label) { _ in false }, to: .b)
+            }
+            s.on(.go, to: .b)
+        }
+        definition.state(.b) { _ in }
+        let table = try definition.compile(tolerating: [.unreachableRow])
+        #expect(table.scxmlGuardFlags.map(\.flag) == ["credit_0", "credit_0_2", "guard_2_coins", "guard_true", "paid", "flashed"])
+        #expect(try SCXMLExportCheck.differences(table, name: "guards") == [])
     }
 }
