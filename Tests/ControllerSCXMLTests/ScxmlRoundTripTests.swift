@@ -92,7 +92,8 @@ struct ScxmlRoundTripTests {
     @Test("the lock (superstates, regions, history, guards) and the turnstile are read back and built as themselves, guards as flags")
     func everyMachineRoundTrips() throws {
         #expect(try SCXMLExportCheck.differences(Self.table(), name: "lock") == [])
-        #expect(try SCXMLExportCheck.differences(TurnstileApplication.table, name: "turnstile") == [])
+        let differences = try SCXMLExportCheck.differences(TurnstileApplication.table, name: "turnstile")
+        #expect(differences == [])
     }
 
     @Test("a guard's label becomes a name the integer datamodel reads, unique and never one of its words")

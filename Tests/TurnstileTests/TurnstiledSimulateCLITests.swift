@@ -82,6 +82,20 @@ struct TurnstiledSimulateCLITests {
         #expect(Self.number(counters["passages"]) == 1 && Self.number(counters["coins"]) == 1)
     }
 
+    @Test("--json marks a row that stays in its state as internal, and only that one")
+    func internalRowsMarked() async throws {
+        let run = try await Turnstiled.run(["simulate", "--json", "--script", "-"], stdin: """
+            0     coin
+            0.2   coin
+            1     end
+            """)
+        #expect(run.status == 0, "\(run)")
+        let transitions = try Self.jsonLines(run.stdout).filter { $0["type"] as? String == "transition" }
+        #expect(transitions.map { "\($0["from"]!) \($0["to"]!) \($0["internal"] as? Bool ?? false)" } == [
+            "locked unlocked false", "unlocked unlocked true",
+        ], "\(transitions)")
+    }
+
     @Test("a failed expect exits 1, reports each failure on standard error and runs to the end",
           arguments: [[], ["--json"]])
     func failedExpect(mode: [String]) async throws {

@@ -32,6 +32,9 @@ package struct JSONLine: Sendable {
     /// `value` as 1 or 0: how the records give a line's level.
     package func level(_ key: String, _ value: Bool) -> JSONLine { adding(key, value ? "1" : "0") }
 
+    /// `true` or `false`.
+    package func bool(_ key: String, _ value: Bool) -> JSONLine { adding(key, value ? "true" : "false") }
+
     /// A duration as decimal seconds (`1.5`), as every record's `t` is.
     package func seconds(_ key: String, _ value: Duration) -> JSONLine { adding(key, value.secondsText) }
 

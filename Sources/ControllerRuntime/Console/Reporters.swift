@@ -20,9 +20,11 @@ package final class JSONReporter<App: ControllerApplication>: SimulationReporter
         if record.outcome == .ignored {
             print(JSONLine(type: "ignored").seconds("t", since(record.time)).string("state", record.from.name).string("event", record.event.name).text)
         } else {
-            // "row": where the row taken was written, when a superstate's (absent for a flat machine).
+            // "row": where the row taken was written, when a superstate's (absent for a flat machine);
+            // "internal": a row that stays in its state, exiting and entering nothing.
             var line = JSONLine(type: "transition").seconds("t", since(record.time))
                 .string("from", record.from.name).string("event", record.event.name).string("to", record.to.name)
+            if record.outcome == .handledInternally { line = line.bool("internal", true) }
             if let row = App.table.rowOf(record) { line = line.string("row", row.name) }
             print(line.text)
         }
