@@ -287,6 +287,30 @@ struct RowSourceTraceTests {
         #expect(Self.rows(trace, table) == ["innerClosed y innerOpen -", "outerClosed toggle outerOpen -", "outerOpen reset outerOpen -"])
     }
 
+    enum Pair: Int, MachineSymbol { case both, left, l1, right, r1, r2 }
+
+    @Test("with parallel regions: of the rows one event takes, the record names the first that moves, not a targetless one before it")
+    func firstMovingRow() throws {
+        var definition = MachineDefinition<Pair, Input, Log>(initial: .both)
+        definition.parallel(.both) { _ in }
+        definition.state(.left, in: .both) { s in s.initial(.l1) }
+        definition.state(.l1, in: .left) { s in s.on(.x) { c, _ in c.journal.append("l1 x") } }
+        definition.state(.right, in: .both) { s in s.initial(.r1) }
+        definition.state(.r1, in: .right) { s in s.on(.x, to: .r2) }
+        definition.state(.r2, in: .right) { s in s.on(.y) { c, _ in c.journal.append("r2 y") } }
+        let trace = TraceRing<Pair, Input>(capacity: 16)
+        let table = try definition.compile()
+        var machine = TracedMachine(table: table, context: Log(), trace: trace)
+        machine.start()
+        machine.send(.x, at: .zero)
+        machine.send(.y, at: .zero)
+        #expect(machine.context.journal == ["l1 x", "r2 y"])
+        var lines: [String] = []
+        trace.drain { lines.append("\($0.from.name) \($0.event.name) \($0.to.name) \($0.outcome)") }
+        // The internal row in the second region is named there too, not l1.
+        #expect(lines == ["r1 x r2 transitioned", "r2 y r2 internal"])
+    }
+
     enum Room: Int, MachineSymbol { case outer, closed, open, alarm }
 
     @Test("without regions: a superstate's row answering in a state inside it")

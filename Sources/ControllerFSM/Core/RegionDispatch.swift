@@ -46,12 +46,17 @@ extension ObservedMachine {
         if observer.isObserving { observer.willDispatch(event, in: from) }
         var outcome = DispatchOutcome.ignored
         selectRegionRows(column: event.index)
-        // What the record names: the first row taken, from the innermost state it was selected
-        // for (in its own region, not the first region's), to the state it led to in the
-        // domain it moved in (worked out before the move: a history's changes with it).
-        let recorded = regions.selectedCount > 0 ? Int(regions.selected[0]) : -1
+        // What the record names: the first row taken that moves (else the first row), from the
+        // innermost state it was selected for (in its own region, not the first region's), to
+        // the state it led to in the domain it moved in (worked out before the move: a
+        // history's changes with it).
+        var recorded = regions.selectedCount > 0 ? Int(regions.selected[0]) : -1
         var recordedDomain = -1
         if observer.isObserving && recorded >= 0 {
+            for index in 0..<regions.selectedCount where table.regions.rows[Int(regions.selected[index])].targetCount > 0 {
+                recorded = Int(regions.selected[index])
+                break
+            }
             from = State(rawValue: selectedFor(row: recorded)) ?? from
             recordedDomain = domain(ofRegionRow: recorded)
         }
@@ -63,7 +68,7 @@ extension ObservedMachine {
             counts.ignored &+= 1
         }
         if observer.isObserving {
-            // The first row taken names where it was written, as without regions.
+            // The recorded row names where it was written (`rowOf`), as without regions.
             let to = outcome == .transitioned ? firstActiveInnermost(inside: recordedDomain) : from
             observer.didDispatch(DispatchRecord(
                 time: MachineInstant(nanoseconds: effects.currentTime), from: from, event: event, to: to,
