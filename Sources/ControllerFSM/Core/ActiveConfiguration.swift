@@ -21,18 +21,15 @@ public struct ActiveConfiguration<State: MachineSymbol>: @unchecked Sendable {
     @usableFromInline let owner: AnyObject
     /// By state: its superstate's index, -1 at the top (the table's buffer).
     @usableFromInline let parent: UnsafeMutablePointer<Int32>
-    /// By state: where its children begin in the table's nesting (the table's buffer).
-    @usableFromInline let childStart: UnsafeMutablePointer<Int32>
     /// By state, with parallel regions: whether it is active. Empty without regions, where the
     /// configuration is `state` and its superstates.
     @usableFromInline let active: ContiguousArray<Bool>
 
     @inlinable
-    init(state: State, owner: AnyObject, parent: UnsafeMutablePointer<Int32>, childStart: UnsafeMutablePointer<Int32>, active: ContiguousArray<Bool>) {
+    init(state: State, owner: AnyObject, parent: UnsafeMutablePointer<Int32>, active: ContiguousArray<Bool>) {
         self.state = state
         self.owner = owner
         self.parent = parent
-        self.childStart = childStart
         self.active = active
     }
 
@@ -56,16 +53,5 @@ public struct ActiveConfiguration<State: MachineSymbol>: @unchecked Sendable {
     public func isAnyActive(_ states: some Sequence<State>) -> Bool {
         for state in states where isActive(state) { return true }
         return false
-    }
-
-    /// The active innermost states, one per active region, in the order of the state enum:
-    /// `[state]` without regions. Allocates: for reports, not for the event path.
-    public var innermostStates: [State] {
-        guard hasRegions else { return [state] }
-        var states: [State] = []
-        for candidate in State.allCases where active[candidate.index] && childStart[candidate.index] == childStart[candidate.index + 1] {
-            states.append(candidate)
-        }
-        return states
     }
 }

@@ -98,7 +98,7 @@ where Observer.State == State, Observer.Event == Event {
     public var configuration: ActiveConfiguration<State> {
         ActiveConfiguration(
             state: effects.currentState, owner: table, parent: table.parent.baseAddress!,
-            childStart: table.childStart.baseAddress!, active: view.hasRegions ? regions.active : [])
+            active: view.hasRegions ? regions.active : [])
     }
 
     /// ``activeStates`` as bits (bit `rawValue`, for the first 64 states), for code that must

@@ -296,7 +296,23 @@ public final class TransitionTable<State: MachineSymbol, Event: MachineSymbol, C
     /// regions has one innermost state per region, so take its ``ObservedMachine/configuration``.
     public func configuration(at state: State) -> ActiveConfiguration<State> {
         precondition(!hasRegions, "a machine with parallel regions is in several innermost states: take the running machine's configuration")
-        return ActiveConfiguration(state: state, owner: self, parent: parent.baseAddress!, childStart: childStart.baseAddress!, active: [])
+        return ActiveConfiguration(state: state, owner: self, parent: parent.baseAddress!, active: [])
+    }
+
+    /// The configuration the machine starts in unless an initial's guard says otherwise: every
+    /// region's default state (``startStates``) and the superstates around them.
+    public var startConfiguration: ActiveConfiguration<State> {
+        let start = startStates
+        guard hasRegions else { return configuration(at: start[0]) }
+        var active = ContiguousArray(repeating: false, count: work.count)
+        for state in start {
+            var walker = state.index
+            while walker >= 0 {
+                active[walker] = true
+                walker = Int(parent[walker])
+            }
+        }
+        return ActiveConfiguration(state: start[0], owner: self, parent: parent.baseAddress!, active: active)
     }
 
     /// Whether some state holds parallel regions: several innermost states may be active.

@@ -243,7 +243,7 @@ extension ControllerApplication {
     static func violation(of configuration: ExploredConfiguration<Self>) -> String? {
         let active = configuration.machine.configuration
         return checkedInvariants.first { !$0.holds(active, configuration.context) }
-            .map { "\($0.name) (broken in \(active.innermostNames))" }
+            .map { "\($0.name) (broken in \(activeStateNames(configuration.machine.activeStates)))" }
     }
 
     static func startConfiguration(

@@ -65,8 +65,9 @@ public struct MachineCondition<App: ControllerApplication>: Sendable {
     }
 }
 
-extension ActiveConfiguration {
-    /// The active innermost states by name, for a report: `carsGo` without regions,
-    /// `carsGo and lit` with two.
-    public var innermostNames: String { innermostStates.map(\.name).joined(separator: " and ") }
+/// The active innermost states by name, for a report: `carsGo` without regions, `carsGo and
+/// lit` with two (`activeStates`' order). The one wording of the simulator's summary, its broken
+/// invariants and `explore()`'s violations.
+package func activeStateNames<State: MachineSymbol>(_ states: [State]) -> String {
+    states.map(\.name).joined(separator: " and ")
 }

@@ -52,27 +52,21 @@ extension ControllerApplication {
     package static func stateCountBits(_ isActive: (State) -> Bool) -> UInt64 {
         let counts = stateCounts
         var bits: UInt64 = 0
-        for index in 0..<Swift.min(counts.count, StateCount<Self>.maximumCount) where isActive(counts[index].state) {
+        for index in 0..<counts.count where isActive(counts[index].state) {
             bits |= 1 << UInt64(index)
         }
         return bits
     }
 
     /// ``stateCountBits(_:)`` of the configuration the machine starts in unless an initial's
-    /// guard says otherwise (every region's default): what the store counts a session's first
-    /// step from.
+    /// guard says otherwise (every region's default): what the controller and the store count
+    /// a session's first step from. Both start from it, so it is where the bound on
+    /// ``stateCounts`` (``StateCount/maximumCount``) is checked.
     package static var startStateCountBits: UInt64 {
-        let start = table.startStates
-        return stateCountBits { counted in
-            start.contains { state in
-                var walker: State? = state
-                while let current = walker {
-                    if current == counted { return true }
-                    walker = table.parent(of: current)
-                }
-                return false
-            }
-        }
+        precondition(
+            stateCounts.count <= StateCount<Self>.maximumCount,
+            "\(name) declares \(stateCounts.count) state counts; at most \(StateCount<Self>.maximumCount) (StateCount.maximumCount)")
+        return stateCountBits(table.startConfiguration.isActive)
     }
 
     /// Calls `body` with each of ``stateCounts`` (by index) that a step counted, from the bits
@@ -81,7 +75,7 @@ extension ControllerApplication {
     package static func forEachStateCount(from before: UInt64, to after: UInt64, _ body: (Int) -> Void) {
         guard before != after else { return }
         let counts = stateCounts
-        for index in 0..<Swift.min(counts.count, StateCount<Self>.maximumCount) {
+        for index in 0..<counts.count {
             let bit: UInt64 = 1 << UInt64(index)
             if counts[index].counts(wasActive: before & bit != 0, isActive: after & bit != 0) { body(index) }
         }

@@ -138,9 +138,6 @@ public class ControllerCore<App: ControllerApplication> {
         stateCountValues = App.stateCounts.map { _ in 0 }
         stateBeforeStep = App.table.startState
         stateCountBits = App.startStateCountBits
-        precondition(
-            App.stateCounts.count <= StateCount<App>.maximumCount,
-            "\(App.name) declares \(App.stateCounts.count) state counts; at most \(StateCount<App>.maximumCount) (StateCount.maximumCount)")
         self.inputSettings = inputSettings
         self.outputSettings = outputSettings
         rawEdges = .allocate(capacity: Self.edgeReadBatch)

@@ -285,7 +285,7 @@ public final class Simulation<App: ControllerApplication> {
             let holds = invariants[index].holds(controller.configuration, controller.context)
             if !holds && !broken[index] {
                 brokenInvariants += 1
-                reporter.invariantBroken(invariants[index].name, in: controller.configuration.innermostNames, at: now)
+                reporter.invariantBroken(invariants[index].name, in: activeStateNames(controller.activeStates), at: now)
             }
             broken[index] = !holds
         }

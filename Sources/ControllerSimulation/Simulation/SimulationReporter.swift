@@ -74,7 +74,7 @@ public struct SimulationSummary<App: ControllerApplication>: Sendable, Equatable
     }
 
     /// The active innermost states by name: `carsGo` without regions, `carsGo and lit` with two.
-    public var statesText: String { activeStates.map(\.name).joined(separator: " and ") }
+    public var statesText: String { activeStateNames(activeStates) }
 
     /// Every counter with its name, in declaration order (`ignored` last).
     public var namedCounters: [(name: String, value: Int)] {
