@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "turnstiled", targets: ["turnstiled"]),
         .library(name: "ControllerSCXML", targets: ["ControllerSCXML"]),
         .executable(name: "scxml-run", targets: ["scxml-run"]),
+        .library(name: "ControllerChart", targets: ["ControllerChart"]),
+        .executable(name: "chartd", targets: ["chartd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -173,6 +175,13 @@ let package = Package(
         .target(name: "ControllerSCXML", dependencies: ["ControllerFSM", "ControllerHost", "CLibXML2"]),
         // `scxml-run FILE...`: runs each document, one line per file, each line through ShownText.
         .executableTarget(name: "scxml-run", dependencies: ["ControllerSCXML", "ControllerHost"]),
+        // An SCXML chart as a controller: a binding file (TOML) names the chart and binds a board's
+        // lines, the operator's commands, counters, invariants and timers to it; the declaration
+        // the runtime reads is made from both when the chart is loaded, in a space of the
+        // program's own (the states' and events' names travel with the machine's types).
+        .target(name: "ControllerChart", dependencies: ["ControllerFSM", "ControllerHost", "ControllerSCXML"]),
+        // `chartd --chart door.toml COMMAND`: the runtime's whole command line on a chart.
+        .executableTarget(name: "chartd", dependencies: ["ControllerChart", "ControllerCommandLine"]),
         // The checks CI runs on each controller's shipped daemon (`controller-checks crash`: kill -9
         // at random moments, every reported count durable), driven by its package's
         // packaging/checks.json. It names no application: a third controller's package gets them
@@ -200,6 +209,11 @@ let package = Package(
         // `#filePath`, not bundled).
         .testTarget(name: "ControllerSCXMLTests", dependencies: [
                 "ControllerTestSupport","ControllerSCXML", "ControllerFSM", "ControllerHost", "Turnstile"]),
+        // Chart controllers: a door chart bound to a board, simulated in-process and compared with
+        // the same door written in Swift; `chartd` as a user runs it.
+        .testTarget(name: "ControllerChartTests", dependencies: [
+                "ControllerChart", "ControllerSCXML", "ControllerHost", "ControllerFSM", "ControllerFSMSim", "ControllerSimulation",
+                "ControllerTestSupport"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract", "ControllerTestSupport"]),
         // The turnstile's own tests: its machine, its scenarios, and `turnstiled` as a user runs it
         // (the command line's surface: options, exit statuses, messages, signals).

@@ -32,7 +32,13 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
     /// It is synchronous on purpose: the daemon's signals are taken on the main thread before
     /// any asynchronous code runs (see `CommandLineEntry.start`).
     public static func runCommandLine() -> Never {
-        CommandLineEntry.start(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName)
+        runCommandLine(arguments: Array(CommandLine.arguments.dropFirst()))
+    }
+
+    /// ``runCommandLine()`` on `arguments` (the program's name not included): for a program that
+    /// takes some of its arguments itself first (`chartd --chart FILE`).
+    public static func runCommandLine(arguments: [String]) -> Never {
+        CommandLineEntry.start(Self.self, program: App.daemonName, daemonCommand: ControllerCommandList<App>.daemonCommandName, arguments: arguments)
     }
 }
 
@@ -40,9 +46,8 @@ public struct ControllerCommand<App: ControllerApplication>: AsyncParsableComman
 package enum CommandLineEntry {
     /// Takes the daemon's signals when the command is the daemon's (``DaemonProcess`` says why
     /// before any task), then runs the command on Swift's executors.
-    package static func start<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, daemonCommand: String) -> Never {
+    package static func start<Root: AsyncParsableCommand>(_ root: Root.Type, program: String, daemonCommand: String, arguments: [String]) -> Never {
         Terminal.program = program
-        let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == daemonCommand {
             DaemonProcess.takeSignalsAndExecutor()
         }

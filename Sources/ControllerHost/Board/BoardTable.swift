@@ -3,25 +3,32 @@
 ///
 /// Each getter returns nil for an absent key (the caller supplies the default or reports it
 /// missing) and throws for a present key of the wrong type or shape.
-struct BoardTable {
-    let document: TOMLDocument
-    let id: TOMLDocument.TableID
+package struct BoardTable {
+    package let document: TOMLDocument
+    package let id: TOMLDocument.TableID
     /// Dotted path of this table; empty for the document root.
-    let path: String
-    let file: String
+    package let path: String
+    package let file: String
 
-    var table: TOMLTable { document.tables[id] }
+    package var table: TOMLTable { document.tables[id] }
 
-    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package init(document: TOMLDocument, id: TOMLDocument.TableID, path: String, file: String) {
+        self.document = document
+        self.id = id
+        self.path = path
+        self.file = file
+    }
 
-    func error(at key: String, _ reason: String, hint: String? = nil) -> BoardFileError {
+    package func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    package func error(at key: String, _ reason: String, hint: String? = nil) -> BoardFileError {
         BoardFileError(file: file, location: .keyPath(keyPath(key)), reason: reason, hint: hint)
     }
 
     /// Refuses any key not in `allowed`: a misspelt optional key would otherwise be ignored and
     /// its default used without a word. Keys are taken in the order the file gives them, so of
     /// two misspelt keys the first in the file is named.
-    func rejectUnknownKeys(_ allowed: [String], kind: String) throws(BoardFileError) {
+    package func rejectUnknownKeys(_ allowed: [String], kind: String) throws(BoardFileError) {
         for key in table.keys where !allowed.contains(key) {
             let known = "known \(kind)s: \(allowed.joined(separator: ", "))"
             throw error(at: key, "unknown \(kind) \"\(key.bounded)\"",
@@ -29,7 +36,7 @@ struct BoardTable {
         }
     }
 
-    func subtable(_ key: String, example: String) throws(BoardFileError) -> BoardTable? {
+    package func subtable(_ key: String, example: String) throws(BoardFileError) -> BoardTable? {
         guard let value = table[key] else { return nil }
         guard let child = value.table else {
             throw error(at: key, "expected a table, got \(Self.describe(value))",
@@ -38,7 +45,7 @@ struct BoardTable {
         return BoardTable(document: document, id: child, path: keyPath(key), file: file)
     }
 
-    func string(_ key: String, example: String) throws(BoardFileError) -> String? {
+    package func string(_ key: String, example: String) throws(BoardFileError) -> String? {
         guard let value = table[key] else { return nil }
         guard let string = value.string else {
             throw error(at: key, "expected a string, got \(Self.describe(value))", hint: "for example \(key) = \(example)")
@@ -49,7 +56,7 @@ struct BoardTable {
         return string
     }
 
-    func bool(_ key: String) throws(BoardFileError) -> Bool? {
+    package func bool(_ key: String) throws(BoardFileError) -> Bool? {
         guard let value = table[key] else { return nil }
         guard let bool = value.bool else {
             throw error(at: key, "expected true or false, got \(Self.describe(value))", hint: "booleans are unquoted")
@@ -57,7 +64,7 @@ struct BoardTable {
         return bool
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int>) throws(BoardFileError) -> Int? {
+    package func integer(_ key: String, in range: ClosedRange<Int>) throws(BoardFileError) -> Int? {
         guard let value = table[key] else { return nil }
         guard let integer = value.int else {
             throw error(at: key, "expected an integer, got \(Self.describe(value))",
@@ -71,13 +78,13 @@ struct BoardTable {
     }
 
     /// One of `T`'s raw values; a near miss gets a "did you mean".
-    func choice<T: RawRepresentable & CaseIterable>(_ key: String, of _: T.Type) throws(BoardFileError) -> T?
+    package func choice<T: RawRepresentable & CaseIterable>(_ key: String, of _: T.Type) throws(BoardFileError) -> T?
     where T.RawValue == String {
         try choice(key, among: T.allCases.map(\.rawValue)).flatMap(T.init(rawValue:))
     }
 
     /// One of the words `allowed`; a near miss gets a "did you mean".
-    func choice(_ key: String, among allowed: [String]) throws(BoardFileError) -> String? {
+    package func choice(_ key: String, among allowed: [String]) throws(BoardFileError) -> String? {
         guard let value = table[key] else { return nil }
         guard let string = value.string else {
             throw error(at: key, "expected a string, got \(Self.describe(value))",
@@ -91,10 +98,10 @@ struct BoardTable {
     }
 
     /// Whether a zero length is accepted for a duration.
-    enum Zero { case allowed, refused }
+    package enum Zero { case allowed, refused }
 
     /// A duration string; `example` (the key's default, as written in a file) shows the form.
-    func duration(_ key: String, zero: Zero, limit: Duration, example: String) throws(BoardFileError) -> Duration? {
+    package func duration(_ key: String, zero: Zero, limit: Duration, example: String) throws(BoardFileError) -> Duration? {
         let example = "\(key) = \"\(example)\""
         let shape = "write a number and a unit (ns, us, ms, s) in quotes, e.g. \(example)"
         guard let value = table[key] else { return nil }
@@ -128,7 +135,7 @@ struct BoardTable {
     private static let unitExponents = ["ns": 0, "us": 3, "ms": 6, "s": 9]
 
     /// `string "yes"`, `integer 17`, `a table` — the offending value as the file spells it.
-    static func describe(_ value: TOMLValue) -> String {
+    package static func describe(_ value: TOMLValue) -> String {
         switch value {
         case .table: "a table"
         case .array: "an array"

@@ -124,3 +124,16 @@ public struct ConditionalBranch: Sendable {
     public var content: [ExecutableOp]
     public var line: Int
 }
+
+extension SCXMLDocument {
+    /// Whether some transition of the document takes `event` (a descriptor matches it).
+    public func someTransitionTakes(_ event: String) -> Bool {
+        states.contains { $0.transitions.contains { $0.events.contains { $0.matches(event) } } }
+    }
+
+    /// The event descriptors its transitions take, each once, sorted: what a message lists
+    /// beside a name no transition takes.
+    public var takenEventDescriptors: [String] {
+        Array(Set(states.flatMap { $0.transitions.flatMap(\.events).map(\.description) })).sorted()
+    }
+}

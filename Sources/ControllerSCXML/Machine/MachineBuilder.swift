@@ -15,7 +15,6 @@ import ControllerHost
 ///   internal row; `cond` a guard labelled with its text.
 public enum MachineBuilder<Model: SCXMLDatamodel> {
     public typealias Context = SCXMLContext<Model>
-    typealias Definition = MachineDefinition<DocumentState, DocumentEvent, Context>
 
     /// The name of the state around everything, when one is needed.
     public static var rootName: String { "(scxml)" }
@@ -43,7 +42,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
         let symbols = try symbols(for: document, externalEvents: externalEvents)
         let built: Result<SCXMLMachine<Model>, SCXMLError> = DocumentSymbols.$table.withValue(symbols) {
             do throws(SCXMLError) {
-                var builder = try Builder(document: document, symbols: symbols)
+                var builder = try Builder<TaskBoundSymbols>(document: document, symbols: symbols, options: ChartBuildOptions())
                 return .success(try builder.build())
             } catch {
                 return .failure(error)
@@ -52,21 +51,42 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
         return try built.get()
     }
 
-    private struct Builder {
+    /// Builds and compiles the machine in a space of the caller's, whose table must already be
+    /// `symbols` (made by ``symbols(for:externalEvents:)`` and set in the space first: the
+    /// runtime reads the states' cases as it compiles).
+    public static func build<Space: DocumentSymbolSpace>(
+        _ document: SCXMLDocument, symbols: DocumentSymbolTable, options: ChartBuildOptions, in _: Space.Type
+    ) throws(SCXMLError) -> ChartMachine<Model, Space> {
+        precondition(Space.symbols.states == symbols.states && Space.symbols.events == symbols.events,
+                     "build(_:symbols:options:in:): the space must hold the document's symbols before the machine is built")
+        var builder = try Builder<Space>(document: document, symbols: symbols, options: options)
+        return try builder.build()
+    }
+
+    private struct Builder<Space: DocumentSymbolSpace> {
+        typealias State = ChartState<Space>
+        typealias Event = ChartEvent<Space>
+        typealias Definition = MachineDefinition<State, Event, Context>
+
         let document: SCXMLDocument
         let symbols: DocumentSymbolTable
+        let options: ChartBuildOptions
         var model: Model
-        let errorEvent: DocumentEvent
-        let root: DocumentState?
+        let errorEvent: Int
+        /// Timer slots by send id, in document order (`options.delayedSendsAsTimers`).
+        let timerSlots: [String: Int]
+        let root: State?
         /// By state, by transition: the events (numbers) its descriptors match.
         let expansion: [[[Int]]]
 
-        init(document: SCXMLDocument, symbols: DocumentSymbolTable) throws(SCXMLError) {
+        init(document: SCXMLDocument, symbols: DocumentSymbolTable, options: ChartBuildOptions) throws(SCXMLError) {
             self.document = document
             self.symbols = symbols
+            self.options = options
             model = Model(scope: SCXMLScope(stateIDs: symbols.states, name: document.name, sessionID: "\(document.file)#1"))
-            errorEvent = symbols.event(named: EventUniverse.executionError)!
-            root = needsRoot(document) ? DocumentState(number: document.states.count) : nil
+            errorEvent = symbols.eventNumber(named: EventUniverse.executionError)!
+            timerSlots = options.delayedSendsAsTimers ? try ChartTimers.slots(of: document) : [:]
+            root = needsRoot(document) ? State(number: document.states.count) : nil
             expansion = try Self.expand(document, symbols: symbols)
         }
 
@@ -134,7 +154,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             }
         }
 
-        mutating func build() throws(SCXMLError) -> SCXMLMachine<Model> {
+        mutating func build() throws(SCXMLError) -> ChartMachine<Model, Space> {
             // Every datum is declared before any expression is read: an expression may name a
             // datum declared further on (early binding).
             var bindings: [(Model.Location, Model.ValueExpression?)] = []
@@ -149,7 +169,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             }
             var definition = Definition(initial: initialState())
             if let root {
-                let targets = document.initial.map(DocumentState.init(number:))
+                let targets = document.initial.map(State.init(number:))
                 definition.state(root, file: MachineBuilder.sourceMarker, line: UInt(document.line)) { s in
                     s.initial(targets, file: MachineBuilder.sourceMarker, line: UInt(document.line))
                 }
@@ -157,7 +177,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             for number in document.states.indices {
                 try addState(number, to: &definition)
             }
-            let table: TransitionTable<DocumentState, DocumentEvent, Context>
+            let table: TransitionTable<State, Event, Context>
             do {
                 table = try definition.compile(tolerating: [.unreachableState, .unreachableRow, .duplicateRow])
             } catch {
@@ -175,17 +195,20 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                         reason: "its value cannot be computed at the start (\(error.reason))")
                 }
             }
-            let finals = document.topLevel.filter { document.states[$0].kind == .final }.map(DocumentState.init(number:))
-            return SCXMLMachine(
+            let finals = document.topLevel.filter { document.states[$0].kind == .final }.map(State.init(number:))
+            if options.delayedSendsAsTimers {
+                context.timerDelays = try ChartTimers.timers(of: document).map(\.delayNanoseconds)
+            }
+            return ChartMachine(
                 document: document, symbols: symbols, table: table, context: context, finals: finals,
                 warnings: table.warnings.map(shown))
         }
 
         /// Where the machine starts: `<scxml initial=…>`, else the first state in the document.
-        func initialState() -> DocumentState {
+        func initialState() -> State {
             if let root { return root }
-            if let only = document.initial.first { return DocumentState(number: only) }
-            return DocumentState(number: document.topLevel[0])
+            if let only = document.initial.first { return State(number: only) }
+            return State(number: document.topLevel[0])
         }
 
         /// A message of the runtime's with the document's path in place of the marker, escaped
@@ -203,62 +226,62 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             return more > 0 ? kept + ["and \(more) more"] : kept
         }
 
-        private func parent(of number: Int) -> DocumentState? {
-            document.states[number].parent.map(DocumentState.init(number:)) ?? root
+        private func parent(of number: Int) -> State? {
+            document.states[number].parent.map(State.init(number:)) ?? root
         }
 
         private mutating func addState(_ number: Int, to definition: inout Definition) throws(SCXMLError) {
             let node = document.states[number]
-            let state = DocumentState(number: number)
+            let state = State(number: number)
             let line = UInt(node.line)
             let marker = MachineBuilder.sourceMarker
             if case .history(let deep) = node.kind {
                 let action = action(for: try compile(node.initialContent), event: nil)
                 definition.history(
-                    state, of: parent(of: number)!, deep: deep, default: node.initial.map(DocumentState.init(number:)),
+                    state, of: parent(of: number)!, deep: deep, default: node.initial.map(State.init(number:)),
                     file: marker, line: line, action)
                 return
             }
             let entryBlocks = try node.onEntry.map { (block) throws(SCXMLError) in try compile(block) }
             let exitBlocks = try node.onExit.map { (block) throws(SCXMLError) in try compile(block) }
             let errorEvent = errorEvent
-            var initialTargets: [DocumentState] = []
-            var initialAction: MachineAction<DocumentState, DocumentEvent, Context>?
+            var initialTargets: [State] = []
+            var initialAction: MachineAction<State, Event, Context>?
             if node.isCompound {
                 let first = node.children.first { !document.states[$0].isHistory }
-                initialTargets = (node.initial.isEmpty ? first.map { [$0] } ?? [] : node.initial).map(DocumentState.init(number:))
+                initialTargets = (node.initial.isEmpty ? first.map { [$0] } ?? [] : node.initial).map(State.init(number:))
                 initialAction = action(for: try compile(node.initialContent), event: nil)
             }
-            var rows: [(DocumentEvent?, Guard<Context>?, [DocumentState], TransitionKind, MachineAction<DocumentState, DocumentEvent, Context>?, UInt, [DocumentEvent]?)] = []
+            var rows: [(Event?, Guard<Context>?, [State], TransitionKind, MachineAction<State, Event, Context>?, UInt, [Event]?)] = []
             for (position, transition) in node.transitions.enumerated() {
                 let condition = try transition.cond.map { (text) throws(SCXMLError) in try self.guardFor(text, line: transition.line) }
-                let targets = transition.targets.map(DocumentState.init(number:))
+                let targets = transition.targets.map(State.init(number:))
                 let kind: TransitionKind = transition.isInternal ? .local : .external
                 // The content is compiled once; each event's row sets its own _event.
                 let ops = try compile(transition.content)
-                let sends = CompiledOp.certainRaises(ops)
+                let sends = CompiledOp.certainRaises(ops)?.map(Event.init(number:))
                 if transition.events.isEmpty {
                     rows.append((nil, condition, targets, kind, rowAction(ops, event: nil, line: transition.line), UInt(transition.line), sends))
                     continue
                 }
                 for event in expansion[number][position] {
                     let action = rowAction(ops, event: symbols.events[event], line: transition.line)
-                    rows.append((DocumentEvent(number: event), condition, targets, kind, action, UInt(transition.line), sends))
+                    rows.append((Event(number: event), condition, targets, kind, action, UInt(transition.line), sends))
                 }
             }
             // What the entry and exit raise for certain, declared so that compile() refuses a loop
             // of raised events it can be sure of (the run-time bound ends the others).
-            let entrySends = CompiledOp.certainRaises(entryBlocks.flatMap { $0 })
-            let exitSends = CompiledOp.certainRaises(exitBlocks.flatMap { $0 })
-            let body: (inout StateBlock<DocumentState, DocumentEvent, Context>) -> Void = { s in
+            let entrySends = CompiledOp.certainRaises(entryBlocks.flatMap { $0 })?.map(Event.init(number:))
+            let exitSends = CompiledOp.certainRaises(exitBlocks.flatMap { $0 })?.map(Event.init(number:))
+            let body: (inout StateBlock<State, Event, Context>) -> Void = { s in
                 // In the configuration before its onentry runs, out of it after its onexit.
                 s.onEntry(sends: entrySends, file: marker, line: line) { context, effects in
                     context.configuration.set(number, active: true)
                     context.journal?.append(.entered(number))
-                    for block in entryBlocks { OpInterpreter.run(block, errorEvent: errorEvent, &context, &effects) }
+                    for block in entryBlocks { OpInterpreter<Model, Space>.run(block, errorEvent: errorEvent, &context, &effects) }
                 }
                 s.onExit(sends: exitSends, file: marker, line: line) { context, effects in
-                    for block in exitBlocks { OpInterpreter.run(block, errorEvent: errorEvent, &context, &effects) }
+                    for block in exitBlocks { OpInterpreter<Model, Space>.run(block, errorEvent: errorEvent, &context, &effects) }
                     context.configuration.set(number, active: false)
                     context.journal?.append(.exited(number))
                 }
@@ -273,7 +296,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                 }
             }
             let done = EventUniverse.completes(number, in: document)
-                ? symbols.event(named: EventUniverse.doneEvent(of: number, in: document)) : nil
+                ? symbols.eventNumber(named: EventUniverse.doneEvent(of: number, in: document)).map(Event.init(number:)) : nil
             switch node.kind {
             case .final:
                 definition.final(state, in: parent(of: number), file: marker, line: line, body)
@@ -292,7 +315,7 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
 
         /// A transition's action: noted in a traced run's journal, then `_event` set and the
         /// content run.
-        private func rowAction(_ ops: [CompiledOp<Model>], event: String?, line: Int) -> MachineAction<DocumentState, DocumentEvent, Context> {
+        private func rowAction(_ ops: [CompiledOp<Model>], event: String?, line: Int) -> MachineAction<State, Event, Context> {
             let content = action(for: ops, event: event)
             return { context, effects in
                 context.journal?.append(.transition(line: line, event: event))
@@ -301,12 +324,12 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
         }
 
         /// A row's (or an initial's, a history default's) action: `_event` set, then the content.
-        private func action(for ops: [CompiledOp<Model>], event: String?) -> MachineAction<DocumentState, DocumentEvent, Context>? {
+        private func action(for ops: [CompiledOp<Model>], event: String?) -> MachineAction<State, Event, Context>? {
             if ops.isEmpty && event == nil { return nil }
             let errorEvent = errorEvent
             return { context, effects in
                 if let event { context.model.setEvent(name: event) }
-                if !ops.isEmpty { OpInterpreter.run(ops, errorEvent: errorEvent, &context, &effects) }
+                if !ops.isEmpty { OpInterpreter<Model, Space>.run(ops, errorEvent: errorEvent, &context, &effects) }
             }
         }
 
@@ -322,17 +345,22 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
             for op in ops {
                 switch op {
                 case .raise(let event, _):
-                    result.append(.raise(symbols.event(named: event)!))
+                    result.append(.raise(symbols.eventNumber(named: event)!))
                 case .send(let send):
                     if case .invalid(let reason) = send.target {
                         result.append(.sendInvalid(reason: reason))
                         continue
                     }
                     if case .unreachable = send.target {
-                        result.append(.sendUndeliverable(symbols.event(named: EventUniverse.communicationError)!))
+                        result.append(.sendUndeliverable(symbols.eventNumber(named: EventUniverse.communicationError)!))
                         continue
                     }
-                    let event = symbols.event(named: send.event)!
+                    let event = symbols.eventNumber(named: send.event)!
+                    if options.delayedSendsAsTimers, let id = send.id, let slot = timerSlots[id] {
+                        // ChartTimers checked every send of the chart: delayed, with an id.
+                        result.append(.startTimer(slot: slot, event: event))
+                        continue
+                    }
                     // A delayed send waits in the driver's list whatever its target: it falls
                     // due only when the external queue is empty (time moves then alone), so it
                     // is the next event dispatched, as it would be from the internal queue.
@@ -342,7 +370,11 @@ public enum MachineBuilder<Model: SCXMLDatamodel> {
                         result.append(.sendExternal(event, delayNanoseconds: send.delayNanoseconds, id: send.id))
                     }
                 case .cancel(let id, _):
-                    result.append(.cancel(id: id))
+                    if options.delayedSendsAsTimers, let slot = timerSlots[id] {
+                        result.append(.cancelTimer(slot: slot))
+                    } else {
+                        result.append(.cancel(id: id))
+                    }
                 case .assign(let location, let expr, let line):
                     let target = try prepare(line, "assign") { (model: inout Model) throws(DatamodelRefusal) in try model.location(location) }
                     let value = try prepare(line, "assign") { (model: inout Model) throws(DatamodelRefusal) in try model.value(expr) }

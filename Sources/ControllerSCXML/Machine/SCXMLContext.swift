@@ -19,6 +19,9 @@ public struct SCXMLContext<Model: SCXMLDatamodel>: Sendable {
     /// What a traced run records, in order: each state left and entered, each transition taken
     /// and each `<log>` line. `nil` (untraced) records nothing.
     public var journal: [SCXMLJournalEntry]?
+    /// A chart controller's timers: the delay of each timer slot, in nanoseconds, by slot (the
+    /// default each id's `<send delay>` gives, or the board's setting). Empty otherwise.
+    public var timerDelays: [Int64] = []
 
     public init(model: Model, stateCount: Int) {
         self.model = model
@@ -47,6 +50,7 @@ public enum SCXMLJournalEntry: Sendable, Equatable {
 /// A send that leaves the machine's step: to the external queue, now or after a delay, or the
 /// cancellation of a delayed one.
 public enum SCXMLOutgoing: Sendable, Equatable {
-    case send(event: DocumentEvent, delayNanoseconds: Int64, id: String?)
+    /// An event by its number, now (`delayNanoseconds` 0) or after a delay.
+    case send(event: Int, delayNanoseconds: Int64, id: String?)
     case cancel(id: String)
 }

@@ -104,7 +104,7 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
         for step in options.events?.steps ?? [] {
             // The script was checked against the document, and the machine built knowing its
             // names: every one is an event of the machine.
-            guard let event = machine.symbols.event(named: step.event) else { continue }
+            guard let event = machine.symbols.eventNumber(named: step.event) else { continue }
             queues.script(event, at: step.time.nanosecondCount)
         }
         var steps: [SCXMLTraceStep] = []
@@ -133,8 +133,8 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
                     report = .error("still running after \(SCXMLLimits.maximumExternalEvents) external events; the document keeps sending itself events")
                     break
                 }
-                running.send(event, at: MachineInstant(nanoseconds: queues.now))
-                noteStep(event)
+                running.send(DocumentEvent(number: event), at: MachineInstant(nanoseconds: queues.now))
+                noteStep(DocumentEvent(number: event))
                 queues.take(&running.context.outbox, now: queues.now)
             } else if !queues.advanceToNextDue() {
                 report = .fail(endedIn: running.activeStates.map(\.name))
@@ -171,10 +171,11 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
     /// The external queue and the delayed sends, in virtual time.
     struct Queues {
         private(set) var now: Int64 = 0
-        private var external: [DocumentEvent] = []
+        /// Events by number.
+        private var external: [Int] = []
         private var nextExternalIndex = 0
         /// Waiting sends: when due, in the order sent (`order` breaks ties of time).
-        private var delayed: [(due: Int64, order: Int, event: DocumentEvent, id: String?)] = []
+        private var delayed: [(due: Int64, order: Int, event: Int, id: String?)] = []
         private var sent = 0
 
         mutating func take(_ outbox: inout [SCXMLOutgoing], now: Int64) {
@@ -194,7 +195,7 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
             outbox.removeAll(keepingCapacity: true)
         }
 
-        mutating func nextExternal() -> DocumentEvent? {
+        mutating func nextExternal() -> Int? {
             guard nextExternalIndex < external.count else { return nil }
             let event = external[nextExternalIndex]
             nextExternalIndex += 1
@@ -207,11 +208,11 @@ public enum SCXMLDriver<Model: SCXMLDatamodel> {
 
         /// External events from outside, each at its time, in time order; the next one at
         /// `nextScripted`.
-        private var scripted: [(due: Int64, event: DocumentEvent)] = []
+        private var scripted: [(due: Int64, event: Int)] = []
         private var nextScripted = 0
 
         /// Adds an external event from outside, due at `due` (no earlier than the last one).
-        mutating func script(_ event: DocumentEvent, at due: Int64) {
+        mutating func script(_ event: Int, at due: Int64) {
             scripted.append((due, event))
         }
 

@@ -7,9 +7,7 @@ import Glibc
 
 /// Runs the built `turnstiled` executable as a user would, capturing its exit status and output.
 ///
-/// The executable is found beside the test runner: `swift test` (with or without
-/// `--scratch-path`, debug or release) builds every product into the same directory as the test
-/// bundle, e.g. `.build/debug/turnstiled` next to `.build/debug/ControllerFSMPackageTests.xctest`.
+/// The executable is found beside the test runner (`builtExecutable(named:)`).
 enum Turnstiled {
     struct Run: CustomStringConvertible {
         var status: Int32
@@ -20,32 +18,7 @@ enum Turnstiled {
     }
 
     /// The executable, or why it was not found.
-    static let executable: Swift.Result<URL, NotBuilt> = {
-        var runners: [URL] = []
-        #if os(Linux)
-        runners.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath())
-        #endif
-        runners.append(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath())
-        runners.append(Bundle.main.bundleURL.resolvingSymlinksInPath())
-        var looked: [String] = []
-        for runner in runners {
-            // Up to the products directory: the runner itself on Linux, or inside a bundle
-            // (`X.xctest/Contents/MacOS/X`) on Darwin.
-            var directory = runner.deletingLastPathComponent()
-            for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("turnstiled")
-                looked.append(candidate.path)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return .success(candidate) }
-                directory.deleteLastPathComponent()
-            }
-        }
-        return .failure(NotBuilt(looked: looked))
-    }()
-
-    struct NotBuilt: Error, CustomStringConvertible {
-        var looked: [String]
-        var description: String { "turnstiled is not built beside the test runner; looked at \(looked)" }
-    }
+    static let executable: Swift.Result<URL, NotBuilt> = builtExecutable(named: "turnstiled")
 
     /// Runs `turnstiled arguments`, feeding `stdin` (or nothing). The child's environment is the
     /// test's without `NO_COLOR`, plus `environment`.

@@ -1,0 +1,191 @@
+import ControllerHost
+
+/// A chart's binding file, as read: which chart, and how a board's lines, an operator's
+/// commands and the status page meet it. Names and expressions are still text here; the loader
+/// checks each against the chart (``ChartLoader``). Every key keeps its key path, so a refusal
+/// names the place in the file.
+///
+/// ```toml
+/// [chart]
+/// file = "door.scxml"              # beside this file
+///
+/// [inputs.button]
+/// pulse = "open"                   # each press sends the chart's event `open`
+/// required = true
+///
+/// [inputs.obstacle]
+/// level = ["blocked", "clear"]     # the events of its active and inactive edges
+/// data = "obstacle"                # the <data> that holds the level, 1 or 0
+///
+/// [inputs.fire]
+/// condition = ["fire", "fireOver"] # held by the line or a command, whichever holds it
+///
+/// [outputs.motor]
+/// when = "In('opening')"           # the level, over the configuration and the data
+/// required = true
+///
+/// [counters]
+/// openings = "doors opened"        # a <data> of the chart, by id
+///
+/// [commands]
+/// open = "open the door, as the button does"
+///
+/// [invariants]
+/// "the motor never runs against an obstacle" = "!(In('opening') && obstacle == 1)"
+/// ```
+public struct ChartBinding: Sendable {
+    public struct Input: Sendable {
+        public enum Kind: Sendable, Equatable {
+            case pulse(event: String)
+            case level(on: String, off: String)
+            case condition(on: String, off: String)
+        }
+
+        public var role: String
+        public var kind: Kind
+        public var required: Bool
+        public var summary: String
+        /// A level's `<data>`: set to 1 or 0 with the level, before its event.
+        public var data: String?
+        public var simulatedPulse: Duration
+        /// Where it is in the file (`inputs.button`).
+        public var keyPath: String
+    }
+
+    public struct Output: Sendable {
+        public var role: String
+        public var when: String
+        public var required: Bool
+        public var initial: Bool
+        public var summary: String
+        /// An output precondition: the host never turns the output on unless it holds.
+        public var requires: String?
+        public var keyPath: String
+    }
+
+    public struct Named: Sendable {
+        public var name: String
+        public var text: String
+        public var keyPath: String
+    }
+
+    public var file: String
+    public var chart: String
+    public var chartKeyPath = "chart.file"
+    public var name: String?
+    public var summary: String?
+    public var inputs: [Input] = []
+    public var outputs: [Output] = []
+    /// `<data>` ids counted, with their summaries.
+    public var counters: [Named] = []
+    /// Events an operator may send, with their summaries.
+    public var commands: [Named] = []
+    /// Invariants: their names and conditions.
+    public var invariants: [Named] = []
+
+    /// The simulator's pulse when the binding gives none.
+    public static let defaultSimulatedPulse = Duration.milliseconds(100)
+    /// The largest binding file read (a binding is a few dozen lines).
+    public static let maximumFileBytes = 256 * 1024
+    /// How deep its keys go (`inputs.button.pulse`).
+    static let maximumNesting = 4
+
+    /// Reads the binding file at `path`; the chart's path is taken beside it.
+    public static func read(path: String) throws(BoardFileError) -> ChartBinding {
+        let text: String
+        do { text = try TextFile.contents(path: path, limit: maximumFileBytes) } catch {
+            throw BoardFileError(file: path, location: .file, reason: error.reason, hint: nil)
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Reads a binding file's text, named `file` in messages.
+    public static func parse(_ text: String, file: String) throws(BoardFileError) -> ChartBinding {
+        let document: TOMLDocument
+        do {
+            document = try TOMLReader.read(text, maxNesting: maximumNesting, nestingHint: "a binding's deepest key is inputs.ROLE.pulse")
+        } catch {
+            throw BoardFileError(file: file, location: .position(line: error.line, column: error.column), reason: error.reason, hint: error.hint)
+        }
+        let root = BoardTable(document: document, id: TOMLDocument.root, path: "", file: file)
+        try root.rejectUnknownKeys(["chart", "inputs", "outputs", "counters", "commands", "invariants"], kind: "section")
+        guard let chartTable = try root.subtable("chart", example: "[chart] file = \"door.scxml\"") else {
+            throw root.error(at: "chart", "missing", hint: "name the chart: [chart] file = \"door.scxml\"")
+        }
+        try chartTable.rejectUnknownKeys(["file", "name", "summary"], kind: "key")
+        guard let chart = try chartTable.string("file", example: "\"door.scxml\"") else {
+            throw chartTable.error(at: "file", "missing", hint: "the chart's path, beside this file: file = \"door.scxml\"")
+        }
+        var binding = ChartBinding(file: file, chart: chart)
+        binding.name = try chartTable.string("name", example: "\"door\"")
+        binding.summary = try chartTable.string("summary", example: "\"The door controller.\"")
+        if let inputs = try root.subtable("inputs", example: "[inputs.button]") {
+            for role in inputs.table.keys {
+                guard let table = try inputs.subtable(role, example: "[inputs.\(role)] pulse = \"EVENT\"") else { continue }
+                binding.inputs.append(try input(role, table))
+            }
+        }
+        if let outputs = try root.subtable("outputs", example: "[outputs.motor]") {
+            for role in outputs.table.keys {
+                guard let table = try outputs.subtable(role, example: "[outputs.\(role)] when = \"In('opening')\"") else { continue }
+                try table.rejectUnknownKeys(["when", "required", "initial", "summary", "requires"], kind: "key")
+                guard let when = try table.string("when", example: "\"In('opening')\"") else {
+                    throw table.error(at: "when", "missing", hint: "the output's level as a condition of the chart: when = \"In('opening')\"")
+                }
+                binding.outputs.append(Output(
+                    role: role, when: when, required: try table.bool("required") ?? false, initial: try table.bool("initial") ?? false,
+                    summary: try table.string("summary", example: "\"the motor\"") ?? "", requires: try table.string("requires", example: "\"closed == 1\""),
+                    keyPath: table.path))
+            }
+        }
+        binding.counters = try named(root, "counters", example: "openings = \"doors opened\"")
+        binding.commands = try named(root, "commands", example: "open = \"open the door\"")
+        binding.invariants = try named(root, "invariants", example: "\"never both\" = \"!(In('a') && In('b'))\"")
+        return binding
+    }
+
+    private static func input(_ role: String, _ table: BoardTable) throws(BoardFileError) -> Input {
+        try table.rejectUnknownKeys(["pulse", "level", "condition", "required", "summary", "data", "simulated_pulse"], kind: "key")
+        let kinds = ["pulse", "level", "condition"].filter { table.table[$0] != nil }
+        guard kinds.count == 1 else {
+            throw table.error(at: kinds.count > 1 ? kinds[1] : "pulse", kinds.count > 1 ? "an input is one of pulse, level or condition, not several" : "missing",
+                              hint: "pulse = \"EVENT\", level = [\"ON_EVENT\", \"OFF_EVENT\"] or condition = [\"ON_EVENT\", \"OFF_EVENT\"]")
+        }
+        let kind: Input.Kind
+        switch kinds[0] {
+        case "pulse":
+            kind = .pulse(event: try table.string("pulse", example: "\"open\"")!)
+        default:
+            let (on, off) = try pair(table, kinds[0])
+            kind = kinds[0] == "level" ? .level(on: on, off: off) : .condition(on: on, off: off)
+        }
+        let data = try table.string("data", example: "\"obstacle\"")
+        if data != nil, case .pulse = kind {
+            throw table.error(at: "data", "a pulse has no level to keep", hint: "data = … belongs to a level input")
+        }
+        let pulse = try table.duration("simulated_pulse", zero: .refused, limit: .seconds(60), example: "100ms")
+        return Input(
+            role: role, kind: kind, required: try table.bool("required") ?? false, summary: try table.string("summary", example: "\"the button\"") ?? "",
+            data: data, simulatedPulse: pulse ?? defaultSimulatedPulse, keyPath: table.path)
+    }
+
+    /// `["ON", "OFF"]`: the events of a level's or a condition's two edges.
+    private static func pair(_ table: BoardTable, _ key: String) throws(BoardFileError) -> (String, String) {
+        let hint = "\(key) = [\"ON_EVENT\", \"OFF_EVENT\"]: the events its active and inactive edges send"
+        guard let array = table.table[key]?.array, array.count == 2, let on = array[0].string, let off = array[1].string, !on.isEmpty, !off.isEmpty else {
+            throw table.error(at: key, "expected two event names", hint: hint)
+        }
+        return (on, off)
+    }
+
+    /// A section of `NAME = "TEXT"` lines, in the file's order.
+    private static func named(_ root: BoardTable, _ section: String, example: String) throws(BoardFileError) -> [Named] {
+        guard let table = try root.subtable(section, example: "[\(section)] \(example)") else { return [] }
+        var result: [Named] = []
+        for key in table.table.keys {
+            guard let text = try table.string(key, example: example) else { continue }
+            result.append(Named(name: key, text: text, keyPath: table.keyPath(key)))
+        }
+        return result
+    }
+}

@@ -1,0 +1,52 @@
+import ControllerFSM
+import ControllerHost
+import ControllerSCXML
+
+/// An SCXML chart as a controller: the application whose declaration is read, when the chart is
+/// loaded, from the chart and its binding file (``ChartLoader``), held in `Space`. Everything
+/// the runtime gives a Swift controller — `simulate`, `check`, `graph`, `run` with its status,
+/// store, recorder and site — runs it unchanged: they read the declaration, not its source.
+///
+/// Its context is the chart's: the datamodel's values and the active states (what `In()` and
+/// the binding's conditions read), and its timers' delays.
+public enum ChartController<Space: ChartSpace>: ControllerApplication {
+    public typealias State = ChartState<Space>
+    public typealias Event = ChartEvent<Space>
+    public typealias Context = SCXMLContext<IntegerDatamodel>
+    public typealias Settings = ChartSettings
+
+    /// The loaded chart.
+    public static var chart: LoadedChart<Space> { Space.slot.chart }
+
+    public static var name: String { chart.name }
+    public static var daemonName: String { ChartLoader.daemonName }
+    public static var summary: String { chart.summary }
+    public static var table: TransitionTable<State, Event, Context> { chart.machine.table }
+    /// Room for the events the chart raises in one step, as SCXML's internal queue.
+    public static var queueCapacity: Int { ChartLoader.internalQueueCapacity }
+    public static var settings: SettingsDeclaration<Self> { chart.settings }
+    public static var inputs: [InputDeclaration<Self>] { chart.inputs }
+    public static var outputs: [OutputDeclaration<Self>] { chart.outputs }
+    public static var counters: [CounterDeclaration<Self>] { chart.counters }
+    public static var commands: [DirectCommand<Self>] { chart.commands }
+    public static var invariants: [Invariant<Self>] { chart.invariants }
+
+    public static func makeContext(_ settings: ChartSettings) -> Context {
+        var context = chart.machine.context
+        apply(settings, to: &context)
+        return context
+    }
+
+    public static func apply(_ settings: ChartSettings, to context: inout Context) {
+        context.timerDelays = settings.timers.map(\.nanosecondCount)
+    }
+}
+
+/// A chart controller's board-file section: the delay of each of its timers, by the timer's id
+/// (the chart's `<send delay>` is the default).
+public struct ChartSettings: Hashable, Sendable {
+    /// By timer slot, in the chart's order.
+    public var timers: [Duration]
+
+    public init(timers: [Duration]) { self.timers = timers }
+}

@@ -1,0 +1,83 @@
+import ControllerChart
+import ControllerTestSupport
+import Foundation
+import Testing
+
+/// `chartd` as a user runs it: its own `--chart`, taken before the runtime's command line.
+@Suite("chartd's command line")
+struct ChartdCLITests {
+    @Test("--chart FILE and --chart=FILE are taken out wherever they are; the rest is the command's")
+    func splitsItsOwnArgument() throws {
+        let split = try ChartArguments.split(["simulate", "--chart", "door.toml", "--seed", "3"]).get()
+        #expect(split.bindingFile == "door.toml" && split.rest == ["simulate", "--seed", "3"])
+        let joined = try ChartArguments.split(["--chart=door.toml", "run", "--", "--chart", "x"]).get()
+        #expect(joined.bindingFile == "door.toml" && joined.rest == ["run", "--", "--chart", "x"])
+        #expect(try ChartArguments.split(["simulate"]).get().bindingFile == nil)
+        #expect(throws: ChartArgumentError.missingFile) { try ChartArguments.split(["simulate", "--chart"]).get() }
+        #expect(throws: ChartArgumentError.givenTwice) { try ChartArguments.split(["--chart", "a", "--chart", "b"]).get() }
+    }
+
+    /// Runs the built `chartd` to its end: status, standard output and standard error.
+    func chartd(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let executable = try builtExecutable(named: "chartd").get()
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let stdout = output.fileHandleForReading.readToEndRetryingInterrupts()
+            let stderr = errors.fileHandleForReading.readToEndRetryingInterrupts()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        }
+    }
+
+    @Test("chartd --chart door.toml simulate --script demo.scenario: the demo holds, exit 0")
+    func simulatesTheDoor() async throws {
+        let run = try await chartd([
+            "--chart", repositoryPath("Examples/Charts/door/door.toml"), "simulate", "--script", repositoryPath("Examples/Charts/door/demo.scenario"),
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("open            closed → opening"), "\(run.stdout)")
+        #expect(run.stdout.contains("openings 2"), "\(run.stdout)")
+    }
+
+    @Test("no --chart: the usage, exit 64; a binding that cannot be loaded: its key path, exit 2")
+    func refusals() async throws {
+        let none = try await chartd(["simulate"])
+        #expect(none.status == 64 && none.stderr.contains("which chart? chartd --chart BINDING.toml COMMAND"), "\(none)")
+        let directory = try TemporaryDirectory()
+        let binding = try directory.file("door.toml", "[chart]\nfile = \"missing.scxml\"\n")
+        let missing = try await chartd(["--chart", binding, "simulate"])
+        #expect(missing.status == 2 && missing.stderr.contains("missing.scxml"), "\(missing)")
+    }
+
+    @Test("chartd run on the door's simulated board: the script's inputs in real time, the counts in the store, exit 0 at its end")
+    func runsAsADaemon() async throws {
+        let directory = try TemporaryDirectory()
+        let script = try directory.file("short.scenario", """
+            0.1 pulse button
+            0.6 expect state opening
+            0.6 expect output motor_open 1
+            1 set fire on
+            1.5 expect state fireOpening
+            1.6 set fire off
+            2 expect state closed
+            2.2 end
+            """)
+        let database = directory.url.appendingPathComponent("door.db").path
+        let run = try await chartd([
+            "--chart", repositoryPath("Examples/Charts/door/door.toml"), "run",
+            "--board", repositoryPath("Examples/Charts/door/boards/sim.toml"), "--script", script, "--stop-at-end",
+            "--no-http", "--database", database, "--control-socket", directory.url.appendingPathComponent("ctl.sock").path,
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("fire            opening → fireOpening (row of service)"), "\(run.stdout)")
+        #expect(FileManager.default.fileExists(atPath: database))
+    }
+}
