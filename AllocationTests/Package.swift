@@ -3,8 +3,8 @@ import PackageDescription
 
 // The allocation tests: the event path allocates nothing once warmed up, on an optimised build as
 // users ship it. A package of their own, depending only on what they test, so that `swift test -c
-// release` here compiles the runtime, the host, the turnstile and the daemon's status hub with -O
-// and nothing else (not every test target of the root, nor HTTP, the store or the command line).
+// release` here compiles the runtime, the host, the turnstile, the chart controller and the
+// daemon's status hub with -O and nothing else (not every test target of the root, nor HTTP, the store or the command line).
 // Run by scripts/test.sh: `swift test -c release --package-path AllocationTests`.
 let package = Package(
     name: "ControllerFSMAllocationTests",
@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "ControllerHost", package: "ControllerFSM"),
                 .product(name: "Turnstile", package: "ControllerFSM"),
                 .product(name: "ControllerDaemon", package: "ControllerFSM"),
+                .product(name: "ControllerChart", package: "ControllerFSM"),
             ]
         ),
     ],
