@@ -32,6 +32,9 @@ import ControllerHost
 ///
 /// [invariants]
 /// "the motor never runs against an obstacle" = "!(In('opening') && obstacle == 1)"
+///
+/// [settings]
+/// retries = { min = 1, max = 5 }   # a <data> the board's [door] section may set, within these
 /// ```
 public struct ChartBinding: Sendable {
     public struct Input: Sendable {
@@ -63,9 +66,45 @@ public struct ChartBinding: Sendable {
         public var keyPath: String
     }
 
+    /// A `<data>` of the chart the board's section may set, within its floor and ceiling.
+    public struct Setting: Sendable {
+        public var id: String
+        public var range: ClosedRange<Int>
+        public var summary: String
+        public var keyPath: String
+    }
+
     public struct Named: Sendable {
         public var name: String
         public var text: String
+        public var keyPath: String
+    }
+
+    /// How Home Assistant sees the controller, beyond its inputs and outputs.
+    public struct HomeAssistant: Sendable {
+        public var faultStates: [String] = []
+        public var cover: Cover?
+        public var inputDeviceClasses: [(role: String, deviceClass: String)] = []
+        public var keyPath = "home_assistant"
+
+        /// The controller as a cover (a door, a gate): the command that opens it and the states
+        /// it is open, opening and closing in.
+        public struct Cover: Sendable {
+            public var deviceClass: String
+            public var open: String
+            public var close: String?
+            public var stop: String?
+            public var openStates: [String]
+            public var opening: [String]
+            public var closing: [String]
+        }
+    }
+
+    /// A state entered or left that the store counts as a kind of its own.
+    public struct StateCountBinding: Sendable {
+        public var kind: String
+        public var state: String
+        public var entering: Bool
         public var keyPath: String
     }
 
@@ -74,6 +113,12 @@ public struct ChartBinding: Sendable {
     public var chartKeyPath = "chart.file"
     public var name: String?
     public var summary: String?
+    /// A scenario beside the binding that `simulate` plays without `--script`.
+    public var demo: String?
+    /// A board file beside the binding that `simulate`, `soak` and `check` use without `--board`.
+    public var board: String?
+    public var stateCounts: [StateCountBinding] = []
+    public var homeAssistant = HomeAssistant()
     public var inputs: [Input] = []
     public var outputs: [Output] = []
     /// `<data>` ids counted, with their summaries.
@@ -82,6 +127,8 @@ public struct ChartBinding: Sendable {
     public var commands: [Named] = []
     /// Invariants: their names and conditions.
     public var invariants: [Named] = []
+    /// `<data>` the board's section sets.
+    public var settings: [Setting] = []
 
     /// The simulator's pulse when the binding gives none.
     public static let defaultSimulatedPulse = Duration.milliseconds(100)
@@ -108,17 +155,19 @@ public struct ChartBinding: Sendable {
             throw BoardFileError(file: file, location: .position(line: error.line, column: error.column), reason: error.reason, hint: error.hint)
         }
         let root = BoardTable(document: document, id: TOMLDocument.root, path: "", file: file)
-        try root.rejectUnknownKeys(["chart", "inputs", "outputs", "counters", "commands", "invariants"], kind: "section")
+        try root.rejectUnknownKeys(["chart", "inputs", "outputs", "counters", "commands", "invariants", "settings", "state_counts", "home_assistant"], kind: "section")
         guard let chartTable = try root.subtable("chart", example: "[chart] file = \"door.scxml\"") else {
             throw root.error(at: "chart", "missing", hint: "name the chart: [chart] file = \"door.scxml\"")
         }
-        try chartTable.rejectUnknownKeys(["file", "name", "summary"], kind: "key")
+        try chartTable.rejectUnknownKeys(["file", "name", "summary", "demo", "board"], kind: "key")
         guard let chart = try chartTable.string("file", example: "\"door.scxml\"") else {
             throw chartTable.error(at: "file", "missing", hint: "the chart's path, beside this file: file = \"door.scxml\"")
         }
         var binding = ChartBinding(file: file, chart: chart)
         binding.name = try chartTable.string("name", example: "\"door\"")
         binding.summary = try chartTable.string("summary", example: "\"The door controller.\"")
+        binding.demo = try chartTable.string("demo", example: "\"demo.scenario\"")
+        binding.board = try chartTable.string("board", example: "\"boards/sim.toml\"")
         if let inputs = try root.subtable("inputs", example: "[inputs.button]") {
             for role in inputs.table.keys {
                 guard let table = try inputs.subtable(role, example: "[inputs.\(role)] pulse = \"EVENT\"") else { continue }
@@ -141,7 +190,69 @@ public struct ChartBinding: Sendable {
         binding.counters = try named(root, "counters", example: "openings = \"doors opened\"")
         binding.commands = try named(root, "commands", example: "open = \"open the door\"")
         binding.invariants = try named(root, "invariants", example: "\"never both\" = \"!(In('a') && In('b'))\"")
+        if let settings = try root.subtable("settings", example: "[settings] retries = { min = 1, max = 5 }") {
+            for id in settings.table.keys {
+                guard let table = try settings.subtable(id, example: "\(id) = { min = 1, max = 5 }") else { continue }
+                try table.rejectUnknownKeys(["min", "max", "summary"], kind: "key")
+                let hint = "a setting's floor and ceiling: \(id) = { min = 1, max = 5 }"
+                guard let low = try table.integer("min", in: Int.min...Int.max) else { throw table.error(at: "min", "missing", hint: hint) }
+                guard let high = try table.integer("max", in: Int.min...Int.max) else { throw table.error(at: "max", "missing", hint: hint) }
+                guard low <= high else { throw table.error(at: "max", "\(high) is below min (\(low))", hint: hint) }
+                binding.settings.append(Setting(id: id, range: low...high, summary: try table.string("summary", example: "\"how many retries\"") ?? "",
+                                                keyPath: table.path))
+            }
+        }
+        if let counts = try root.subtable("state_counts", example: "[state_counts] alarms = { entering = \"fault\" }") {
+            for kind in counts.table.keys {
+                guard let table = try counts.subtable(kind, example: "\(kind) = { entering = \"STATE\" }") else { continue }
+                try table.rejectUnknownKeys(["entering", "leaving"], kind: "key")
+                let entering = try table.string("entering", example: "\"fault\"")
+                let leaving = try table.string("leaving", example: "\"fault\"")
+                guard (entering == nil) != (leaving == nil) else {
+                    throw table.error(at: "entering", "give one of entering or leaving", hint: "\(kind) = { entering = \"STATE\" } counts each entry of STATE")
+                }
+                binding.stateCounts.append(StateCountBinding(kind: kind, state: entering ?? leaving!, entering: entering != nil, keyPath: table.path))
+            }
+        }
+        if let assistant = try root.subtable("home_assistant", example: "[home_assistant] fault_states = [\"fault\"]") {
+            try assistant.rejectUnknownKeys(["fault_states", "cover", "input_device_classes"], kind: "key")
+            binding.homeAssistant.faultStates = try strings(assistant, "fault_states") ?? []
+            if let cover = try assistant.subtable("cover", example: "[home_assistant.cover] device_class = \"door\"") {
+                try cover.rejectUnknownKeys(["device_class", "open", "close", "stop", "open_states", "opening", "closing"], kind: "key")
+                guard let deviceClass = try cover.string("device_class", example: "\"door\"") else {
+                    throw cover.error(at: "device_class", "missing", hint: "Home Assistant's cover class: device_class = \"door\" (or gate, garage, …)")
+                }
+                guard let open = try cover.string("open", example: "\"open\"") else {
+                    throw cover.error(at: "open", "missing", hint: "the command that opens it: open = \"open\"")
+                }
+                guard let openStates = try strings(cover, "open_states") else {
+                    throw cover.error(at: "open_states", "missing", hint: "the states it is open in: open_states = [\"open\"]")
+                }
+                binding.homeAssistant.cover = HomeAssistant.Cover(
+                    deviceClass: deviceClass, open: open, close: try cover.string("close", example: "\"close\""),
+                    stop: try cover.string("stop", example: "\"stop\""), openStates: openStates,
+                    opening: try strings(cover, "opening") ?? [], closing: try strings(cover, "closing") ?? [])
+            }
+            if let classes = try assistant.subtable("input_device_classes", example: "input_device_classes = { fire = \"safety\" }") {
+                for role in classes.table.keys {
+                    guard let value = try classes.string(role, example: "\"safety\"") else { continue }
+                    binding.homeAssistant.inputDeviceClasses.append((role, value))
+                }
+            }
+        }
         return binding
+    }
+
+    /// An array of non-empty strings (state ids, event names).
+    private static func strings(_ table: BoardTable, _ key: String) throws(BoardFileError) -> [String]? {
+        guard let value = table.table[key] else { return nil }
+        guard let array = value.array else { throw table.error(at: key, "expected an array of names", hint: "\(key) = [\"a\", \"b\"]") }
+        var names: [String] = []
+        for item in array {
+            guard let name = item.string, !name.isEmpty else { throw table.error(at: key, "expected an array of names", hint: "\(key) = [\"a\", \"b\"]") }
+            names.append(name)
+        }
+        return names
     }
 
     private static func input(_ role: String, _ table: BoardTable) throws(BoardFileError) -> Input {

@@ -30,6 +30,12 @@ public enum ChartController<Space: ChartSpace>: ControllerApplication {
     public static var counters: [CounterDeclaration<Self>] { chart.counters }
     public static var commands: [DirectCommand<Self>] { chart.commands }
     public static var invariants: [Invariant<Self>] { chart.invariants }
+    public static var stateCounts: [StateCount<Self>] { chart.stateCounts }
+    public static var homeAssistant: HomeAssistantHints<Self> { chart.homeAssistant }
+    public static var builtInBoard: BuiltInBoard { chart.builtInBoard ?? .wiringEveryRole(of: Self.self) }
+
+    /// The binding's demo (`[chart] demo`), or one second.
+    public static func demoScenario(for board: Board<Self>) -> String { chart.demoScenario ?? "1 end\n" }
 
     public static func makeContext(_ settings: ChartSettings) -> Context {
         var context = chart.machine.context
@@ -39,14 +45,23 @@ public enum ChartController<Space: ChartSpace>: ControllerApplication {
 
     public static func apply(_ settings: ChartSettings, to context: inout Context) {
         context.timerDelays = settings.timers.map(\.nanosecondCount)
+        // The chart never assigns a setting's <data> (the loader refuses it): the board's value
+        // stands until the next reload.
+        for (slot, value) in zip(chart.settingSlots, settings.integers) { try? context.model.assign(value, to: slot) }
     }
 }
 
 /// A chart controller's board-file section: the delay of each of its timers, by the timer's id
-/// (the chart's `<send delay>` is the default).
+/// (the chart's `<send delay>` is the default), and the `<data>` the binding's `[settings]`
+/// name (the chart's `expr` is the default).
 public struct ChartSettings: Hashable, Sendable {
     /// By timer slot, in the chart's order.
     public var timers: [Duration]
+    /// By the binding's `[settings]`, in its order.
+    public var integers: [Int]
 
-    public init(timers: [Duration]) { self.timers = timers }
+    public init(timers: [Duration], integers: [Int] = []) {
+        self.timers = timers
+        self.integers = integers
+    }
 }

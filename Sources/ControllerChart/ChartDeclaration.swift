@@ -14,6 +14,12 @@ struct Declaration<Space: ChartSpace> {
     var counters: [CounterDeclaration<App>] = []
     var commands: [DirectCommand<App>] = []
     var invariants: [Invariant<App>] = []
+    var settingSlots: [Int] = []
+    var stateCounts: [StateCount<App>] = []
+    var homeAssistant = HomeAssistantHints<App>()
+    /// The board's integer settings: their keys and defaults (each `<data>`'s value at the start).
+    var integerKeys: [SettingKey<App>] = []
+    var integerDefaults: [Int] = []
     let timers: [ChartTimers.DelayedSend]
     let chartFile: String
 
@@ -79,6 +85,69 @@ struct Declaration<Space: ChartSpace> {
         for command in binding.commands {
             commands.append(DirectCommand(event(command.name), summary: command.text))
         }
+        let assigned = machine.document.assignments
+        for (index, setting) in binding.settings.enumerated() {
+            let slot = try data(setting.id, at: setting.keyPath)
+            if let write = assigned.first(where: { String($0.location.filter { !$0.isWhitespace }) == setting.id }) {
+                throw refusal(setting.keyPath, "\(machine.document.file):\(write.line) assigns \(setting.id), a setting",
+                              hint: "a setting is the board's, read by the chart and never assigned by it; keep what changes in a <data> of its own")
+            }
+            guard let initial = model.values[slot] else {
+                throw refusal(setting.keyPath, "<data id=\"\(setting.id)\"> has no value at the start", hint: "give it one: expr=\"\(setting.range.lowerBound)\"")
+            }
+            guard setting.range.contains(initial) else {
+                throw refusal(setting.keyPath, "the chart's value of \(setting.id), \(initial), is outside \(setting.range.lowerBound)...\(setting.range.upperBound)",
+                              hint: "the chart's expr is the default: give a value within the floor and the ceiling")
+            }
+            settingSlots.append(slot)
+            integerDefaults.append(initial)
+            integerKeys.append(.integer(setting.id, \ChartSettings.integers[index], in: setting.range,
+                                        summary: setting.summary.isEmpty ? "the chart's <data> \(setting.id), from \(setting.range.lowerBound) to \(setting.range.upperBound)" : setting.summary))
+        }
+        func state(_ id: String, at keyPath: String) throws(ChartLoadError) -> App.State {
+            guard let number = symbols.stateNumber(id: id), number < machine.document.states.count else {
+                let ids = machine.document.states.map(\.id)
+                let hint = Suggestion.didYouMean(id, in: ids).map { "\($0) " } ?? ""
+                throw refusal(keyPath, "\(machine.document.file) has no state \"\(id.shown)\"", hint: hint + "its states: \(ids.joined(separator: ", "))")
+            }
+            return App.State(rawValue: number)!
+        }
+        for count in binding.stateCounts {
+            let counted = try state(count.state, at: count.keyPath + (count.entering ? ".entering" : ".leaving"))
+            stateCounts.append(count.entering ? .entering(counted, counts: count.kind) : .leaving(counted, counts: count.kind))
+        }
+        let assistant = binding.homeAssistant
+        var faults: [App.State] = []
+        for id in assistant.faultStates { faults.append(try state(id, at: assistant.keyPath + ".fault_states")) }
+        var cover: HomeAssistantHints<App>.Cover?
+        if let given = assistant.cover {
+            let path = assistant.keyPath + ".cover"
+            func states(_ ids: [String], _ key: String) throws(ChartLoadError) -> [App.State] {
+                var result: [App.State] = []
+                for id in ids { result.append(try state(id, at: "\(path).\(key)")) }
+                return result
+            }
+            for (name, key) in [(given.open, "open"), (given.close, "close"), (given.stop, "stop")] {
+                guard let name else { continue }
+                guard binding.commands.contains(where: { $0.name == name }) else {
+                    throw refusal("\(path).\(key)", "\"\(name.shown)\" is not one of the binding's [commands]",
+                                  hint: "Home Assistant sends it as a command: add it under [commands]")
+                }
+            }
+            cover = HomeAssistantHints<App>.Cover(
+                deviceClass: given.deviceClass, open: event(given.open), close: given.close.map(event), stop: given.stop.map(event),
+                openStates: try states(given.openStates, "open_states"), opening: try states(given.opening, "opening"),
+                closing: try states(given.closing, "closing"))
+        }
+        var classes: [RoleName: String] = [:]
+        for (role, deviceClass) in assistant.inputDeviceClasses {
+            guard binding.inputs.contains(where: { $0.role == role }) else {
+                throw refusal("\(assistant.keyPath).input_device_classes.\(role)", "\"\(role.shown)\" is not one of the binding's [inputs]",
+                              hint: "its inputs: \(binding.inputs.map(\.role).joined(separator: ", "))")
+            }
+            classes[RoleName(role)] = deviceClass
+        }
+        homeAssistant = HomeAssistantHints(faultStates: faults, cover: cover, inputDeviceClasses: classes)
         for invariant in binding.invariants {
             let holds = try condition(invariant.text, at: invariant.keyPath)
             invariants.append(Invariant(invariant.name) { _, context in Self.holds(holds, in: context) })
@@ -97,7 +166,7 @@ struct Declaration<Space: ChartSpace> {
             .duration(timer.id, \ChartSettings.timers[slot],
                       summary: "the delay of the chart's timer \(timer.id) (<send id=\"\(timer.id)\"> at \(chartFile):\(timer.line), sending \(timer.event))")
         }
-        let defaults = ChartSettings(timers: timers.map { .nanoseconds($0.delayNanoseconds) })
-        return SettingsDeclaration(section: name, defaults: defaults, keys: keys)
+        let defaults = ChartSettings(timers: timers.map { .nanoseconds($0.delayNanoseconds) }, integers: integerDefaults)
+        return SettingsDeclaration(section: name, defaults: defaults, keys: keys + integerKeys)
     }
 }

@@ -48,18 +48,37 @@ public enum ChartLoader {
                 throw ChartLoadError.chart(error)
             }
             let declaration = try Declaration<Space>(binding: binding, check: check, machine: machine, timers: timers)
+            let board = try binding.board.map { (board) throws(ChartLoadError) in
+                let path = path(board, besideFile: binding.file)
+                return BuiltInBoard(text: try text(of: path, at: "chart.board", in: binding), file: path)
+            }
+            let demo = try binding.demo.map { (demo) throws(ChartLoadError) in
+                try text(of: path(demo, besideFile: binding.file), at: "chart.demo", in: binding)
+            }
             let chart = LoadedChart(
                 bindingFile: binding.file, chartFile: chartFile, machine: machine, binding: binding, timers: timers,
                 name: binding.name ?? document.name ?? stem(of: chartFile),
                 summary: binding.summary ?? "The \(binding.name ?? document.name ?? stem(of: chartFile)) controller: the chart \(chartFile), on real GPIO or simulated.",
                 settings: declaration.settings(name: binding.name ?? document.name ?? stem(of: chartFile)),
                 inputs: declaration.inputs, outputs: declaration.outputs, counters: declaration.counters,
-                commands: declaration.commands, invariants: declaration.invariants, notes: document.notes + bindingNotes)
+                commands: declaration.commands, invariants: declaration.invariants, settingSlots: declaration.settingSlots,
+                stateCounts: declaration.stateCounts, homeAssistant: declaration.homeAssistant, builtInBoard: board,
+                demoScenario: demo, notes: document.notes + bindingNotes)
             Space.slot.install(chart: chart)
             return chart
         } catch {
             Space.slot.clear()
             throw error
+        }
+    }
+
+    /// The largest board file or demo scenario a binding names.
+    static let maximumFileBytes = 1024 * 1024
+
+    /// A file the binding names, read whole; refused by the binding's key path.
+    static func text(of path: String, at keyPath: String, in binding: ChartBinding) throws(ChartLoadError) -> String {
+        do { return try TextFile.contents(path: path, limit: maximumFileBytes) } catch {
+            throw .binding(BoardFileError(file: binding.file, location: .keyPath(keyPath), reason: "\(path): \(error.reason)", hint: nil))
         }
     }
 

@@ -21,6 +21,14 @@ public struct LoadedChart<Space: ChartSpace>: Sendable {
     public let counters: [CounterDeclaration<App>]
     public let commands: [DirectCommand<App>]
     public let invariants: [Invariant<App>]
+    /// The datamodel's slots of the binding's `[settings]`, in its order.
+    public let settingSlots: [Int]
+    public let stateCounts: [StateCount<App>]
+    public let homeAssistant: HomeAssistantHints<App>
+    /// The binding's board (`[chart] board`), or every role wired on a simulated chip.
+    public let builtInBoard: BuiltInBoard?
+    /// The binding's demo scenario (`[chart] demo`): its text.
+    public let demoScenario: String?
     /// What the loader passed over in the chart (an editor's markup), one note each.
     public let notes: [String]
 }

@@ -51,10 +51,14 @@ struct DoorChartTests {
             46.5    expect state closed
             46.5    expect state service
             47      expect counter openings 4
+            47      expect counter fireAlarms 2
             60      end
             """
-        let chart = try simulationEvents(of: script, on: Board<ChartDoor>.builtIn, file: "door.scenario")
-        let swift = try simulationEvents(of: script, on: Board<SwiftDoor>.builtIn, file: "door.scenario")
+        // One board for both: the binding's (its [door] section sets both doors' timers).
+        let board = ChartDoor.builtInBoard
+        #expect(board.file.hasSuffix("Examples/Charts/door/boards/sim.toml"))
+        let chart = try simulationEvents(of: script, on: Board<ChartDoor>.parse(board.text, file: board.file), file: "door.scenario")
+        let swift = try simulationEvents(of: script, on: Board<SwiftDoor>.parse(board.text, file: board.file), file: "door.scenario")
         #expect(chart == swift)
         #expect(chart.contains("2.012 motor_open=0") && chart.contains("39.012 motor_close=0"), "\(chart)")
         #expect(try expectationFailures(of: script, on: Board<ChartDoor>.builtIn, file: "door.scenario") == [])
@@ -67,13 +71,24 @@ struct DoorChartTests {
         #expect(chart.settings.section == "door")
         #expect(chart.settings.keys.map(\.name) == ["travel", "hold"])
         #expect(chart.settings.defaults == ChartSettings(timers: [.seconds(2), .seconds(5)]))
-        let board = try Board<ChartDoor>.parse(ChartDoor.builtInBoard.text + "\n[door]\ntravel = \"1s\"\n", file: "fast.toml")
+        let board = try Board<ChartDoor>.parse(BuiltInBoard.wiringEveryRole(of: ChartDoor.self).text + "\n[door]\ntravel = \"1s\"\n", file: "fast.toml")
         #expect(try expectationFailures(of: """
             0       pulse button
             0.5     expect state opening
             1.5     expect state open
             2       end
             """, on: board, file: "fast.scenario") == [])
+    }
+
+    @Test("the binding's state count and Home Assistant's cover and device classes name the chart's states and events")
+    func hintsFromTheBinding() throws {
+        try Self.load()
+        #expect(ChartDoor.stateCounts.map { "\($0.kind) \($0.state.name)" } == ["fireAlarms fireOpen"])
+        let cover = try #require(ChartDoor.homeAssistant.cover)
+        #expect(cover.deviceClass == "door" && cover.open.name == "open")
+        #expect(cover.openStates.map(\.name) == ["open", "fireHeld"] && cover.opening.map(\.name) == ["opening", "fireOpening"])
+        #expect(ChartDoor.homeAssistant.inputDeviceClasses == ["obstacle": "occupancy", "fire": "safety"])
+        #expect(ChartDoor.demoScenario(for: try Board<ChartDoor>.parse(ChartDoor.builtInBoard.text, file: "sim.toml")).contains("expect counter fireAlarms 1"))
     }
 
     @Test("the names travel with the machine's types: a detached task, with no task-local binding, reads them")

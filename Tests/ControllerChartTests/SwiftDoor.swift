@@ -77,6 +77,7 @@ enum SwiftDoor: ControllerApplication {
                           requires: OutputPrecondition("obstacle == 0") { _, c in !c.obstacle }) { state, _ in state == .closing },
     ]
     static let counters: [CounterDeclaration<Self>] = [CounterDeclaration("openings") { $0.openings }]
+    static let stateCounts: [StateCount<Self>] = [.entering(.fireOpen, counts: "fireAlarms")]
     static let commands: [DirectCommand<Self>] = [DirectCommand(.open), DirectCommand(.fire), DirectCommand(.fireOver)]
     static let invariants: [Invariant<Self>] = [
         Invariant("the motors never run together") { state, _ in !((state == .opening || state == .fireOpening) && state == .closing) },

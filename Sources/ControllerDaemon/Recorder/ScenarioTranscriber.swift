@@ -107,8 +107,8 @@ public struct ScenarioTranscriber<App: ControllerApplication> {
                 if key.isDuration {
                     let value = key.duration(in: new)
                     if value != key.duration(in: settings) { add(time, "set \(key.name) \(value.exactSecondsText)") }
-                } else if case .choice(let read, _) = key.kind, read(new) != read(settings) {
-                    add(time, "# reloaded: \(key.name) \(read(new)) (a scenario sets durations only: the replay keeps the board's)", comment: true)
+                } else if key.text(in: new) != key.text(in: settings) {
+                    add(time, "# reloaded: \(key.name) \(key.text(in: new)) (a scenario sets durations only: the replay keeps the board's)", comment: true)
                 }
             }
             settings = new

@@ -41,6 +41,8 @@ public struct SectionKey<Values>: Sendable {
         case duration(SendableWritableKeyPath<Values, Duration>)
         /// One of a fixed set of words (``SectionKey/choices``).
         case choice(read: @Sendable (Values) -> String, write: @Sendable (inout Values, String) -> Void)
+        /// A whole number within ``SectionKey/range`` (its floor and its ceiling), written `3`.
+        case integer(SendableWritableKeyPath<Values, Int>)
     }
     /// The key as the board file writes it (`relock_timeout`).
     public let name: String
@@ -49,7 +51,23 @@ public struct SectionKey<Values>: Sendable {
     /// Swift packs an enum's payload pointers with tag bits, where LeakSanitizer cannot see
     /// them, and reports the array a static declaration holds as leaked.
     public let choices: [String]
+    /// The values an integer accepts, its floor first; `nil` for a duration or a choice.
+    public let range: ClosedRange<Int>?
     public let summary: String
+
+    init(name: String, kind: Kind, choices: [String], range: ClosedRange<Int>? = nil, summary: String) {
+        self.name = name
+        self.kind = kind
+        self.choices = choices
+        self.range = range
+        self.summary = summary
+    }
+
+    /// An integer setting, refused outside `range` (the board cannot go below its floor or above
+    /// its ceiling).
+    public static func integer(_ name: String, _ keyPath: WritableKeyPath<Values, Int>, in range: ClosedRange<Int>, summary: String = "") -> Self {
+        Self(name: name, kind: .integer(SendableWritableKeyPath(keyPath)), choices: [], range: range, summary: summary)
+    }
 
     /// A duration setting.
     public static func duration(_ name: String, _ keyPath: WritableKeyPath<Values, Duration>, summary: String = "") -> Self {
@@ -104,11 +122,12 @@ public struct SectionKey<Values>: Sendable {
 
 extension SectionKey {
     /// The key's value in `settings` as logs write it: `5 s` for a duration, the word for a
-    /// choice.
+    /// choice, the number for an integer.
     public func text(in settings: Values) -> String {
         switch kind {
         case .duration(let path): "\(settings[keyPath: path.keyPath].secondsText) s"
         case .choice(let read, _): read(settings)
+        case .integer(let path): "\(settings[keyPath: path.keyPath])"
         }
     }
 }

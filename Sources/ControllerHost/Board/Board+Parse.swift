@@ -168,6 +168,8 @@ extension Board {
                 }
             case .choice(_, let write):
                 if let word = try table.choice(key.name, among: key.choices) { write(&values, word) }
+            case .integer(let path):
+                if let range = key.range, let value = try table.integer(key.name, in: range) { values[keyPath: path.keyPath] = value }
             }
         }
         return values

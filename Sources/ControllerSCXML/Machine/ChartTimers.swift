@@ -29,7 +29,7 @@ public enum ChartTimers {
 
     /// The chart's timers in document order, each id once (its first `<send>`), checked for a
     /// controller: every `<send>` delayed, with an `id`; the sends of one id all give one delay;
-    /// every `<cancel>` names an id some `<send>` uses; at most ``maximumTimers`` ids.
+    /// every `<cancel>` names an id some `<send>` uses; at most ``maximumTimers`` ids; no `<log>`.
     public static func timers(of document: SCXMLDocument) throws(SCXMLError) -> [DelayedSend] {
         var found: [DelayedSend] = []
         var cancels: [(id: String, line: Int)] = []
@@ -63,6 +63,12 @@ public enum ChartTimers {
                 }
             case .cancel(let id, let line):
                 cancels.append((id, line))
+            case .log(_, _, let line):
+                // A controller's context has nowhere to keep its lines for ever, and building one
+                // on the event path allocates: the trace, the recorder and /status show what ran.
+                throw SCXMLError.unsupported(
+                    file: document.file, line: line, element: "log",
+                    reason: "a chart controller has no <log>: its trace, recorder and /status show each transition and state; `scxml-run --trace` shows the chart's log lines")
             default:
                 continue
             }
@@ -81,7 +87,7 @@ public enum ChartTimers {
     }
 
     /// Every op of the document, branches' content included, in document order.
-    private static func allOps(of document: SCXMLDocument) -> [ExecutableOp] {
+    static func allOps(of document: SCXMLDocument) -> [ExecutableOp] {
         var result: [ExecutableOp] = []
         func walk(_ ops: [ExecutableOp]) {
             for op in ops {
@@ -96,5 +102,15 @@ public enum ChartTimers {
             for transition in state.transitions { walk(transition.content) }
         }
         return result
+    }
+}
+
+extension SCXMLDocument {
+    /// Every `<assign>` of the document: its location's text and its line, in document order.
+    public var assignments: [(location: String, line: Int)] {
+        ChartTimers.allOps(of: self).compactMap { op in
+            if case .assign(let location, _, let line) = op { return (location, line) }
+            return nil
+        }
     }
 }
