@@ -34,6 +34,13 @@ public enum ChartController<Space: ChartSpace>: ControllerApplication {
     public static var homeAssistant: HomeAssistantHints<Self> { chart.homeAssistant }
     public static var builtInBoard: BuiltInBoard { chart.builtInBoard ?? .wiringEveryRole(of: Self.self) }
 
+    /// Every `<data>` but the counted ones (an unbound one as `Int.min`): what the chart's
+    /// conditions read.
+    public static func explorationKey(_ context: Context) -> [Int] {
+        let counted = chart.counterSlots
+        return context.model.values.indices.filter { !counted.contains($0) }.map { context.model.values[$0] ?? Int.min }
+    }
+
     /// The binding's demo (`[chart] demo`), or one second.
     public static func demoScenario(for board: Board<Self>) -> String { chart.demoScenario ?? "1 end\n" }
 

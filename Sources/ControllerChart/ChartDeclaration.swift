@@ -15,6 +15,7 @@ struct Declaration<Space: ChartSpace> {
     var commands: [DirectCommand<App>] = []
     var invariants: [Invariant<App>] = []
     var settingSlots: [Int] = []
+    var counterSlots: [Int] = []
     var stateCounts: [StateCount<App>] = []
     var homeAssistant = HomeAssistantHints<App>()
     /// The board's integer settings: their keys and defaults (each `<data>`'s value at the start).
@@ -80,6 +81,7 @@ struct Declaration<Space: ChartSpace> {
         }
         for counter in binding.counters {
             let slot = try data(counter.name, at: counter.keyPath)
+            counterSlots.append(slot)
             counters.append(CounterDeclaration(counter.name, summary: counter.text) { context in context.model.values[slot] ?? 0 })
         }
         for command in binding.commands {

@@ -61,7 +61,7 @@ public enum ChartLoader {
                 summary: binding.summary ?? "The \(binding.name ?? document.name ?? stem(of: chartFile)) controller: the chart \(chartFile), on real GPIO or simulated.",
                 settings: declaration.settings(name: binding.name ?? document.name ?? stem(of: chartFile)),
                 inputs: declaration.inputs, outputs: declaration.outputs, counters: declaration.counters,
-                commands: declaration.commands, invariants: declaration.invariants, settingSlots: declaration.settingSlots,
+                commands: declaration.commands, invariants: declaration.invariants, counterSlots: declaration.counterSlots, settingSlots: declaration.settingSlots,
                 stateCounts: declaration.stateCounts, homeAssistant: declaration.homeAssistant, builtInBoard: board,
                 demoScenario: demo, notes: document.notes + bindingNotes)
             Space.slot.install(chart: chart)

@@ -21,6 +21,8 @@ public struct LoadedChart<Space: ChartSpace>: Sendable {
     public let counters: [CounterDeclaration<App>]
     public let commands: [DirectCommand<App>]
     public let invariants: [Invariant<App>]
+    /// The datamodel's slots of the binding's `[counters]`.
+    public let counterSlots: [Int]
     /// The datamodel's slots of the binding's `[settings]`, in its order.
     public let settingSlots: [Int]
     public let stateCounts: [StateCount<App>]

@@ -79,4 +79,21 @@ struct ChartdCLITests {
         #expect(run.stdout.contains("fire            opening → fireOpening (row of service)"), "\(run.stdout)")
         #expect(FileManager.default.fileExists(atPath: database))
     }
+
+    @Test("chartd explore: every sequence to its depth, exit 0; a broken invariant printed with its shortest steps, exit 1")
+    func explores() async throws {
+        let door = repositoryPath("Examples/Charts/door/door.toml")
+        let whole = try await chartd(["--chart", door, "explore"])
+        #expect(whole.status == 0 && whole.stdout.hasPrefix("door: ") && whole.stdout.contains(", 6 states, 4 starts"), "\(whole)")
+        #expect(!whole.stdout.contains("not saturated") && !whole.stdout.contains("reached:"), "\(whole)")
+        let directory = try TemporaryDirectory()
+        let binding = try String(contentsOfFile: door, encoding: .utf8)
+            .replacing("file = \"door.scxml\"", with: "file = \"\(repositoryPath("Examples/Charts/door/door.scxml"))\"")
+            .replacing("demo = \"demo.scenario\"", with: "")
+            .replacing("board = \"boards/sim.toml\"", with: "")
+            .replacing("[invariants]", with: "[invariants]\n\"never fully open\" = \"!In('open')\"")
+        let broken = try await chartd(["--chart", try directory.file("door.toml", binding), "explore"])
+        #expect(broken.status == 1, "\(broken)")
+        #expect(broken.stdout.contains("violated after pulse button, (timer expires) from a start with no line active: never fully open (broken in open)"), "\(broken)")
+    }
 }

@@ -93,6 +93,11 @@ public protocol ControllerApplication: Sendable {
     static var simulatedBreakage: SimulatedBreakage<Self>? { get }
     /// What Home Assistant's discovery says beyond the declaration: fault states, a cover.
     static var homeAssistant: HomeAssistantHints<Self> { get }
+    /// What tells two contexts apart for `explore`, besides the state, the lines, the conditions
+    /// and the running timer: the values that decide what the machine does next, counters left
+    /// out (they only accumulate, and would keep the search from ending). Empty by default: the
+    /// state alone decides.
+    static func explorationKey(_ context: Context) -> [Int]
     /// The model of the mechanism the simulator puts behind a simulated board (the barrier's
     /// arm); ``NoPlant`` by default: the scenario alone drives the inputs.
     associatedtype Plant: SimulatedPlant = NoPlant<Self> where Plant.App == Self
@@ -142,6 +147,7 @@ extension ControllerApplication {
     public static var scenarioWords: [ScenarioWord<Self>] { [] }
     public static var simulatedBreakage: SimulatedBreakage<Self>? { nil }
     public static var homeAssistant: HomeAssistantHints<Self> { HomeAssistantHints() }
+    public static func explorationKey(_ context: Context) -> [Int] { [] }
 
     /// No demo of its own: `simulate` without `--script` runs one second and reports.
     public static func demoScenario(for board: Board<Self>) -> String { "1 end\n" }
