@@ -5,7 +5,8 @@
 #                               [--binary PATH]
 #   --product NAME       the daemon to package (default turnstiled): an executable product of
 #                        this package or of a package under Examples/ (barrierd, the parking
-#                        barrier's, in Examples/ParkingBarrier)
+#                        barrier's, in Examples/ParkingBarrier), or a chart controller under
+#                        Examples/Charts (doord, the door chart's, in Examples/Charts/door)
 #   --package-path DIR   the Swift package that declares it (default: found from NAME)
 #   --arch ARCH          the package's architecture; default this machine's (dpkg). Only the
 #                        machine's own architecture can be built: see "arm64" below.
@@ -33,6 +34,12 @@
 # so one package installs on Debian 12 (libgpiod2, 1.6) and on trixie and newer (libgpiod3);
 # and libsqlite3-0, which the count store opens at run time (libsqlite3.so.0) just as unseen.
 # Suggests: libmosquitto1, opened at run time by `run --mqtt` only (a site's broker).
+#
+# A chart controller (its product.conf sets CHART_BINDING): the package ships chartd (this
+# package's) as /usr/lib/NAME/chartd, and /usr/bin/NAME is a script that runs it on the chart:
+# `chartd --chart /usr/share/NAME/BINDING "$@"`; the folder's chart, binding and scenarios are
+# in /usr/share/NAME beside its boards/. It also Depends on libxml2, which the chart's loader
+# opens at run time (libxml2.so.2).
 #
 # arm64 on an amd64 machine: --arch arm64 packages the aarch64 build of scripts/release-build.sh
 # --arch arm64 (Swift SDK: scripts/arm64/sdk.sh); the binary runs under qemu-user for its --help,
@@ -74,13 +81,20 @@ if [ -z "$PACKAGE_PATH" ]; then
     PACKAGE_PATH=$(scripts/product-package.sh "$PRODUCT") \
         || die "--product $PRODUCT: give the package that declares it with --package-path DIR"
 fi
-[ -f "$PACKAGE_PATH/Package.swift" ] || die "--package-path $PACKAGE_PATH: no Package.swift there"
 CONF=$PACKAGE_PATH/packaging/product.conf
 [ -f "$CONF" ] \
     || die "$CONF: missing; a product's package says what its .deb is in packaging/product.conf (copy packaging/product.conf, turnstiled's, and change each line)"
 requested=$PRODUCT
+CHART_BINDING=""
 # shellcheck source=../packaging/product.conf
 . "$CONF"
+chart=0
+if [ -n "$CHART_BINDING" ]; then
+    chart=1
+    [ -f "$PACKAGE_PATH/$CHART_BINDING" ] || die "$CONF: CHART_BINDING=$CHART_BINDING: no such file in $PACKAGE_PATH"
+else
+    [ -f "$PACKAGE_PATH/Package.swift" ] || die "--package-path $PACKAGE_PATH: no Package.swift there"
+fi
 [ "$PRODUCT" = "$requested" ] \
     || die "$CONF describes $PRODUCT, not $requested: the package in $PACKAGE_PATH ships $PRODUCT's .deb; give --package-path DIR of the package whose packaging/product.conf says PRODUCT=$requested"
 for key in THING SETTINGS_SECTION DATABASE_HOLDS HTTP_PORT UNIT_DESCRIPTION BOARD_EXAMPLE BOARDS_NOTE SUMMARY DESCRIPTION; do
@@ -124,16 +138,30 @@ fi
 command -v "$strip" >/dev/null 2>&1 || die "$strip is missing: sudo apt-get install binutils-aarch64-linux-gnu"
 
 if [ -z "$BINARY" ]; then
-    if [ "$PACKAGE_PATH" = . ]; then
+    if [ "$chart" = 1 ]; then
+        echo "==> ${release_build[*]} chartd"
+        "${release_build[@]}" chartd
+        BINARY=$("${release_build[@]}" --show-bin-path)/chartd
+    elif [ "$PACKAGE_PATH" = . ]; then
         echo "==> ${release_build[*]} $PRODUCT"
         "${release_build[@]}" "$PRODUCT"
     else
         echo "==> ${release_build[*]} --package-path $PACKAGE_PATH $PRODUCT"
         "${release_build[@]}" --package-path "$PACKAGE_PATH" "$PRODUCT"
     fi
-    BINARY=$("${release_build[@]}" --show-bin-path)/$PRODUCT
+    [ "$chart" = 1 ] || BINARY=$("${release_build[@]}" --show-bin-path)/$PRODUCT
 fi
 [ -x "$BINARY" ] || die "$BINARY: no such executable; build it or leave out --binary"
+# What runs the daemon: the binary, or for a chart controller chartd on its binding (as the
+# package's /usr/bin/NAME will).
+DAEMON_CMD=$BINARY
+wrapper_dir=$(mktemp -d)
+trap 'rm -rf "$wrapper_dir"' EXIT
+if [ "$chart" = 1 ]; then
+    DAEMON_CMD=$wrapper_dir/$PRODUCT
+    printf '#!/bin/sh\nexec %q --chart %q "$@"\n' "$BINARY" "$(realpath "$PACKAGE_PATH/$CHART_BINDING")" > "$DAEMON_CMD"
+    chmod 0755 "$DAEMON_CMD"
+fi
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')
 [ "$machine" = "$ELF_MACHINE" ] || die "$BINARY is built for \"$machine\", not $ARCH ($ELF_MACHINE)"
 # A binary linking Swift's shared runtime would not start on a machine without the toolchain.
@@ -142,12 +170,12 @@ if readelf -d "$BINARY" | grep 'libswiftCore' >/dev/null; then
 fi
 # The binary names itself (its --help's USAGE line, as the man page does): a binary of another
 # product given with --binary would install under the wrong name.
-usage_name=$("$BINARY" --help | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
-[ -n "$usage_name" ] || die "$BINARY --help has no \"USAGE: NAME ...\" line: not a controller's daemon"
+usage_name=$("$DAEMON_CMD" --help | sed -n 's/^USAGE: \([a-z][a-z0-9-]*\) .*/\1/p' | sed -n 1p)
+[ -n "$usage_name" ] || die "$DAEMON_CMD --help has no \"USAGE: NAME ...\" line: not a controller's daemon"
 [ "$usage_name" = "$PRODUCT" ] \
     || die "$BINARY is $usage_name, not $PRODUCT: give --product $usage_name, or the $PRODUCT binary with --binary"
 
-VERSION=$("$BINARY" --version)
+VERSION=$("$DAEMON_CMD" --version)
 [[ $VERSION =~ ^[0-9][A-Za-z0-9.+~-]*$ ]] || die "$BINARY --version printed \"$VERSION\", not a version"
 
 OUT=.build-deb
@@ -194,8 +222,24 @@ render() { # render TEMPLATE DESTINATION MODE
 # The program. Debug information goes (it is most of the file's size); the symbol table
 # stays, so a crash's backtrace in the journal names the functions.
 install -d "$ROOT/usr/bin"
-"$strip" --strip-debug -o "$ROOT/usr/bin/$PRODUCT" "$BINARY"
-chmod 0755 "$ROOT/usr/bin/$PRODUCT"
+if [ "$chart" = 1 ]; then
+    # chartd, and the command that runs it on the package's chart.
+    elf=$ROOT/usr/lib/$PRODUCT/chartd
+    install -d "$ROOT/usr/lib/$PRODUCT" "$ROOT/usr/share/$PRODUCT"
+    "$strip" --strip-debug -o "$elf" "$BINARY"
+    chmod 0755 "$elf"
+    printf '#!/bin/sh\n# %s: the %s chart (/usr/share/%s), run as a controller by chartd.\nexec /usr/lib/%s/chartd --chart /usr/share/%s/%s "$@"\n' \
+        "$PRODUCT" "$THING" "$PRODUCT" "$PRODUCT" "$PRODUCT" "$CHART_BINDING" > "$ROOT/usr/bin/$PRODUCT"
+    chmod 0755 "$ROOT/usr/bin/$PRODUCT"
+    # The chart, its binding and its scenarios; the boards go in boards/ below, where a binding's
+    # `board = "boards/..."` finds them.
+    find "$PACKAGE_PATH" -maxdepth 1 -type f \( -name '*.scxml' -o -name '*.toml' -o -name '*.scenario' \) \
+        -exec install -m 0644 {} "$ROOT/usr/share/$PRODUCT/" \;
+else
+    elf=$ROOT/usr/bin/$PRODUCT
+    "$strip" --strip-debug -o "$elf" "$BINARY"
+    chmod 0755 "$elf"
+fi
 
 render packaging/daemon.service "$ROOT/lib/systemd/system/$PRODUCT.service" 0644
 render packaging/60-daemon-gpio.rules "$ROOT/lib/udev/rules.d/60-$PRODUCT-gpio.rules" 0644
@@ -222,12 +266,12 @@ EOF
     cat "$PACKAGE_PATH/boards/sim.toml"
 } > "$ROOT/etc/$PRODUCT/board.toml"
 chmod 0644 "$ROOT/etc/$PRODUCT/board.toml"
-"$BINARY" check --board "$ROOT/etc/$PRODUCT/board.toml" >/dev/null \
+"$DAEMON_CMD" check --board "$ROOT/etc/$PRODUCT/board.toml" >/dev/null \
     || die "the generated $ROOT/etc/$PRODUCT/board.toml does not pass $PRODUCT check"
 echo "/etc/$PRODUCT/board.toml" > "$ROOT/DEBIAN/conffiles"
 
 install -d "$ROOT/usr/share/man/man8"
-scripts/man-page.sh "$BINARY" | gzip -9n > "$ROOT/usr/share/man/man8/$PRODUCT.8.gz"
+scripts/man-page.sh "$DAEMON_CMD" | gzip -9n > "$ROOT/usr/share/man/man8/$PRODUCT.8.gz"
 
 render packaging/copyright "$ROOT/usr/share/doc/$PRODUCT/copyright" 0644
 # A native package's changelog: which source it was built from (the history is git's).
@@ -250,10 +294,10 @@ done
 
 # dpkg-shlibdeps reads the package's name from a debian/control; a throwaway one will do.
 shlibs_dir=$(mktemp -d)
-trap 'rm -rf "$shlibs_dir"' EXIT
+trap 'rm -rf "$shlibs_dir" "$wrapper_dir"' EXIT
 mkdir "$shlibs_dir/debian"
 printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$PRODUCT" "$PRODUCT" > "$shlibs_dir/debian/control"
-program=$PWD/$ROOT/usr/bin/$PRODUCT
+program=$PWD/$elf
 if [ "$cross" = 1 ]; then
     # In the trixie arm64 root, where the libraries, their packages and symbols files are arm64's.
     inside=/tmp/package-deb-$$
@@ -273,6 +317,8 @@ GPIOD_DEPENDS="libgpiod3 | libgpiod2"
 # The count store's SQLite (CSQLite opens libsqlite3.so.0); Swift's own install needs it too.
 SQLITE_DEPENDS="libsqlite3-0"
 DEPENDS="adduser, $GPIOD_DEPENDS, $SQLITE_DEPENDS, ${shlibs#shlibs:Depends=}"
+# A chart's loader opens libxml2.so.2 at run time, unseen by dpkg-shlibdeps as the others.
+[ "$chart" = 0 ] || DEPENDS="$DEPENDS, libxml2"
 
 INSTALLED_SIZE=$(du -sk --exclude=DEBIAN "$ROOT" | cut -f1)
 {

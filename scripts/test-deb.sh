@@ -86,9 +86,10 @@ if [ ${#DEBS[@]} -eq 0 ]; then
         scripts/package-deb.sh "$@"
         products=("$product")
     else
-        # Every controller: turnstiled, then each package under Examples/ that describes a .deb.
+        # Every controller: turnstiled, then each package under Examples/ that describes a .deb,
+        # then each chart controller under Examples/Charts.
         products=(turnstiled)
-        for conf in Examples/*/packaging/product.conf; do
+        for conf in Examples/*/packaging/product.conf Examples/Charts/*/packaging/product.conf; do
             [ -f "$conf" ] || continue
             # shellcheck disable=SC1090 # a product's own description, read as package-deb.sh does
             products+=("$(. "$conf" && echo "$PRODUCT")")
@@ -97,7 +98,12 @@ if [ ${#DEBS[@]} -eq 0 ]; then
             if [ "$PREBUILT" = 1 ]; then
                 package=$(scripts/product-package.sh "$product")
                 binary=$(scripts/release-build.sh --show-bin-path)/$product
-                [ -x "$binary" ] || die "--prebuilt: $binary is not built (scripts/release-build.sh --package-path $package $product)"
+                # A chart controller's binary is chartd.
+                # shellcheck disable=SC1091 # a product's own description
+                if [ -n "$(CHART_BINDING="" && . "$package/packaging/product.conf" && echo "$CHART_BINDING")" ]; then
+                    binary=$(scripts/release-build.sh --show-bin-path)/chartd
+                fi
+                [ -x "$binary" ] || die "--prebuilt: $binary is not built (scripts/release-build.sh --package-path $package $product, or chartd for a chart)"
                 scripts/package-deb.sh --product "$product" --binary "$binary"
             else
                 scripts/package-deb.sh --product "$product"
@@ -273,11 +279,19 @@ test_package() {
     check "state directory /var/lib/$p: $p:$p 0750" \
         sh -c "[ \"\$(stat -c '%U:%G %a' /var/lib/$p)\" = '$p:$p 750' ]"
     check "binary /usr/bin/$p" test -x "/usr/bin/$p"
+    # The program: /usr/bin/P, or for a chart controller chartd, which /usr/bin/P runs on the chart.
+    local elf=/usr/bin/$p
+    if [ -e "/usr/lib/$p/chartd" ]; then
+        elf=/usr/lib/$p/chartd
+        check "a chart controller: /usr/bin/$p runs $elf on the chart in /usr/share/$p" \
+            sh -c "grep -q '^exec $elf --chart /usr/share/$p/' /usr/bin/$p && readelf -h $elf >/dev/null"
+        check "Depends: libxml2 (the chart's loader opens it at run time)" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'libxml2'"
+    fi
     # One binary for both libgpiod generations: it links neither, and the package asks for one.
-    refute "the binary links no libgpiod (it opens one at run time)" sh -c "readelf -d /usr/bin/$p | grep -q 'NEEDED.*libgpiod'"
+    refute "the binary links no libgpiod (it opens one at run time)" sh -c "readelf -d $elf | grep -q 'NEEDED.*libgpiod'"
     check "Depends: libgpiod3 | libgpiod2" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'libgpiod3 | libgpiod2'"
     # SQLite likewise: the count store opens libsqlite3.so.0 at run time, and the package asks for it.
-    refute "the binary links no libsqlite3 (the store opens it at run time)" sh -c "readelf -d /usr/bin/$p | grep -q 'NEEDED.*libsqlite3'"
+    refute "the binary links no libsqlite3 (the store opens it at run time)" sh -c "readelf -d $elf | grep -q 'NEEDED.*libsqlite3'"
     check "Depends: libsqlite3-0" sh -c "dpkg-deb -f '$deb' Depends | grep -q 'libsqlite3-0'"
     check "$p lines names the libgpiod it found" sh -c "/usr/bin/$p lines 2>&1 | grep -q '^libgpiod [0-9.]* (libgpiod.so.[23])'"
     check "unit $unit" test -f "$unit"
@@ -336,6 +350,7 @@ test_package() {
     as_root sh -c "echo 'money records' > /var/lib/$p/counts.sqlite"
     as_root dpkg -r "$p" >"$work/remove.log" 2>&1 || { cat "$work/remove.log" >&2; die "dpkg -r $p failed"; }
     refute "binary gone" test -e "/usr/bin/$p"
+    [ "$elf" = "/usr/bin/$p" ] || refute "$elf gone" test -e "$elf"
     refute "unit gone" test -e "$unit"
     check "conffile kept" test -f "/etc/$p/board.toml"
     check "user kept" getent passwd "$p"

@@ -234,7 +234,7 @@ if [ -n "${tsan_tests:-}" ]; then
 fi
 
 step "the builds users ship: release, static Swift runtime, all in .build (scripts/release-build.sh)"
-scripts/release-build.sh turnstiled gpio-contract controller-checks
+scripts/release-build.sh turnstiled gpio-contract controller-checks chartd
 for example in "${examples[@]}"; do
     scripts/release-build.sh --package-path "${example% *}" "${example#* }"
 done
@@ -256,7 +256,7 @@ if [ "${ARM64:-1}" = 1 ]; then
 fi
 
 step "the shipped binaries' size: at most 25 MB each, stripped (scripts/size-check.sh)"
-for daemon in "${daemons[@]}"; do scripts/size-check.sh "$bin/$daemon"; done
+for daemon in "${daemons[@]}" chartd; do scripts/size-check.sh "$bin/$daemon"; done
 
 step "allocation tests (release), a package of their own (AllocationTests/): only what they test built with -O"
 swift test -c release --disable-testable-imports --package-path AllocationTests

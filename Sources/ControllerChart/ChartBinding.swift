@@ -113,6 +113,9 @@ public struct ChartBinding: Sendable {
     public var chartKeyPath = "chart.file"
     public var name: String?
     public var summary: String?
+    /// The command the controller is known by (`doord`): its `--help`, its messages, its
+    /// package, user and unit; `chartd` when the binding gives none.
+    public var daemon: String?
     /// A scenario beside the binding that `simulate` plays without `--script`.
     public var demo: String?
     /// A board file beside the binding that `simulate`, `soak` and `check` use without `--board`.
@@ -159,7 +162,7 @@ public struct ChartBinding: Sendable {
         guard let chartTable = try root.subtable("chart", example: "[chart] file = \"door.scxml\"") else {
             throw root.error(at: "chart", "missing", hint: "name the chart: [chart] file = \"door.scxml\"")
         }
-        try chartTable.rejectUnknownKeys(["file", "name", "summary", "demo", "board"], kind: "key")
+        try chartTable.rejectUnknownKeys(["file", "name", "summary", "demo", "board", "daemon"], kind: "key")
         guard let chart = try chartTable.string("file", example: "\"door.scxml\"") else {
             throw chartTable.error(at: "file", "missing", hint: "the chart's path, beside this file: file = \"door.scxml\"")
         }
@@ -167,6 +170,11 @@ public struct ChartBinding: Sendable {
         binding.name = try chartTable.string("name", example: "\"door\"")
         binding.summary = try chartTable.string("summary", example: "\"The door controller.\"")
         binding.demo = try chartTable.string("demo", example: "\"demo.scenario\"")
+        binding.daemon = try chartTable.string("daemon", example: "\"doord\"")
+        if let daemon = binding.daemon, !isDaemonName(daemon) {
+            throw chartTable.error(at: "daemon", "\"\(daemon.shown)\" is not a command's name",
+                                   hint: "lower-case letters, digits and hyphens, a letter first (a Debian package's and a user's name): daemon = \"doord\"")
+        }
         binding.board = try chartTable.string("board", example: "\"boards/sim.toml\"")
         if let inputs = try root.subtable("inputs", example: "[inputs.button]") {
             for role in inputs.table.keys {
@@ -241,6 +249,13 @@ public struct ChartBinding: Sendable {
             }
         }
         return binding
+    }
+
+    /// Whether `name` can name a command, a package, a user and a unit: `^[a-z][a-z0-9-]*$`, at
+    /// most 32 characters (a user name's bound).
+    static func isDaemonName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.unicodeScalars.count <= 32 else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 
     /// An array of non-empty strings (state ids, event names).

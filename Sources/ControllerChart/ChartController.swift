@@ -19,7 +19,8 @@ public enum ChartController<Space: ChartSpace>: ControllerApplication {
     public static var chart: LoadedChart<Space> { Space.slot.chart }
 
     public static var name: String { chart.name }
-    public static var daemonName: String { ChartLoader.daemonName }
+    /// The binding's `[chart] daemon`, or `chartd`.
+    public static var daemonName: String { chart.binding.daemon ?? ChartLoader.daemonName }
     public static var summary: String { chart.summary }
     public static var table: TransitionTable<State, Event, Context> { chart.machine.table }
     /// Room for the events the chart raises in one step, as SCXML's internal queue.

@@ -17,6 +17,9 @@ let usageStatus: Int32 = 64
 /// cannot be read.
 let loadStatus: Int32 = 2
 
+/// The commands before which the loader's notes are said.
+let notedCommands: Set<String> = ["simulate", "run", "check"]
+
 /// One line on standard error, "chartd: " first.
 func say(_ message: String) {
     var line = "chartd: \(message)\n"
@@ -41,7 +44,11 @@ case .success(let (file, rest)):
     }
     do {
         let chart = try ChartLoader.load(bindingFile: file, into: LoadedChartSpace.self)
-        for note in chart.notes { say("note: \(note)") }
+        // What the loader passed over, said where a person reads the chart's run: not before
+        // every `ctl` or `--help`.
+        if let command = rest.first(where: { !$0.hasPrefix("-") }), notedCommands.contains(command) {
+            for note in chart.notes { say("note: \(note)") }
+        }
     } catch {
         fail(error.description, status: loadStatus)
     }
