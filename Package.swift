@@ -180,8 +180,12 @@ let package = Package(
         // the runtime reads is made from both when the chart is loaded, in a space of the
         // program's own (the states' and events' names travel with the machine's types).
         .target(name: "ControllerChart", dependencies: ["ControllerFSM", "ControllerHost", "ControllerSCXML"]),
-        // `chartd --chart door.toml COMMAND`: the runtime's whole command line on a chart.
-        .executableTarget(name: "chartd", dependencies: ["ControllerChart", "ControllerCommandLine"]),
+        // `chartd --chart door.toml COMMAND`: the runtime's whole command line on a chart, and
+        // `explore` (a chart's author has no Swift tests to explore it from).
+        .executableTarget(name: "chartd", dependencies: [
+            "ControllerChart", "ControllerCommandLine", "ControllerRuntime", "ControllerHost", "ControllerFSM",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // The checks CI runs on each controller's shipped daemon (`controller-checks crash`: kill -9
         // at random moments, every reported count durable), driven by its package's
         // packaging/checks.json. It names no application: a third controller's package gets them

@@ -1,3 +1,4 @@
+import ArgumentParser
 import ControllerChart
 import ControllerCommandLine
 
@@ -9,6 +10,18 @@ import Glibc
 /// declaration made of it.
 enum LoadedChartSpace: ChartSpace {
     static let slot = ChartSlot<LoadedChartSpace>()
+}
+
+/// Every controller's command line, and `explore` after `check`.
+struct ChartCommand: AsyncParsableCommand {
+    typealias App = ChartController<LoadedChartSpace>
+
+    static var configuration: CommandConfiguration {
+        var configuration = ControllerCommand<App>.configuration
+        let check = configuration.subcommands.firstIndex { $0._commandName == "check" } ?? configuration.subcommands.count - 1
+        configuration.subcommands.insert(Explore<App>.self, at: check + 1)
+        return configuration
+    }
 }
 
 /// `EX_USAGE`, as the runtime's own usage errors.
@@ -52,5 +65,5 @@ case .success(let (file, rest)):
     } catch {
         fail(error.description, status: loadStatus)
     }
-    ControllerCommand<ChartController<LoadedChartSpace>>.runCommandLine(arguments: rest)
+    CommandLineEntry.start(ChartCommand.self, program: ChartCommand.App.daemonName, daemonCommand: "run", arguments: rest)
 }

@@ -6,8 +6,11 @@ import ControllerRuntime
 /// `explore`: every sequence of inputs, commands and timer expiries up to a depth, from every
 /// start-up the level inputs can give, with the invariants, output preconditions and interlocks
 /// checked after every step: what a reviewer runs before a controller meets hardware.
-package struct Explore<App: ControllerApplication>: ParsableCommand {
-    package static var configuration: CommandConfiguration {
+///
+/// chartd's own command: a chart's author has no Swift tests to call `exploreEveryStart` from,
+/// as a Swift controller's has (and the Swift daemons' size budget is spent: docs/performance.md).
+struct Explore<App: ControllerApplication>: ParsableCommand {
+    static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "explore",
             abstract: "Try every sequence of the \(App.name)'s inputs, commands and timers up to a depth, checking what must always hold.",
@@ -20,7 +23,7 @@ package struct Explore<App: ControllerApplication>: ParsableCommand {
                 """)
     }
 
-    package init() {}
+    init() {}
 
     @Option(name: .long, help: "The longest sequence of steps tried (1 to \(ExploreLimits.maximumDepth)).")
     var depth = ExplorationDefaults.depth
@@ -28,7 +31,7 @@ package struct Explore<App: ControllerApplication>: ParsableCommand {
     @Option(name: .long, help: "The board file whose section gives the settings.")
     var board: String?
 
-    package func validate() throws {
+    func validate() throws {
         guard (1...ExploreLimits.maximumDepth).contains(depth) else {
             throw ValidationError("--depth must be from 1 to \(ExploreLimits.maximumDepth), got \(depth)")
         }
@@ -38,7 +41,7 @@ package struct Explore<App: ControllerApplication>: ParsableCommand {
         }
     }
 
-    package func run() throws {
+    func run() throws {
         let settings = try loadSimulatedBoard(App.self, board).settings
         let report = App.exploreEveryStart(depth: depth, settings: settings) { _, context in App.explorationKey(context) }
         print("\(App.name): \(report)")
