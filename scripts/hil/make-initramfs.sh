@@ -6,6 +6,9 @@
 #                     v1/turnstiled), with every library ldd names for it; /hil/bin is first
 #                     on the guest's PATH
 #   --file DEST=PATH  any other file, installed at /DEST as it is (data, configuration)
+#   --lib PATH        a shared library a program opens at run time (dlopen, so ldd does not name
+#                     it: libxml2 for a chart controller), at its own path, with every library it
+#                     links (amd64)
 #
 # Contents: busybox-static with all its applets; libgpiod 1.6's tools (gpiodetect, gpioinfo,
 # gpioget, gpioset, gpiomon, gpiofind) with their libraries and ELF interpreter; on arm64 also
@@ -32,13 +35,14 @@ usage() { hil_usage "$0" "${1:-2}"; }
 
 [ $# -ge 1 ] || usage
 OUT=$1; shift
-BINS=() FILES=()
+BINS=() FILES=() LIBS=()
 while [ $# -gt 0 ]; do
     case $1 in
         --bin) [ $# -ge 2 ] || usage; BINS+=("$2"); shift 2 ;;
         --bin=*) BINS+=("${1#--bin=}"); shift ;;
         --file) [ $# -ge 2 ] || usage; FILES+=("$2"); shift 2 ;;
         --file=*) FILES+=("${1#--file=}"); shift ;;
+        --lib) [ $# -ge 2 ] || usage; LIBS+=("$2"); shift 2 ;;
         *) usage ;;
     esac
 done
@@ -218,6 +222,11 @@ for spec in "${BINS[@]}"; do
     name=${spec%%=*} path=${spec#*=}
     if [ -z "$name" ] || [ "$name" = "$spec" ]; then hil_die "--bin wants NAME=PATH, got '$spec'"; fi
     copy_prog "$path" "/hil/bin/$name"
+done
+for lib in "${LIBS[@]}"; do
+    [ -f "$lib" ] || hil_die "--lib $lib: no such library"
+    copy_file "$lib" "$lib"
+    copy_libs "$lib"
 done
 for spec in "${FILES[@]}"; do
     dest=${spec%%=*} path=${spec#*=}

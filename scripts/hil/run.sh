@@ -49,6 +49,7 @@ INTERACTIVE=()
 PREBUILT=0
 PROJECT_BINS=()                  # NAME=PATH pairs for make-initramfs.sh --bin
 PROJECT_FILES=()                 # DEST=PATH pairs for make-initramfs.sh --file
+PROJECT_LIBS=()                  # libraries the programs open at run time: make-initramfs.sh --lib
 BIN_DIRS=()                      # --bin-dir: where the products are looked for
 
 usage() { hil_usage "$0" "${1:-2}"; }
@@ -100,6 +101,23 @@ for conf in "$PROJECT_DIR"/Examples/*/packaging/product.conf; do
     EXAMPLE_PACKAGES+=("${package#"$PROJECT_DIR"/} $product")
 done
 
+# Chart controllers (Examples/Charts/NAME, chartd on a chart) with a packaging/hil/ take part the
+# same way, on amd64: chartd is staged once, the folder's chart, binding and boards go to
+# /hil/charts/PRODUCT/, and /hil/bin/PRODUCT runs chartd on the binding; libxml2, which the chart's
+# loader opens at run time, goes in with what it links.
+CHART_PACKAGES=()                # "FOLDER PRODUCT BINDING", relative to the work tree
+for conf in "$PROJECT_DIR"/Examples/Charts/*/packaging/product.conf; do
+    [ -e "$conf" ] || continue
+    package=${conf%/packaging/product.conf}
+    [ -d "$package/packaging/hil" ] || continue
+    # shellcheck disable=SC1090
+    product=$(. "$conf" && echo "${PRODUCT:?}") || hil_die "$conf does not set PRODUCT"
+    # shellcheck disable=SC1090
+    binding=$(. "$conf" && echo "${CHART_BINDING:?}") || hil_die "$conf does not set CHART_BINDING"
+    [ -f "$package/boards/hil-gpio-sim.toml" ] \
+        || hil_die "$package has packaging/hil/ but no boards/hil-gpio-sim.toml, the board its scenarios run on"
+    CHART_PACKAGES+=("${package#"$PROJECT_DIR"/} $product $binding")
+done
 # product_source PRODUCT: the binary to take for PRODUCT: the one --bin names, else the first
 # of BIN_DIRS that has it; fails when there is none.
 product_source() {
@@ -187,6 +205,35 @@ build_project_bins() {
             [ -e "$file" ] && PROJECT_FILES+=("hil/guest/scenarios/$(basename "$file")=$file")
         done
     done
+    if [ ${#CHART_PACKAGES[@]} -gt 0 ]; then
+        if [ "$HIL_ARCH" != amd64 ]; then
+            hil_log "note: the chart controllers' scenarios run on amd64 only: chartd is not built for $HIL_ARCH"
+        else
+            local chart binding libxml2
+            [ "$PREBUILT" = 1 ] || hil_step chartd "$PROJECT_DIR/scripts/release-build.sh" chartd
+            stage_bins chartd
+            libxml2=$(ldconfig -p | awk '$1 == "libxml2.so.2" && $NF ~ /^\// && first == "" { first = $NF } END { print first }')
+            [ -n "$libxml2" ] || hil_die "libxml2 (libxml2.so.2), which chartd opens to read a chart, is not installed (package libxml2)"
+            PROJECT_LIBS+=("$libxml2")
+            for chart in "${CHART_PACKAGES[@]}"; do
+                read -r package product binding <<<"$chart"
+                for file in "$PROJECT_DIR/$package"/*.scxml "$PROJECT_DIR/$package"/*.toml "$PROJECT_DIR/$package"/*.scenario \
+                    "$PROJECT_DIR/$package"/boards/*.toml; do
+                    [ -e "$file" ] && PROJECT_FILES+=("hil/charts/$product/${file#"$PROJECT_DIR/$package"/}=$file")
+                done
+                printf '#!/bin/sh\nexec /hil/bin/chartd --chart /hil/charts/%s/%s "$@"\n' "$product" "$binding" >"$STAGED/$product"
+                chmod 0755 "$STAGED/$product"
+                PROJECT_FILES+=("hil/bin/$product=$STAGED/$product")
+                PROJECT_FILES+=("hil/boards/$product.toml=$PROJECT_DIR/$package/boards/hil-gpio-sim.toml")
+                for file in "$PROJECT_DIR/$package"/packaging/hil/*.sh; do
+                    [ -e "$file" ] && PROJECT_FILES+=("hil/guest/$(basename "$file")=$file")
+                done
+                for file in "$PROJECT_DIR/$package"/packaging/hil/scenarios/*.sh; do
+                    [ -e "$file" ] && PROJECT_FILES+=("hil/guest/scenarios/$(basename "$file")=$file")
+                done
+            done
+        fi
+    fi
     # Both generations where the guest's dynamic loader looks: the multiarch library directory.
     # SQLite too: the daemons open it at run time for their count store (the .deb depends on
     # libsqlite3-0; the guest is a bare kernel and busybox).
@@ -229,6 +276,7 @@ make_initramfs() {
     local args=() b
     for b in "${PROJECT_BINS[@]}"; do args+=(--bin "$b"); done
     for b in "${PROJECT_FILES[@]}"; do args+=(--file "$b"); done
+    for b in "${PROJECT_LIBS[@]}"; do args+=(--lib "$b"); done
     "$HIL_DIR/make-initramfs.sh" "$INITRAMFS" "${args[@]}"
 }
 
