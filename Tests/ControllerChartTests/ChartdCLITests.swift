@@ -17,23 +17,26 @@ struct ChartdCLITests {
         #expect(throws: ChartArgumentError.givenTwice) { try ChartArguments.split(["--chart", "a", "--chart", "b"]).get() }
     }
 
-    /// Runs the built `chartd` to its end: status, standard output and standard error.
+    /// Runs the built `chartd` to its end: status, standard output and standard error. Standard
+    /// error goes to a file, read after the exit: a child that fills one pipe while the test reads
+    /// the other to its end (a sanitizer's report on standard error) would wait for ever.
     func chartd(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let executable = try builtExecutable(named: "chartd").get()
         return try await offThePool {
+            let directory = try TemporaryDirectory()
+            let errorsPath = try directory.file("stderr", "")
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
             let output = Pipe()
-            let errors = Pipe()
             process.standardOutput = output
-            process.standardError = errors
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
             process.standardInput = FileHandle.nullDevice
             try process.run()
             let stdout = output.fileHandleForReading.readToEndRetryingInterrupts()
-            let stderr = errors.fileHandleForReading.readToEndRetryingInterrupts()
             process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+            let stderr = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
+            return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), stderr)
         }
     }
 
