@@ -11,6 +11,9 @@ struct Chart: CustomStringConvertible {
         var event: Int
         /// Enabled when `counter % modulus == remainder`.
         var condition: (modulus: Int, remainder: Int)?
+        /// `In('sN')`: enabled only while state N is in the configuration (with `condition`,
+        /// both must hold).
+        var inState: Int? = nil
         /// Empty for a targetless transition.
         var targets: [Int]
         /// `type="internal"` (the runtime's `.local`).
@@ -96,6 +99,7 @@ struct Chart: CustomStringConvertible {
             for t in transitions[state] {
                 line += "\n    t\(t.id) \(t.event < 0 ? "eventless" : "e\(t.event)")"
                 if let c = t.condition { line += " [\(c.modulus),\(c.remainder)]" }
+                if let state = t.inState { line += " [In(s\(state))]" }
                 line += " -> \(t.targets.map { "s\($0)" })\(t.isInternal ? " internal" : "")"
                 if let raised = t.raises { line += " raises e\(raised)" }
             }
@@ -112,7 +116,8 @@ struct Chart: CustomStringConvertible {
 /// already in the configuration is not entered again (the ancestors of a history's states up to
 /// its parent may be active when the transition's domain lies below the parent), as uSCXML does;
 /// read literally, `enterStates` would run their `<onentry>` again without their `<onexit>`.
-/// Delayed sends, `In()` and the top-level `<final>` are not modelled.
+/// `In()` reads the configuration as the condition is evaluated. Delayed sends and the top-level
+/// `<final>` are not modelled.
 struct AppendixDInterpreter {
     let chart: Chart
     let position: [Int]
@@ -139,6 +144,11 @@ struct AppendixDInterpreter {
 
     func holds(_ condition: (modulus: Int, remainder: Int)?) -> Bool {
         condition.map { counter % $0.modulus == $0.remainder } ?? true
+    }
+
+    /// A transition's whole condition: its counter condition and its `In()`.
+    func holds(_ transition: Chart.Transition) -> Bool {
+        holds(transition.condition) && transition.inState.map { configuration.contains($0) } ?? true
     }
 
     mutating func line(_ text: String, _ weight: Int) {
@@ -190,7 +200,7 @@ struct AppendixDInterpreter {
         var enabled: [Chart.Transition] = []
         for state in atomicStatesInDocumentOrder() {
             search: for candidate in [state] + chart.properAncestors(of: state) {
-                for t in chart.transitions[candidate] where matches(t) && holds(t.condition) {
+                for t in chart.transitions[candidate] where matches(t) && holds(t) {
                     if !enabled.contains(where: { $0.id == t.id }) { enabled.append(t) }
                     break search
                 }
