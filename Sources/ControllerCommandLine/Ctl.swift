@@ -221,9 +221,16 @@ struct Ctl<App: ControllerApplication>: ParsableCommand {
         }
     }
 
+    /// One transition as `ctl events` prints it: an internal row marked (it stays, exiting and
+    /// entering nothing), a superstate's row named, as the trace does.
     static func describe(_ transition: TransitionSummary, style: Style) -> String {
         let time = (decimal(transition.time, places: 3) + " s").leftPadded(12)
-        return "\(style.dim(time))  \(transition.from.shown) --\(style.cyan(transition.event.shown))--> \(style.bold(transition.to.shown))"
+        var line = "\(style.dim(time))  \(transition.from.shown) --\(style.cyan(transition.event.shown))--> \(style.bold(transition.to.shown))"
+        var notes: [String] = []
+        if transition.isInternal == true { notes.append("internal") }
+        if let row = transition.row { notes.append("row of \(row.shown)") }
+        if !notes.isEmpty { line += style.dim(" (\(notes.joined(separator: ", ")))") }
+        return line
     }
 
     /// `seconds` with `places` decimals (standard output here does without Foundation's formatting).

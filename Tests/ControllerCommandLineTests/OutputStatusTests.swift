@@ -128,3 +128,18 @@ struct InputStatusTests {
         #expect(described.contains("inputs   emergency off"), "\(described)")
     }
 }
+
+/// `ctl events`: a row that stays marks itself internal, a superstate's row names its superstate.
+@Suite struct CtlEventLineTests {
+    @Test func internalAndSuperstateRowsAreMarked() {
+        let style = Style(enabled: false)
+        let moving = Ctl<TurnstileApplication>.describe(TransitionSummary(time: 1.5, from: "locked", event: "coin", to: "unlocked"), style: style)
+        let staying = Ctl<TurnstileApplication>.describe(
+            TransitionSummary(time: 2, from: "unlocked", event: "coin", to: "unlocked", isInternal: true), style: style)
+        let inherited = Ctl<TurnstileApplication>.describe(
+            TransitionSummary(time: 3, from: "closed", event: "fire", to: "fireOpening", row: "service"), style: style)
+        #expect(moving == "     1.500 s  locked --coin--> unlocked")
+        #expect(staying == "     2.000 s  unlocked --coin--> unlocked (internal)")
+        #expect(inherited == "     3.000 s  closed --fire--> fireOpening (row of service)")
+    }
+}

@@ -74,6 +74,28 @@ import TurnstileTestSupport
         #expect(status.traceLosses == 0)
     }
 
+    @Test("status' last transitions and ctl events name every row taken, internal ones marked")
+    func internalRowsAreTold() throws {
+        let reporter = reporter()
+        let followed = Guarded<[TransitionSummary]>([])
+        reporter.publishTransition = { summary in followed.withLock { $0.append(summary) } }
+        reporter.start()
+        _ = try controller.send(.coin, at: at(1))
+        _ = try controller.send(.coin, at: at(2))   // a second coin while unlocked: credit, no move
+        _ = try controller.send(.push, at: at(3))   // one credit used, one left: still unlocked
+        _ = try controller.send(.push, at: at(4))
+        reporter.stopAndWait(end: at(5))
+
+        let status = parts.status.snapshot()
+        #expect(status.lastTransitions.map { "\($0.from) -\($0.event)-> \($0.to)\($0.isInternal == true ? " internal" : "")" } == [
+            "locked -coin-> unlocked", "unlocked -coin-> unlocked internal", "unlocked -push-> unlocked internal", "unlocked -push-> locked",
+        ])
+        #expect(followed.withLock { $0 } == status.lastTransitions)
+        let internalJSON = String(decoding: try JSONEncoder().encode(status.lastTransitions[1]), as: UTF8.self)
+        let movingJSON = String(decoding: try JSONEncoder().encode(status.lastTransitions[0]), as: UTF8.self)
+        #expect(internalJSON.contains("\"internal\":true") && !movingJSON.contains("internal"), "\(internalJSON) \(movingJSON)")
+    }
+
     @Test func lostEdgesAreSaidInTheLog() throws {
         let reporter = reporter()
         reporter.start()

@@ -157,12 +157,25 @@ public struct TransitionSummary: Codable, Sendable, Equatable {
     public var from: String
     public var event: String
     public var to: String
+    /// `true` for a row that stays in its state, exiting and entering nothing (`"internal"`;
+    /// absent otherwise).
+    public var isInternal: Bool?
+    /// The superstate whose row was taken, when not the source's own (`"row"`; absent for a flat
+    /// machine's rows).
+    public var row: String?
 
-    public init(time: Double, from: String, event: String, to: String) {
+    enum CodingKeys: String, CodingKey {
+        case time, from, event, to, row
+        case isInternal = "internal"
+    }
+
+    public init(time: Double, from: String, event: String, to: String, isInternal: Bool = false, row: String? = nil) {
         self.time = time
         self.from = from
         self.event = event
         self.to = to
+        self.isInternal = isInternal ? true : nil
+        self.row = row
     }
 }
 

@@ -156,8 +156,12 @@ final class RunReporter<App: ControllerApplication>: @unchecked Sendable {
                 onWriteLatency?(nanoseconds)
             }
         }
-        let transitions = records.filter { $0.outcome == .transitioned }.map {
-            TransitionSummary(time: relative($0.time).seconds, from: $0.from.name, event: $0.event.name, to: $0.to.name)
+        // Every row taken, internal ones marked, with the superstate it was written in: what
+        // `--json` says of each (JSONReporter).
+        let transitions = records.filter { $0.outcome == .transitioned || $0.outcome == .handledInternally }.map {
+            TransitionSummary(
+                time: relative($0.time).seconds, from: $0.from.name, event: $0.event.name, to: $0.to.name,
+                isInternal: $0.outcome == .handledInternally, row: App.table.rowOf($0)?.name)
         }
         if let publishTransition { transitions.forEach(publishTransition) }
         status.publishTransitions(
