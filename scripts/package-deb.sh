@@ -285,6 +285,8 @@ render packaging/copyright "$ROOT/usr/share/doc/$PRODUCT/copyright" 0644
 } | gzip -9n > "$ROOT/usr/share/doc/$PRODUCT/changelog.gz"
 # The symbol table stays in the binary on purpose (see strip above), which lintian flags.
 render packaging/lintian-overrides "$ROOT/usr/share/lintian/overrides/$PRODUCT" 0644
+# A chart controller's program is chartd, where /usr/bin/NAME (a script) runs it.
+[ "$chart" = 0 ] || sed -i "s|\[usr/bin/$PRODUCT\]|[usr/lib/$PRODUCT/chartd]|" "$ROOT/usr/share/lintian/overrides/$PRODUCT"
 # Uncompressed: the unit's Documentation= points at it.
 install -m 0644 "$PACKAGE_PATH/README.md" "$ROOT/usr/share/doc/$PRODUCT/README.md"
 
