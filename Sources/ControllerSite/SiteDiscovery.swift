@@ -92,6 +92,8 @@ package struct SiteDiscovery<App: ControllerApplication> {
         var device_class: String?
         var state_class: String?
         var options: [String]?
+        var json_attributes_topic: String?
+        var json_attributes_template: String?
         var event_types: [String]?
         var command_topic: String?
         var payload_press: String?
@@ -170,12 +172,15 @@ package struct SiteDiscovery<App: ControllerApplication> {
         state.config.device_class = "enum"
         // The innermost states: what the state topic reports (a superstate is around one).
         state.config.options = innermost.map(\.name)
+        // The whole configuration, every region's, as the sensor's `active` attribute.
+        state.config.json_attributes_topic = topics.state
+        state.config.json_attributes_template = "\(Self.activeStates){{ {'active': active} | tojson }}"
         entities.append(state)
+        func names(_ states: [App.State]) -> String { states.map { DiscoveryText.templateString($0.name) }.joined(separator: ", ") }
         if !hints.faultStates.isEmpty {
             var problem = entity("binary_sensor", "problem", nil, title: "Problem")
             problem.config.state_topic = topics.state
-            let names = hints.faultStates.map { DiscoveryText.templateString($0.name) }.joined(separator: ", ")
-            problem.config.value_template = "{{ 'ON' if value_json.state in [\(names)] else 'OFF' }}"
+            problem.config.value_template = "\(Self.activeStates){{ 'ON' if \(Self.anyActive(names(hints.faultStates))) else 'OFF' }}"
             problem.config.device_class = "problem"
             problem.config.payload_on = "ON"
             problem.config.payload_off = "OFF"
@@ -196,11 +201,11 @@ package struct SiteDiscovery<App: ControllerApplication> {
             entity.config.payload_close = cover.close.map { .request(DiscoveryText.request($0.name)) }
             entity.config.payload_stop = cover.stop.map { .request(DiscoveryText.request($0.name)) }
             entity.config.state_topic = topics.state
-            // Each innermost state as the cover state it is; any other reads as closed.
-            func names(_ states: [App.State]) -> String { states.map { DiscoveryText.templateString($0.name) }.joined(separator: ", ") }
-            entity.config.value_template = "{% set s = value_json.state %}"
-                + "{{ 'open' if s in [\(names(cover.openStates))] else 'opening' if s in [\(names(cover.opening))] "
-                + "else 'closing' if s in [\(names(cover.closing))] else 'closed' }}"
+            // Open, opening or closing while one of its states is active (in any region, a
+            // superstate too); closed otherwise.
+            entity.config.value_template = Self.activeStates
+                + "{{ 'open' if \(Self.anyActive(names(cover.openStates))) else 'opening' if \(Self.anyActive(names(cover.opening))) "
+                + "else 'closing' if \(Self.anyActive(names(cover.closing))) else 'closed' }}"
             entity.config.state_open = "open"
             entity.config.state_opening = "opening"
             entity.config.state_closed = "closed"
@@ -261,6 +266,13 @@ package struct SiteDiscovery<App: ControllerApplication> {
             return entity
         }
     }
+
+    /// Sets `active` to the state message's every active state, of every region (its
+    /// `active`; the first region's `state` alone in an earlier version's retained message).
+    static var activeStates: String { "{% set active = value_json.active | default([value_json.state]) %}" }
+
+    /// Whether one of `names` (template strings, comma-separated) is in `active`.
+    static func anyActive(_ names: String) -> String { "active | select('in', [\(names)]) | list" }
 
     /// `state`, `events`; `gauge-credit`, `button-emergency_20on`: the kind (a word of
     /// lowercase letters) alone or with `-` and the escaped name, which keeps `-` but never

@@ -27,10 +27,15 @@ package enum SitePayload {
     }
 
     /// The controller's state and gauges after its last committed step (retained).
+    /// `state` is the first region's innermost state; `active` every active state, of every
+    /// region, the superstates around them included, in the order of the state enum: what Home
+    /// Assistant's templates ask (`'fault' in value_json.active`). Absent from an earlier
+    /// version's message, which a fleet still reads.
     package struct State: Codable, Equatable {
         var node: String
         var app: String
         var state: String
+        var active: [String]?
         var gauges: [String: Int]
     }
 
@@ -103,7 +108,7 @@ package enum SitePayload {
     }
 
     package static func state<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {
-        encode(State(node: node, app: App.name, state: totals.state.name, gauges: totals.gauges))
+        encode(State(node: node, app: App.name, state: totals.state.name, active: totals.configuration.map(\.name), gauges: totals.gauges))
     }
 
     package static func counters<App: ControllerApplication>(_ totals: DurableTotals<App>, node: String, app: App.Type) -> [UInt8] {

@@ -64,6 +64,7 @@ extension CountStore {
             current = SessionState(id: id, monotonicOrigin: monotonicOrigin.nanoseconds, wallClockOrigin: wallClock)
             totals.gauges = current.totals.gauges
             totals.state = current.state
+            totals.activeStates = DurableTotals<App>.startStates
             current.totals = totals
             return totals
         }
@@ -178,6 +179,7 @@ extension CountStore {
             current.totals.counters.merge(counters) { $1 }
             current.totals.gauges = declaration.gaugeValues(last.gauges)
             current.totals.state = last.state
+            current.totals.activeStates = last.activeStates.indices.compactMap(App.State.init(rawValue:))
             // The last *counted* event: a batch of steps that counted nothing (the start, a
             // level change) leaves it where it was, so a store that never counted has none.
             if let counted = batch.events.lazy.map(\.time).max() {

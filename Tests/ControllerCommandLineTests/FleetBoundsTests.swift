@@ -35,8 +35,8 @@ struct FleetBoundsTests {
         let payloads: [(String, [UInt8])] = switch leaf {
         case .availability: [("a long availability", Array(text(10_000, "o").utf8))]
         case .state:
-            [("a long application and state", encode(SitePayload.State(node: "n", app: long, state: long, gauges: [:]))),
-             ("many gauges with long names", encode(SitePayload.State(node: "n", app: "gate", state: "open", gauges: named(100, nameLength: 100))))]
+            [("a long application and state", encode(SitePayload.State(node: "n", app: long, state: long, active: [long], gauges: [:]))),
+             ("many gauges with long names", encode(SitePayload.State(node: "n", app: "gate", state: "open", active: ["open"], gauges: named(100, nameLength: 100))))]
         case .counters:
             [("a long application", encode(SitePayload.Counters(node: "n", app: text(10_000), totals: [:]))),
              ("many totals with long names", encode(SitePayload.Counters(node: "n", app: "gate", totals: named(100, nameLength: 100))))]

@@ -78,7 +78,7 @@ struct AlsoActiveStatusTests {
     @Test("the hub names every other active innermost state; /status, ctl and the page show them")
     func alsoActive() throws {
         let hub = StatusHub<TurnstileApplication>(board: "sim", chip: "turnstile-sim", inbox: nil)
-        let bits: UInt64 = 1 << UInt64(TurnstileState.locked.rawValue) | 1 << UInt64(TurnstileState.broken.rawValue)
+        let bits = StateBits([TurnstileState.locked.rawValue, TurnstileState.broken.rawValue])
         hub.publishLoop(state: .locked, events: 1, lostEdges: 0, activeStates: bits)
         let snapshot = hub.snapshot()
         #expect(snapshot.alsoActive == ["broken"])
@@ -86,7 +86,7 @@ struct AlsoActiveStatusTests {
         #expect(json.contains(#""alsoActive":["broken"]"#))
         #expect(try JSONDecoder().decode(DaemonSnapshot.self, from: Data(json.utf8)).alsoActive == ["broken"])
         #expect(Ctl<TurnstileApplication>.describe(snapshot, style: Style(enabled: false)).contains("\nalso     broken\n"))
-        hub.publishLoop(state: .locked, events: 1, lostEdges: 0, activeStates: 1 << UInt64(TurnstileState.locked.rawValue))
+        hub.publishLoop(state: .locked, events: 1, lostEdges: 0, activeStates: StateBits([TurnstileState.locked.rawValue]))
         let flat = String(decoding: try JSONEncoder().encode(hub.snapshot()), as: UTF8.self)
         #expect(!flat.contains("alsoActive"), "one active state: the field is absent, /status as it was")
         let page = StatusPage(daemonName: "d", gauges: [], diagram: DiagramLayout(StateDiagram(TurnstileApplication.table)), nested: true)

@@ -139,4 +139,34 @@ struct HierarchyValidationTests {
             #expect(error.problems.contains { $0.kind == .tooDeep && $0.message.contains("MachineLimits.maximumDepth") }, "\(error)")
         }
     }
+
+    /// A state of many: its numbers are its cases (`StateBits` holds a configuration of them).
+    struct Many: MachineSymbol, Hashable {
+        let rawValue: Int
+        init?(rawValue: Int) { self.rawValue = rawValue }
+        static var allCases: [Many] { (0...MachineLimits.maximumStates).map { Many(rawValue: $0)! } }
+        var name: String { "s\(rawValue)" }
+    }
+
+    @Test("more states than MachineLimits.maximumStates: refused, naming the bound; one fewer compiles")
+    func tooManyStates() {
+        var definition = MachineDefinition<Many, E, Int>(initial: Many(rawValue: 0)!)
+        for state in Many.allCases {
+            definition.state(state) { s in
+                if state.rawValue + 1 < Many.allCases.count { s.on(.go, to: Many(rawValue: state.rawValue + 1)!) }
+            }
+        }
+        do {
+            _ = try definition.compile()
+            Issue.record("\(Many.allCases.count) states compiled")
+        } catch {
+            #expect(error.problems.map(\.kind) == [.tooManyStates], "\(error)")
+            #expect(error.problems.first?.message.contains("MachineLimits.maximumStates") == true)
+        }
+        #expect(StateBits.capacity == MachineLimits.maximumStates)
+        var bits = StateBits([0, 63, 64, MachineLimits.maximumStates - 1])
+        #expect(bits.indices == [0, 63, 64, MachineLimits.maximumStates - 1] && !bits.contains(1) && !bits.contains(MachineLimits.maximumStates))
+        bits = StateBits()
+        #expect(bits.isEmpty && bits == StateBits([]))
+    }
 }

@@ -17,7 +17,7 @@ struct SiteDiscoveryTests {
     static let documentedKeys: [String: (all: Set<String>, required: Set<String>)] = {
         let common: Set<String> = [
             "p", "name", "unique_id", "default_entity_id", "entity_category", "icon", "enabled_by_default", "qos",
-            "json_attributes_topic", "availability_topic", "payload_available", "payload_not_available", "availability_mode",
+            "json_attributes_topic", "json_attributes_template", "availability_topic", "payload_available", "payload_not_available", "availability_mode",
             "availability_template",
         ]
         return [
@@ -76,7 +76,7 @@ struct SiteDiscoveryTests {
                 #expect(component["payload_on"] as? String == "ON" && component["payload_off"] as? String == "OFF")
             case ("binary_sensor", _):
                 #expect(component["device_class"] as? String == "problem")
-                #expect(component["value_template"] as? String == #"{{ 'ON' if value_json.state in ["broken"] else 'OFF' }}"#)
+                #expect(component["value_template"] as? String == SiteDiscovery<TurnstileApplication>.activeStates + #"{{ 'ON' if active | select('in', ["broken"]) | list else 'OFF' }}"#)
             case ("event", _):
                 #expect((component["event_types"] as? [String])?.contains("passages") == true && component["state_topic"] as? String == "nodes/node1/events")
             case ("button", _):
@@ -103,7 +103,8 @@ struct SiteDiscoveryTests {
         let cover = try #require(Self.discovery.entities(hints: hints).first { $0.component == "cover" }).config
         #expect(cover.device_class == "gate" && cover.payload_open == .request(#"{"command":"repair","v":1}"#)
                 && cover.payload_close == .request(#"{"command":"fault","v":1}"#) && cover.payload_stop == HomeAssistantCommand.none)
-        #expect(cover.value_template?.contains(#"'open' if s in ["unlocked"]"#) == true && cover.value_template?.contains(#"'opening' if s in ["outOfOrder"]"#) == true)
+        #expect(cover.value_template?.contains(#"'open' if active | select('in', ["unlocked"]) | list"#) == true
+                && cover.value_template?.contains(#"'opening' if active | select('in', ["outOfOrder"]) | list"#) == true)
         let data = try JSONSerialization.jsonObject(with: Data(SitePayload.encode(cover))) as? [String: Any] ?? [:]
         #expect(Set(data.keys).isSubset(of: Self.documentedKeys["cover"]!.all), "\(Set(data.keys).subtracting(Self.documentedKeys["cover"]!.all))")
         // Stated null, not left out: Home Assistant would show a Stop that sends STOP.

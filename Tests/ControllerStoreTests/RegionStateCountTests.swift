@@ -79,7 +79,9 @@ struct RegionStateCountTests {
         try store.beginSession(monotonicOrigin: .zero, wallClockOrigin: Date(timeIntervalSince1970: 1_700_000_000))
         var entries: [LedgerEntry<Panel>] = []
         _ = ledger.drain { entries.append($0) }
-        try store.append(entries)
+        let committed = try store.append(entries)
+        #expect(committed.activeStates == [.on, .blown], "the ledger carries every region's state to what the site publishes")
+        #expect(committed.configuration == [.panel, .power, .on, .fuse, .blown])
         let totals = try store.totals()
         #expect(totals.counters == ["ignored": 0, "blowouts": 2, "replacements": 1, "switchOns": 1])
         try store.close()

@@ -77,6 +77,10 @@ _packages_need_core() {
     _packages_need_mqtt_broker
     # scripts/check-docs.sh reads the package's library products with Python.
     _apt_unless_command python3 python3
+    # Home Assistant's discovery templates are rendered by Jinja, its template engine, in
+    # DiscoveryTemplateTests.
+    python3 -m pip --version >/dev/null 2>&1 || echo "apt python3-pip"
+    _pip_unless_module jinja2 Jinja2
 }
 
 # scripts/mqtt-broker.sh: the throwaway broker (mosquitto, mosquitto_passwd), its certificates

@@ -9,8 +9,8 @@ extension DaemonSnapshot {
     public func problems(faultStates: Set<String> = []) -> [String] {
         var problems: [String] = []
         if phase == "\(DaemonPhase.degraded)" { problems.append("degraded" + (degradedReason.map { ": " + $0 } ?? "")) }
-        // Every active state the snapshot names: the first region's innermost, the superstates
-        // around it, and every other region's innermost state.
+        // Every active state the snapshot names: the first region's innermost, every other
+        // region's, and the superstates around them all.
         for active in [state] + superstates + alsoActive where faultStates.contains(active) { problems.append("in \(active)") }
         for output in outputs {
             if let held = output.held { problems.append("\(output.name) \(held)") }

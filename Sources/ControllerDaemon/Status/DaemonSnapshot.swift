@@ -15,8 +15,9 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     public var degradedReason: String?
     /// The machine's state as the controller last reported it: the innermost one.
     public var state: String
-    /// In a machine with superstates, the superstates around `state`, innermost first (the
-    /// active configuration is `state` and these); empty for a flat machine.
+    /// In a machine with superstates, the superstates around `state`, innermost first, then,
+    /// with parallel regions, those around ``alsoActive``'s states not named yet (the active
+    /// configuration is `state`, `alsoActive` and these); empty for a flat machine.
     public var superstates: [String]
     /// The durable gauges by name (`ControllerApplication/gauges`: the turnstile's credit).
     public var gauges: [String: Int]
@@ -55,8 +56,8 @@ public struct DaemonSnapshot: Codable, Sendable, Equatable {
     /// Every output the board wires, in declaration order: its level now and what that means.
     public var outputs: [OutputStatus]
     /// With parallel regions, the other active innermost states (one per other region), in
-    /// declaration order: the active configuration is `state`, these, and the superstates
-    /// around them. Empty without regions.
+    /// declaration order: the active configuration is `state`, these, and ``superstates``.
+    /// Empty without regions.
     public var alsoActive: [String]
     /// Every level and condition input the application declares, by role: on (a level input's
     /// line active, a condition held by its line or a command) or off. Nil for an application

@@ -82,14 +82,14 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
     ///     (`Controller/conditionsHeldByLine`): what a command's reply says it cannot end.
     ///   - outputLevels: each output's level, bit `index` (`Controller/outputLevels`).
     ///   - wiredOutputs: which outputs the board wires (`Controller/wiredOutputs`).
-    ///   - activeStates: with parallel regions, every active innermost state as bits, by raw
-    ///     value (`Controller/activeStateBits`).
+    ///   - activeStates: every active innermost state as bits, by raw value
+    ///     (`Controller/activeStateBits`).
     ///   - inputsOn: the level and condition inputs on now (`Controller/inputsOn`).
     ///   - unsettledSteps: the machine's steps that did not settle (`Controller/unsettledSteps`).
     ///   - droppedSends: events its work sent to a full queue, lost (`MachineStatistics.droppedSends`).
     public func publishLoop(
         state: App.State, events: Int, lostEdges: Int, outputOverrides: Int = 0, overrideCodes: UInt64 = 0, conditionsHeldByLine: UInt64 = 0,
-        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: UInt64 = 0, inputsOn: UInt64 = 0,
+        outputLevels: UInt64 = 0, wiredOutputs: UInt64 = 0, activeStates: StateBits = StateBits(), inputsOn: UInt64 = 0,
         unsettledSteps: Int = 0, droppedSends: Int = 0
     ) {
         let index = state.rawValue
@@ -192,13 +192,20 @@ public final class StatusHub<App: ControllerApplication>: Sendable {
                     held: reason == .none ? nil : reason.description))
             }
             let levels = Self.levels(parts.inputsOn)
+            let alsoActive = stateNames.indices.filter { $0 != parts.state && parts.activeStates.contains($0) }
+            // The superstates around every active state: the first region's, then those around
+            // the other regions' states not named yet (the parallel state is around them all).
+            var superstates = superstateNames[parts.state]
+            for other in alsoActive {
+                for name in superstateNames[other] where !superstates.contains(name) { superstates.append(name) }
+            }
             return DaemonSnapshot(
                 phase: parts.phase.name, degradedReason: parts.degradedReason, state: stateNames[parts.state],
                 gauges: parts.gauges, counters: parts.counters, uptimeSeconds: uptime, board: board, chip: chip,
                 events: parts.events, queueDepth: depth, droppedCommands: dropped, lostEdges: parts.lostEdges,
                 traceLosses: parts.traceLosses, lastTransitions: parts.recent, site: parts.site,
-                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstateNames[parts.state], outputs: outputs,
-                alsoActive: stateNames.indices.filter { $0 != parts.state && $0 < 64 && parts.activeStates & (1 << UInt64($0)) != 0 }.map { stateNames[$0] },
+                outputOverrides: parts.outputOverrides, heldOutputs: held, superstates: superstates, outputs: outputs,
+                alsoActive: alsoActive.map { stateNames[$0] },
                 inputs: levels.isEmpty ? nil : levels, unsettledSteps: parts.unsettledSteps, droppedSends: parts.droppedSends)
         }
     }
@@ -228,7 +235,7 @@ private struct StatusParts {
     var inputsOn: UInt64 = 0
     var outputLevels: UInt64 = 0
     /// With parallel regions, every active innermost state as bits (by raw value).
-    var activeStates: UInt64 = 0
+    var activeStates = StateBits()
     var wiredOutputs: UInt64 = 0
     /// The inbox's refusals when the loop last published: a change is noted (health tells them).
     var refusedCommands = 0

@@ -168,6 +168,11 @@ public struct MachineDefinition<State: MachineSymbol, Event: MachineSymbol, Cont
         }
         checkSymbolOrder(State.self, kind: "state", into: &problems)
         checkSymbolOrder(Event.self, kind: "event", into: &problems)
+        if State.allCases.count > MachineLimits.maximumStates {
+            problems.append(DefinitionProblem(
+                kind: .tooManyStates, state: nil, event: nil,
+                message: "the machine has \(State.allCases.count) states; at most \(MachineLimits.maximumStates) are allowed (MachineLimits.maximumStates): split it into machines that talk through events"))
+        }
         if !problems.isEmpty { throw MachineDefinitionError(problems: problems) }
 
         let states = Array(State.allCases)

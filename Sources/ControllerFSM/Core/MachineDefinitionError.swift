@@ -31,6 +31,8 @@ public struct DefinitionProblem: Sendable, CustomStringConvertible {
         case parentCycle
         /// States nest deeper than ``MachineLimits/maximumDepth``.
         case tooDeep
+        /// More states than ``MachineLimits/maximumStates``.
+        case tooManyStates
         /// A superstate names no initial state, or only guarded ones.
         case missingInitial
         /// An initial state outside its superstate, on a state without children, or a history.

@@ -13,6 +13,10 @@ public enum MachineLimits {
     /// level, so the bound keeps that walk short; eight levels are more than any controller here
     /// uses (the turnstile needs three).
     public static let maximumDepth = 8
+    /// How many states a machine may have, histories included: the fixed size of
+    /// ``StateBits``, in which the host keeps a configuration without allocating. Controllers
+    /// here have a dozen; a chart with hundreds is better split.
+    public static let maximumStates = 256
     /// How many eventless rows one event may take one after another (SCXML's microsteps) before
     /// the machine stops taking them and counts it (``MachineStatistics/microstepLimitHits``): a
     /// chain longer than this is a loop whose guards never all turn false. A definition whose

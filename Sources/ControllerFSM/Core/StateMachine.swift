@@ -101,14 +101,15 @@ where Observer.State == State, Observer.Event == Event {
             active: view.hasRegions ? regions.active : [])
     }
 
-    /// ``activeStates`` as bits (bit `rawValue`, for the first 64 states), for code that must
-    /// not allocate: a status publisher on the event loop.
-    public var activeStateBits: UInt64 {
-        guard view.hasRegions else { return effects.currentState.index < 64 ? 1 << UInt64(effects.currentState.index) : 0 }
-        var bits: UInt64 = 0
-        for state in 0..<Swift.min(regions.stateCount, 64) where regions.active[state] && !hasChildren(state) {
-            bits |= 1 << UInt64(state)
+    /// ``activeStates`` as bits (bit `rawValue`), for code that must not allocate: a status
+    /// publisher on the event loop, a ledger entry.
+    public var activeStateBits: StateBits {
+        var bits = StateBits()
+        guard view.hasRegions else {
+            bits.insert(effects.currentState.index)
+            return bits
         }
+        for state in 0..<regions.stateCount where regions.active[state] && !hasChildren(state) { bits.insert(state) }
         return bits
     }
 

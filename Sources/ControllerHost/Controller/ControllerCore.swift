@@ -352,7 +352,7 @@ public class ControllerCore<App: ControllerApplication> {
 
     /// Every active innermost state as bits (`ObservedMachine/activeStateBits`): with parallel
     /// regions, one per region.
-    public final var activeStateBits: UInt64 { machine.activeStateBits }
+    public final var activeStateBits: StateBits { machine.activeStateBits }
     /// The machine's context now (what ``ControllerApplication/invariants`` read).
     public final var context: App.Context { machine.context }
     package final var statistics: MachineStatistics { machine.statistics }
@@ -479,7 +479,8 @@ public class ControllerCore<App: ControllerApplication> {
         }
         countStateChange()
         ledger?.record(LedgerEntry(
-            time: MachineInstant(nanoseconds: time), state: machine.state, countedStates: stateCountBits, gauges: gaugeValues,
+            time: MachineInstant(nanoseconds: time), state: machine.state, countedStates: stateCountBits, activeStates: machine.activeStateBits,
+            gauges: gaugeValues,
             counters: counterValues, cause: cause))
     }
 

@@ -14,6 +14,9 @@ public struct LedgerEntry<App: ControllerApplication>: Hashable, Sendable {
     /// After the step, bit `i` set when the state of ``ControllerApplication/stateCounts``[i]
     /// is active, in any region: what the store counts entries and exits from.
     package var countedStates: UInt64
+    /// After the step, every active innermost state (one per active region; `state` alone
+    /// without parallel regions): what the site reports as the whole configuration.
+    package var activeStates: StateBits
     /// Every gauge after the step, in ``ControllerApplication/gauges`` order.
     package var gauges: CounterValues
     /// Every counter after the step, counted from the controller's start, in
@@ -23,15 +26,18 @@ public struct LedgerEntry<App: ControllerApplication>: Hashable, Sendable {
     /// jam found by the controller itself.
     package var cause: ControllerInput<App>?
 
-    /// - Parameter countedStates: `nil` for a machine without parallel regions: read from
-    ///   `state` and its superstates.
+    /// - Parameters:
+    ///   - countedStates: `nil` for a machine without parallel regions: read from `state` and
+    ///     its superstates.
+    ///   - activeStates: `nil` for a machine without parallel regions: `state` alone.
     @usableFromInline package init(
-        time: MachineInstant, state: App.State, countedStates: UInt64? = nil, gauges: CounterValues, counters: CounterValues,
-        cause: ControllerInput<App>?
+        time: MachineInstant, state: App.State, countedStates: UInt64? = nil, activeStates: StateBits? = nil, gauges: CounterValues,
+        counters: CounterValues, cause: ControllerInput<App>?
     ) {
         self.time = time
         self.state = state
         self.countedStates = countedStates ?? App.stateCountBits(App.table.configuration(at: state).isActive)
+        self.activeStates = activeStates ?? StateBits([state.rawValue])
         self.gauges = gauges
         self.counters = counters
         self.cause = cause
