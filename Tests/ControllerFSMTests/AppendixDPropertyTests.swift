@@ -6,11 +6,13 @@ import Testing
 /// Random statecharts — compound and parallel states, shallow and deep history (defaults with
 /// content), `<initial>` content, finals and done events, eventless and targetless
 /// transitions, internal and external ones, several targets into parallel regions, events
-/// raised by transitions and by `<onentry>`, conditions with `In()` — run on the runtime and on
+/// raised by transitions and by `<onentry>`, conditions with `In()`, delayed sends and cancels in
+/// transitions, `<onentry>` and `<onexit>` (the runtime's timers) — run on the runtime and on
 /// `AppendixDInterpreter`,
 /// SCXML's own algorithm transcribed for the tests. After the start and after every
 /// macrostep the journals (every exit, transition, initial, history default and entry, in
-/// order), the configurations and what every history remembers must agree. A chart whose
+/// order), the configurations, what every history remembers and when the next delayed send is
+/// due must agree; the test's clock moves between events, delivering what falls due. A chart whose
 /// step reaches one of the runtime's bounds (`MachineLimits`: a loop of raised events or
 /// eventless transitions) is compared up to that step, and counted.
 @Suite("Random statecharts against SCXML's algorithm (Appendix D)")
@@ -21,6 +23,8 @@ struct AppendixDPropertyTests {
         case e0, e1, e2, e3, d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13
     }
     static let externalEvents = 4
+    /// The delayed sends' ids: the runtime's timer slots.
+    enum AT: Int, MachineTimer { case k0, k1, k2 }
     struct Journal {
         var lines: [String] = []
         var counter = 0
@@ -96,6 +100,18 @@ struct AppendixDPropertyTests {
         for state in 0..<count where !isHistory(state) && random.chance(0.05) {
             chart.entryRaises[state] = random.below(externalEvents)
         }
+        // Delayed sends: one in some states' <onentry>, most cancelled by their <onexit> (a
+        // state's own timeout); others in transitions, with cancels.
+        func delayedSend() -> Chart.Delayed {
+            .send(id: random.below(AT.allCases.count), event: random.below(externalEvents), delay: 1 + random.below(40))
+        }
+        chart.entryDelayed = Array(repeating: nil, count: count)
+        chart.exitDelayed = Array(repeating: nil, count: count)
+        for state in 0..<count where !isHistory(state) && random.chance(0.15) {
+            let send = delayedSend()
+            chart.entryDelayed[state] = send
+            if random.chance(0.6), case .send(let id, _, _) = send { chart.exitDelayed[state] = .cancel(id: id) }
+        }
         let doneEvents = chart.doneEvent.compactMap { $0 }
         let real = (0..<count).filter { !isHistory($0) }
         let withRows = real.filter { kind[$0] != .final }
@@ -114,7 +130,8 @@ struct AppendixDPropertyTests {
             let inState = asksIn ? real[random.below(real.count)] : nil
             chart.transitions[source].append(Chart.Transition(
                 id: nextID, source: source, event: event, condition: counterCondition, inState: inState,
-                targets: targets, isInternal: random.chance(0.5), raises: random.chance(0.06) ? random.below(externalEvents) : nil))
+                targets: targets, isInternal: random.chance(0.5), raises: random.chance(0.06) ? random.below(externalEvents) : nil,
+                delayed: random.chance(0.1) ? (random.chance(0.7) ? delayedSend() : .cancel(id: random.below(AT.allCases.count))) : nil))
             nextID += 1
         }
         func randomEvent() -> Int {
@@ -173,13 +190,16 @@ struct AppendixDPropertyTests {
         func body(_ state: Int) -> (inout StateBlock<AS, AE, Journal>) -> Void {
             { s in
                 let raised = chart.entryRaises[state].map(event)
+                let (onEntry, onExit) = (chart.entryDelayed[state], chart.exitDelayed[state])
                 s.onEntry { c, effects in
                     c.active[state] = true
                     c.line("+s\(state)", 1)
                     if let raised { effects.send(raised) }
+                    Self.run(onEntry, &effects)
                 }
-                s.onExit { c, _ in
+                s.onExit { c, effects in
                     c.line("-s\(state)", 2)
+                    Self.run(onExit, &effects)
                     c.active[state] = false
                 }
                 if let initial = chart.initial[state] { s.initial(symbol(initial)) { c, _ in c.line("i\(state)", 7) } }
@@ -188,6 +208,7 @@ struct AppendixDPropertyTests {
                     let action: MachineAction<AS, AE, Journal> = { c, effects in
                         c.line("t\(t.id)", 3)
                         if let raised { effects.send(raised) }
+                        Self.run(t.delayed, &effects)
                     }
                     let kind: TransitionKind = t.isInternal ? .local : .external
                     let targets = t.targets.map(symbol)
@@ -224,6 +245,19 @@ struct AppendixDPropertyTests {
         return definition
     }
 
+    /// A delayed send as a timer (restarted if running: the chart cancels the id first), a
+    /// cancel as one stopped.
+    static func run(_ delayed: Chart.Delayed?, _ effects: inout Effects<AS, AE>) {
+        switch delayed {
+        case .send(let id, let number, let delay)?:
+            effects.startTimer(AT(rawValue: id)!, afterNanoseconds: Int64(delay) * 1_000_000, sending: AE(rawValue: number)!)
+        case .cancel(let id)?:
+            effects.cancelTimer(AT(rawValue: id)!)
+        case nil:
+            break
+        }
+    }
+
     // MARK: the comparison
 
     /// What the runtime's machine and the reference say after a macrostep, as text to compare.
@@ -249,6 +283,9 @@ struct AppendixDPropertyTests {
         var doneEvents = 0
         /// Transitions taken whose condition asks In().
         var inConditions = 0
+        /// Delayed sends delivered, and charts that have any.
+        var delivered = 0
+        var delayedCharts = 0
     }
 
     /// Runs `chart` on both with 40 random external events; returns what was compared, or
@@ -269,37 +306,55 @@ struct AppendixDPropertyTests {
         var reference = AppendixDInterpreter(chart)
         tally.charts += 1
         if chart.kind.contains(.parallel) { tally.parallelCharts += 1 }
+        if chart.entryDelayed.contains(where: { $0 != nil }) || transitions.contains(where: { $0.delayed != nil }) { tally.delayedCharts += 1 }
         machine.start()
         var sent: [String] = []
-        var sentEvents: [Int] = []
         var random = SplitMix64(seed: seed ^ 0xD00D)
+        func milliseconds(_ time: Int) -> MachineInstant { .zero + .milliseconds(time) }
         for step in 0...40 {
+            // Each step either sends an external event now, or moves the clock on, no further
+            // than the next delayed send's time: both deliver what falls due then.
+            enum Move { case start, event(Int), clock(Int) }
+            var move = Move.start
             if step > 0 {
-                let external = random.below(externalEvents)
-                sent.append("e\(external)")
-                sentEvents.append(external)
                 machine.context.lines = []
                 reference.journal = []
-                machine.send(AE(rawValue: external)!, at: .zero)
+                if random.chance(0.35) {
+                    let later = reference.now + 1 + random.below(30)
+                    let time = reference.nextDue.map { min($0, later) } ?? later
+                    sent.append("@\(time)ms")
+                    move = .clock(time)
+                    machine.advance(to: milliseconds(time))
+                } else {
+                    let external = random.below(externalEvents)
+                    sent.append("e\(external)")
+                    move = .event(external)
+                    machine.send(AE(rawValue: external)!, at: milliseconds(reference.now))
+                }
             }
             let statistics = machine.statistics
             if statistics.unsettledSteps > 0 || statistics.droppedSends > 0 {
                 tally.endedByBounds += 1
                 return
             }
-            if step == 0 { reference.start() } else { reference.send(sentEvents.last!) }
+            switch move {
+            case .start: reference.start()
+            case .event(let external): reference.send(external)
+            case .clock(let time): reference.advance(to: time)
+            }
             if reference.exceededBound {
                 Issue.record("seed \(seed) after \(sent): the reference never settled, the runtime did\n\(chart)")
                 return
             }
             let (configuration, histories) = snapshot(machine)
             let expected = snapshot(reference)
+            let due = machine.nextDeadline.map { Int($0.nanoseconds / 1_000_000) }
             if machine.context.lines != reference.journal || configuration != expected.configuration || histories != expected.histories
-                || machine.context.counter != reference.counter {
+                || machine.context.counter != reference.counter || due != reference.nextDue {
                 Issue.record("""
                     seed \(seed) after \(sent.isEmpty ? "start" : sent.joined(separator: " ")):
-                      runtime   \(machine.context.lines) in \(configuration.sorted()), histories \(histories)
-                      reference \(reference.journal) in \(expected.configuration.sorted()), histories \(expected.histories)
+                      runtime   \(machine.context.lines) in \(configuration.sorted()), histories \(histories), next due \(due.map(String.init) ?? "none")
+                      reference \(reference.journal) in \(expected.configuration.sorted()), histories \(expected.histories), next due \(reference.nextDue.map(String.init) ?? "none")
                     \(chart)
                     """)
                 return
@@ -310,6 +365,7 @@ struct AppendixDPropertyTests {
             tally.doneEvents += reference.journal.filter { doneAnswers.contains($0) }.count
             tally.inConditions += reference.journal.filter { askingIn.contains($0) }.count
         }
+        tally.delivered += reference.delivered
     }
 
     @Test("2,000 random statecharts, 40 events each: the runtime's journal, configuration and histories equal SCXML's algorithm's after every macrostep", arguments: 0..<Emulation.propertyCases(20))
@@ -318,11 +374,12 @@ struct AppendixDPropertyTests {
         for seed in UInt64(batch * 100)..<UInt64(batch * 100 + 100) {
             Self.compare(Self.generate(seed: seed), seed: seed, into: &tally)
         }
-        print("batch \(batch): \(tally.charts) charts (\(tally.parallelCharts) with a parallel state), \(tally.macrosteps) macrosteps compared, \(tally.endedByBounds) ended at a runtime bound; \(tally.toHistory) transitions to a history, \(tally.historyDefaults) history defaults, \(tally.doneEvents) done events answered, \(tally.inConditions) transitions asking In() taken")
+        print("batch \(batch): \(tally.charts) charts (\(tally.parallelCharts) with a parallel state), \(tally.macrosteps) macrosteps compared, \(tally.endedByBounds) ended at a runtime bound; \(tally.toHistory) transitions to a history, \(tally.historyDefaults) history defaults, \(tally.doneEvents) done events answered, \(tally.inConditions) transitions asking In() taken; \(tally.delayedCharts) charts with delayed sends, \(tally.delivered) delivered")
         // What the batch exercised, so a generator that stopped producing a feature is noticed.
-        // (The fewest seen: 13 done events answered, 67 transitions asking In(), in one batch of
-        // the twenty; In() conditions keep some done-event transitions from being taken.)
-        #expect(tally.parallelCharts > 40 && tally.macrosteps > 2_000 && tally.toHistory > 100 && tally.historyDefaults > 3 && tally.doneEvents > 10
-            && tally.inConditions > 40)
+        // (The fewest seen in one batch of the twenty: 9 done events answered, 61 transitions
+        // asking In(), 99 charts with delayed sends and 115 delivered; In() conditions keep some
+        // done-event transitions from being taken.)
+        #expect(tally.parallelCharts > 40 && tally.macrosteps > 2_000 && tally.toHistory > 100 && tally.historyDefaults > 3 && tally.doneEvents > 5
+            && tally.inConditions > 40 && tally.delayedCharts > 50 && tally.delivered > 100)
     }
 }

@@ -4,6 +4,21 @@
 struct Chart: CustomStringConvertible {
     enum Kind: Equatable { case atomic, compound, parallel, final, history(deep: Bool) }
 
+    /// Executable content that schedules: `<cancel sendid="kID"/>` then `<send id="kID"
+    /// event="eEVENT" delay="DELAYms"/>` (a send that replaces its id's pending one), or
+    /// `<cancel sendid="kID"/>` alone.
+    enum Delayed: Equatable, CustomStringConvertible {
+        case send(id: Int, event: Int, delay: Int)
+        case cancel(id: Int)
+
+        var description: String {
+            switch self {
+            case .send(let id, let event, let delay): "send k\(id) e\(event) after \(delay)ms"
+            case .cancel(let id): "cancel k\(id)"
+            }
+        }
+    }
+
     struct Transition {
         var id: Int
         var source: Int
@@ -20,6 +35,8 @@ struct Chart: CustomStringConvertible {
         var isInternal: Bool
         /// An event the transition's content raises, after its journal line.
         var raises: Int?
+        /// A delayed send or a cancel in the transition's content.
+        var delayed: Delayed? = nil
     }
 
     var parent: [Int]
@@ -34,6 +51,9 @@ struct Chart: CustomStringConvertible {
     var doneEvent: [Int?]
     /// An event a state's `<onentry>` raises, if any.
     var entryRaises: [Int?]
+    /// A delayed send or a cancel in a state's `<onentry>`, and one in its `<onexit>`.
+    var entryDelayed: [Delayed?] = []
+    var exitDelayed: [Delayed?] = []
 
     var count: Int { parent.count }
 
@@ -96,12 +116,15 @@ struct Chart: CustomStringConvertible {
             if !historyDefault[state].isEmpty { line += " default \(historyDefault[state].map { "s\($0)" })" }
             if let done = doneEvent[state] { line += " done e\(done)" }
             if let raised = entryRaises[state] { line += " entry raises e\(raised)" }
+            if let delayed = entryDelayed.isEmpty ? nil : entryDelayed[state] { line += " entry \(delayed)" }
+            if let delayed = exitDelayed.isEmpty ? nil : exitDelayed[state] { line += " exit \(delayed)" }
             for t in transitions[state] {
                 line += "\n    t\(t.id) \(t.event < 0 ? "eventless" : "e\(t.event)")"
                 if let c = t.condition { line += " [\(c.modulus),\(c.remainder)]" }
                 if let state = t.inState { line += " [In(s\(state))]" }
                 line += " -> \(t.targets.map { "s\($0)" })\(t.isInternal ? " internal" : "")"
                 if let raised = t.raises { line += " raises e\(raised)" }
+                if let delayed = t.delayed { line += " \(delayed)" }
             }
             return line
         }.joined(separator: "\n")
@@ -116,8 +139,11 @@ struct Chart: CustomStringConvertible {
 /// already in the configuration is not entered again (the ancestors of a history's states up to
 /// its parent may be active when the transition's domain lies below the parent), as uSCXML does;
 /// read literally, `enterStates` would run their `<onentry>` again without their `<onexit>`.
-/// `In()` reads the configuration as the condition is evaluated. Delayed sends and the top-level
-/// `<final>` are not modelled.
+/// `In()` reads the configuration as the condition is evaluated. A delayed send waits, with the
+/// time it is due, until the test's clock passes that time (`advance(to:)`); it then goes into
+/// the external queue, and each is taken as an external event is. Two due at one instant are
+/// taken in the order of their ids (the Recommendation leaves that order to the platform). The
+/// top-level `<final>` is not modelled.
 struct AppendixDInterpreter {
     let chart: Chart
     let position: [Int]
@@ -126,6 +152,12 @@ struct AppendixDInterpreter {
     var internalQueue: [Int] = []
     var journal: [String] = []
     var counter = 0
+    /// The test's clock, in milliseconds: what a delayed send counts its delay from.
+    var now = 0
+    /// Delayed sends not yet delivered: id, event, when due (in milliseconds).
+    var pending: [(id: Int, event: Int, due: Int)] = []
+    /// Delayed sends delivered so far.
+    var delivered = 0
     /// Microsteps and internal events taken in the current macrostep; past `bound` the
     /// macrostep stops and `exceededBound` is set. The runtime, whose bounds (`MachineLimits`:
     /// 256 internal events a step, 64 eventless microsteps each) end a step sooner, is compared
@@ -154,6 +186,34 @@ struct AppendixDInterpreter {
     mutating func line(_ text: String, _ weight: Int) {
         journal.append(text)
         counter += weight
+    }
+
+    /// `<send>` with a delay (after cancelling its id's pending one, as the chart writes it) or
+    /// `<cancel>`.
+    mutating func run(_ delayed: Chart.Delayed?) {
+        switch delayed {
+        case .send(let id, let event, let delay)?:
+            pending.removeAll { $0.id == id }
+            pending.append((id, event, now + delay))
+        case .cancel(let id)?:
+            pending.removeAll { $0.id == id }
+        case nil:
+            break
+        }
+    }
+
+    /// When the next delayed send is due, if one is pending.
+    var nextDue: Int? { pending.map(\.due).min() }
+
+    /// Moves the clock to `time` (no later than ``nextDue``) and takes every delayed send due
+    /// then, one after another, each with its macrostep.
+    mutating func advance(to time: Int) {
+        now = time
+        while let next = pending.filter({ $0.due <= time }).min(by: { ($0.due, $0.id) < ($1.due, $1.id) }) {
+            pending.removeAll { $0.id == next.id }
+            delivered += 1
+            send(next.event)
+        }
     }
 
     // MARK: interpret, mainEventLoop
@@ -249,6 +309,7 @@ struct AppendixDInterpreter {
         }
         for s in statesToExit {
             line("-s\(s)", 2)
+            if !chart.exitDelayed.isEmpty { run(chart.exitDelayed[s]) }
             configuration.remove(s)
         }
     }
@@ -266,6 +327,7 @@ struct AppendixDInterpreter {
         for t in enabled {
             line("t\(t.id)", 3)
             if let raised = t.raises { internalQueue.append(raised) }
+            run(t.delayed)
         }
     }
 
@@ -279,6 +341,7 @@ struct AppendixDInterpreter {
             configuration.insert(s)
             line("+s\(s)", 1)
             if let raised = chart.entryRaises[s] { internalQueue.append(raised) }
+            if !chart.entryDelayed.isEmpty { run(chart.entryDelayed[s]) }
             if statesForDefaultEntry.contains(s) { line("i\(s)", 7) }
             if let history = defaultHistoryContent[s] { line("h\(history)", 5) }
             if chart.kind[s] == .final {
