@@ -216,7 +216,7 @@ let package = Package(
         // Chart controllers: a door chart bound to a board, simulated in-process and compared with
         // the same door written in Swift; `chartd` as a user runs it.
         .testTarget(name: "ControllerChartTests", dependencies: [
-                "ControllerChart", "ControllerSCXML", "ControllerHost", "ControllerFSM", "ControllerFSMSim", "ControllerSimulation",
+                "ControllerChart", "ControllerSCXML", "ControllerHost", "ControllerFSM", "ControllerFSMSim", "ControllerSimulation", "ControllerDaemon",
                 "ControllerTestSupport"]),
         .testTarget(name: "ControllerFSMTests", dependencies: ["ControllerFSM", "ControllerFSMSim", "GPIOPortContract", "ControllerTestSupport"]),
         // The turnstile's own tests: its machine, its scenarios, and `turnstiled` as a user runs it

@@ -158,9 +158,8 @@ DAEMON_CMD=$BINARY
 wrapper_dir=$(mktemp -d)
 trap 'rm -rf "$wrapper_dir"' EXIT
 if [ "$chart" = 1 ]; then
-    DAEMON_CMD=$wrapper_dir/$PRODUCT
-    printf '#!/bin/sh\nexec %q --chart %q "$@"\n' "$BINARY" "$(realpath "$PACKAGE_PATH/$CHART_BINDING")" > "$DAEMON_CMD"
-    chmod 0755 "$DAEMON_CMD"
+    . "$(dirname "$0")/lib/chart-command.sh"
+    DAEMON_CMD=$wrapper_dir/$(chart_command "$PACKAGE_PATH" "$BINARY" "$wrapper_dir")
 fi
 machine=$(readelf -h "$BINARY" | sed -n 's/^ *Machine: *//p')
 [ "$machine" = "$ELF_MACHINE" ] || die "$BINARY is built for \"$machine\", not $ARCH ($ELF_MACHINE)"

@@ -13,6 +13,13 @@
 #                           program (24,000: 2.3 MB of dynamic symbol table) for a dlopen'ed
 #                           plugin that would look them up; a daemon loads none.
 #   --icf=safe              the linker folds identical functions whose address nothing takes.
+#   -function-sections      each Swift function in a section of its own, so the linker's
+#                           --gc-sections (SwiftPM's) drops every function nothing calls; without
+#                           it a source file's code is kept whole once one of its functions is
+#                           used (lld --why-live showed a daemon carrying `explore`, which only
+#                           chartd calls). 0.72 MB less of turnstiled. SwiftPM does not compile
+#                           again what it compiled before when only flags like these change:
+#                           after changing them, remove .build/*/release first.
 #   lld, -z pack-relative-relocs
 #                           a position-independent executable (ASLR) carries a relocation per
 #                           pointer in its data: 1.6 MB of .rela.dyn with gold. lld packs them
@@ -65,5 +72,5 @@ for product in "$@"; do
     "${swift[@]}" build --package-path "$PACKAGE_PATH" --scratch-path "$SCRATCH" --disable-build-manifest-caching \
         -c release --static-swift-stdlib --product "$product" \
         -Xswiftc -Osize -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-        -Xlinker --no-export-dynamic -Xlinker --icf=safe
+        -Xlinker --no-export-dynamic -Xlinker --icf=safe -Xswiftc -Xfrontend -Xswiftc -function-sections
 done

@@ -52,7 +52,11 @@ public enum ChartController<Space: ChartSpace>: ControllerApplication {
     }
 
     public static func apply(_ settings: ChartSettings, to context: inout Context) {
-        context.timerDelays = settings.timers.map(\.nanosecondCount)
+        // In place, not a new array: a reload (SIGHUP) applies them on the event loop, which
+        // allocates nothing. Every chart's context has a delay per timer slot (the builder's).
+        for slot in context.timerDelays.indices where slot < settings.timers.count {
+            context.timerDelays[slot] = settings.timers[slot].nanosecondCount
+        }
         // The chart never assigns a setting's <data> (the loader refuses it): the board's value
         // stands until the next reload.
         for (slot, value) in zip(chart.settingSlots, settings.integers) { try? context.model.assign(value, to: slot) }

@@ -9,7 +9,9 @@ public struct ProductPackage: Sendable {
     public let path: String
 
     /// The package under `repository` (its root, then each `Examples/*`) whose Package.swift
-    /// declares `.executable(name: "PRODUCT"`.
+    /// declares `.executable(name: "PRODUCT"`; else the chart controller (`Examples/Charts/*`)
+    /// whose `packaging/product.conf` says `PRODUCT=PRODUCT`, as `scripts/product-package.sh`
+    /// finds it.
     public init(declaring product: String, in repository: String) throws(CheckFailure) {
         let examples = (try? FileManager.default.contentsOfDirectory(atPath: repository + "/Examples")) ?? []
         let candidates = [repository] + examples.sorted().map { repository + "/Examples/" + $0 }
@@ -22,7 +24,16 @@ public struct ProductPackage: Sendable {
                 return
             }
         }
-        throw CheckFailure("no Package.swift in \(repository) or under its Examples/ declares .executable(name: \"\(product)\", ...); a product's checks are found through its package")
+        let charts = ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/Examples/Charts")) ?? []).sorted()
+        for chart in charts.map({ repository + "/Examples/Charts/" + $0 }) {
+            guard let conf = try? String(contentsOfFile: chart + "/packaging/product.conf", encoding: .utf8) else { continue }
+            if conf.split(separator: "\n").contains(where: { $0 == "PRODUCT=\(product)" }) {
+                self.product = product
+                self.path = chart
+                return
+            }
+        }
+        throw CheckFailure("no Package.swift in \(repository) or under its Examples/ declares .executable(name: \"\(product)\", ...), and no Examples/Charts/*/packaging/product.conf says PRODUCT=\(product); a product's checks are found through its package")
     }
 
     /// Every controller's package under `repository`: its root's, then each under `Examples/` in

@@ -60,7 +60,7 @@ package struct Simulate<App: ControllerApplication>: ParsableCommand {
         }
         let reporter: any SimulationReporter<App> = json
             ? JSONReporter<App>()
-            : TextReporter<App>(colors: Terminal.wantsColor, header: "board \(boardFile.name) (\(board ?? "built-in boards/sim.toml")), scenario \(script.map { $0 == "-" ? "<stdin>" : $0 } ?? "built-in demo"), seed \(seed)")
+            : TextReporter<App>(colors: Terminal.wantsColor, header: "board \(boardFile.name) from \(board ?? App.builtInBoard.file), scenario \(script.map { $0 == "-" ? "<stdin>" : $0 } ?? "built-in demo"), seed \(seed)")
         let simulation: Simulation<App>
         do {
             simulation = try Simulation<App>(board: boardFile, seed: seed, breakProbability: breakProbability, reporter: reporter)

@@ -42,11 +42,13 @@ public enum SCXMLLimits {
     /// and `<if>` 16, so 64 is far past any document the runtime can run; the bound keeps the
     /// loader's walk of the tree, which recurses, shallow.
     public static let maximumElementDepth = 64
-    /// `<state>`, `<parallel>`, `<final>` and `<history>` elements of one document: a few
-    /// times the largest chart written by hand. The runtime's checks pass each state once, so a
-    /// document at this bound loads in a fraction of a second
-    /// (`Benchmarks/scripts/scxml-limits.py` measures the worst shapes within the bounds).
-    public static let maximumStates = 2_000
+    /// `<state>`, `<parallel>`, `<final>` and `<history>` elements of one document: the
+    /// runtime's `MachineLimits.maximumStates` (256, the states whose configuration the host
+    /// keeps inline, without allocating), less the root state the builder adds when a document
+    /// has several top-level states. The runtime's checks pass each state once, so a document
+    /// at this bound loads in a fraction of a second (`Benchmarks/scripts/scxml-limits.py`
+    /// measures the worst shapes within the bounds).
+    public static let maximumStates = 255
     /// Events of one document: the names its `<raise>` and `<send>` give, `done.state.ID` of
     /// every state that can complete, and `error.execution`.
     public static let maximumEvents = 1_000

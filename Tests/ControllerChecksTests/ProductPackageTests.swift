@@ -9,8 +9,17 @@ import Testing
     @Test func findsEachDaemonsPackage() throws {
         #expect(try ProductPackage(declaring: "turnstiled", in: root).path == root)
         #expect(try ProductPackage(declaring: "barrierd", in: root).path == root + "/Examples/ParkingBarrier")
+        // A chart controller: no Package.swift declares it, its product.conf names it.
+        #expect(try ProductPackage(declaring: "doord", in: root).path == root + "/Examples/Charts/door")
         let unknown = #expect(throws: CheckFailure.self) { try ProductPackage(declaring: "turnstile", in: root) }
         #expect(unknown?.message.contains(#".executable(name: "turnstile", ...)"#) == true)
+        #expect(unknown?.message.contains("PRODUCT=turnstile") == true)
+    }
+
+    @Test func aChartControllersLoopCheckDecodes() throws {
+        let package = try ProductPackage(declaring: "doord", in: root)
+        let loop = try package.check("loop", as: LoopCheckSpec.self)
+        #expect(FileManager.default.fileExists(atPath: package.path + "/" + loop.script))
     }
 
     @Test func everyProductsChecksDecode() throws {

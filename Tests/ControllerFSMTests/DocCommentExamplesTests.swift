@@ -171,4 +171,12 @@ struct DocCommentExamplesTests {
         machine.send(.push, at: .zero)
         #expect(machine.state == .locked && machine.context.credit == 0)
     }
+
+    @Test("StateBits' example: a set of state indices, inline")
+    func stateBits() {
+        var bits = StateBits()
+        bits.insert(3)
+        assert(bits.contains(3) && !bits.contains(4))
+        #expect(bits.contains(3) && !bits.contains(4))
+    }
 }

@@ -114,7 +114,8 @@ arm64_in_root() {
 arm64_swift_version() { arm64_in_root 'swift --version 2>&1 | sed -n 1p'; }
 
 # arm64_foreign BINARY: BINARY is an aarch64 program and this machine is not one, so it is read
-# with the cross binutils, and what is preloaded into it is built for it.
+# with the cross binutils, and what is preloaded into it is built for it. A chart controller's
+# command (scripts/lib/chart-command.sh) is a script, which runs this machine's chartd.
 arm64_foreign() {
-    readelf -h "$1" | grep 'Machine: *AArch64' >/dev/null && [ "$(uname -m)" != aarch64 ]
+    readelf -h "$1" 2>/dev/null | grep 'Machine: *AArch64' >/dev/null && [ "$(uname -m)" != aarch64 ]
 }

@@ -66,6 +66,15 @@ public enum InputBinding<App: ControllerApplication>: Sendable {
         if case .pulse = self { return false }
         return true
     }
+
+    /// The event of the line's going on (`on`) or off: a pulse's event either way.
+    @inlinable
+    public func event(on: Bool) -> App.Event {
+        switch self {
+        case .pulse(let event): event
+        case .level(let onEvent, let offEvent, _), .condition(let onEvent, let offEvent): on ? onEvent : offEvent
+        }
+    }
 }
 
 /// A line held on one side longer than a setting: the turnstile's push held active past the jam

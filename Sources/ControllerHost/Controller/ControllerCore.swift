@@ -421,8 +421,8 @@ public class ControllerCore<App: ControllerApplication> {
         let role = inputs.roles[edge.lineIndex]
         take(.edge(App.inputs[role].role, active: edge.kind.isActive), at: time)
         defer { cause = nil }
-        if let taken = inputs.event(for: edge, role: role, context: &machine.context) {
-            dispatch(taken.event, at: time, countIfIgnored: taken.countIfIgnored)
+        if let send = inputs.send(for: edge, role: role, context: &machine.context) {
+            dispatch(App.inputs[role].binding.event(on: send.on), at: time, countIfIgnored: send.countIfIgnored)
         }
     }
 

@@ -119,12 +119,24 @@ struct InputBindings<App: ControllerApplication> {
         debouncer.nextAcceptedEdge(now: now)
     }
 
-    /// The event a debounced edge is, if any: a pulse's active edge, either edge of a level
-    /// (its level kept in `context` first), a condition's combined change. A held-too-long
-    /// input's clock starts on the held side and stops off it. `countIfIgnored` is false for a
-    /// level that keeps the context: the edge was taken even where no row answers it.
-    @inlinable @inline(__always)
+    /// The event a debounced edge is, if any (see ``send(for:role:context:)``), for code off
+    /// the event path.
     mutating func event(for edge: EdgeEvent, role: Int, context: inout App.Context) -> (event: App.Event, countIfIgnored: Bool)? {
+        send(for: edge, role: role, context: &context).map { (App.inputs[role].binding.event(on: $0.on), $0.countIfIgnored) }
+    }
+
+    /// What a debounced edge sends, if anything: a pulse's active edge, either edge of a level
+    /// (its level kept in `context` first), a condition's combined change — the binding's
+    /// event for `on` (``InputBinding/event(on:)``). A held-too-long input's clock starts on the
+    /// held side and stops off it. `countIfIgnored` is false for a level that keeps the context:
+    /// the edge was taken even where no row answers it.
+    ///
+    /// Not the event itself in a tuple: an application whose types are generic (a chart's, its
+    /// events numbers of its space) runs this code unspecialized, and there a tuple or an
+    /// optional of its event is a type made at run time, on first use: an allocation in the
+    /// event loop (`scripts/check-loop-allocations.sh doord` found three).
+    @inlinable @inline(__always)
+    mutating func send(for edge: EdgeEvent, role: Int, context: inout App.Context) -> EdgeSend? {
         let time = edge.timestamp.nanoseconds
         let active = edge.kind.isActive
         // The declaration's fields, each read in place: a copy of the whole declaration
@@ -135,13 +147,13 @@ struct InputBindings<App: ControllerApplication> {
             if !onHeldSide { heldTooLong[role] = false }
         }
         switch App.inputs[role].binding {
-        case .pulse(let event):
-            return active ? (event, true) : nil
-        case .level(let on, let off, let keep):
+        case .pulse:
+            return active ? EdgeSend(on: true, countIfIgnored: true) : nil
+        case .level(_, _, let keep):
             keep?(&context, active)
-            return (active ? on : off, keep == nil)
-        case .condition(let on, let off):
-            return conditions[role].set(.line, active: active).map { ($0 ? on : off, true) }
+            return EdgeSend(on: active, countIfIgnored: keep == nil)
+        case .condition:
+            return conditions[role].set(.line, active: active).map { EdgeSend(on: $0, countIfIgnored: true) }
         }
     }
 
@@ -221,5 +233,18 @@ struct InputBindings<App: ControllerApplication> {
         }
         for role in 0..<Swift.min(conditions.count, 64) where conditions[role].isActive { mask |= 1 << UInt64(role) }
         return mask
+    }
+}
+
+/// What a debounced edge sends (``InputBindings/send(for:role:context:)``): its binding's event
+/// for `on`, and whether the machine's ignoring it is counted.
+@usableFromInline
+struct EdgeSend {
+    @usableFromInline let on: Bool
+    @usableFromInline let countIfIgnored: Bool
+
+    @inlinable init(on: Bool, countIfIgnored: Bool) {
+        self.on = on
+        self.countIfIgnored = countIfIgnored
     }
 }
