@@ -26,8 +26,7 @@ public struct ProductPackage: Sendable {
         }
         let charts = ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/Examples/Charts")) ?? []).sorted()
         for chart in charts.map({ repository + "/Examples/Charts/" + $0 }) {
-            guard let conf = try? String(contentsOfFile: chart + "/packaging/product.conf", encoding: .utf8) else { continue }
-            if conf.split(separator: "\n").contains(where: { $0 == "PRODUCT=\(product)" }) {
+            if Self.declaredProduct(confAt: chart + "/packaging/product.conf") == product {
                 self.product = product
                 self.path = chart
                 return
@@ -44,13 +43,20 @@ public struct ProductPackage: Sendable {
         var packages: [ProductPackage] = []
         for folder in [repository] + examples.map({ repository + "/Examples/" + $0 }) {
             let conf = folder + "/packaging/product.conf"
-            guard let text = try? String(contentsOfFile: conf, encoding: .utf8) else { continue }
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("PRODUCT=") }) else {
+            guard FileManager.default.fileExists(atPath: conf) else { continue }
+            guard let product = declaredProduct(confAt: conf) else {
                 throw CheckFailure("\(conf) has no PRODUCT= line: it names the daemon the package ships")
             }
-            packages.append(ProductPackage(product: String(line.dropFirst("PRODUCT=".count)), path: folder))
+            packages.append(ProductPackage(product: product, path: folder))
         }
         return packages
+    }
+
+    /// The daemon a `packaging/product.conf` names (`PRODUCT=name`); nil when it cannot be read
+    /// or names none.
+    private static func declaredProduct(confAt path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("PRODUCT=") }.map { String($0.dropFirst("PRODUCT=".count)) }
     }
 
     private init(product: String, path: String) {

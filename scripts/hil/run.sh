@@ -131,6 +131,20 @@ product_source() {
     return 1
 }
 
+# stage_package_files PACKAGE PRODUCT: what a controller's package gives the VM besides its
+# program: its HIL board as /hil/boards/PRODUCT.toml, its packaging/hil scripts and scenarios.
+stage_package_files() {
+    local file
+    PROJECT_FILES+=("hil/boards/$2.toml=$PROJECT_DIR/$1/boards/hil-gpio-sim.toml")
+    for file in "$PROJECT_DIR/$1"/packaging/hil/*.sh; do
+        [ -e "$file" ] && PROJECT_FILES+=("hil/guest/$(basename "$file")=$file")
+    done
+    for file in "$PROJECT_DIR/$1"/packaging/hil/scenarios/*.sh; do
+        [ -e "$file" ] && PROJECT_FILES+=("hil/guest/scenarios/$(basename "$file")=$file")
+    done
+    return 0
+}
+
 # stage_bins PRODUCT...: each product stripped into STAGED and given to the VM as /hil/bin/NAME
 # (in place of a --bin of the same name); with --only, one found nowhere is left out.
 stage_bins() {
@@ -197,13 +211,7 @@ build_project_bins() {
             hil_step "$product" "$PROJECT_DIR/scripts/release-build.sh" --package-path "$package" "$product"
         fi
         stage_bins "$product"
-        PROJECT_FILES+=("hil/boards/$product.toml=$PROJECT_DIR/$package/boards/hil-gpio-sim.toml")
-        for file in "$PROJECT_DIR/$package"/packaging/hil/*.sh; do
-            [ -e "$file" ] && PROJECT_FILES+=("hil/guest/$(basename "$file")=$file")
-        done
-        for file in "$PROJECT_DIR/$package"/packaging/hil/scenarios/*.sh; do
-            [ -e "$file" ] && PROJECT_FILES+=("hil/guest/scenarios/$(basename "$file")=$file")
-        done
+        stage_package_files "$package" "$product"
     done
     if [ ${#CHART_PACKAGES[@]} -gt 0 ]; then
         if [ "$HIL_ARCH" != amd64 ]; then
@@ -224,13 +232,7 @@ build_project_bins() {
                 printf '#!/bin/sh\nexec /hil/bin/chartd --chart /hil/charts/%s/%s "$@"\n' "$product" "$binding" >"$STAGED/$product"
                 chmod 0755 "$STAGED/$product"
                 PROJECT_FILES+=("hil/bin/$product=$STAGED/$product")
-                PROJECT_FILES+=("hil/boards/$product.toml=$PROJECT_DIR/$package/boards/hil-gpio-sim.toml")
-                for file in "$PROJECT_DIR/$package"/packaging/hil/*.sh; do
-                    [ -e "$file" ] && PROJECT_FILES+=("hil/guest/$(basename "$file")=$file")
-                done
-                for file in "$PROJECT_DIR/$package"/packaging/hil/scenarios/*.sh; do
-                    [ -e "$file" ] && PROJECT_FILES+=("hil/guest/scenarios/$(basename "$file")=$file")
-                done
+                stage_package_files "$package" "$product"
             done
         fi
     fi

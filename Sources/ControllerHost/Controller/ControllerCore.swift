@@ -421,8 +421,10 @@ public class ControllerCore<App: ControllerApplication> {
         let role = inputs.roles[edge.lineIndex]
         take(.edge(App.inputs[role].role, active: edge.kind.isActive), at: time)
         defer { cause = nil }
-        if let send = inputs.send(for: edge, role: role, context: &machine.context) {
-            dispatch(App.inputs[role].binding.event(on: send.on), at: time, countIfIgnored: send.countIfIgnored)
+        // The binding read once: what the edge sends is its event.
+        let binding = App.inputs[role].binding
+        if let send = inputs.send(for: edge, role: role, binding: binding, context: &machine.context) {
+            dispatch(binding.event(on: send.on), at: time, countIfIgnored: send.countIfIgnored)
         }
     }
 

@@ -119,24 +119,26 @@ struct InputBindings<App: ControllerApplication> {
         debouncer.nextAcceptedEdge(now: now)
     }
 
-    /// The event a debounced edge is, if any (see ``send(for:role:context:)``), for code off
+    /// The event a debounced edge is, if any (see ``send(for:role:binding:context:)``), for code off
     /// the event path.
     mutating func event(for edge: EdgeEvent, role: Int, context: inout App.Context) -> (event: App.Event, countIfIgnored: Bool)? {
-        send(for: edge, role: role, context: &context).map { (App.inputs[role].binding.event(on: $0.on), $0.countIfIgnored) }
+        let binding = App.inputs[role].binding
+        return send(for: edge, role: role, binding: binding, context: &context).map { (binding.event(on: $0.on), $0.countIfIgnored) }
     }
 
-    /// What a debounced edge sends, if anything: a pulse's active edge, either edge of a level
-    /// (its level kept in `context` first), a condition's combined change — the binding's
-    /// event for `on` (``InputBinding/event(on:)``). A held-too-long input's clock starts on the
-    /// held side and stops off it. `countIfIgnored` is false for a level that keeps the context:
-    /// the edge was taken even where no row answers it.
+    /// What a debounced edge of input `role` sends, if anything: a pulse's active edge, either
+    /// edge of a level (its level kept in `context` first), a condition's combined change — its
+    /// `binding`'s event for `on` (``InputBinding/event(on:)``; the caller reads the binding
+    /// once, for both). A held-too-long input's clock starts on the held side and stops off it.
+    /// `countIfIgnored` is false for a level that keeps the context: the edge was taken even
+    /// where no row answers it.
     ///
     /// Not the event itself in a tuple: an application whose types are generic (a chart's, its
     /// events numbers of its space) runs this code unspecialized, and there a tuple or an
     /// optional of its event is a type made at run time, on first use: an allocation in the
     /// event loop (`scripts/check-loop-allocations.sh doord` found three).
     @inlinable @inline(__always)
-    mutating func send(for edge: EdgeEvent, role: Int, context: inout App.Context) -> EdgeSend? {
+    mutating func send(for edge: EdgeEvent, role: Int, binding: InputBinding<App>, context: inout App.Context) -> EdgeSend? {
         let time = edge.timestamp.nanoseconds
         let active = edge.kind.isActive
         // The declaration's fields, each read in place: a copy of the whole declaration
@@ -146,7 +148,7 @@ struct InputBindings<App: ControllerApplication> {
             heldDeadlines[role] = onHeldSide ? MachineInstant.saturatingSum(time, heldLimits[role]) : .max
             if !onHeldSide { heldTooLong[role] = false }
         }
-        switch App.inputs[role].binding {
+        switch binding {
         case .pulse:
             return active ? EdgeSend(on: true, countIfIgnored: true) : nil
         case .level(_, _, let keep):
@@ -236,7 +238,7 @@ struct InputBindings<App: ControllerApplication> {
     }
 }
 
-/// What a debounced edge sends (``InputBindings/send(for:role:context:)``): its binding's event
+/// What a debounced edge sends (``InputBindings/send(for:role:binding:context:)``): its binding's event
 /// for `on`, and whether the machine's ignoring it is counted.
 @usableFromInline
 struct EdgeSend {
