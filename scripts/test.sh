@@ -17,7 +17,7 @@
 #   4. the allocation tests on an optimised build (AllocationTests/, a package of their own, so
 #      that only what they test is compiled with -O);
 #   5. on the shipped binaries, two lanes at once (the VM of step a runs on one core; the other
-#      core does lane b):
+#      core does lane b), and a third beside them at the lowest priority (c):
 #      a. hardware-in-the-loop: turnstiled, the GPIO port contract and barrierd, each run on
 #         libgpiod 1.6 and on 2.3 against the kernel's gpio-sim chip in a VM (scripts/hil/run.sh);
 #         then their aarch64 builds the same way on trixie's arm64 kernel under
@@ -30,14 +30,15 @@
 #      b. each daemon's status endpoints (scripts/check-status-daemon.sh: Prometheus parser, JSON,
 #         its page in headless Chromium); each daemon's event loop allocates nothing
 #         (scripts/check-loop-allocations.sh); each idle with every service on wakes at most once
-#         a second (scripts/idle-wakeups.sh); their .debs installed, upgraded, removed and purged
+#         a second (scripts/idle-wakeups.sh, all at once); their .debs installed, upgraded, removed and purged
 #         on this machine, alone and side by side (scripts/test-deb.sh --prebuilt); the runtime
 #         core compiled alone in Embedded Swift for two microcontrollers; the arm64 lane
 #         (scripts/arm64/check.sh: the aarch64 builds' output byte for byte x86_64's under qemu,
-#         their event loop allocation-free, the arm64 .debs installed in a trixie arm64 root;
-#         with ARM64_TESTS, the tests built for aarch64 and run under qemu); libFuzzer on the
-#         board-file, scenario and control-protocol parsers (scripts/fuzz.sh).
-#      Lane a's output is printed when both are done.
+#         their event loop allocation-free, the arm64 .debs installed in a trixie arm64 root);
+#         libFuzzer on the board-file, scenario and control-protocol parsers (scripts/fuzz.sh);
+#      c. the Swift tests on arm64: built for aarch64 in the background since the SDK was ready,
+#         at the lowest priority, and run under qemu, module by module (scripts/arm64/tests.sh).
+#      Lane a's and c's output is printed when all are done.
 # Every run also builds the API reference with DocC and fails on any warning (scripts/check-docs.sh).
 # With --quick, an engineer's loop instead: a debug build failing on any warning in what it
 # compiles of this repository's sources, every test, each example package's, the API reference
@@ -45,13 +46,12 @@
 # Installs what it needs on a fresh Debian/Ubuntu machine, all of it before anything runs in
 # parallel (scripts/lib/packages.sh). SANITIZE=0 skips ThreadSanitizer; STATUS=0,
 # CRASH=0, DEB=0, FUZZ=0, HIL=0 and SITE=0 skip those checks of step 5. ARM64=0 leaves out
-# the aarch64 builds, the arm64 lane and the arm64 HIL (HIL_ARM64=0 the arm64 VM alone). The
-# Swift test suite under qemu is not run by default: its aarch64 build and the modules that run
-# in-process take about 20 minutes more on 2 cores, which would take a machine without the
-# caches past CI's 90 minutes; ARM64_TESTS=in-process adds them, ARM64_TESTS=all every module
-# and the example packages' (well over half an hour more; docs/operations.md, "Architectures,
-# exactly"). How long each step took is
-# printed at the end (and when a step fails); a step of lane a is marked "(lane a)".
+# the aarch64 builds, the arm64 lanes and the arm64 HIL (HIL_ARM64=0 the arm64 VM alone).
+# ARM64_TESTS chooses lane c's tests: most (the default: every module but the two that take
+# minutes under emulation, scripts/arm64/tests.sh says which), all (those too, and the example
+# packages': well over half an hour more on 2 cores), none (no lane c; then the core alone is
+# checked on aarch64 in Embedded Swift, scripts/check-arm64.sh). How long each step took is
+# printed at the end (and when a step fails); a step of lane a or c is marked so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -95,6 +95,8 @@ step() {
     echo "==> $1"
 }
 lane_a=""
+lane_c=""
+arm64_job_files=""
 tsan_tests=""
 docs_job=""
 arm64_sdk=""
@@ -110,6 +112,8 @@ print_step_times() {
     [ -z "$tsan_tests" ] || kill_tree "$tsan_tests"
     [ -z "$docs_job" ] || kill_tree "$docs_job"
     [ -z "$arm64_sdk" ] || kill_tree "$arm64_sdk"
+    [ -z "$lane_c" ] || kill_tree "$lane_c"
+    rm -rf "$arm64_job_files"
     step ""
     echo "--- time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
     printf '%s\n' "${STEP_TIMES[@]}"
@@ -167,19 +171,37 @@ packages_ensure "${checks[@]}"
 # The aarch64 Swift SDK (two Debian roots, 600 MB of packages; cached between runs on one
 # machine), made in the background: mostly downloading and unpacking, and the trixie root's
 # maintainer scripts under qemu.
+# Then, in the same job, the test suite built for aarch64 (scripts/arm64/tests.sh --build-only,
+# in a folder of its own) at the lowest priority: it takes only what the sanitizer builds, their
+# test runs and the release builds leave of the two cores, and is run under qemu beside the
+# lanes below. ARM64_TESTS: most (the default), all, or none.
+arm64_tests=${ARM64_TESTS:-most}
+case $arm64_tests in most | all | none) ;; *) echo "error: ARM64_TESTS=$arm64_tests: most, all or none" >&2; exit 64 ;; esac
+[ "${ARM64:-1}" = 1 ] || arm64_tests=none
+arm64_job_files=$(mktemp -d)
 if [ "${ARM64:-1}" = 1 ]; then
-    arm64_sdk_log=$(mktemp)
-    scripts/arm64/sdk.sh >"$arm64_sdk_log" 2>&1 &
+    (
+        status=0
+        scripts/arm64/sdk.sh >"$arm64_job_files/sdk.log" 2>&1 || status=$?
+        echo "$status" >"$arm64_job_files/sdk.status"
+        [ "$status" -eq 0 ] && [ "$arm64_tests" != none ] || exit 0
+        status=0
+        nice -n 19 scripts/arm64/tests.sh --build-only "$arm64_tests" >"$arm64_job_files/tests-build.log" 2>&1 || status=$?
+        echo "$status" >"$arm64_job_files/tests-build.status"
+    ) &
     arm64_sdk=$!
 fi
-wait_for_arm64_sdk() {
-    local status=0
-    [ -n "$arm64_sdk" ] || return 0
-    wait "$arm64_sdk" || status=$?
-    arm64_sdk=""
-    cat "$arm64_sdk_log"
-    rm -f "$arm64_sdk_log"
-    [ "$status" -eq 0 ] || { echo "error: the arm64 SDK could not be made (above)" >&2; exit "$status"; }
+# wait_for_arm64_job PART: until the background job has written PART.status (it is no child of a
+# lane's subshell, so its status comes as a file); its log printed, its status returned.
+wait_for_arm64_job() {
+    local part=$1
+    while [ ! -s "$arm64_job_files/$part.status" ]; do
+        kill -0 "$arm64_sdk" 2>/dev/null || [ -s "$arm64_job_files/$part.status" ] \
+            || { echo "error: the arm64 job ended before its $part" >&2; return 1; }
+        sleep 2
+    done
+    cat "$arm64_job_files/$part.log"
+    return "$(cat "$arm64_job_files/$part.status")"
 }
 
 step "the scripts' pipelines read to the end under pipefail (scripts/check-pipes.sh)"
@@ -257,7 +279,7 @@ done
 # lane b checks them (scripts/arm64/check.sh).
 if [ "${ARM64:-1}" = 1 ]; then
     step "the builds users ship, for aarch64 (the Pi): the SDK made beside the sanitizer builds, then scripts/release-build.sh --arch arm64"
-    wait_for_arm64_sdk
+    wait_for_arm64_job sdk || { echo "error: the arm64 SDK could not be made (above)" >&2; exit 1; }
     scripts/release-build.sh --arch arm64 turnstiled gpio-contract controller-checks
     for example in "${examples[@]}"; do
         scripts/release-build.sh --arch arm64 --package-path "${example% *}" "${example#* }"
@@ -271,6 +293,18 @@ for daemon in "${daemons[@]}" chartd; do scripts/size-check.sh "$bin/$daemon"; d
 
 step "allocation tests (release), a package of their own (AllocationTests/): only what they test built with -O"
 swift test -c release --disable-testable-imports --package-path AllocationTests
+
+# Lane c, in the background beside the two below, at the lowest priority: the test suite on
+# arm64 under qemu (scripts/arm64/tests.sh), once its build, started with the SDK, is done. It
+# takes what lane a's VM and lane b's waits leave of the cores.
+if [ "$arm64_tests" != none ]; then
+    lane_c_log=$(mktemp)
+    (
+        wait_for_arm64_job tests-build || { echo "error: the tests' aarch64 build failed (above)" >&2; exit 1; }
+        nice -n 19 scripts/arm64/tests.sh --run-only "$arm64_tests"
+    ) >"$lane_c_log" 2>&1 &
+    lane_c=$!
+fi
 
 # Lane a, in the background: the VM's one virtual CPU keeps one core busy, and nothing in it
 # waits on lane b. Its output goes to a file, printed once both lanes are done.
@@ -326,12 +360,27 @@ for daemon in "${chart_daemons[@]}"; do
     DAEMON="$chart_bin/$daemon" "${lane_b[@]}" scripts/check-loop-allocations.sh "$daemon"
 done
 
+# All at once: each has its own broker, folder and port, and a count of its own threads' sleeps
+# ending, which other processes on the machine do not add to; most of each is waiting.
+step "every daemon idle with every service on, under its unit's watchdog, all at once: at most 1 wake-up a second each (scripts/idle-wakeups.sh on the shipped binaries: ${daemons[*]} ${chart_daemons[*]})"
+idle_jobs=()
+idle_logs=$(mktemp -d)
 for daemon in "${daemons[@]}" "${chart_daemons[@]}"; do
     command=$bin/$daemon
     [ -x "$command" ] || command=$chart_bin/$daemon
-    step "$daemon idle with every service on, under its unit's watchdog: at most 1 wake-up a second (scripts/idle-wakeups.sh on the shipped binary)"
-    DAEMON="$command" WATCHDOG_USEC=$idle_watchdog_usec MAX_PER_SECOND=1 "${lane_b[@]}" scripts/idle-wakeups.sh "$idle_window_seconds"
+    DAEMON="$command" WATCHDOG_USEC=$idle_watchdog_usec MAX_PER_SECOND=1 "${lane_b[@]}" scripts/idle-wakeups.sh "$idle_window_seconds" >"$idle_logs/$daemon" 2>&1 &
+    idle_jobs+=("$!:$daemon")
 done
+idle_failed=0
+for job in "${idle_jobs[@]}"; do
+    status=0
+    wait "${job%%:*}" || status=$?
+    echo "--- ${job#*:}:"
+    cat "$idle_logs/${job#*:}"
+    [ "$status" -eq 0 ] || idle_failed=1
+done
+rm -rf "$idle_logs"
+[ "$idle_failed" = 0 ] || { echo "error: a daemon woke more than once a second idle (above)" >&2; exit 1; }
 
 if [ "${DEB:-1}" != 0 ]; then
     step "the .debs of these builds: build, install, purge (scripts/test-deb.sh --prebuilt)"
@@ -341,12 +390,16 @@ fi
 step "Embedded Swift check of the core"
 "${lane_b[@]}" scripts/check-embedded.sh
 
-step "the core on arm64: cross-compiled for aarch64 Linux, run under qemu, the same output as on x86_64 (scripts/check-arm64.sh)"
-"${lane_b[@]}" scripts/check-arm64.sh
+# The core alone in Embedded Swift on aarch64 Linux: what the arm64 tests' ControllerFSMTests
+# run under qemu shows of it and more, so it runs only where they do not.
+if [ "$arm64_tests" = none ]; then
+    step "the core on arm64: cross-compiled for aarch64 Linux, run under qemu, the same output as on x86_64 (scripts/check-arm64.sh)"
+    "${lane_b[@]}" scripts/check-arm64.sh
+fi
 
 if [ "${ARM64:-1}" = 1 ]; then
-    step "arm64: the aarch64 builds' size, output the same as x86_64's under qemu, run with every service allocation-free, the arm64 .debs in a trixie root, the tests under qemu with ARM64_TESTS (scripts/arm64/check.sh --tests ${ARM64_TESTS:-none})"
-    "${lane_b[@]}" scripts/arm64/check.sh --prebuilt --x86-bin "$bin" --tests "${ARM64_TESTS:-none}"
+    step "arm64: the aarch64 builds' size, output the same as x86_64's under qemu, run with every service allocation-free, the arm64 .debs in a trixie root (scripts/arm64/check.sh --tests none: lane c runs the tests)"
+    "${lane_b[@]}" scripts/arm64/check.sh --prebuilt --x86-bin "$bin" --tests none
 fi
 
 if [ "${FUZZ:-1}" != 0 ]; then
@@ -369,6 +422,23 @@ rm -f "$lane_a_log" "$lane_a_times"
 if [ "$lane_a_status" -ne 0 ]; then
     echo "error: lane a failed (its output above)" >&2
     exit "$lane_a_status"
+fi
+if [ -n "$lane_c" ]; then
+    step "waiting for lane c (the tests on arm64 under qemu, ARM64_TESTS=$arm64_tests)"
+    set +e
+    wait "$lane_c"
+    lane_c_status=$?
+    set -e
+    lane_c=""
+    echo "--- lane c's output:"
+    cat "$lane_c_log"
+    # Its steps' times, as scripts/arm64/tests.sh printed them.
+    while IFS= read -r line; do STEP_TIMES+=("$line (lane c)"); done < <(grep -E '^ *[0-9]+s  arm64 tests: ' "$lane_c_log")
+    rm -f "$lane_c_log"
+    if [ "$lane_c_status" -ne 0 ]; then
+        echo "error: lane c failed (its output above)" >&2
+        exit "$lane_c_status"
+    fi
 fi
 
 step ""

@@ -139,8 +139,14 @@ struct UnsettledStepPropertyTests {
 
     @Test("the random machines do reach every bound: the property is not vacuous")
     func boundsAreReached() throws {
+        let bounds: Set<UInt8> = [
+            UnsettledStep<S, E>.Bound.internalEvents.rawValue, UnsettledStep<S, E>.Bound.timerExpiriesAtOneInstant.rawValue,
+            UnsettledStep<S, E>.Bound.eventlessMicrosteps.rawValue,
+        ]
         var seen: Set<UInt8> = []
-        for seed in 0..<100 {
+        // The seeds the property runs, until every bound is seen (each machine that reaches one
+        // runs to it: under emulation the whole hundred took a minute once the rest was done).
+        for seed in 0..<100 where !seen.isSuperset(of: bounds) {
             for parallel in [false, true] {
                 guard var machine = try? Self.randomMachine(seed: UInt64(seed), parallel: parallel) else { continue }
                 machine.start(at: .zero)
@@ -153,8 +159,6 @@ struct UnsettledStepPropertyTests {
                 if let step = machine.lastUnsettledStep { seen.insert(step.bound.rawValue) }
             }
         }
-        #expect(seen.contains(UnsettledStep<S, E>.Bound.internalEvents.rawValue))
-        #expect(seen.contains(UnsettledStep<S, E>.Bound.timerExpiriesAtOneInstant.rawValue))
-        #expect(seen.contains(UnsettledStep<S, E>.Bound.eventlessMicrosteps.rawValue))
+        #expect(seen.isSuperset(of: bounds), "bounds reached: \(seen.sorted()) of \(bounds.sorted())")
     }
 }

@@ -3,19 +3,15 @@
 # x86_64 machine, run under qemu-user, shipped as .debs for trixie (Raspberry Pi OS trixie), and
 # the whole Swift test suite built and run for aarch64. Called by scripts/test.sh; alone:
 #
-#   scripts/arm64/check.sh [--prebuilt] [--x86-bin DIR] [--tests all|in-process|none]
+#   scripts/arm64/check.sh [--prebuilt] [--x86-bin DIR] [--tests all|most|none]
 #     --prebuilt      take the aarch64 release builds as they are (scripts/test.sh has just made
 #                     them, for the arm64 HIL as well), without asking SwiftPM again
 #     --x86-bin DIR   the x86_64 release binaries to compare with (default: scripts/release-build.sh's;
 #                     built first when missing)
 #     --tests all     (the default) every test module of the package and of each example
-#                     package, under qemu: well over half an hour on 2 cores (not yet timed
-#                     whole since property tests run a fifth of their cases there)
-#     --tests in-process
-#                     every test module of the package but the three slowest under emulation
-#                     (IN_PROCESS_LEFT_OUT below), about 11 minutes after the tests' aarch64
-#                     build (7); the daemons themselves run under qemu in steps 3-5
-#                     (scripts/test.sh runs none by default; ARM64_TESTS chooses)
+#                     package, under qemu (scripts/arm64/tests.sh all)
+#     --tests most    every test module but the two that take minutes under emulation
+#                     (scripts/arm64/tests.sh most; scripts/test.sh runs these beside its lanes)
 #     --tests none    everything but the test suite (its build and its run under qemu)
 #     --skip-tests    the same as --tests none
 #
@@ -35,11 +31,7 @@
 #    `DAEMON check --board` passes on the Raspberry Pi board files and `DAEMON simulate` holds;
 #    then purged;
 # 6. the tests of the package, built for aarch64 and run under qemu in the SDK's root, one test
-#    module at a time (its time printed), all of them or those that run in-process (--tests);
-#    tests that start a built binary start the aarch64 one, through binfmt_misc; with --tests
-#    all, the example packages' tests likewise. Left out always, and why: the site page's test
-#    in a browser (no aarch64 Chromium in the root: CONTROLLER_REQUIRE_BROWSER is not set, so
-#    it says it skipped).
+#    module at a time (its time printed): scripts/arm64/tests.sh, which says what it leaves out.
 # Needs root (the SDK's chroot, binfmt_misc) and what scripts/lib/packages.sh declares for
 # "arm64".
 set -euo pipefail
@@ -49,13 +41,13 @@ cd "$(dirname "$0")/../.."
 x86_bin=""
 tests_scope=all
 prebuilt=0
-usage() { echo "usage: $0 [--prebuilt] [--x86-bin DIR] [--tests all|in-process|none]" >&2; exit 64; }
+usage() { echo "usage: $0 [--prebuilt] [--x86-bin DIR] [--tests all|most|none]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case $1 in
         --x86-bin) [ $# -ge 2 ] || usage; x86_bin=$2; shift 2 ;;
         --tests)
             [ $# -ge 2 ] || usage
-            case $2 in all | in-process | none) tests_scope=$2 ;; *) usage ;; esac
+            case $2 in all | most | none) tests_scope=$2 ;; *) usage ;; esac
             shift 2
             ;;
         --skip-tests) tests_scope=none; shift ;;
@@ -63,14 +55,6 @@ while [ $# -gt 0 ]; do
         *) usage ;;
     esac
 done
-# The test modules --tests in-process leaves out, three quarters of the suite's time under
-# emulation: the turnstile's (most of its suites start the built daemon, under qemu the aarch64
-# one, and wait on it), the command line's (property tests over texts up to 70 KB), the
-# runtime's (the daemon served in-process, with a broker on the host, and its loop's timings)
-# and the checks' (the programs that drive the crash, site and load checks).
-# What they check of the aarch64 build — the daemons' command line, their services and their
-# output — steps 3 to 5 check on the shipped binaries; --tests all runs them.
-IN_PROCESS_LEFT_OUT=(ControllerCommandLineTests ControllerRuntimeTests ControllerChecksTests TurnstileTests)
 
 STEP_TIMES=()
 step_name=""
@@ -217,48 +201,8 @@ done
 echo "    purged: nothing of ${daemons[*]} left"
 
 if [ "$tests_scope" != none ]; then
-    step "every test, built for aarch64 (debug)"
-    scripts/arm64/swift.sh build --build-tests --scratch-path .build-arm64
-    # The W3C SCXML suite the conformance test reads, where it reads it outside.
-    w3c=${SCXML_W3C_DIR:-$(cd "$ARM64_REPO/.." && pwd)/shared/scxml-w3c}
-    ARM64_BINDS=()
-    [ ! -d "$w3c" ] || ARM64_BINDS=("$w3c")
-    # CONTROLLER_TESTS_EMULATED: a test that measures speed checks behaviour only (qemu-user's
-    # speed is not a Pi's), the waits and time limits are longer, property tests run a fifth of
-    # their cases (Tests/ControllerTestSupport/Emulation.swift), and what qemu-user does its own
-    # way is said by the test that meets it.
-    ARM64_ENV=(CONTROLLER_MQTT_REQUIRE_BROKER=1 CONTROLLER_TESTS_EMULATED=1 "SCXML_W3C_DIR=$w3c")
-    tests=$(scripts/arm64/swift.sh build --scratch-path .build-arm64 --show-bin-path)
-    # run_tests BINARY [MODULE]: the test binary under qemu, the tests of MODULE only when given.
-    # Each test's start is a line; what is shown is what failed, skipped and the totals.
-    run_tests() {
-        local binary=$1 module=${2:-} log=$work/tests.log status=0 command
-        command="$(printf '%q' "$binary") --testing-library swift-testing"
-        [ -z "$module" ] || command+=" --filter $(printf '%q' "^$module\\.")"
-        arm64_in_root "$command" >"$log" 2>&1 || status=$?
-        awk '/^✔ Test run with / || !(/ started\.$/ || /^$/ || /^✔ (Test|Suite) .* passed after/)' "$log"
-        [ "$status" -eq 0 ] || { echo "error: $(basename "$binary")${module:+ ($module)} failed under qemu (status $status)" >&2; exit "$status"; }
-    }
-    # One module at a time, so each one's time is printed: a module grown slow under emulation
-    # is seen by name.
-    for module_dir in Tests/*/; do
-        module=$(basename "$module_dir")
-        grep -rqs '@Test' "$module_dir" || continue
-        if [ "$tests_scope" = in-process ] && [[ " ${IN_PROCESS_LEFT_OUT[*]} " == *" $module "* ]]; then
-            echo "    $module: left out (--tests in-process: among the slowest under emulation; --tests all runs it)"
-            continue
-        fi
-        step "$module, built for aarch64, run under qemu in the SDK's root"
-        run_tests "$tests/ControllerFSMPackageTests.xctest" "$module"
-    done
-    if [ "$tests_scope" = all ]; then
-        for example in "${examples[@]}"; do
-            step "${example#* }'s package's tests, built for aarch64 where the runtime's build is, run under qemu"
-            scripts/arm64/swift.sh build --build-tests --package-path "${example% *}" --scratch-path .build-arm64 --disable-build-manifest-caching
-            package=$(sed -n 's/^ *name: "\([^"]*\)".*/\1/p' "${example% *}/Package.swift" | sed -n 1p)
-            run_tests "$tests/${package}PackageTests.xctest"
-        done
-    fi
+    step "the tests, built for aarch64 and run under qemu (scripts/arm64/tests.sh $tests_scope)"
+    scripts/arm64/tests.sh "$tests_scope"
 fi
 step ""
 echo "==> arm64: all checks passed"

@@ -60,8 +60,9 @@ started=$SECONDS
 # 1. The sid amd64 root: the compiler, and what SwiftPM needs beside it (a C and C++ toolchain
 #    for the manifest and the C targets, git for the dependencies); and what the tests start
 #    when they run here under qemu (the MQTT tests' broker, scripts/mqtt-broker.sh's tools; mount,
-#    which the library-hiding tests run in a mount namespace of their own).
-root_packages=(swiftlang g++ git file ca-certificates mosquitto mosquitto-clients openssl iproute2 procps python3 mount)
+#    which the library-hiding tests run in a mount namespace of their own; Jinja2, Home
+#    Assistant's template engine, which the discovery templates' tests render with).
+root_packages=(swiftlang g++ git file ca-certificates mosquitto mosquitto-clients openssl iproute2 procps python3 python3-jinja2 mount)
 if [ ! -f "$ARM64_ROOT/.made" ]; then
     echo "==> arm64 SDK: a Debian sid amd64 root with swiftlang ($mirror)"
     rm -rf "$ARM64_ROOT"
