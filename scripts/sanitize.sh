@@ -49,6 +49,10 @@ flags=(--sanitize="$sanitizer" --scratch-path "$PWD/.build-$sanitizer-sanitizer"
     # Line tables are all a sanitizer's report needs (function, file, line of each frame); the
     # full debug information of every dependency is most of what an unoptimised build writes.
     -Xswiftc -gline-tables-only)
+# CONTROLLERFSM_THREAD_SANITIZED: property tests run a fifth of their cases under TSan, which
+# looks for races between threads where a property's cases are one thread's work
+# (Tests/ControllerTestSupport/PropertyCases.swift); ASan runs every case.
+[ "$sanitizer" != thread ] || flags+=(-Xswiftc -DCONTROLLERFSM_THREAD_SANITIZED)
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

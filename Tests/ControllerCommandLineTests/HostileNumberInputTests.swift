@@ -45,7 +45,7 @@ struct HostileNumberInputTests {
             #"{"v":N,"command":"status"}"#, #"{"v":1,"id":N,"command":"status"}"#, #"{"v":1,"command":"pulse","line":N}"#,
             #"{"v":1,"command":"emergency","on":N}"#, #"{"v":1,"command":N}"#, #"{"v":1,"id":N,"command":"events","follow":N}"#,
         ]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.numbers, Gen.element(of: templates).map { $0! }) { number, template in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.numbers, Gen.element(of: templates).map { $0! }) { number, template in
             let line = template.replacingOccurrences(of: "N", with: number)
             let (id, result) = ControlRequestLine<TurnstileApplication>.parse(Array(line.utf8))
             if let id { #expect((0...ControlProtocol.maxRequestID).contains(id), "\(line)") }
@@ -64,7 +64,7 @@ struct HostileNumberInputTests {
 
     @Test("the same numbers on the MQTT command topic's handler: every one answered, none trapping")
     func mqttCommandNumbers() async {
-        await propertyCheck(count: Emulation.propertyCases(200), input: Self.numbers) { number in
+        await propertyCheck(count: PropertyCases.count(200), input: Self.numbers) { number in
             let payload = #"{"v":1,"id":\#(number),"command":"fault"}"#
             let answered = ControlRequestLine<TurnstileApplication>.answer(Array(payload.utf8)) { _ in .accepted("fault") }
             let reply = String(decoding: answered.reply.encoded(daemon: "turnstiled"), as: UTF8.self)
@@ -84,7 +84,7 @@ struct HostileNumberInputTests {
             ("[outputs.lock]\nline = 2", "[outputs.lock]\nline = 2\n[turnstile]\nrelock_timeout = \"Nns\""),
             ("[outputs.lock]\nline = 2", "[outputs.lock]\nline = 2\n[turnstile]\nrelock_timeout = N"),
         ]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.numbers, Gen.element(of: templates).map { $0! }) { number, template in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.numbers, Gen.element(of: templates).map { $0! }) { number, template in
             let text = minimalBoard.replacingOccurrences(of: template.0, with: template.1.replacingOccurrences(of: "N", with: number))
             do {
                 _ = try BoardFile.parse(text, file: "x.toml")
@@ -108,7 +108,7 @@ struct HostileNumberInputTests {
             "0 push hold N", "0 pulse coin N", "N end", "0 coin\nN coin\nN end",
         ]
         let vocabulary = TurnstileSimulation.vocabulary(for: .defaultSim)
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.numbers, Gen.element(of: templates).map { $0! }) { number, template in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.numbers, Gen.element(of: templates).map { $0! }) { number, template in
             let text = template.replacingOccurrences(of: "N", with: number) + "\n"
             do {
                 _ = try Scenario<TurnstileApplication>.parse(text, file: "s.txt", vocabulary: vocabulary)
@@ -129,7 +129,7 @@ struct HostileNumberInputTests {
         let doubles = Gen.oneOf(
             Gen.element(of: ["0", "-0", "-0.0", "1e308", "-1e308", "1.7976931348623157e308", "4.9e-324", "1e-400", "123456789012.5"]).map { $0! },
             Gen.double(in: -1e300...1e300).map { "\($0)" })
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.numbers, Self.numbers, doubles) { count, gauge, seconds in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.numbers, Self.numbers, doubles) { count, gauge, seconds in
             let snapshot = #"""
                 {"v":1,"ok":true,"status":{"phase":"running","state":"locked","gauges":{"credit":\#(gauge)},"counters":{"coins":\#(count)},"uptimeSeconds":\#(seconds),"board":"sim","chip":"c","events":\#(count),"queueDepth":\#(gauge),"droppedCommands":0,"lostEdges":\#(count),"traceLosses":0,"lastTransitions":[{"time":\#(seconds),"from":"a","event":"e","to":"b"}],"outputOverrides":\#(count),"heldOutputs":{}}}
                 """#
@@ -148,7 +148,7 @@ struct HostileNumberInputTests {
     @Test("ctl's seconds: any Double, printed without a trap")
     func ctlSeconds() async {
         let extremes: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -0.0, 1e12, 999_999_999_999.9995]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Gen.oneOf(Gen.element(of: extremes).map { $0! }, Gen.double(in: -1e15...1e15))) { seconds in
+        await propertyCheck(count: PropertyCases.count(300), input: Gen.oneOf(Gen.element(of: extremes).map { $0! }, Gen.double(in: -1e15...1e15))) { seconds in
             #expect(!Ctl<TurnstileApplication>.decimal(seconds, places: 3).isEmpty)
             #expect(!Ctl<TurnstileApplication>.decimal(seconds, places: 1).isEmpty)
         }
@@ -157,7 +157,7 @@ struct HostileNumberInputTests {
     @Test("the control client's reply timeout: any Double becomes poll's milliseconds")
     func pollTimeout() async {
         let extremes: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, -0.0, 0, 1e-12, 2_147_483.647, 2_147_483.648, 1e300]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Gen.oneOf(Gen.element(of: extremes).map { $0! }, Gen.double(in: -1e20...1e20))) { seconds in
+        await propertyCheck(count: PropertyCases.count(300), input: Gen.oneOf(Gen.element(of: extremes).map { $0! }, Gen.double(in: -1e20...1e20))) { seconds in
             let milliseconds = ControlClient<TurnstileApplication>.pollMilliseconds(seconds)
             #expect(milliseconds >= 0)
             if seconds.isFinite, seconds > 0, seconds * 1000 <= Double(Int32.max) - 1 {
@@ -173,7 +173,7 @@ struct HostileNumberInputTests {
         let extremes: [Int64] = [.min, .min + 1, -1, 0, 1, .max - 1, .max]
         let values = Gen.oneOf(Gen.element(of: extremes).map { $0! }, Gen.int64(), Gen.int64(in: -100...100))
         func held(_ exact: Int128) -> Int64 { Int64(clamping: exact) }
-        await propertyCheck(count: Emulation.propertyCases(1_000), input: values, values) { a, b in
+        await propertyCheck(count: PropertyCases.count(1_000), input: values, values) { a, b in
             #expect(a.saturatingAdding(b) == held(Int128(a) + Int128(b)))
             #expect(a.saturatingSubtracting(b) == held(Int128(a) - Int128(b)))
             #expect(a.saturatingMultiplied(by: b) == held(Int128(a) * Int128(b)))

@@ -35,7 +35,7 @@ struct MQTTOptionMessageTests {
 
     @Test("every option's refusal of a hostile value")
     func hostileValues() async {
-        await propertyCheck(count: Emulation.propertyCases(50), input: Self.hostile) { value in
+        await propertyCheck(count: PropertyCases.count(50), input: Self.hostile) { value in
             for url in [value, "mqtt://\(value)", "mqtt://\(value):1883", "mqtt://broker:\(value)", "mqtt://broker/\(value)", "\(value)://broker", "mqtt://[\(value)]", "mqtt://u:\(value)@broker"] {
                 if let message = refusal({ _ = try MQTTBrokerURL.parse(url) }) { expectShown(message, "broker URL") }
                 if let message = refusal({ _ = try MQTTConnectionOptions.parse(["--mqtt", url]).broker(url) }) { expectShown(message, "--mqtt") }

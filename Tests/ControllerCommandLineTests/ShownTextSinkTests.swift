@@ -59,7 +59,7 @@ struct ShownTextSinkTests {
 
     @Test("shown and shownLine escape every invisible scalar and bound what they write")
     func thePath() async {
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.hostile) { text in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.hostile) { text in
             for (shown, limit) in [(text.shown, Quoting.maxQuotedCharacters), (text.shownLine, Quoting.maxLineCharacters)] {
                 #expect(Self.clean(shown), "\(shown.prefix(200).debugDescription)")
                 // The limit, then at most "… (N bytes)".
@@ -89,7 +89,7 @@ struct ShownTextSinkTests {
             #"{"v":TEXT,"command":"status"}"#, #"{"v":1,"id":TEXT,"command":"status"}"#, #"{"v":1,"command":"emergency","on":TEXT}"#,
             #"[TEXT]"#, #"TEXT"#,
         ]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.hostile, Gen.element(of: templates).map { $0! }) { text, template in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.hostile, Gen.element(of: templates).map { $0! }) { text, template in
             let json = String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
             let line = template.replacingOccurrences(of: "TEXT", with: json)
             let answered = ControlRequestLine<TurnstileApplication>.answer(Array(line.utf8)) { _ in .accepted("status") }
@@ -111,7 +111,7 @@ struct ShownTextSinkTests {
             ("[inputs.coin]\nline = 0", "[inputs.\"TEXT\"]\nline = 0"),
             ("[outputs.lock]\nline = 2", "[outputs.lock]\nline = 2\n[turnstile]\nfail_mode = \"TEXT\""),
         ]
-        await propertyCheck(count: Emulation.propertyCases(200), input: Self.hostile, Gen.element(of: templates).map { $0! }) { text, template in
+        await propertyCheck(count: PropertyCases.count(200), input: Self.hostile, Gen.element(of: templates).map { $0! }) { text, template in
             // TOML's own escapes, so the file holds the characters themselves (a raw control
             // byte is refused before parsing, by its own rule).
             let escaped = text.unicodeScalars.map { $0.isInvisible || $0 == "\"" || $0 == "\\" ? String(format: "\\U%08X", $0.value) : String($0) }.joined()
@@ -131,7 +131,7 @@ struct ShownTextSinkTests {
             "1 pulse TEXT", "1 expect counter TEXT 1", "1 expect output lock TEXT", "1 push TEXT",
         ]
         let vocabulary = TurnstileSimulation.vocabulary(for: .defaultSim)
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.hostile, Gen.element(of: templates).map { $0! }) { text, template in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.hostile, Gen.element(of: templates).map { $0! }) { text, template in
             do {
                 _ = try Scenario<TurnstileApplication>.parse(template.replacingOccurrences(of: "TEXT", with: text) + "\n", file: "s.txt", vocabulary: vocabulary)
             } catch {
@@ -142,7 +142,7 @@ struct ShownTextSinkTests {
 
     @Test("a fleet's retained messages")
     func fleetRetained() async {
-        await propertyCheck(count: Emulation.propertyCases(100), input: Self.hostile, Self.hostile) { node, state in
+        await propertyCheck(count: PropertyCases.count(100), input: Self.hostile, Self.hostile) { node, state in
             var view = FleetView(prefix: "site")
             let level = node.replacingOccurrences(of: "/", with: "").replacingOccurrences(of: "+", with: "").replacingOccurrences(of: "#", with: "")
             func quoted(_ text: String) -> String { String(decoding: try! JSONEncoder().encode(text), as: UTF8.self) }
@@ -160,7 +160,7 @@ struct ShownTextSinkTests {
 
     @Test("JSON shown to a person: every invisible scalar escaped, the document unchanged for a parser")
     func jsonOutput() async {
-        await propertyCheck(count: Emulation.propertyCases(100), input: Self.hostile) { text in
+        await propertyCheck(count: PropertyCases.count(100), input: Self.hostile) { text in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let raw = String(decoding: try! encoder.encode(["name": text + "\u{7F}"]), as: UTF8.self)
@@ -173,7 +173,7 @@ struct ShownTextSinkTests {
 
     @Test("the store's text: a row's value and the unwritten-counts file")
     func storeText() async throws {
-        await propertyCheck(count: Emulation.propertyCases(200), input: Self.hostile) { text in
+        await propertyCheck(count: PropertyCases.count(200), input: Self.hostile) { text in
             for quoted in [true, false] {
                 let shown = StoredRow.describe(.text(text), quoted: quoted)
                 #expect(Self.clean(shown) && shown.count < 200, "\(shown.prefix(300).debugDescription)")
@@ -193,7 +193,7 @@ struct ShownTextSinkTests {
 
     @Test("the log handler's line: one line, escaped and bounded, whatever the message and metadata hold")
     func logLine() async {
-        await propertyCheck(count: Emulation.propertyCases(200), input: Self.hostile, Self.hostile, Self.hostile) { message, key, value in
+        await propertyCheck(count: PropertyCases.count(200), input: Self.hostile, Self.hostile, Self.hostile) { message, key, value in
             for journal in [true, false] {
                 let line = PlainLogHandler.line(
                     level: .warning, message: "peer \(message) sent", metadata: ["peer": .string(value), key: "x"], journal: journal)
@@ -206,7 +206,7 @@ struct ShownTextSinkTests {
 
     @Test("ctl's printout of a status, an accepted command and a transition")
     func ctlPrintout() async {
-        await propertyCheck(count: Emulation.propertyCases(100), input: Self.hostile, Self.hostile) { a, b in
+        await propertyCheck(count: PropertyCases.count(100), input: Self.hostile, Self.hostile) { a, b in
             let snapshot = DaemonSnapshot(
                 phase: a, degradedReason: b, state: b, gauges: [a: 1], counters: [b: 2], uptimeSeconds: 1, board: a, chip: b,
                 events: 0, queueDepth: 0, droppedCommands: 0, lostEdges: 0, traceLosses: 0,
@@ -222,7 +222,7 @@ struct ShownTextSinkTests {
     @Test("the status page")
     func statusPage() async {
         let layout = DiagramLayouts.layout(of: TurnstileApplication.self)
-        await propertyCheck(count: Emulation.propertyCases(30), input: Self.hostile) { text in
+        await propertyCheck(count: PropertyCases.count(30), input: Self.hostile) { text in
             let snapshot = DaemonSnapshot(
                 phase: text, degradedReason: text, state: text, gauges: ["credit": 1], counters: [:], uptimeSeconds: 1, board: text, chip: text,
                 events: 0, queueDepth: 0, droppedCommands: 0, lostEdges: 0, traceLosses: 0,
@@ -237,7 +237,7 @@ struct ShownTextSinkTests {
 
     @Test("MQTT option errors and the control protocol's errors go through the same path")
     func errorDescriptions() async {
-        await propertyCheck(count: Emulation.propertyCases(100), input: Self.hostile) { text in
+        await propertyCheck(count: PropertyCases.count(100), input: Self.hostile) { text in
             let errors: [String] = [
                 MQTTError.invalidTopic(topic: text, problem: "is bad").description,
                 ControlProtocolError.unknownCommand(text, hint: nil, commands: ["status"]).message,

@@ -368,7 +368,7 @@ struct AppendixDPropertyTests {
         tally.delivered += reference.delivered
     }
 
-    @Test("2,000 random statecharts, 40 events each: the runtime's journal, configuration and histories equal SCXML's algorithm's after every macrostep", arguments: 0..<Emulation.propertyCases(20))
+    @Test("2,000 random statecharts, 40 events each: the runtime's journal, configuration and histories equal SCXML's algorithm's after every macrostep", arguments: 0..<PropertyCases.count(20))
     func randomCharts(batch: Int) {
         var tally = Tally()
         for seed in UInt64(batch * 100)..<UInt64(batch * 100 + 100) {

@@ -299,7 +299,7 @@ struct HierarchyModelTests {
         }
     }
 
-    @Test("300 random nested machines, 60 random events each: the runtime's journal equals the reference's", arguments: 0..<Emulation.propertyCases(3))
+    @Test("300 random nested machines, 60 random events each: the runtime's journal equals the reference's", arguments: 0..<PropertyCases.count(3))
     func randomMachines(batch: Int) throws {
         // What the batch exercised, so a generator that stopped producing a feature is noticed.
         var eventlessSteps = 0

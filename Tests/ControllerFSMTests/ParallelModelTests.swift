@@ -22,7 +22,7 @@ struct ParallelModelTests {
         return definition
     }
 
-    @Test("300 random nested machines alone and as the one region of a parallel state: the same journal after every event", arguments: 0..<Emulation.propertyCases(3))
+    @Test("300 random nested machines alone and as the one region of a parallel state: the same journal after every event", arguments: 0..<PropertyCases.count(3))
     func oneRegion(batch: Int) throws {
         var regionSteps = 0
         defer { #expect(regionSteps > 1_000, "only \(regionSteps) transitions were compared") }

@@ -54,7 +54,7 @@ import Testing
     @Test("a bouncy pulse through the debouncer gives exactly one press and one release", arguments: [false, true])
     func bouncyPulsesDebounceToOnePressAndOneRelease(activeLow: Bool) throws {
         let period = Duration.milliseconds(10)
-        for seed in UInt64(1)...UInt64(Emulation.propertyCases(200)) {
+        for seed in UInt64(1)...UInt64(PropertyCases.count(200)) {
             var shape = SplitMix64(seed: seed ^ 0xC0FFEE)
             let bounceEdges = Int(shape.next(below: 9))
             let window = Duration.microseconds(Int64(shape.next(below: 3_001)))

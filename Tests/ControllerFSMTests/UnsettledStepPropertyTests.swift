@@ -131,10 +131,10 @@ struct UnsettledStepPropertyTests {
         }
     }
 
-    @Test("flat and nested machines", arguments: 0..<Emulation.propertyCases(100))
+    @Test("flat and nested machines", arguments: 0..<PropertyCases.count(100))
     func nested(seed: Int) throws { try Self.check(seed: UInt64(seed), parallel: false) }
 
-    @Test("machines with parallel regions", arguments: 0..<Emulation.propertyCases(100))
+    @Test("machines with parallel regions", arguments: 0..<PropertyCases.count(100))
     func regions(seed: Int) throws { try Self.check(seed: UInt64(seed), parallel: true) }
 
     @Test("the random machines do reach every bound: the property is not vacuous")

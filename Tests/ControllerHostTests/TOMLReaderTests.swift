@@ -228,7 +228,7 @@ struct TOMLReaderTests {
 
     @Test("any bytes are read or refused with a place, never a crash")
     func randomBytes() async {
-        await propertyCheck(count: Emulation.propertyCases(1000), input: Gen.int(in: 0...255).array(of: 0...200)) { numbers in
+        await propertyCheck(count: PropertyCases.count(1000), input: Gen.int(in: 0...255).array(of: 0...200)) { numbers in
             let text = String(decoding: numbers.map { UInt8($0) }, as: UTF8.self)
             checkReadOrPlaced(text)
         }
@@ -236,7 +236,7 @@ struct TOMLReaderTests {
 
     @Test("any text of TOML's own characters is read or refused with a place, never a crash")
     func randomGrammar() async {
-        await propertyCheck(count: Emulation.propertyCases(2000), input: Gen.int(in: 0...(Self.alphabet.count - 1)).array(of: 0...80)) { picks in
+        await propertyCheck(count: PropertyCases.count(2000), input: Gen.int(in: 0...(Self.alphabet.count - 1)).array(of: 0...80)) { picks in
             checkReadOrPlaced(picks.map { Self.alphabet[$0] }.joined())
         }
     }

@@ -28,7 +28,7 @@ struct FleetHostileNumbersTests {
 
     @Test("Int64 extremes and random values in totals, event times and now")
     func extremeNumbers() async {
-        await propertyCheck(count: Emulation.propertyCases(300), input: zip(Self.numbers, Self.numbers, Self.numbers, Self.numbers, Self.numbers)) { coinsA, coinsB, lastA, lastB, now in
+        await propertyCheck(count: PropertyCases.count(300), input: zip(Self.numbers, Self.numbers, Self.numbers, Self.numbers, Self.numbers)) { coinsA, coinsB, lastA, lastB, now in
             var view = FleetView(prefix: "site")
             view.take(Self.counters(node: "a", coins: coinsA, last: lastA))
             view.take(Self.counters(node: "b", coins: coinsB, last: lastB))
@@ -62,7 +62,7 @@ struct FleetHostileNumbersTests {
 
     @Test("control characters and long text in node names, states, apps and counter kinds never reach the terminal raw")
     func hostileText() async {
-        await propertyCheck(count: Emulation.propertyCases(200), input: zip(Self.hostileText, Self.hostileText, Self.hostileText, Self.hostileText)) { node, app, state, kind in
+        await propertyCheck(count: PropertyCases.count(200), input: zip(Self.hostileText, Self.hostileText, Self.hostileText, Self.hostileText)) { node, app, state, kind in
             var view = FleetView(prefix: "site")
             let level = node.replacingOccurrences(of: "/", with: "")
             func quoted(_ text: String) -> String { String(decoding: try! JSONEncoder().encode(text), as: UTF8.self) }

@@ -51,7 +51,7 @@ struct HostileStoredNumbersTests {
 
     @Test("every integer column the daemon reads, at the extremes")
     func storedExtremes() async throws {
-        await propertyCheck(count: Emulation.propertyCases(120), input: Self.values, Gen.element(of: Self.edits).map { $0! }) { value, edit in
+        await propertyCheck(count: PropertyCases.count(120), input: Self.values, Gen.element(of: Self.edits).map { $0! }) { value, edit in
             do {
                 let scratch = try ScratchDirectory()
                 let path = try Self.database(in: scratch)
@@ -97,7 +97,7 @@ struct HostileStoredNumbersTests {
     @Test("every number of the unwritten-counts file, at the extremes; the total saturates")
     func unwrittenExtremes() async {
         let lines = ["session N", "time N", "credit N", "coins N", "passages N"]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Self.values, Gen.element(of: lines).map { $0! }, Self.values) { value, line, other in
+        await propertyCheck(count: PropertyCases.count(300), input: Self.values, Gen.element(of: lines).map { $0! }, Self.values) { value, line, other in
             var fields = ["session": "session 1", "time": "time 0", "state": "state locked", "credit": "credit 0", "coins": "coins 1"]
             let key = String(line.prefix { $0 != " " })
             fields[key] = line.replacingOccurrences(of: "N", with: "\(value)")

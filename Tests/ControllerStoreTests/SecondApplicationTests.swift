@@ -118,7 +118,7 @@ struct SecondApplicationTests {
 
     @Test("random presses, surges, replacements, commits and restarts: the totals are the model's, the balance holds, the state is the last")
     func randomLives() async {
-        await propertyCheck(count: Emulation.propertyCases(60), input: Gen.int(in: 0...(Op.allCases.count - 1)).array(of: 1...80)) { choices in
+        await propertyCheck(count: PropertyCases.count(60), input: Gen.int(in: 0...(Op.allCases.count - 1)).array(of: 1...80)) { choices in
             let ops = choices.map { Op.allCases[$0] }
             do {
                 try Self.live(ops)

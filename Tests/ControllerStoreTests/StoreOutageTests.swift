@@ -298,7 +298,7 @@ struct StoreOutageTests {
     func randomOutages() async {
         let ops = zip(Gen.int(in: 0...99), Gen.int(in: 0...7)).array(of: 1...150)
         let settings = zip(Gen.int(in: 2...32), Gen.bool)
-        await propertyCheck(count: Emulation.propertyCases(40), input: zip(ops, settings)) { ops, settings in
+        await propertyCheck(count: PropertyCases.count(40), input: zip(ops, settings)) { ops, settings in
             let (maximumPending, healAtEnd) = settings
             do {
                 try Self.run(ops.map { Self.op($0.0, $0.1) }, maximumPending: maximumPending, healAtEnd: healAtEnd)

@@ -103,7 +103,7 @@ struct StoredValueTests {
             "1.5", "1e300", "'x'", "'coins'", "'locked'", "'2024-02-30'", "'2024-02-29'", "x'00'", "''", "'12'",
         ]
         let input = zip(Gen.int(in: 0...(columns.count - 1)), Gen.int(in: 0...(values.count - 1)))
-        await propertyCheck(count: Emulation.propertyCases(60), input: input) { columnIndex, valueIndex in
+        await propertyCheck(count: PropertyCases.count(60), input: input) { columnIndex, valueIndex in
             let (table, column, where_) = columns[columnIndex]
             do {
                 let scratch = try ScratchDirectory()

@@ -17,7 +17,7 @@ struct UnwrittenCountsTests {
     @Test("whatever a stop keeps of either application, the next start reads back the same")
     func roundTrip() async {
         let input = zip(Gen.int(in: 1...1_000_000), Gen.int(in: -1_000_000...1_000_000), Gen.int(in: 0...4), Gen.int(in: 0...StoreLimits.maximumCount).array(of: 13))
-        await propertyCheck(count: Emulation.propertyCases(200), input: input) { session, time, state, amounts in
+        await propertyCheck(count: PropertyCases.count(200), input: input) { session, time, state, amounts in
             let turnstile = UnwrittenCounts<TurnstileApplication>(
                 session: Int64(session), time: Int64(time) * 1_000_003, state: TurnstileState.allCases[state],
                 gauges: ["credit": amounts[12]], counts: Self.counts(CountStore<TurnstileApplication>.kinds, amounts))
@@ -45,7 +45,7 @@ struct UnwrittenCountsTests {
     func anyText() async {
         let words = ["turnstiled unwritten counts v1", "lamp-keeper unwritten counts v1", "session", "time", "state", "credit", "coins",
                      "presses", "blowouts", "locked", "blown", "1", "-1", "9223372036854775807", "x", " ", "\n", ""]
-        await propertyCheck(count: Emulation.propertyCases(300), input: Gen.int(in: 0...(words.count - 1)).array(of: 0...40)) { picks in
+        await propertyCheck(count: PropertyCases.count(300), input: Gen.int(in: 0...(words.count - 1)).array(of: 0...40)) { picks in
             // Mostly after the right header, so the lines below it are read.
             let body = picks.map { words[$0] }.joined(separator: picks.count % 3 == 0 ? " " : "\n")
             let header = picks.count % 5 == 0 ? "" : "\n"

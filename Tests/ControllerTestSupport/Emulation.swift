@@ -22,15 +22,4 @@ package enum Emulation {
     package static func timeLimitMinutes(_ minutes: Int) -> Int {
         isActive ? minutes * 6 : minutes
     }
-
-    /// How many random cases (or batches of them) a property test runs: `count` natively, a
-    /// fifth of it (at least one) under emulation. The property's code is the same on both processors and every case
-    /// still runs natively; under qemu-user a case costs 10–50 times its native time, and a
-    /// hundred of them held both of the pool's threads for 25 minutes, every other test waiting.
-    package static func propertyCases(_ count: Int) -> Int {
-        isActive ? max(1, count / emulatedPropertyCaseDivisor) : count
-    }
-
-    /// The fraction of ``propertyCases(_:)`` under emulation.
-    package static let emulatedPropertyCaseDivisor = 5
 }

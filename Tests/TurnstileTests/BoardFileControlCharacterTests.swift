@@ -76,7 +76,7 @@ struct BoardFileControlCharacterTests {
         let scalars = Array(original.unicodeScalars)
         // Each insertion: where (a fraction of the file, in 1/10000) and which forbidden byte.
         let insertions = zip(Gen.int(in: 0...10_000), Gen.int(in: 0...(Self.forbidden.count - 1))).array(of: 1...4)
-        await propertyCheck(count: Emulation.propertyCases(200), input: insertions) { insertions in
+        await propertyCheck(count: PropertyCases.count(200), input: insertions) { insertions in
             var mutated = scalars
             for (place, which) in insertions {
                 mutated.insert(Unicode.Scalar(Self.forbidden[which]), at: place * mutated.count / 10_000)

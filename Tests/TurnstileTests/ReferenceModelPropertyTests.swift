@@ -20,7 +20,7 @@ struct ReferenceModelPropertyTests {
         // One op: milliseconds since the previous action, a kind, a parameter. A negative gap
         // means the same instant as the previous action: about one action in five.
         let ops = zip(Gen.int(in: -1_500...6_000), Gen.int(in: 0...99), Gen.int(in: 0...3)).array(of: 1...60)
-        await propertyCheck(count: Emulation.propertyCases(150), input: ops) { ops in
+        await propertyCheck(count: PropertyCases.count(150), input: ops) { ops in
             let scenario = ScenarioBuilder(ops: ops).text
             let disagreement: String?
             do {

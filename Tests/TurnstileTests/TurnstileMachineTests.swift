@@ -118,7 +118,7 @@ struct TurnstileMachineTests {
     func invariantsOnRandomStreams() async {
         let events = Gen<TurnstileEvent>.case.array(of: 1...300)
         let gaps = Gen.int(in: 0...3_000).array(of: 300)
-        await propertyCheck(count: Emulation.propertyCases(300), input: events, gaps) { events, gaps in
+        await propertyCheck(count: PropertyCases.count(300), input: events, gaps) { events, gaps in
             var m = machine()
             var time: Int64 = 0
             for (step, event) in events.enumerated() {

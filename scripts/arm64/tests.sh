@@ -87,8 +87,8 @@ arm64_binfmt
 w3c=${SCXML_W3C_DIR:-$(cd "$ARM64_REPO/.." && pwd)/shared/scxml-w3c}
 [ ! -d "$w3c" ] || ARM64_BINDS=("$w3c")
 # CONTROLLER_TESTS_EMULATED: a test that measures speed checks behaviour only (qemu-user's
-# speed is not a Pi's), the waits and time limits are longer, property tests run a fifth of
-# their cases (Tests/ControllerTestSupport/Emulation.swift), and what qemu-user does its own
+# speed is not a Pi's), the waits and time limits are longer, property tests run a twentieth of
+# their cases (Tests/ControllerTestSupport/PropertyCases.swift), and what qemu-user does its own
 # way is said by the test that meets it.
 ARM64_ENV=(CONTROLLER_MQTT_REQUIRE_BROKER=1 CONTROLLER_TESTS_EMULATED=1 "SCXML_W3C_DIR=$w3c")
 tests=$(scripts/arm64/swift.sh build --scratch-path "$SCRATCH" --show-bin-path)
