@@ -56,25 +56,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-STEP_TIMES=()
-step_name=""
-step_started=$SECONDS
-step() {
-    [ -z "$step_name" ] || STEP_TIMES+=("$(printf '%5ds  arm64: %s' $((SECONDS - step_started)) "$step_name")")
-    step_name=$1
-    step_started=$SECONDS
-    [ -z "$1" ] || echo "==> arm64: $1"
-}
-work=$(mktemp -d)
-finish() {
-    local status=$?
-    step ""
-    echo "--- arm64 lane, time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
-    printf '%s\n' "${STEP_TIMES[@]}"
-    rm -rf "$work"
-    return $status
-}
-trap finish EXIT
+STEP_PREFIX="arm64: " STEP_TITLE="arm64 lane"
+. scripts/lib/step-times.sh
 
 # The controllers beside the turnstile, as scripts/test.sh finds them: "PACKAGE_PATH PRODUCT".
 examples=()

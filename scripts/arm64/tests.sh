@@ -50,25 +50,8 @@ for conf in Examples/*/packaging/product.conf; do
     examples+=("${conf%/packaging/product.conf}")
 done
 
-STEP_TIMES=()
-step_name=""
-step_started=$SECONDS
-step() {
-    [ -z "$step_name" ] || STEP_TIMES+=("$(printf '%5ds  arm64 tests: %s' $((SECONDS - step_started)) "$step_name")")
-    step_name=$1
-    step_started=$SECONDS
-    [ -z "$1" ] || echo "==> arm64 tests: $1"
-}
-work=$(mktemp -d)
-finish() {
-    local status=$?
-    step ""
-    echo "--- arm64 tests, time per step (total $((SECONDS / 60)) min $((SECONDS % 60)) s)"
-    printf '%s\n' "${STEP_TIMES[@]}"
-    rm -rf "$work"
-    return $status
-}
-trap finish EXIT
+STEP_PREFIX="arm64 tests: " STEP_TITLE="arm64 tests"
+. scripts/lib/step-times.sh
 
 if [ "$build" = 1 ]; then
     step "every test, built for aarch64 (debug, $SCRATCH; $(arm64_swift_version))"
