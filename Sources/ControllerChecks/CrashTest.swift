@@ -49,7 +49,18 @@ public struct CrashTest: Sendable {
     public let board: String?
     public let package: ProductPackage
 
-    public init(daemon: String, package: ProductPackage, spec: CrashCheckSpec, kills: Int, seed: UInt64, board: String?) {
+    /// How long the daemon's start may take (`CrashTest.startTimeout` unless given).
+    public let startTimeout: Duration
+    /// How long one command (`ctl status`, `stats`, a drain, a refusal) may take
+    /// (`CrashTest.commandTimeout` unless given).
+    public let commandTimeout: Duration
+
+    /// `startTimeout` and `commandTimeout`: longer where every process is slower than a busy
+    /// two-core machine makes it (an emulated one: qemu-user runs a test's children too).
+    public init(daemon: String, package: ProductPackage, spec: CrashCheckSpec, kills: Int, seed: UInt64, board: String?,
+                startTimeout: Duration = CrashTest.startTimeout, commandTimeout: Duration = CrashTest.commandTimeout) {
+        self.startTimeout = startTimeout
+        self.commandTimeout = commandTimeout
         self.daemon = daemon
         self.product = package.product
         self.package = package
@@ -134,8 +145,8 @@ private struct Run {
         // The last one stops as a daemon is told to; killed if it does not.
         guard let last = running else { throw CheckFailure("no daemon ran after the last kill") }
         last.signal(SIGTERM)
-        guard let ending = last.waitForExit(within: CrashTest.commandTimeout) else {
-            throw CheckFailure("the last daemon did not end within \(CrashTest.commandTimeout) of SIGTERM; its log: \(logPath)")
+        guard let ending = last.waitForExit(within: test.commandTimeout) else {
+            throw CheckFailure("the last daemon did not end within \(test.commandTimeout) of SIGTERM; its log: \(logPath)")
         }
         guard ending == 0 else { throw CheckFailure("the last daemon exited \(ending) after SIGTERM; its log: \(logPath)") }
         let final = try stats()
@@ -162,7 +173,7 @@ private struct Run {
     /// Each input is a command `ctl --help` lists, with its line: a renamed line fails here
     /// rather than every input being refused.
     func inputsExist() throws(CheckFailure) {
-        let usage = try ChildProcess.run([test.daemon, "ctl", "--help"], timeout: CrashTest.commandTimeout).output
+        let usage = try ChildProcess.run([test.daemon, "ctl", "--help"], timeout: test.commandTimeout).output
         for words in test.spec.inputs {
             let listed = usage.split(separator: "\n").contains { line in
                 let tokens = line.split(separator: " ")
@@ -178,12 +189,12 @@ private struct Run {
 
     /// What the running daemon reports, or nil when it does not answer.
     func status() -> CountSnapshot? {
-        guard let reply = try? ctl(["status", "--json"], timeout: CrashTest.commandTimeout), reply.status == 0 else { return nil }
+        guard let reply = try? ctl(["status", "--json"], timeout: test.commandTimeout), reply.status == 0 else { return nil }
         return try? CountSnapshot.status(json: reply.output)
     }
 
     func stats() throws(CheckFailure) -> CountSnapshot {
-        let result = try ChildProcess.run([test.daemon, "stats", "--database", database, "--json"], timeout: CrashTest.commandTimeout)
+        let result = try ChildProcess.run([test.daemon, "stats", "--database", database, "--json"], timeout: test.commandTimeout)
         guard result.status == 0 else { throw CheckFailure("stats exited \(result.status): \(result.errors)") }
         return try CountSnapshot.stats(json: result.output)
     }
@@ -193,7 +204,7 @@ private struct Run {
         let daemon = try ChildProcess.start(
             [test.daemon, "run", "--board", board, "--database", database, "--control-socket", socket, "--json", "--no-http"],
             appendingOutputTo: logPath)
-        let deadline = ContinuousClock.now + CrashTest.startTimeout
+        let deadline = ContinuousClock.now + test.startTimeout
         while ContinuousClock.now < deadline {
             if let status = daemon.exitStatusIfEnded() { throw CheckFailure("the daemon exited \(status) at its start; its log: \(logPath)") }
             if FileManager.default.fileExists(atPath: socket), let snapshot = status(), snapshot.phase == "running" { return (daemon, snapshot) }
@@ -201,7 +212,7 @@ private struct Run {
         }
         daemon.signal(SIGKILL)
         _ = daemon.waitForExit()
-        throw CheckFailure("the daemon did not report the phase running within \(CrashTest.startTimeout); its log: \(logPath)")
+        throw CheckFailure("the daemon did not report the phase running within \(test.startTimeout); its log: \(logPath)")
     }
 
     /// Copies the database while the daemon writes, cuts the copy mid-file, and expects the
@@ -217,7 +228,7 @@ private struct Run {
         guard FileManager.default.createFile(atPath: copy, contents: bytes) else { throw CheckFailure("cannot write \(copy)") }
         let result: ChildProcess.Finished
         do {
-            result = try ChildProcess.run([test.daemon, "run", "--board", board, "--database", copy, "--no-http"], timeout: CrashTest.commandTimeout)
+            result = try ChildProcess.run([test.daemon, "run", "--board", board, "--database", copy, "--no-http"], timeout: test.commandTimeout)
         } catch {
             throw CheckFailure("the daemon took a database cut from \(size) to \(cut) bytes and ran on it")
         }

@@ -51,20 +51,22 @@ import Glibc
         let log = CapturedLog()
         let parts: DaemonParts<App>
         let source: ManualSource<App>
+        let controller: Controller<App, SimChip>
         let loop: EventLoop<ManualSource<App>>
 
-        init() throws {
+        /// `stopAt`: a script's end (`--stop-at-end`).
+        init(stopAt: MachineInstant? = nil) throws {
             let board = try simBoard()
             let simulated = SimulatedBoard(board: board, clock: ManualClock(), seed: 1) { _ in }
             source = ManualSource(chip: simulated.chip)
             parts = try DaemonParts<App>(program: "turnstiled", board: "test", chip: "sim", logger: log.logger)
-            let controller = try Controller<App, SimChip>(chip: simulated.chip, board: board, completionClock: ManualClock())
+            controller = try Controller<App, SimChip>(chip: simulated.chip, board: board, completionClock: ManualClock())
             try controller.start(at: .zero)
             _ = parts.lifecycle.send(.linesRequested)
             _ = parts.lifecycle.send(.selfTestPassed)
             loop = EventLoop(
                 controller: controller, source: source, inbox: parts.inbox, status: parts.status, lifecycle: parts.lifecycle,
-                notifier: parts.notifier, warnings: parts.warnings, stopAt: nil)
+                notifier: parts.notifier, warnings: parts.warnings, stopAt: stopAt)
         }
 
         /// Starts the loop on a thread of its own, at once (not from a task, which waits for a
@@ -128,6 +130,55 @@ import Glibc
         let run = fixture.start()
         fixture.parts.inbox.requestStop()
         #expect(await fixture.ending(of: run) == "stopped")
+    }
+
+    // A loop that wakes late — a busy machine, an emulated one — takes a stop where it was
+    // asked for, in the machine's time: what came before it is taken, what came after it is
+    // not, and the run ends at that instant (the recording's `end`, the last ledger entry).
+    // Found under qemu: a recording whose end said 5.86 s for a run that stopped at its
+    // script's end, 4.1 s, replayed a repair period's end the run never reached.
+
+    @Test("a stop request that wakes the loop with an edge: the edge is counted before the stop")
+    func aStopRequestTakesTheEdgeBesideIt() async throws {
+        let fixture = try Fixture()
+        // A coin's pulse already in the line's buffer, debounced by 0.2 s, when the stop comes.
+        let coin = try fixture.source.chip.offset(ofLineNamed: "COIN")
+        fixture.source.chip.schedulePulse(line: coin, at: .zero + .milliseconds(100), width: .milliseconds(50))
+        fixture.source.set(.zero + .milliseconds(200))
+        fixture.source.chip.advance(to: .zero + .milliseconds(200))
+        fixture.parts.inbox.requestStop()
+        #expect(await fixture.ending(of: fixture.start()) == "stopped")
+        #expect(fixture.controller.count(named: "coins") == 1, "a stop dropped the coin in front of it")
+        #expect(fixture.controller.state == .unlocked)
+        #expect(fixture.loop.endedAt == .zero + .milliseconds(200))
+    }
+
+    @Test("a stop request with a deadline already due: the deadline fires before the stop")
+    func aStopRequestTakesADueDeadline() async throws {
+        let fixture = try Fixture()
+        _ = try fixture.controller.send(.coin, at: .zero)
+        #expect(fixture.controller.state == .unlocked)
+        // The relock (boards/sim.toml: 5 s) is due when the loop first wakes, with the request.
+        fixture.source.set(.zero + .seconds(6))
+        fixture.parts.inbox.requestStop()
+        #expect(await fixture.ending(of: fixture.start()) == "stopped")
+        #expect(fixture.controller.state == .locked, "the relock due at 5 s was dropped by a stop at 6 s")
+        #expect(fixture.loop.endedAt == .zero + .seconds(6))
+    }
+
+    @Test("a loop that wakes after the script's end stops at the end: no deadline after it fires, no command that waited is played")
+    func aLateWakeStopsAtTheScriptsEnd() async throws {
+        let fixture = try Fixture(stopAt: .zero + .seconds(2))
+        _ = try fixture.controller.send(.coin, at: .zero)
+        // The loop's first wake is at 7 s: past the end (2 s) and past the relock (5 s), with a
+        // command waiting that came after the end.
+        fixture.source.set(.zero + .seconds(7))
+        fixture.post(.event(.coin))
+        #expect(await fixture.ending(of: fixture.start()) == "stopped")
+        #expect(fixture.loop.endedAt == .zero + .seconds(2))
+        #expect(fixture.controller.state == .unlocked, "the relock at 5 s fired in a run that ended at 2 s")
+        #expect(fixture.controller.count(named: "coins") == 1, "a command taken after the end was played")
+        #expect(fixture.parts.inbox.takeLeftovers().count == 1, "the command that waited is left for the stop's report")
     }
 
     @Test func aWaitThatFailsOtherwiseEndsTheLoopNamingItsErrno() async throws {

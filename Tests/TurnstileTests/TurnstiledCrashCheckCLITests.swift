@@ -7,7 +7,9 @@ import Turnstile
 
 /// The crash check (`controller-checks crash`, which CI runs on the shipped binaries with 50
 /// kills) on the debug build with a few: it passes on turnstiled, and it fails, naming the seed,
-/// when the money rule it is given does not hold.
+/// when the money rule it is given does not hold. The daemon's start and commands get the
+/// tests' bound (`TestTimeouts.daemon`): the debug build, under sanitizers or emulation, beside
+/// the whole suite, starts far slower than the shipped binary the check's own bound is for.
 @Suite struct TurnstiledCrashCheckCLITests {
     let package: ProductPackage
     let spec: CrashCheckSpec
@@ -20,7 +22,8 @@ import Turnstile
     @Test func everyReportedCountSurvivesEveryKill() async throws {
         let daemon = try Turnstiled.executable.get().path
         let lines = try await offThePool { [package, spec] in
-            try CrashTest(daemon: daemon, package: package, spec: spec, kills: 3, seed: 11, board: nil).run()
+            try CrashTest(daemon: daemon, package: package, spec: spec, kills: 3, seed: 11, board: nil,
+                      startTimeout: TestTimeouts.daemon, commandTimeout: TestTimeouts.daemon).run()
         }
         let last = try #require(lines.last)
         #expect(last.hasPrefix("crash test of turnstiled: 3 kills,"), "\(lines)")
@@ -51,7 +54,8 @@ import Turnstile
             """#.utf8))
         let failure = await #expect(throws: CheckFailure.self) {
             try await offThePool { [package] in
-                try CrashTest(daemon: daemon, package: package, spec: wrong, kills: 2, seed: 5, board: nil).run()
+                try CrashTest(daemon: daemon, package: package, spec: wrong, kills: 2, seed: 5, board: nil,
+                          startTimeout: TestTimeouts.daemon, commandTimeout: TestTimeouts.daemon).run()
             }
         }
         let message = try #require(failure?.message)

@@ -41,6 +41,12 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     private let watchdogPeriod: Int64?
     /// When the script ends and the daemon should stop by itself (`--stop-at-end`).
     private let stopAt: MachineInstant?
+    /// Where the run ended in the machine's time, once the loop has returned: the instant the
+    /// controller was last brought up to (every edge and deadline until then taken). The
+    /// recording's `end`, the last ledger entry and the summary say this instant, not when the
+    /// stop was finally handled: on a busy machine that can be much later, and a replay to it
+    /// would fire deadlines the run never took.
+    private(set) var endedAt: MachineInstant?
 
     init(
         controller: Controller<Source.App, Source.Chip>, source: Source, inbox: DaemonInbox<Source.App>, status: StatusHub<Source.App>,
@@ -96,16 +102,20 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 nextWatchdog = now.nanoseconds &+ watchdogPeriod
             }
             if chipLost && now.nanoseconds >= nextReopen { tryReattach(at: now) }
+            if let stopAt, now >= stopAt {
+                // The script's last instant is played (its expects checked) before stopping.
+                // A command that waits was taken after it (the loop woke late): it is left for
+                // the stop's report of what was accepted and not played, never played after
+                // the end the recording says.
+                return stop(at: stopAt)
+            }
             // Not `while let command = inbox.take()`: see `hasWaitingEntry`.
             while inbox.hasWaitingEntry {
                 if let error = perform(inbox.takeWaiting(), at: now) { return .gpioError(error) }
             }
-            if inbox.isStopRequested { return .stopped }
-            if let stopAt, now >= stopAt {
-                // The script's last instant is played (its expects checked) before stopping.
-                if !chipLost, let error = turn(at: stopAt) { return .gpioError(error) }
-                return .stopped
-            }
+            // What came before the stop request is taken first: an edge that woke the loop
+            // with it is counted, a deadline already due fires, as a replay to this instant does.
+            if inbox.isStopRequested { return stop(at: now) }
             if !chipLost, let error = turn(at: now) { return .gpioError(error) }
             reportUnsettledSteps()
             status.publishLoop(
@@ -115,6 +125,17 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
                 outputLevels: controller.outputLevels, wiredOutputs: controller.wiredOutputs, activeStates: controller.activeStateBits,
                 inputsOn: controller.inputsOn, unsettledSteps: controller.unsettledSteps, droppedSends: controller.statistics.droppedSends)
         }
+    }
+
+    /// The last turn, up to `instant`, and the loop's end there (`endedAt`). With the chip
+    /// gone nothing can be read; the run ends at `instant` all the same.
+    private func stop(at instant: MachineInstant) -> Ending {
+        if !chipLost, let error = turn(at: instant) {
+            endedAt = instant
+            return .gpioError(error)
+        }
+        endedAt = instant
+        return .stopped
     }
 
     /// A machine step that did not settle degrades the daemon, naming what repeated (the

@@ -86,9 +86,12 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         self.ending = ending
         lifecycle.send(.stopRequested)
         let now = source.now()
-        stopInstant = now
+        // The machine's end is where the loop brought it (see `EventLoop.endedAt`); a loop that
+        // ended on an error ends where it was.
+        let end = loop.endedAt ?? now
+        stopInstant = end
         controller.driveStopLevels(at: now)
-        if let unplayed = Self.unplayed(commands: inbox.takeLeftovers(), pulses: source.unstartedPulses(at: now)) {
+        if let unplayed = Self.unplayed(commands: inbox.takeLeftovers(), pulses: source.unstartedPulses(at: end)) {
             reportUnplayed(unplayed)
         }
         // Keep driving the fail-mode level long enough for a relay to switch before the line
