@@ -86,8 +86,11 @@ public struct CrashTest: Sendable {
 
     static func temporaryFolder(prefix: String) throws(CheckFailure) -> String {
         var template = Array((URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(prefix + "XXXXXX").path).utf8CString)
-        guard let made = mkdtemp(&template) else { throw CheckFailure("cannot make a temporary folder: \(SystemErrno.describe(errno))") }
-        return String(cString: made)
+        // mkdtemp fills in the template where it is and returns a pointer into it: read the
+        // array afterwards, never that pointer (an `&template` argument lends the storage for
+        // the call alone, and an optimized build freed it: "initialize overlapping range").
+        guard mkdtemp(&template) != nil else { throw CheckFailure("cannot make a temporary folder: \(SystemErrno.describe(errno))") }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

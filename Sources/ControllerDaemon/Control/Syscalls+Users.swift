@@ -21,14 +21,19 @@ extension Syscalls {
     /// Every group `uid` belongs to by the user and group databases (its primary group and the
     /// ones `/etc/group` lists it in); empty for a user with no entry.
     static func groups(ofUser uid: UInt32) -> [UInt32] {
-        var user = passwd()
-        var found: UnsafeMutablePointer<passwd>?
         var buffer = [CChar](repeating: 0, count: lookupBufferBytes)
-        guard getpwuid_r(uid, &user, &buffer, buffer.count, &found) == 0, found != nil, let name = user.pw_name else { return [] }
-        var count: Int32 = Int32(maxGroupsPerUser)
-        var groups = [gid_t](repeating: 0, count: maxGroupsPerUser)
-        guard getgrouplist(name, user.pw_gid, &groups, &count) >= 0 else { return [user.pw_gid] }
-        return Array(groups.prefix(Int(count)))
+        // The entry's strings (`pw_name`) live in `buffer`: every use of them stays inside the
+        // closure that keeps it alive. An `&buffer` argument lends the storage for the call
+        // alone, and an optimized build may free the array right after its last use.
+        return buffer.withUnsafeMutableBufferPointer { storage -> [UInt32] in
+            var user = passwd()
+            var found: UnsafeMutablePointer<passwd>?
+            guard let base = storage.baseAddress, getpwuid_r(uid, &user, base, storage.count, &found) == 0, found != nil, let name = user.pw_name else { return [] }
+            var count: Int32 = Int32(maxGroupsPerUser)
+            var groups = [gid_t](repeating: 0, count: maxGroupsPerUser)
+            guard getgrouplist(name, user.pw_gid, &groups, &count) >= 0 else { return [user.pw_gid] }
+            return Array(groups.prefix(Int(count)))
+        }
     }
 
     /// Room for one passwd or group entry's strings: glibc's own sysconf suggestion is 1 KiB;
