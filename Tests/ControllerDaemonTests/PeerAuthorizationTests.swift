@@ -1,5 +1,8 @@
 import Testing
-import ControllerDaemon
+@testable import ControllerDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Who may use the control socket")
 struct PeerAuthorizationTests {
@@ -33,5 +36,15 @@ struct PeerAuthorizationTests {
         _ = PeerAuthorization.isAllowed(PeerCredentials(pid: 1, uid: 1000, gid: group), daemonUID: daemon, group: group) { asked.append($0); return [] }
         _ = PeerAuthorization.isAllowed(PeerCredentials(pid: 1, uid: 1001, gid: 5), daemonUID: daemon, group: group) { asked.append($0); return [] }
         #expect(asked == [1001])
+    }
+
+    /// The user and group databases as the socket asks them, on this machine's own entries
+    /// (root's, which every Linux has): a user's groups come from its name, which lives in
+    /// the lookup's buffer, so a buffer that ended too early gives garbage or a trap here.
+    @Test func theDatabasesAnswerForRoot() {
+        #expect(Syscalls.groupID(named: "root") == 0)
+        #expect(Syscalls.groupID(named: "no-such-group-\(getpid())") == nil)
+        #expect(Syscalls.groups(ofUser: 0).contains(0), "\(Syscalls.groups(ofUser: 0))")
+        #expect(Syscalls.groups(ofUser: 4_000_000_000).isEmpty, "a user with no entry has no groups")
     }
 }
