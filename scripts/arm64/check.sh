@@ -3,15 +3,15 @@
 # x86_64 machine, run under qemu-user, shipped as .debs for trixie (Raspberry Pi OS trixie), and
 # the whole Swift test suite built and run for aarch64. Called by scripts/test.sh; alone:
 #
-#   scripts/arm64/check.sh [--prebuilt] [--x86-bin DIR] [--tests all|most|none]
+#   scripts/arm64/check.sh [--prebuilt] [--x86-bin DIR] [--tests all|package|none]
 #     --prebuilt      take the aarch64 release builds as they are (scripts/test.sh has just made
 #                     them, for the arm64 HIL as well), without asking SwiftPM again
 #     --x86-bin DIR   the x86_64 release binaries to compare with (default: scripts/release-build.sh's;
 #                     built first when missing)
 #     --tests all     (the default) every test module of the package and of each example
 #                     package, under qemu (scripts/arm64/tests.sh all)
-#     --tests most    every test module but the two that take minutes under emulation
-#                     (scripts/arm64/tests.sh most; scripts/test.sh runs these beside its lanes)
+#     --tests package every test module of the package (scripts/arm64/tests.sh package;
+#                     scripts/test.sh runs these beside its lanes)
 #     --tests none    everything but the test suite (its build and its run under qemu)
 #     --skip-tests    the same as --tests none
 #
@@ -31,7 +31,7 @@
 #    `DAEMON check --board` passes on the Raspberry Pi board files and `DAEMON simulate` holds;
 #    then purged;
 # 6. the tests of the package, built for aarch64 and run under qemu in the SDK's root, one test
-#    module at a time (its time printed): scripts/arm64/tests.sh, which says what it leaves out.
+#    module at a time (its time printed), optimized as shipped: scripts/arm64/tests.sh.
 # Needs root (the SDK's chroot, binfmt_misc) and what scripts/lib/packages.sh declares for
 # "arm64".
 set -euo pipefail
@@ -41,13 +41,13 @@ cd "$(dirname "$0")/../.."
 x86_bin=""
 tests_scope=all
 prebuilt=0
-usage() { echo "usage: $0 [--prebuilt] [--x86-bin DIR] [--tests all|most|none]" >&2; exit 64; }
+usage() { echo "usage: $0 [--prebuilt] [--x86-bin DIR] [--tests all|package|none]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case $1 in
         --x86-bin) [ $# -ge 2 ] || usage; x86_bin=$2; shift 2 ;;
         --tests)
             [ $# -ge 2 ] || usage
-            case $2 in all | most | none) tests_scope=$2 ;; *) usage ;; esac
+            case $2 in all | package | none) tests_scope=$2 ;; *) usage ;; esac
             shift 2
             ;;
         --skip-tests) tests_scope=none; shift ;;
