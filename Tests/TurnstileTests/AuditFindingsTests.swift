@@ -86,10 +86,15 @@ struct AuditFindingsTests {
     func soakWithoutOptionalInputs() async throws {
         let path = try directory.file("min.toml", minimalBoard)
         let run = try await Turnstiled.run(["soak", "--events", "2000", "--board", path])
-        // Under AddressSanitizer (no allocation counting) freed memory is quarantined, so soak's
-        // flat-memory check cannot hold there; the run itself and the money must.
-        #expect(run.status == 0 || (Self.sanitized && run.status == 1), "\(run)")
-        #expect(run.stdout.contains("(balanced)"), "\(run)")
+        // Soak's flat-memory check cannot hold under AddressSanitizer (freed memory is
+        // quarantined) nor under emulation, where the resident memory soak reads is qemu-user's
+        // own, which grows as it translates more of the program (444 KiB over 1,800 events in
+        // one run); the run itself and the money must hold there, and that check is the only
+        // one that may fail.
+        let memoryUnchecked = Self.sanitized || Emulation.isActive
+        #expect(run.status == 0 || (memoryUnchecked && run.status == 1), "\(run)")
+        #expect(run.stdout.contains("(balanced)") && !run.stdout.contains("NOT BALANCED"), "\(run)")
+        #expect(!run.stderr.contains("invariant failed"), "\(run)")
     }
 
     @Test("soak refuses an event count it cannot run", arguments: ["1000000000000000000", "1000000001", "5"])

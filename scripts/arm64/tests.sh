@@ -41,8 +41,11 @@ done
 [ "$build$run" != 00 ] || usage
 
 SCRATCH=.build-arm64-tests
-# How the tests are built, and where that build is found again for the run.
-BUILD_FLAGS=(-c release -Xswiftc -enable-testing --scratch-path "$SCRATCH")
+# How the tests are built, and where that build is found again for the run. Without debug
+# information (-gnone, after SwiftPM's own -g): it is a part of the build's time and of the
+# link's, and nothing reads it here (a failure names its test's file and line by itself; the
+# runtime's backtracer does not run under qemu-user).
+BUILD_FLAGS=(-c release -Xswiftc -enable-testing -Xswiftc -gnone --scratch-path "$SCRATCH")
 
 examples=()
 for conf in Examples/*/packaging/product.conf; do
