@@ -61,7 +61,8 @@ final class ControllerService<Source: EventSource>: Service, @unchecked Sendable
         lifecycle = parts.lifecycle
     }
 
-    /// When the loop stopped (the source's time now, if it never ran).
+    /// Where the run ended in the machine's time (`EventLoop.endedAt`; the source's time now,
+    /// if the loop never ran).
     var stoppedAt: MachineInstant { stopInstant ?? source.now() }
 
     func run() async {
