@@ -9,9 +9,9 @@
 #     --x86-bin DIR   the x86_64 release binaries to compare with (default: scripts/release-build.sh's;
 #                     built first when missing)
 #     --tests all     (the default) every test module of the package and of each example
-#                     package, under qemu (scripts/arm64/tests.sh all)
-#     --tests package every test module of the package (scripts/arm64/tests.sh package;
-#                     scripts/test.sh runs these beside its lanes)
+#                     package, under qemu (scripts/arm64/tests.sh all; scripts/test.sh runs
+#                     these beside its lanes)
+#     --tests package every test module of the package alone (scripts/arm64/tests.sh package)
 #     --tests none    everything but the test suite (its build and its run under qemu)
 #     --skip-tests    the same as --tests none
 #

@@ -5,10 +5,11 @@
 # build in the background from the start, the run beside the two lanes of shipped-binary
 # checks) and by scripts/arm64/check.sh --tests; alone:
 #
-#   scripts/arm64/tests.sh [--build-only | --run-only] [package|all]
-#     package  (the default) every test module of the package
-#     all      those, and each example package's tests (Examples/*), built where the
-#              runtime's build is
+#   scripts/arm64/tests.sh [--build-only | --run-only] [all|package]
+#     all      (the default) every test module of the package, and each example package's
+#              tests (Examples/*), built where the runtime's build is (seconds: only the
+#              example's own targets are compiled)
+#     package  the package's test modules alone
 #     --build-only   the build alone (in .build-arm64-tests)
 #     --run-only     the run alone, on that build as it is
 #
@@ -28,8 +29,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/lib/arm64.sh
 
-scope=package build=1 run=1
-usage() { echo "usage: $0 [--build-only | --run-only] [package|all]" >&2; exit 64; }
+scope=all build=1 run=1
+usage() { echo "usage: $0 [--build-only | --run-only] [all|package]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case $1 in
         --build-only) run=0; shift ;;
