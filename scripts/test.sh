@@ -50,8 +50,9 @@
 # ARM64_TESTS chooses lane c's tests: all (the default: every test module of the package and
 # the example packages', each of those built where the runtime's build is: ParkingBarrier's
 # 38 s of build and 47 s of run under qemu), package (the package's alone), none (no lane c;
-# then the core alone is checked on aarch64 in Embedded Swift, scripts/check-arm64.sh). How long each step took is
-# printed at the end (and when a step fails); a step of lane a or c is marked so.
+# then the core alone is checked on aarch64 in Embedded Swift, scripts/check-arm64.sh).
+# How long each step took is printed at the end (and when a step fails); a step of lane a or c
+# is marked so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

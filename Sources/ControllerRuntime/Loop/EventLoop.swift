@@ -130,11 +130,8 @@ final class EventLoop<Source: EventSource>: @unchecked Sendable {
     /// The last turn, up to `instant`, and the loop's end there (`endedAt`). With the chip
     /// gone nothing can be read; the run ends at `instant` all the same.
     private func stop(at instant: MachineInstant) -> Ending {
-        if !chipLost, let error = turn(at: instant) {
-            endedAt = instant
-            return .gpioError(error)
-        }
         endedAt = instant
+        if !chipLost, let error = turn(at: instant) { return .gpioError(error) }
         return .stopped
     }
 
